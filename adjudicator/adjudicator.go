@@ -1,0 +1,161 @@
+// Package adjudicator holds the game interface every pbemd engine implements and
+// the registry through which the daemon finds an engine by the name stored with
+// a game.
+//
+// An engine is pure: no I/O, no clock, no logger, no global random source, no
+// dependence on map iteration order. Same state, same orders and same seed give
+// byte-identical results. Engines live in sibling packages
+// (adjudicator/diplomacy, adjudicator/supremacy, …) and register themselves from
+// their own init; this package never imports an engine.
+//
+// The state of a game is an opaque, versioned byte string owned by its engine.
+// Orders travel between the daemon and an engine as canonical text lines per
+// power: that is what the daemon stores, shows to players and hands back at the
+// deadline, so a stored game never depends on Go types.
+package adjudicator
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"pbemd/orders"
+)
+
+// Engine is one playable game (or one variant of a game, such as a Diplomacy
+// map). Methods must be safe for concurrent use; they share no mutable state.
+type Engine interface {
+	// Info describes the game: its registry name, title and powers.
+	Info() Info
+
+	// New returns the state at the start of a game. Options are the game's
+	// own settings (engine-specific keys, validated by the engine; unknown
+	// keys are an error). The seed drives any random set-up.
+	New(options map[string]string, seed int64) ([]byte, error)
+
+	// Status reports the current phase of state: its name, what kind of
+	// phase it is and which powers must (or may) send orders.
+	Status(state []byte) (Status, error)
+
+	// Check reads the order text a power sent for the current phase. It
+	// reports what it understood line by line (with diagnostics for
+	// misorders), the canonical order lines to store, and notes for the
+	// acknowledgement (e.g. units that have no order and will hold).
+	// Check never fails on player input; a malformed line is a diagnostic.
+	Check(state []byte, power string, text string) (Check, error)
+
+	// Resolve adjudicates the current phase. orders maps each power to the
+	// canonical lines it stored (a power without an entry sent nothing and
+	// falls into civil disorder). The seed is the phase's stored seed.
+	Resolve(state []byte, orders map[string][]string, seed int64) (Outcome, error)
+}
+
+// Info describes an engine.
+type Info struct {
+	Name   string   // registry name, e.g. "standard", "ancientmed"
+	Game   string   // family, e.g. "diplomacy"
+	Title  string   // human title, e.g. "Diplomacy (Ancient Mediterranean)"
+	Powers []string // in the engine's canonical order
+	// Simultaneous is true when every power orders each phase (Diplomacy);
+	// false for games where only Status.Waiting powers act.
+	Simultaneous bool
+	// Rules is a short rules text sent to players who ask for RULES.
+	Rules string
+}
+
+// PhaseKind tells the daemon which schedule slot a phase uses.
+type PhaseKind string
+
+const (
+	PhaseOrders  PhaseKind = "orders"  // main order writing (Diplomacy movement)
+	PhaseRetreat PhaseKind = "retreat" // retreats and disbands after a movement phase
+	PhaseBuild   PhaseKind = "build"   // adjustments: builds and disbands
+	PhaseTurn    PhaseKind = "turn"    // one player's turn in a sequential game
+)
+
+// Status is the current phase of a game.
+type Status struct {
+	ID    string    // stable, sortable phase id, e.g. "S1901M", "F451R"
+	Title string    // e.g. "Spring 1901 Movement", "Fall 451 AUC Retreats"
+	Kind  PhaseKind // schedule slot
+	// Waiting lists the powers that have something to order this phase
+	// (units to move, retreats to make, builds or disbands owed).
+	Waiting []string
+	// Alive lists the surviving powers (draw votes are among these).
+	Alive []string
+	// Scores is each power's score (supply centres in Diplomacy), used
+	// for reports and the draw prize.
+	Scores map[string]int
+	// Summary is a short plain-text picture of the position (units and
+	// centres per power) for STATUS replies and reminders.
+	Summary string
+	// Over is true when the game has ended; Winners then lists the winner(s)
+	// (one for a solo victory).
+	Over    bool
+	Winners []string
+}
+
+// Check is what an engine understood of one power's order text.
+type Check struct {
+	Lines     []orders.Line // every line with its kind, value and diagnostics
+	Canonical []string      // the order lines to store, canonical short form
+	Notes     []string      // e.g. "A Rom has no order: it will hold"
+}
+
+// Outcome is the result of resolving one phase.
+type Outcome struct {
+	Next   []byte // the state after this phase
+	Report Report
+	// Over is true when the game ended in this phase; Winners then names
+	// the winner (solo) — an empty Winners with Over means a draw was
+	// decided by the rules (the daemon decides voted draws itself).
+	Over    bool
+	Winners []string
+}
+
+// Report is what happened in a phase, rendered as text by the engine's
+// adapter from its plain-data results.
+type Report struct {
+	Public  string            // for every player and observer
+	Private map[string]string // per power: its own extra part (retreat options, builds owed)
+	// Data is the engine's plain-data account (e.g. JSON of every order's
+	// outcome) kept in the phase history for tools and audits.
+	Data []byte
+}
+
+var (
+	mu      sync.RWMutex
+	engines = map[string]Engine{}
+)
+
+// Register makes an engine available under its Info().Name. It panics on a
+// duplicate name: two engines claiming one name is a programming error.
+func Register(e Engine) {
+	mu.Lock()
+	defer mu.Unlock()
+	name := e.Info().Name
+	if _, dup := engines[name]; dup {
+		panic(fmt.Sprintf("adjudicator: engine %q registered twice", name))
+	}
+	engines[name] = e
+}
+
+// Lookup returns the engine registered under name.
+func Lookup(name string) (Engine, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	e, ok := engines[name]
+	return e, ok
+}
+
+// Names lists the registered engines in sorted order.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	names := make([]string, 0, len(engines))
+	for n := range engines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

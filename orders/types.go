@@ -1,0 +1,154 @@
+package orders
+
+// This file is the vocabulary shared by the order parser, the engines and the
+// daemon. Extend it freely; change an existing name only together with every
+// user.
+
+// UnitType is the kind of a Diplomacy unit.
+type UnitType uint8
+
+const (
+	NoUnit UnitType = iota // not written by the player
+	Army
+	Fleet
+)
+
+// OrderKind is what a Diplomacy order asks a unit to do.
+type OrderKind uint8
+
+const (
+	Hold OrderKind = iota + 1
+	Move
+	SupportHold
+	SupportMove
+	Convoy
+	Retreat
+	Disband
+	Build
+	Waive
+)
+
+// Location is a province id from the map (lower case, e.g. "stp") and, for a
+// multi-coast province, the coast id ("nc", "sc", "ec"); Coast is "" when the
+// order did not name one.
+type Location struct {
+	Province string
+	Coast    string
+}
+
+// Order is one typed Diplomacy order.
+//
+//	Hold:        Unit at Loc holds.
+//	Move:        Unit at Loc moves to Target (ViaConvoy when "via convoy"; Path
+//	             holds the sea provinces of a judge-style path "A Lon-Nth-Bel").
+//	SupportHold: Unit at Loc supports AuxUnit at Aux (to hold).
+//	SupportMove: Unit at Loc supports AuxUnit at Aux moving to Target.
+//	Convoy:      Fleet at Loc convoys AuxUnit (an army) at Aux to Target.
+//	Retreat:     Unit at Loc retreats to Target.
+//	Disband:     Unit at Loc disbands (retreat or adjustment phase).
+//	Build:       build Unit at Loc (Loc.Coast for a fleet on a split coast).
+//	Waive:       a build the power gives up.
+type Order struct {
+	Kind      OrderKind
+	Unit      UnitType
+	Loc       Location
+	AuxUnit   UnitType
+	Aux       Location
+	Target    Location
+	ViaConvoy bool
+	Path      []string
+}
+
+// Severity of a diagnostic.
+type Severity uint8
+
+const (
+	Warning Severity = iota + 1 // understood, but the player should look again
+	Error                       // not understood, or not allowed: the line has no effect
+)
+
+// Diagnostic is one remark about one line, written for the player.
+type Diagnostic struct {
+	Severity   Severity
+	Message    string // what is wrong, e.g. `"Burgandy" read as Burgundy`
+	Suggestion string // a corrected example, when there is one
+}
+
+// LineKind classifies a line of a mail body.
+type LineKind uint8
+
+const (
+	Ignored LineKind = iota // blank, greeting, quoted text, signature, comment
+	OrderLine
+	CommandLine
+	BodyLine  // text inside a PRESS/BROADCAST/PSA/RULES/SET ORDERS block
+	ErrorLine // not understood
+)
+
+// Line is one line of a mail body and what the parser made of it.
+type Line struct {
+	No      int    // 1-based line number in the body
+	Text    string // the line as written (without the line ending)
+	Kind    LineKind
+	Order   *Order   // set for a Diplomacy OrderLine
+	Value   any      // set for another game's OrderLine (its own typed order)
+	Command *Command // set for a CommandLine
+	Diags   []Diagnostic
+}
+
+// Verb names a mail command shared by all games.
+type Verb string
+
+// Player and GM commands. Arguments live in Command fields as noted.
+const (
+	VerbJoin       Verb = "JOIN"      // Game; Powers = preference ranking; Junior=Power
+	VerbSignon     Verb = "SIGNON"    // Power, Game, Password
+	VerbResign     Verb = "RESIGN"    //
+	VerbList       Verb = "LIST"      // Game optional
+	VerbStatus     Verb = "STATUS"    //
+	VerbHistory    Verb = "HISTORY"   // Arg = phase, optional
+	VerbHelp       Verb = "HELP"      //
+	VerbRules      Verb = "RULES"     // player: ask; GM: Body = new rules text
+	VerbObserve    Verb = "OBSERVE"   // Game
+	VerbUnobserve  Verb = "UNOBSERVE" // Game optional
+	VerbPress      Verb = "PRESS"     // Powers = recipients; Body
+	VerbBroadcast  Verb = "BROADCAST" // Body
+	VerbPSA        Verb = "PSA"       // Body (anonymous)
+	VerbDraw       Verb = "DRAW"      // Arg = "YES" | "NO"
+	VerbPace       Verb = "PACE"      // Arg = "FAST" | "SLOW"
+	VerbReady      Verb = "READY"     //
+	VerbLockJunior Verb = "LOCK"      // Arg = "TURN" | "ALWAYS" | "OFF"
+	VerbVerify     Verb = "VERIFY"    // Arg = code
+	VerbSetZone    Verb = "ZONE"      // Arg = IANA zone name (SET ZONE Europe/Paris)
+	VerbPassword   Verb = "PASSWORD"  // Arg = password for mail sent from scratch
+	VerbCreate     Verb = "CREATE"    // Game, Arg = variant, Options
+	VerbStart      Verb = "START"     // GM
+	VerbProcess    Verb = "PROCESS"   // GM
+	VerbPause      Verb = "PAUSE"     // GM, Arg = reason
+	VerbResume     Verb = "RESUME"    // GM
+	VerbDeadline   Verb = "DEADLINE"  // GM, Arg = time
+	VerbExtend     Verb = "EXTEND"    // GM, Arg = duration
+	VerbRollback   Verb = "ROLLBACK"  // GM
+	VerbSetOrders  Verb = "SETORDERS" // GM, Power; Body = order lines
+	VerbPreview    Verb = "PREVIEW"   // GM, Arg = "ON" | "OFF"
+	VerbPublish    Verb = "PUBLISH"   // GM
+	VerbReplace    Verb = "REPLACE"   // GM, Power, Address
+	VerbPromote    Verb = "PROMOTE"   // GM, Address (or Power + Arg)
+	VerbEject      Verb = "EJECT"     // GM, Power
+	VerbEnd        Verb = "END"       // GM, Arg = "DRAW" | "SOLO"; Power for SOLO
+	VerbSilent     Verb = "SILENT"    // GM: the rest of this mail is not announced
+	VerbSet        Verb = "SET"       // GM game option: Arg = key, Options[key] = value
+)
+
+// Command is one parsed mail command.
+type Command struct {
+	Verb     Verb
+	Game     string            // game name, when the command names one
+	Power    string            // power id, when the command names one
+	Powers   []string          // PRESS TO recipients, JOIN preference order
+	Password string            // SIGNON
+	Address  string            // REPLACE … WITH address
+	Arg      string            // the verb's single argument, upper-cased keywords
+	Options  map[string]string // CREATE / SET options, lower-case keys
+	Body     []string          // PRESS/BROADCAST/PSA/RULES/SET ORDERS block lines
+}

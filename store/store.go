@@ -1,0 +1,202 @@
+// Package store keeps all of pbemd's state in one bbolt file: games, players
+// and their credentials, order sets, phase history, processed Message-IDs,
+// the outbox and the audit log.
+//
+// Every effect of one mail or one deadline is one Update transaction, so a
+// crash at any line leaves either all of it or none of it. Byte slices read
+// from bbolt die with their transaction: every getter copies what it returns.
+//
+// The store knows no mail protocol and no game rules; it must never import
+// mailer, daemon or an engine.
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// SchemaVersion is the layout this code writes. Open upgrades older files
+// step by step (see upgrades) and refuses newer ones.
+const SchemaVersion = 1
+
+// Bucket names. Each holds one kind of record; see the file that owns it.
+var (
+	bucketMeta = []byte("meta") // schema version and counters
+)
+
+// buckets lists every top-level bucket; Open creates the missing ones.
+// Files that own a bucket add it here from their init.
+var buckets = [][]byte{bucketMeta}
+
+func registerBucket(name []byte) []byte {
+	buckets = append(buckets, name)
+	return name
+}
+
+// upgrades[i] turns schema version i+1 into i+2.
+var upgrades []func(tx *bolt.Tx) error
+
+// ErrNotFound is returned (wrapped) when a record does not exist.
+var ErrNotFound = errors.New("not found")
+
+// DB is an open store.
+type DB struct {
+	bolt *bolt.DB
+	path string
+}
+
+// Open opens (creating if needed, mode 0600) the store at path, creates its
+// buckets and upgrades its schema.
+func Open(path string) (*DB, error) {
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	db := &DB{bolt: b, path: path}
+	if err := db.bolt.Update(db.prepare); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("prepare store %s: %w", path, err)
+	}
+	return db, nil
+}
+
+func (db *DB) prepare(tx *bolt.Tx) error {
+	for _, name := range buckets {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("bucket %s: %w", name, err)
+		}
+	}
+	meta := tx.Bucket(bucketMeta)
+	v := uint64(SchemaVersion)
+	if raw := meta.Get([]byte("schema")); raw != nil {
+		v = binary.BigEndian.Uint64(raw)
+	}
+	if v > SchemaVersion {
+		return fmt.Errorf("schema version %d is newer than this pbemd (%d): upgrade pbemd", v, SchemaVersion)
+	}
+	for ; v < SchemaVersion; v++ {
+		if err := upgrades[v-1](tx); err != nil {
+			return fmt.Errorf("upgrade schema %d to %d: %w", v, v+1, err)
+		}
+	}
+	return meta.Put([]byte("schema"), u64(v))
+}
+
+// Close closes the file.
+func (db *DB) Close() error { return db.bolt.Close() }
+
+// Path is the file the store lives in.
+func (db *DB) Path() string { return db.path }
+
+// Update runs fn in one read-write transaction: all of its writes land or
+// none do.
+func (db *DB) Update(fn func(tx *Tx) error) error {
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) })
+}
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(fn func(tx *Tx) error) error {
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) })
+}
+
+// Backup writes a consistent copy of the store to w while others keep using
+// it (bbolt's hot copy inside a read transaction).
+func (db *DB) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
+// BackupFile writes a consistent copy to path (mode 0600), atomically: a
+// partial copy never has the final name.
+func (db *DB) BackupFile(path string) error {
+	tmp := path + ".partial"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if _, err := db.Backup(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("backup: %w", err)
+	}
+	return os.Rename(tmp, path)
+}
+
+// Check runs bbolt's consistency check (tests call it in t.Cleanup).
+func (db *DB) Check() error {
+	return db.bolt.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			return err
+		}
+		return nil
+	})
+}
+
+// Tx is one transaction. Methods on Tx are defined next to the records they
+// own (games.go, outbox.go, …).
+type Tx struct {
+	btx *bolt.Tx
+}
+
+// Bolt exposes the raw transaction to code inside this package's tests.
+func (tx *Tx) bucket(name []byte) *bolt.Bucket { return tx.btx.Bucket(name) }
+
+// Sequence returns the next value of a named counter (stable across
+// restarts, never reused).
+func (tx *Tx) Sequence(name string) (uint64, error) {
+	b, err := tx.bucket(bucketMeta).CreateBucketIfNotExists([]byte("seq:" + name))
+	if err != nil {
+		return 0, err
+	}
+	return b.NextSequence()
+}
+
+// u64 encodes n big-endian so keys sort numerically.
+func u64(n uint64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], n)
+	return b[:]
+}
+
+// putJSON stores v as JSON under key.
+func putJSON(b *bolt.Bucket, key []byte, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	return b.Put(key, raw)
+}
+
+// getJSON decodes the JSON under key into v; it reports ErrNotFound (wrapped)
+// when the key is absent.
+func getJSON(b *bolt.Bucket, key []byte, v any) error {
+	raw := b.Get(key)
+	if raw == nil {
+		return fmt.Errorf("%s: %w", key, ErrNotFound)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("decode %s: %w", key, err)
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+package store
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+)
+
+// openTest opens a fresh store under t.TempDir and checks it on cleanup.
+func openTest(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(filepath.Join(t.TempDir(), "pbemd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := db.Check(); err != nil {
+			t.Errorf("bbolt check: %v", err)
+		}
+		db.Close()
+	})
+	return db
+}
+
+func TestOpenTwiceKeepsSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pbemd.db")
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first uint64
+	if err := db.Update(func(tx *Tx) (err error) { first, err = tx.Sequence("x"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var second uint64
+	if err := db.Update(func(tx *Tx) (err error) { second, err = tx.Sequence("x"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if second != first+1 {
+		t.Fatalf("sequence after reopen = %d, want %d", second, first+1)
+	}
+}
+
+func TestBackupIsAStore(t *testing.T) {
+	db := openTest(t)
+	if err := db.Update(func(tx *Tx) error { _, err := tx.Sequence("games"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := db.Backup(&buf); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "copy.db")
+	if err := db.BackupFile(path); err != nil {
+		t.Fatal(err)
+	}
+	cp, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cp.Close()
+	var n uint64
+	if err := cp.Update(func(tx *Tx) (err error) { n, err = tx.Sequence("games"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Fatalf("copy's sequence = %d, want 2 (the original had issued 1)", n)
+	}
+}

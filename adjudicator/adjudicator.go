@@ -123,6 +123,15 @@ type Report struct {
 	Data []byte
 }
 
+// Merger is implemented by engines whose players send orders piecemeal. The
+// daemon keeps every order set a power sends; when an engine implements
+// Merger, a newer set is merged into the standing one (Diplomacy: a new
+// order for a unit replaces that unit's order, other units keep theirs);
+// otherwise the newest set replaces the previous one whole.
+type Merger interface {
+	Merge(state []byte, standing, newer []string) []string
+}
+
 var (
 	mu      sync.RWMutex
 	engines = map[string]Engine{}

@@ -1,0 +1,267 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The outbox: mail the daemon has decided to send. A mail enters it in the
+// same transaction as the state change that caused it, and leaves it when
+// the SMTP server has accepted it (MailSent) or refused it for good
+// (MailFailed). The outbox knows no SMTP: the mailer's sender drives it
+// through these methods.
+//
+// Buckets:
+//
+//	outbox        id (u64) → OutboxMessage as JSON, without Raw
+//	outbox-raw    id (u64) → the message bytes
+//	outbox-due    NextAttempt (u64 unix ns) | id (u64) → nothing: the schedule
+//	outbox-msgid  Message-ID → OutboxStatus as JSON: queued, sent or failed
+//	outbox-failed id (u64) → OutboxMessage as JSON (kept for the GM)
+var (
+	bucketOutbox       = registerBucket([]byte("outbox"))
+	bucketOutboxRaw    = registerBucket([]byte("outbox-raw"))
+	bucketOutboxDue    = registerBucket([]byte("outbox-due"))
+	bucketOutboxMsgID  = registerBucket([]byte("outbox-msgid"))
+	bucketOutboxFailed = registerBucket([]byte("outbox-failed"))
+)
+
+// OutboxMessage is one mail in the outbox.
+type OutboxMessage struct {
+	ID        uint64   `json:"id"`
+	MessageID string   `json:"message_id"` // without <>, unique
+	From      string   `json:"from"`       // envelope sender, "" = null sender
+	To        []string `json:"to"`         // envelope recipients
+	Raw       []byte   `json:"-"`          // the whole message
+	// Queued is when the mail entered the outbox.
+	Queued time.Time `json:"queued"`
+	// Attempts counts delivery attempts begun (BeginMailAttempt).
+	Attempts int `json:"attempts"`
+	// NextAttempt is when the mail is due; zero means at once.
+	NextAttempt time.Time `json:"next_attempt"`
+	LastError   string    `json:"last_error,omitempty"`
+	// Failed and Reason are set on mail in the failed list.
+	Failed time.Time `json:"failed,omitzero"`
+	Reason string    `json:"reason,omitempty"`
+}
+
+// Outbox states of a Message-ID.
+const (
+	OutboxQueued = "queued"
+	OutboxSent   = "sent"
+	OutboxFailed = "failed"
+)
+
+// OutboxStatus is what the outbox knows about a Message-ID.
+type OutboxStatus struct {
+	State  string    `json:"state"` // OutboxQueued, OutboxSent or OutboxFailed
+	ID     uint64    `json:"id"`
+	At     time.Time `json:"at,omitzero"` // when sent or failed
+	Reason string    `json:"reason,omitempty"`
+}
+
+// ErrDuplicateMessageID is returned (wrapped) by EnqueueMail when the
+// Message-ID is already queued, sent or failed.
+var ErrDuplicateMessageID = errors.New("message-id already in the outbox")
+
+func dueKey(t time.Time, id uint64) []byte {
+	k := make([]byte, 16)
+	var ns int64
+	if !t.IsZero() {
+		ns = t.UnixNano()
+	}
+	if ns < 0 {
+		ns = 0
+	}
+	binary.BigEndian.PutUint64(k, uint64(ns))
+	binary.BigEndian.PutUint64(k[8:], id)
+	return k
+}
+
+// EnqueueMail puts m in the outbox and returns its id. MessageID, To and
+// Raw are required. A Message-ID the outbox has seen before (queued, sent
+// or failed) is not queued again: the error wraps ErrDuplicateMessageID
+// and id is the earlier mail's, so a replayed effect never sends twice.
+func (tx *Tx) EnqueueMail(m OutboxMessage) (uint64, error) {
+	if m.MessageID == "" || len(m.To) == 0 || len(m.Raw) == 0 {
+		return 0, errors.New("enqueue mail: message id, recipients and body are required")
+	}
+	ids := tx.bucket(bucketOutboxMsgID)
+	var st OutboxStatus
+	if err := getJSON(ids, []byte(m.MessageID), &st); err == nil {
+		return st.ID, fmt.Errorf("enqueue mail <%s>: %s: %w", m.MessageID, st.State, ErrDuplicateMessageID)
+	} else if !errors.Is(err, ErrNotFound) {
+		return 0, err
+	}
+	ob := tx.bucket(bucketOutbox)
+	id, err := ob.NextSequence()
+	if err != nil {
+		return 0, err
+	}
+	m.ID = id
+	m.Attempts = 0
+	m.LastError = ""
+	m.Failed, m.Reason = time.Time{}, ""
+	if err := putJSON(ob, u64(id), m); err != nil {
+		return 0, err
+	}
+	if err := tx.bucket(bucketOutboxRaw).Put(u64(id), m.Raw); err != nil {
+		return 0, err
+	}
+	if err := tx.bucket(bucketOutboxDue).Put(dueKey(m.NextAttempt, id), nil); err != nil {
+		return 0, err
+	}
+	return id, putJSON(ids, []byte(m.MessageID), OutboxStatus{State: OutboxQueued, ID: id})
+}
+
+// OutboxMail returns the queued mail with this id, with Raw.
+func (tx *Tx) OutboxMail(id uint64) (OutboxMessage, error) {
+	var m OutboxMessage
+	if err := getJSON(tx.bucket(bucketOutbox), u64(id), &m); err != nil {
+		return m, fmt.Errorf("outbox mail %d: %w", id, err)
+	}
+	raw := tx.bucket(bucketOutboxRaw).Get(u64(id))
+	m.Raw = bytes.Clone(raw)
+	return m, nil
+}
+
+// DueMail returns up to limit queued mails whose NextAttempt is not after
+// now, earliest first, with Raw.
+func (tx *Tx) DueMail(now time.Time, limit int) ([]OutboxMessage, error) {
+	var out []OutboxMessage
+	end := dueKey(now, ^uint64(0))
+	c := tx.bucket(bucketOutboxDue).Cursor()
+	for k, _ := c.First(); k != nil && bytes.Compare(k, end) <= 0 && len(out) < limit; k, _ = c.Next() {
+		m, err := tx.OutboxMail(binary.BigEndian.Uint64(k[8:]))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// NextMailDue returns the earliest NextAttempt in the outbox; ok is false
+// when the outbox is empty.
+func (tx *Tx) NextMailDue() (t time.Time, ok bool, err error) {
+	k, _ := tx.bucket(bucketOutboxDue).Cursor().First()
+	if k == nil {
+		return time.Time{}, false, nil
+	}
+	ns := int64(binary.BigEndian.Uint64(k))
+	if ns == 0 {
+		return time.Time{}, true, nil
+	}
+	return time.Unix(0, ns), true, nil
+}
+
+// OutboxLen counts the mails waiting in the outbox.
+func (tx *Tx) OutboxLen() int {
+	return tx.bucket(bucketOutbox).Stats().KeyN
+}
+
+// reschedule moves a queued mail to next, applying edit to its record.
+func (tx *Tx) reschedule(id uint64, next time.Time, edit func(m *OutboxMessage)) error {
+	ob := tx.bucket(bucketOutbox)
+	var m OutboxMessage
+	if err := getJSON(ob, u64(id), &m); err != nil {
+		return fmt.Errorf("outbox mail %d: %w", id, err)
+	}
+	due := tx.bucket(bucketOutboxDue)
+	if err := due.Delete(dueKey(m.NextAttempt, id)); err != nil {
+		return err
+	}
+	m.NextAttempt = next
+	edit(&m)
+	if err := due.Put(dueKey(next, id), nil); err != nil {
+		return err
+	}
+	return putJSON(ob, u64(id), m)
+}
+
+// BeginMailAttempt records, before a delivery attempt starts, that one
+// more attempt is under way and moves the mail's due time to retryAt: if
+// the daemon dies during the attempt, the mail is tried again at retryAt
+// rather than at once, and the attempt still counts.
+func (tx *Tx) BeginMailAttempt(id uint64, retryAt time.Time) error {
+	return tx.reschedule(id, retryAt, func(m *OutboxMessage) { m.Attempts++ })
+}
+
+// RetryMail records a temporary failure and when to try again.
+func (tx *Tx) RetryMail(id uint64, next time.Time, lastErr string) error {
+	return tx.reschedule(id, next, func(m *OutboxMessage) { m.LastError = lastErr })
+}
+
+// remove takes a mail out of the outbox and returns its record.
+func (tx *Tx) removeMail(id uint64) (OutboxMessage, error) {
+	ob := tx.bucket(bucketOutbox)
+	var m OutboxMessage
+	if err := getJSON(ob, u64(id), &m); err != nil {
+		return m, fmt.Errorf("outbox mail %d: %w", id, err)
+	}
+	for _, del := range []struct {
+		b []byte
+		k []byte
+	}{
+		{bucketOutbox, u64(id)},
+		{bucketOutboxRaw, u64(id)},
+		{bucketOutboxDue, dueKey(m.NextAttempt, id)},
+	} {
+		if err := tx.bucket(del.b).Delete(del.k); err != nil {
+			return m, err
+		}
+	}
+	return m, nil
+}
+
+// MailSent records that the server accepted the mail: it leaves the
+// outbox and its Message-ID is remembered as sent.
+func (tx *Tx) MailSent(id uint64, at time.Time) error {
+	m, err := tx.removeMail(id)
+	if err != nil {
+		return err
+	}
+	return putJSON(tx.bucket(bucketOutboxMsgID), []byte(m.MessageID), OutboxStatus{State: OutboxSent, ID: id, At: at})
+}
+
+// MailFailed records that the mail will never be delivered (a permanent
+// refusal, or too many temporary ones): it leaves the outbox for the
+// failed list, without its body.
+func (tx *Tx) MailFailed(id uint64, at time.Time, reason string) error {
+	m, err := tx.removeMail(id)
+	if err != nil {
+		return err
+	}
+	m.Failed, m.Reason = at, reason
+	if err := putJSON(tx.bucket(bucketOutboxFailed), u64(id), m); err != nil {
+		return err
+	}
+	return putJSON(tx.bucket(bucketOutboxMsgID), []byte(m.MessageID), OutboxStatus{State: OutboxFailed, ID: id, At: at, Reason: reason})
+}
+
+// MailStatus tells what became of a Message-ID; the error wraps
+// ErrNotFound when the outbox never saw it.
+func (tx *Tx) MailStatus(messageID string) (OutboxStatus, error) {
+	var st OutboxStatus
+	if err := getJSON(tx.bucket(bucketOutboxMsgID), []byte(messageID), &st); err != nil {
+		return st, fmt.Errorf("outbox message <%s>: %w", messageID, err)
+	}
+	return st, nil
+}
+
+// FailedMail lists the mails that were given up, oldest first.
+func (tx *Tx) FailedMail() ([]OutboxMessage, error) {
+	var out []OutboxMessage
+	err := tx.bucket(bucketOutboxFailed).ForEach(func(k, v []byte) error {
+		var m OutboxMessage
+		if err := getJSON(tx.bucket(bucketOutboxFailed), k, &m); err != nil {
+			return err
+		}
+		out = append(out, m)
+		return nil
+	})
+	return out, err
+}

@@ -13,9 +13,16 @@ type Name struct {
 
 // Lexicon is what a Diplomacy-like game hands the parser: the names of its
 // provinces and powers.
+//
+// Call Prepare (or build it with NewLexicon) once after filling it and before
+// sharing it: that indexes every spelling for the parser. A Lexicon that was
+// not prepared still works, but each Parse then indexes it again.
 type Lexicon struct {
 	Provinces []Name
 	Powers    []Name
+
+	provinces *Names // set by Prepare
+	powers    *Names // set by Prepare
 }
 
 // Position answers, for the parser, what stands where. It lets the parser
@@ -25,4 +32,50 @@ type Position interface {
 	// UnitAt returns the type, owner (power id) and coast of the unit in
 	// province, and whether there is one.
 	UnitAt(province string) (unit UnitType, power string, coast string, ok bool)
+}
+
+// NewLexicon returns a prepared lexicon of provinces and powers.
+func NewLexicon(provinces, powers []Name) (*Lexicon, error) {
+	l := &Lexicon{Provinces: provinces, Powers: powers}
+	if err := l.Prepare(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Prepare indexes the names for the parser and checks them: every id is
+// unique and no spelling (id, abbreviation, full name, alias) names two
+// provinces or two powers. Call it again after changing the lists.
+func (l *Lexicon) Prepare() error {
+	prov, err := NewNames("province", l.Provinces)
+	if err != nil {
+		return err
+	}
+	pow, err := NewNames("power", l.Powers)
+	if err != nil {
+		return err
+	}
+	l.provinces, l.powers = prov, pow
+	return nil
+}
+
+// ProvinceNames is the prepared index of the provinces (nil before Prepare).
+func (l *Lexicon) ProvinceNames() *Names { return l.provinces }
+
+// PowerNames is the prepared index of the powers (nil before Prepare).
+func (l *Lexicon) PowerNames() *Names { return l.powers }
+
+// index returns prepared indexes, building temporary ones for a lexicon that
+// was not prepared (never writing to l, so a shared lexicon stays race-free).
+func (l *Lexicon) index() (prov, pow *Names, err error) {
+	if l.provinces != nil && l.powers != nil {
+		return l.provinces, l.powers, nil
+	}
+	if prov, err = NewNames("province", l.Provinces); err != nil {
+		return nil, nil, err
+	}
+	if pow, err = NewNames("power", l.Powers); err != nil {
+		return nil, nil, err
+	}
+	return prov, pow, nil
 }

@@ -57,6 +57,10 @@ type Order struct {
 	Target    Location
 	ViaConvoy bool
 	Path      []string
+	// Power is the power id written before the order ("England: F Nth - Pic")
+	// or by a heading line ("England:") above it; "" when none. Format does
+	// not print it.
+	Power string
 }
 
 // Severity of a diagnostic.

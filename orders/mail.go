@@ -1,0 +1,366 @@
+package orders
+
+import (
+	"strings"
+)
+
+// blockEnd names the kind of line that closes a command block.
+type blockEnd uint8
+
+const (
+	endNone   blockEnd = iota
+	endPress           // ENDPRESS closes PRESS, BROADCAST and PSA
+	endRules           // ENDRULES closes RULES
+	endOrders          // ENDORDERS closes SET ORDERS (or the end of the mail)
+	nBlockEnds
+)
+
+// mailState walks the lines of one body.
+type mailState struct {
+	p       *parser
+	lines   []string
+	out     []Line
+	stopped bool   // the rest of the mail is signature or quoted original
+	closing bool   // a closing formula ("Thanks", "Regards") was seen
+	power   string // power id of the last heading line ("England:")
+	// noEndFrom[k]: no end line of kind k exists at or after this index
+	// (memo that keeps block look-ahead linear).
+	noEndFrom [nBlockEnds]int
+}
+
+func (m *mailState) run() {
+	for k := range m.noEndFrom {
+		m.noEndFrom[k] = len(m.lines) + 1
+	}
+	for i := 0; i < len(m.lines); i++ {
+		i = m.line(i)
+	}
+}
+
+// line classifies line i and returns the index of the last line it used.
+func (m *mailState) line(i int) int {
+	l := &m.out[i]
+	l.Kind = Ignored
+	if m.stopped {
+		return i
+	}
+	t := strings.TrimSpace(m.lines[i])
+	switch {
+	case t == "":
+		return i
+	case isSignature(t) || isOriginalMessage(t):
+		m.stopped = true
+		return i
+	case t[0] == '>':
+		return i
+	case strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//"):
+		return i
+	case isClientFooter(t):
+		return i
+	}
+	if isQuoteHeader(t) {
+		return m.quoteHeader(i, i)
+	}
+	if i+1 < len(m.lines) && hasPrefixFold(t, "on ") && isQuoteHeader(strings.TrimSpace(m.lines[i+1])) {
+		m.out[i+1].Kind = Ignored
+		return m.quoteHeader(i, i+1)
+	}
+	t = stripComment(t)
+	if t == "" {
+		return i
+	}
+	word := firstWord(t)
+	if word == "signoff" {
+		// njudge: nothing after SIGNOFF is read
+		m.stopped = true
+		return i
+	}
+	if e := endWord(t); e != endNone {
+		l.Kind = ErrorLine
+		l.Diags = []Diagnostic{{Severity: Error, Message: "this end line closes no block", Suggestion: endExample(e)}}
+		return i
+	}
+	verb, isCmd := commandWords[word]
+	if isCmd && m.p.prov != nil {
+		if _, also := m.p.prov.first[word]; also {
+			// a province spelled like a command word: the order reading wins
+			// when it works
+			if m.tryOrder(i, t) {
+				return i
+			}
+		}
+	}
+	if isCmd {
+		return m.command(i, t, verb)
+	}
+	if m.greeting(word, t) {
+		return i
+	}
+	if m.heading(t) {
+		return i
+	}
+	if m.p.grammar != nil {
+		if m.tryOrder(i, t) {
+			return i
+		}
+		if m.chatter(t) {
+			l.Diags = nil
+			return i
+		}
+		l.Kind = ErrorLine
+		return i
+	}
+	if m.chatter(t) {
+		return i
+	}
+	l.Kind = ErrorLine
+	msg := "not understood: this mail is read for commands only (JOIN, SIGNON, LIST, HELP …)"
+	if m.p.lexErr != nil {
+		msg = "the game's names are inconsistent, so orders cannot be read: " + m.p.lexErr.Error()
+	}
+	l.Diags = []Diagnostic{{Severity: Error, Message: msg, Suggestion: "HELP"}}
+	return i
+}
+
+// tryOrder reads line i as an order; on failure it leaves the diagnostics on
+// the line and reports false.
+func (m *mailState) tryOrder(i int, t string) bool {
+	l := &m.out[i]
+	v, diags := m.p.order(t)
+	if v == nil {
+		l.Diags = copyDiags(diags)
+		return false
+	}
+	l.Kind = OrderLine
+	l.Diags = copyDiags(diags)
+	if o, ok := v.(*Order); ok {
+		if o.Power == "" {
+			o.Power = m.power
+		}
+		l.Order = o
+	} else {
+		l.Value = v
+	}
+	return true
+}
+
+func copyDiags(ds []Diagnostic) []Diagnostic {
+	if len(ds) == 0 {
+		return nil
+	}
+	return append([]Diagnostic(nil), ds...)
+}
+
+// quoteHeader handles an "On … wrote:" header spanning lines i..j: quoted
+// text follows. When it is not marked with ">", the rest of the mail is the
+// quoted original.
+func (m *mailState) quoteHeader(i, j int) int {
+	for k := j + 1; k < len(m.lines); k++ {
+		t := strings.TrimSpace(m.lines[k])
+		if t == "" {
+			continue
+		}
+		if t[0] != '>' {
+			m.stopped = true
+		}
+		break
+	}
+	return j
+}
+
+// isSignature reports a signature separator ("-- ", also written "--").
+func isSignature(t string) bool {
+	return t == "--" || t == "—" || t == "–"
+}
+
+// isOriginalMessage reports the line mail clients put above a quoted or
+// forwarded message without ">" marks.
+func isOriginalMessage(t string) bool {
+	if len(t) >= 5 && strings.Trim(t, "_") == "" {
+		return true // Outlook's rule above the original
+	}
+	if strings.HasPrefix(t, "-----") || strings.HasPrefix(t, "———") {
+		lt := strings.ToLower(t)
+		return strings.Contains(lt, "original message") || strings.Contains(lt, "forwarded message")
+	}
+	return hasPrefixFold(t, "begin forwarded message")
+}
+
+// isQuoteHeader reports a reply header: "On Mon, 5 Jan 2026, Ann <a@b> wrote:",
+// "Ann wrote:", and the same in a few other languages.
+func isQuoteHeader(t string) bool {
+	if !strings.HasSuffix(t, ":") || len(t) > 400 {
+		return false
+	}
+	lt := strings.ToLower(t)
+	for _, w := range []string{"wrote:", " a écrit :", " a écrit:", " schrieb ", "schrieb:", " escribió:", " ha scritto:", " schreef ", " skrev "} {
+		if strings.Contains(lt, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// isClientFooter reports a mail client's advertisement ("Sent from my iPhone").
+func isClientFooter(t string) bool {
+	return hasPrefixFold(t, "sent from my ") || hasPrefixFold(t, "sent from mail for ") ||
+		hasPrefixFold(t, "get outlook for ") || hasPrefixFold(t, "sent with ") || hasPrefixFold(t, "envoyé de mon ")
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// firstWord returns the first word of t in lower case, without trailing
+// punctuation ("Hi," ⇒ "hi"); it allocates only for long or odd words.
+func firstWord(t string) string {
+	end := strings.IndexAny(t, " \t")
+	if end < 0 {
+		end = len(t)
+	}
+	w := strings.TrimRight(t[:end], ",.!:;")
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(w)
+		}
+	}
+	return w
+}
+
+// greetings open or close a mail; a short line that starts with one is
+// ignored. closers also mark the start of the sender's name block.
+var greetings = map[string]bool{
+	"hi": false, "hello": false, "hey": false, "dear": false, "greetings": false, "hiya": false,
+	"howdy": false, "good": false, "morning": false, "evening": false, "afternoon": false, "yo": false,
+	"salut": false, "bonjour": false, "hallo": false, "hola": false, "gm": false, "gm,": false,
+	"thanks": true, "thank": true, "thx": true, "ty": true, "cheers": true, "regards": true, "best": true,
+	"kind": true, "warm": true, "warmest": true, "yours": true, "sincerely": true, "bye": true, "ciao": true,
+	"love": true, "cordially": true, "respectfully": true, "take": true, "later": true, "merci": true, "danke": true,
+	"br": true, "rgds": true,
+}
+
+// greeting reports (and remembers) a greeting or closing formula.
+func (m *mailState) greeting(word, t string) bool {
+	closer, ok := greetings[word]
+	if !ok {
+		if m.closing && m.nameLine(t) {
+			return true
+		}
+		return false
+	}
+	if m.p.prov != nil {
+		if _, isName := m.p.prov.first[word]; isName {
+			return false
+		}
+	}
+	if strings.ContainsAny(t, "-–>") || len(strings.Fields(t)) > 12 {
+		return false
+	}
+	if closer {
+		m.closing = true
+	}
+	return true
+}
+
+// nameLine reports a short line after a closing formula that is the
+// sender's name, not an order: at most three words, no order punctuation,
+// and no word a province name.
+func (m *mailState) nameLine(t string) bool {
+	if strings.ContainsAny(t, "-–>/()\":") {
+		return false
+	}
+	f := strings.Fields(t)
+	if len(f) > 3 {
+		return false
+	}
+	if m.p.prov != nil {
+		for _, w := range f {
+			if _, isName := m.p.prov.first[normWord(strings.Trim(w, ",.!"))]; isName {
+				return false
+			}
+		}
+	}
+	if m.p.grammar != nil {
+		if v, _ := m.p.order(t); v != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// heading reads a line that is only a power name and a colon ("England:"):
+// the orders below it belong to that power.
+func (m *mailState) heading(t string) bool {
+	if m.p.pow == nil || !strings.HasSuffix(t, ":") {
+		return false
+	}
+	n, ok := m.p.pow.Lookup(strings.TrimSpace(strings.TrimSuffix(t, ":")))
+	if !ok {
+		return false
+	}
+	m.power = strings.ToLower(n.ID)
+	return true
+}
+
+// chatterWords are the words of lines such as "Here are my orders for Spring
+// 1901:" that carry no order; anchorWords must appear for such a line to be
+// ignored.
+var chatterWords = map[string]bool{
+	"here": true, "are": true, "is": true, "my": true, "our": true, "the": true, "for": true, "this": true,
+	"these": true, "turn": true, "phase": true, "season": true, "year": true, "as": true, "follows": true,
+	"following": true, "below": true, "please": true, "find": true, "see": true, "new": true, "updated": true,
+	"revised": true, "final": true, "of": true, "and": true, "in": true, "list": true, "end": true, "set": true,
+	"game": true, "i": true, "am": true, "sending": true, "send": true, "submit": true, "submitting": true,
+	"ad": true, "auc": true, "bc": true, "with": true, "from": true, "all": true, "units": true, "unit": true,
+}
+
+var anchorWords = map[string]bool{
+	"orders": true, "order": true, "spring": true, "summer": true, "fall": true, "autumn": true,
+	"winter": true, "movement": true, "movements": true, "retreat": true, "retreats": true,
+	"build": true, "builds": true, "adjustment": true, "adjustments": true, "moves": true,
+}
+
+// chatter reports a line that only announces orders ("My orders for Spring
+// 1901:", "S1901M", "End of orders").
+func (m *mailState) chatter(t string) bool {
+	if len(t) > 200 {
+		return false
+	}
+	var buf [24]Token
+	toks := tokenize(t, buf[:0])
+	anchor := false
+	for i := 0; i < len(toks); i++ {
+		tk := toks[i]
+		if tk.Kind == Punct {
+			switch tk.Norm {
+			case ":", ",", "!", "-", "(", ")", "/":
+				continue
+			}
+			return false
+		}
+		switch {
+		case anchorWords[tk.Norm]:
+			anchor = true
+		case isPhaseID(tk.Norm):
+			anchor = true
+		case chatterWords[tk.Norm] || isNumber(tk.Norm):
+		default:
+			if m.p.pow != nil {
+				if f, next := m.p.pow.exact(toks, i, len(toks), true); f != nil {
+					i = next - 1
+					continue
+				}
+			}
+			return false
+		}
+	}
+	return anchor
+}
+
+// isPhaseID matches judge phase names like "s1901m", "f451r", "w1905a".
+func isPhaseID(s string) bool {
+	if len(s) < 5 || len(s) > 7 || strings.IndexByte("sfwu", s[0]) < 0 || strings.IndexByte("mrab", s[len(s)-1]) < 0 {
+		return false
+	}
+	return isNumber(s[1 : len(s)-1])
+}

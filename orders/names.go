@@ -1,0 +1,482 @@
+package orders
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Names is a prepared index over a list of names (provinces, powers, or any
+// other game's places and things): every spelling is normalised once so a
+// parse looks names up in maps instead of rescanning the list. Build it once
+// with NewNames and share it; it is read-only afterwards and safe for
+// concurrent use.
+type Names struct {
+	noun     string // "province", "power", … (for messages)
+	list     []Name
+	byID     map[string]int
+	first    map[string][]*form // first word ⇒ forms starting with it, longest first
+	forms    []*form            // forms the prefix and typo matchers compare against
+	maxWords int
+}
+
+// form is one spelling of one or more names, split into normalised words.
+type form struct {
+	words   []string
+	hyph    []bool // hyph[i]: a hyphen may stand between words[i] and words[i+1]
+	joined  string // words joined by single spaces
+	entries []int  // indexes into Names.list; more than one = ambiguous lenient form
+	lenient bool   // a generated short form: not accepted in strict mode
+}
+
+// MatchKind tells how a name was recognised.
+type MatchKind uint8
+
+const (
+	MatchExact   MatchKind = iota + 1 // id, abbreviation, full name or declared alias
+	MatchLenient                      // generated short form ("Adriatic", "StPetersburg")
+	MatchPrefix                       // a unique prefix ("Burg")
+	MatchTypo                         // a unique close spelling ("Burgandy")
+)
+
+// NameMatch is a name read from a line.
+type NameMatch struct {
+	Index int    // position of the name in the list given to NewNames
+	ID    string // its id
+	Text  string // the words as written
+	How   MatchKind
+}
+
+// NameError says why no single name could be read.
+type NameError struct {
+	Text       string // what the player wrote
+	Noun       string // "province", "power", …
+	Candidates []Name // two or more when the spelling is ambiguous; empty when unknown
+	next       int    // token index after the ambiguous spelling
+}
+
+func (e *NameError) Error() string {
+	if len(e.Candidates) == 0 {
+		if e.Text == "" {
+			return fmt.Sprintf("a %s is missing", e.Noun)
+		}
+		return fmt.Sprintf("%q is not a %s I know", e.Text, e.Noun)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q could be ", e.Text)
+	for i, n := range e.Candidates {
+		if i > 0 {
+			if i == len(e.Candidates)-1 {
+				b.WriteString(" or ")
+			} else {
+				b.WriteString(", ")
+			}
+		}
+		b.WriteString(describe(n))
+	}
+	return b.String()
+}
+
+// describe names a Name for a player: "Gulf of Pelusium (GoP)".
+func describe(n Name) string {
+	ab := abbrevOf(n)
+	if n.Full == "" || strings.EqualFold(n.Full, ab) {
+		return ab
+	}
+	return n.Full + " (" + ab + ")"
+}
+
+func abbrevOf(n Name) string {
+	if n.Abbrev != "" {
+		return n.Abbrev
+	}
+	return n.ID
+}
+
+// NewNames indexes list. noun names what the list holds in messages
+// ("province"). It fails when two names share an id or a spelling.
+func NewNames(noun string, list []Name) (*Names, error) {
+	n := &Names{
+		noun:  noun,
+		list:  list,
+		byID:  make(map[string]int, len(list)),
+		first: make(map[string][]*form, 4*len(list)),
+	}
+	byKey := make(map[string]*form, 4*len(list))
+	var buf []Token
+	add := func(i int, spelling string, lenient bool) error {
+		words, hyph, joined := splitName(spelling, &buf)
+		if len(words) == 0 {
+			return nil
+		}
+		if f, ok := byKey[joined]; ok {
+			if f.entries[0] == i || containsInt(f.entries, i) {
+				if !lenient {
+					f.lenient = false
+				}
+				return nil
+			}
+			switch {
+			case !lenient && !f.lenient:
+				return fmt.Errorf("orders: %q names both %s %q and %q", spelling, noun, list[f.entries[0]].ID, list[i].ID)
+			case !lenient && f.lenient:
+				// An exact spelling beats a generated one.
+				f.entries = []int{i}
+				f.lenient = false
+			case lenient && f.lenient:
+				f.entries = append(f.entries, i) // ambiguous short form
+			}
+			return nil
+		}
+		f := &form{words: words, hyph: hyph, joined: joined, entries: []int{i}, lenient: lenient}
+		byKey[joined] = f
+		n.first[words[0]] = append(n.first[words[0]], f)
+		if len(words) > n.maxWords {
+			n.maxWords = len(words)
+		}
+		return nil
+	}
+	for i, nm := range list {
+		id := strings.ToLower(strings.TrimSpace(nm.ID))
+		if id == "" {
+			return nil, fmt.Errorf("orders: %s #%d has no id", noun, i+1)
+		}
+		if _, dup := n.byID[id]; dup {
+			return nil, fmt.Errorf("orders: %s id %q appears twice", noun, id)
+		}
+		n.byID[id] = i
+	}
+	for i, nm := range list {
+		exact := append([]string{nm.ID, nm.Abbrev, nm.Full}, nm.Aliases...)
+		for _, s := range exact {
+			if err := add(i, s, false); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// Generated short forms come after every exact spelling is known, so an
+	// exact spelling always wins.
+	for i, nm := range list {
+		for _, s := range append([]string{nm.Full}, nm.Aliases...) {
+			for _, short := range shortForms(s, &buf) {
+				if err := add(i, short, true); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	for _, fs := range n.first {
+		sort.SliceStable(fs, func(a, b int) bool { return len(fs[a].words) > len(fs[b].words) })
+	}
+	keys := make([]string, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		f := byKey[k]
+		n.forms = append(n.forms, f)
+	}
+	return n, nil
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// splitName normalises a spelling into words, noting where hyphens stood.
+func splitName(s string, buf *[]Token) (words []string, hyph []bool, joined string) {
+	*buf = tokenize(s, (*buf)[:0])
+	pendingHyphen := false
+	for _, t := range *buf {
+		if t.Kind == Punct {
+			if t.Norm == "-" && len(words) > 0 {
+				pendingHyphen = true
+			}
+			continue
+		}
+		if len(words) > 0 {
+			hyph = append(hyph, pendingHyphen)
+		}
+		pendingHyphen = false
+		words = append(words, t.Norm)
+	}
+	return words, hyph, strings.Join(words, " ")
+}
+
+// genericWords may be left out of a place name when what remains is unique:
+// "Adriatic" for Adriatic Sea, "Lyon" for Gulf of Lyon.
+var genericWords = map[string]bool{
+	"sea": true, "ocean": true, "channel": true, "strait": true, "straits": true,
+	"bight": true, "gulf": true, "bay": true, "of": true, "the": true, "mare": true,
+}
+
+// reservedShort are words a generated short form may not be, because the
+// grammars give them another meaning ("North" is a coast).
+var reservedShort = map[string]bool{
+	"north": true, "south": true, "east": true, "west": true, "coast": true,
+	"northern": true, "southern": true, "eastern": true, "western": true,
+	"central": true, "upper": true, "lower": true, "great": true, "little": true,
+}
+
+// shortForms generates the lenient spellings of a multi-word name: without
+// its generic words ("Adriatic", "Pelusium") and run together
+// ("StPetersburg", "MidAtlantic").
+func shortForms(s string, buf *[]Token) []string {
+	words, _, _ := splitName(s, buf)
+	if len(words) < 2 {
+		return nil
+	}
+	var out []string
+	lo, hi := 0, len(words)
+	for lo < hi && genericWords[words[lo]] {
+		lo++
+	}
+	for hi > lo && genericWords[words[hi-1]] {
+		hi--
+	}
+	if hi > lo && (lo > 0 || hi < len(words)) {
+		rest := words[lo:hi]
+		if !(len(rest) == 1 && (reservedShort[rest[0]] || len(rest[0]) < 4)) {
+			out = append(out, strings.Join(rest, " "))
+		}
+		if len(rest) > 1 {
+			out = append(out, strings.Join(rest, ""))
+		}
+	}
+	out = append(out, strings.Join(words, ""))
+	return out
+}
+
+// Len is the number of names.
+func (n *Names) Len() int { return len(n.list) }
+
+// Get returns the name with the given id.
+func (n *Names) Get(id string) (Name, bool) {
+	i, ok := n.byID[id]
+	if !ok {
+		return Name{}, false
+	}
+	return n.list[i], true
+}
+
+// At returns the i-th name of the list given to NewNames.
+func (n *Names) At(i int) Name { return n.list[i] }
+
+// Lookup reads a whole string as one name, exactly (no prefixes, no typos).
+func (n *Names) Lookup(s string) (Name, bool) {
+	var buf [8]Token
+	toks := tokenize(s, buf[:0])
+	f, next := n.exact(toks, 0, len(toks), true)
+	if f == nil || next != len(toks) || len(f.entries) != 1 {
+		return Name{}, false
+	}
+	return n.list[f.entries[0]], true
+}
+
+// exact reads the longest exact (or, unless strict, generated) spelling
+// starting at toks[p], not reading toks[end:]. It returns the form and the
+// index after it, or nil.
+func (n *Names) exact(toks []Token, p, end int, strict bool) (*form, int) {
+	if p >= end || toks[p].Kind != Word {
+		return nil, p
+	}
+	for _, f := range n.first[toks[p].Norm] {
+		if strict && f.lenient {
+			continue
+		}
+		q := p + 1
+		ok := true
+		for w := 1; w < len(f.words); w++ {
+			if q < end && toks[q].Kind == Punct && toks[q].Norm == "-" && f.hyph[w-1] {
+				q++
+			}
+			if q >= end || toks[q].Kind != Word || toks[q].Norm != f.words[w] {
+				ok = false
+				break
+			}
+			q++
+		}
+		if ok {
+			return f, q
+		}
+	}
+	return nil, p
+}
+
+// fuzzy reads a name by unique prefix or unique close spelling, starting at
+// toks[p]. stop tells which words end a name (grammar keywords). It returns
+// the entry, how it matched and the index after it; or the candidates when
+// the spelling is ambiguous.
+func (n *Names) fuzzy(toks []Token, p, end int, stop func(string) bool) (entry int, how MatchKind, next int, cands []int) {
+	t := toks[p]
+	if t.Kind != Word || len(t.Norm) < 3 || (stop != nil && stop(t.Norm)) || isNumber(t.Norm) {
+		return -1, 0, p, nil
+	}
+	// A unique prefix of at least three letters: "Burg", "Bulg".
+	if len(t.Norm) <= maxFuzzyBytes {
+		var found []int
+		for _, f := range n.forms {
+			if len(f.joined) > len(t.Norm) && strings.HasPrefix(f.joined, t.Norm) {
+				found = addEntries(found, f.entries)
+			}
+		}
+		switch {
+		case len(found) == 1:
+			return found[0], MatchPrefix, p + 1, nil
+		case len(found) > 1:
+			return -1, 0, p, found
+		}
+	}
+	// A close spelling, trying the longest run of words first.
+	run := 0
+	for q := p; q < end && run < n.maxWords; q++ {
+		if toks[q].Kind != Word || (q > p && stop != nil && stop(toks[q].Norm)) {
+			break
+		}
+		run++
+	}
+	var sb [64]byte
+	for span := run; span >= 1; span-- {
+		s := sb[:0]
+		for q := p; q < p+span; q++ {
+			if q > p {
+				s = append(s, ' ')
+			}
+			s = append(s, toks[q].Norm...)
+		}
+		if len(s) < 4 || len(s) > maxFuzzyBytes {
+			continue
+		}
+		max := 1
+		if len(s) >= 7 {
+			max = 2
+		}
+		ss := string(s)
+		var found []int
+		for _, f := range n.forms {
+			if len(f.words) != span || len(f.joined) < 4 {
+				continue
+			}
+			if d := len(f.joined) - len(s); d > max || -d > max {
+				continue
+			}
+			if osaDistance(ss, f.joined, max) <= max {
+				found = addEntries(found, f.entries)
+			}
+		}
+		switch {
+		case len(found) == 1:
+			return found[0], MatchTypo, p + span, nil
+		case len(found) > 1:
+			return -1, 0, p, found
+		}
+	}
+	return -1, 0, p, nil
+}
+
+// maxFuzzyBytes bounds the strings the typo matcher compares.
+const maxFuzzyBytes = 48
+
+func addEntries(found, entries []int) []int {
+	for _, e := range entries {
+		if !containsInt(found, e) {
+			found = append(found, e)
+		}
+	}
+	return found
+}
+
+func isNumber(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// osaDistance is the optimal string alignment distance between a and b
+// (insertions, deletions, substitutions and transpositions of neighbours),
+// or max+1 as soon as it is known to exceed max.
+func osaDistance(a, b string, max int) int {
+	if len(a) > maxFuzzyBytes || len(b) > maxFuzzyBytes {
+		return max + 1
+	}
+	var rows [3][maxFuzzyBytes + 1]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= len(b); j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := prev[j-1] + cost
+			if x := prev[j] + 1; x < v {
+				v = x
+			}
+			if x := cur[j-1] + 1; x < v {
+				v = x
+			}
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				if x := prev2[j-2] + 1; x < v {
+					v = x
+				}
+			}
+			cur[j] = v
+			if v < best {
+				best = v
+			}
+		}
+		if best > max {
+			return max + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	if d := prev[len(b)]; d <= max {
+		return d
+	}
+	return max + 1
+}
+
+// closest suggests the name nearest to an unknown spelling s ("did you mean
+// Burgundy (Bur)?"), or "" when no single name is near.
+func (n *Names) closest(s string) string {
+	if len(s) < 3 || len(s) > maxFuzzyBytes {
+		return ""
+	}
+	max := 3
+	if len(s) < 6 {
+		max = 2
+	}
+	best, bestD, tie := -1, max+1, false
+	for _, f := range n.forms {
+		if d := len(f.joined) - len(s); d > max || -d > max {
+			continue
+		}
+		d := osaDistance(s, f.joined, max)
+		if d > max {
+			continue
+		}
+		switch {
+		case d < bestD:
+			best, bestD, tie = f.entries[0], d, len(f.entries) > 1
+		case d == bestD && !containsInt(f.entries, best):
+			tie = true
+		}
+	}
+	if best < 0 || tie {
+		return ""
+	}
+	return "did you mean " + describe(n.list[best]) + "?"
+}

@@ -1,0 +1,251 @@
+package orders
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Phase tells the parser which kind of Diplomacy phase the orders are for;
+// it decides readings such as a move written in a retreat phase.
+type Phase uint8
+
+const (
+	AnyPhase        Phase = iota // unknown: every order is read as written
+	MovementPhase                // spring and fall orders
+	RetreatPhase                 // "A Par - Bur" is read as the retreat "A Par R Bur"
+	AdjustmentPhase              // builds, disbands and waives
+)
+
+// Options control Parse and ParseOrder.
+type Options struct {
+	// Lexicon holds the names of the game's provinces and powers. Nil: no
+	// orders are expected, only mail commands (power names in commands are
+	// then kept as written).
+	Lexicon *Lexicon
+	// Position, optional, tells what stands where: it fills in an omitted
+	// unit type and corrects a wrong one (with a warning). In a retreat
+	// phase it should answer for the dislodged units.
+	Position Position
+	// Phase decides readings like "A Par - Bur" in a retreat phase.
+	Phase Phase
+	// Strict turns every leniency listed in the package comment off.
+	Strict bool
+	// Grammar is another game's order grammar; nil means the Diplomacy
+	// grammar over Lexicon.
+	Grammar Grammar
+}
+
+// Result is what Parse made of a mail body: every line, in order.
+type Result struct {
+	Lines []Line
+}
+
+// Orders returns the Diplomacy orders of the body, in line order.
+func (r *Result) Orders() []Order {
+	var out []Order
+	for i := range r.Lines {
+		if l := &r.Lines[i]; l.Kind == OrderLine && l.Order != nil {
+			out = append(out, *l.Order)
+		}
+	}
+	return out
+}
+
+// Values returns the typed orders of another game's grammar, in line order.
+func (r *Result) Values() []any {
+	var out []any
+	for i := range r.Lines {
+		if l := &r.Lines[i]; l.Kind == OrderLine && l.Value != nil {
+			out = append(out, l.Value)
+		}
+	}
+	return out
+}
+
+// Commands returns the accepted mail commands, in line order.
+func (r *Result) Commands() []*Command {
+	var out []*Command
+	for i := range r.Lines {
+		if l := &r.Lines[i]; l.Kind == CommandLine && l.Command != nil {
+			out = append(out, l.Command)
+		}
+	}
+	return out
+}
+
+// Problems returns the lines that carry a diagnostic (errors and warnings).
+func (r *Result) Problems() []Line {
+	var out []Line
+	for _, l := range r.Lines {
+		if len(l.Diags) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Errors returns the lines that were not understood or not accepted.
+func (r *Result) Errors() []Line {
+	var out []Line
+	for _, l := range r.Lines {
+		if l.Kind == ErrorLine || hasError(l.Diags) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// OK reports whether every line was understood.
+func (r *Result) OK() bool {
+	for _, l := range r.Lines {
+		if l.Kind == ErrorLine || hasError(l.Diags) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasError(ds []Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrNotUnderstood is wrapped by the error ParseOrder returns for a line
+// that is not a valid order.
+var ErrNotUnderstood = errors.New("order not understood")
+
+// ParseOrder reads one order line: no mail structure (a trailing "#" or
+// "//" comment is dropped) and no commands. The error wraps
+// ErrNotUnderstood and repeats the first error diagnostic; the diagnostics
+// also hold warnings for an order that was read.
+func ParseOrder(line string, opts Options) (Order, []Diagnostic, error) {
+	p := newParser(opts)
+	if p.grammar == nil {
+		d := Diagnostic{Severity: Error, Message: "no map is known, so no orders can be read"}
+		return Order{}, []Diagnostic{d}, fmt.Errorf("%w: %s", ErrNotUnderstood, d.Message)
+	}
+	text := stripComment(strings.TrimRight(line, "\r\n"))
+	v, diags := p.order(text)
+	o, ok := v.(*Order)
+	if !ok && v != nil {
+		d := Diagnostic{Severity: Error, Message: "this game's orders are not Diplomacy orders"}
+		return Order{}, append(diags, d), fmt.Errorf("%w: %s", ErrNotUnderstood, d.Message)
+	}
+	if o == nil {
+		msg := "not understood"
+		for _, d := range diags {
+			if d.Severity == Error {
+				msg = d.Message
+				break
+			}
+		}
+		return Order{}, diags, fmt.Errorf("%w: %s", ErrNotUnderstood, msg)
+	}
+	return *o, diags, nil
+}
+
+// parser holds what one Parse call reuses from line to line.
+type parser struct {
+	opts    Options
+	grammar Grammar
+	prov    *Names
+	pow     *Names
+	lexErr  error
+	sc      Scanner
+	toks    []Token
+}
+
+func newParser(opts Options) *parser {
+	p := &parser{opts: opts}
+	p.sc.hints = maxHints
+	if opts.Lexicon != nil {
+		p.prov, p.pow, p.lexErr = opts.Lexicon.index()
+	}
+	switch {
+	case opts.Grammar != nil:
+		p.grammar = opts.Grammar
+	case opts.Lexicon != nil && p.lexErr == nil:
+		p.grammar = &diplomacy{prov: p.prov, pow: p.pow, pos: opts.Position, phase: opts.Phase}
+	}
+	return p
+}
+
+// order runs the grammar over one line.
+func (p *parser) order(text string) (any, []Diagnostic) {
+	if len(text) > maxLineBytes {
+		return nil, []Diagnostic{{Severity: Error, Message: fmt.Sprintf("line too long (over %d characters)", maxLineBytes)}}
+	}
+	p.toks = tokenize(text, p.toks[:0])
+	p.sc.reset(text, p.toks, p.opts.Strict)
+	v := p.grammar.ParseOrder(&p.sc)
+	diags := p.sc.diags
+	if p.sc.failed {
+		v = nil
+	}
+	if v == nil && !hasError(diags) {
+		diags = append(diags, Diagnostic{Severity: Error, Message: "not understood"})
+	}
+	if o, ok := v.(*Order); ok && o == nil {
+		v = nil
+	}
+	return v, diags
+}
+
+// Parse reads a mail body (or a power's order text) line by line. Every line
+// comes back with its kind: an order (read by the game's grammar), a command,
+// a line of a command's block, an ignored line (blank, greeting, quoted reply,
+// signature, comment) or an error. Parse never fails: what it cannot read is
+// an ErrorLine with a diagnostic.
+func Parse(body string, opts Options) *Result {
+	p := newParser(opts)
+	lines := splitLines(body)
+	res := &Result{Lines: make([]Line, len(lines))}
+	for i, text := range lines {
+		res.Lines[i] = Line{No: i + 1, Text: text}
+	}
+	m := mailState{p: p, lines: lines, out: res.Lines}
+	m.run()
+	return res
+}
+
+// splitLines splits a body at LF, CRLF or CR.
+func splitLines(body string) []string {
+	n := strings.Count(body, "\n") + 1
+	lines := make([]string, 0, n)
+	for len(body) > 0 {
+		i := strings.IndexAny(body, "\r\n")
+		if i < 0 {
+			lines = append(lines, body)
+			break
+		}
+		lines = append(lines, body[:i])
+		if body[i] == '\r' && i+1 < len(body) && body[i+1] == '\n' {
+			i++
+		}
+		body = body[i+1:]
+	}
+	return lines
+}
+
+// stripComment drops a trailing "# …" or "// …" comment (one that starts the
+// line or follows a space).
+func stripComment(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '#':
+			if i == 0 || s[i-1] == ' ' || s[i-1] == '\t' {
+				return strings.TrimRight(s[:i], " \t")
+			}
+		case '/':
+			if i+1 < len(s) && s[i+1] == '/' && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t') {
+				return strings.TrimRight(s[:i], " \t")
+			}
+		}
+	}
+	return s
+}

@@ -1,0 +1,528 @@
+package store
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+var (
+	bucketGames     = registerBucket([]byte("games"))     // name → Game
+	bucketStates    = registerBucket([]byte("states"))    // name → engine state of the current phase
+	bucketTokens    = registerBucket([]byte("tokens"))    // sha256(token) → TokenRef
+	bucketOrders    = registerBucket([]byte("orders"))    // name 0 phase(8) 0 seq(8) → OrderSet
+	bucketHistory   = registerBucket([]byte("history"))   // name 0 phase(8) → PhaseRecord
+	bucketDeadlines = registerBucket([]byte("deadlines")) // unix(8) name → nothing: the due-game index
+	bucketDueKey    = registerBucket([]byte("duekey"))    // name → its key in deadlines
+	bucketAudit     = registerBucket([]byte("audit"))     // seq(8) → AuditEntry
+	bucketPress     = registerBucket([]byte("press"))     // name 0 seq(8) → Press
+	bucketCodes     = registerBucket([]byte("codes"))     // code → Code
+	bucketSent      = registerBucket([]byte("sent"))      // Message-ID → code
+)
+
+// GameStatus is where a game is in its life.
+type GameStatus string
+
+const (
+	Forming  GameStatus = "forming"  // taking sign-ups
+	Active   GameStatus = "active"   // playing
+	Finished GameStatus = "finished" // over (solo, draw or ended by the GM)
+)
+
+// Game is everything the daemon knows about one game except its engine
+// state (kept beside it, see State) and its history.
+type Game struct {
+	Name    string      `json:"name"`
+	Variant string      `json:"variant"` // engine registry name
+	Created time.Time   `json:"created"`
+	Status  GameStatus  `json:"status"`
+	Options GameOptions `json:"options"`
+	Seed    int64       `json:"seed"` // master seed; each phase's seed derives from it
+
+	Phase        int       `json:"phase"`    // number of phases processed so far
+	PhaseID      string    `json:"phase_id"` // engine phase id of the open phase
+	PhaseTitle   string    `json:"phase_title"`
+	PhaseKind    string    `json:"phase_kind"`
+	PhaseStarted time.Time `json:"phase_started"`
+	Deadline     time.Time `json:"deadline"`
+	// LastOrdersEnd is when the last main order phase ended (fast pace
+	// counts the next order deadline from it).
+	LastOrdersEnd time.Time `json:"last_orders_end,omitzero"`
+	Waiting       []string  `json:"waiting,omitempty"` // powers with something to order
+	Alive         []string  `json:"alive,omitempty"`
+	Reminded      []string  `json:"reminded,omitempty"` // reminder offsets already sent this phase
+
+	Players   []Player   `json:"players,omitempty"`
+	Observers []Observer `json:"observers,omitempty"`
+	GM        []string   `json:"gm,omitempty"` // GM addresses
+	GMToken   string     `json:"gm_token"`
+
+	DrawVotes map[string]bool   `json:"draw_votes,omitempty"` // power → yes, this phase
+	PaceVotes map[string]string `json:"pace_votes,omitempty"` // power → FAST|SLOW
+	Ready     map[string]bool   `json:"ready,omitempty"`      // power → ready, this phase
+
+	Paused      bool      `json:"paused,omitempty"`
+	PausedAt    time.Time `json:"paused_at,omitzero"`
+	PauseReason string    `json:"pause_reason,omitempty"`
+	PausedUntil time.Time `json:"paused_until,omitzero"`
+	HouseRules  string    `json:"house_rules,omitempty"`
+
+	Winners []string `json:"winners,omitempty"`
+	EndedAs string   `json:"ended_as,omitempty"` // "solo", "draw", "gm"
+
+	// Pending holds results the GM previews before PUBLISH.
+	Pending *Pending `json:"pending,omitempty"`
+	// PrizeCommit is the hash of the draw-prize seed, published before
+	// the final phase (see the daemon's draw prize).
+	PrizeCommit string `json:"prize_commit,omitempty"`
+	PrizeSeed   string `json:"prize_seed,omitempty"`
+}
+
+// GameOptions are the settings a GM chooses at creation (and may change).
+type GameOptions struct {
+	Pace         string `json:"pace"`          // "slow" (the seed's schedule) or "fast"
+	Press        string `json:"press"`         // "all", "white" (public only), "none"
+	PSA          bool   `json:"psa"`           // anonymous announcements allowed
+	PressInAdj   bool   `json:"press_in_adj"`  // press during retreat and build phases
+	Preview      bool   `json:"preview"`       // results go to the GM first
+	ProcessEarly bool   `json:"process_early"` // process when all are READY (off: the seed forbids cutting phases short)
+	DrawPrize    bool   `json:"draw_prize"`    // the seed's prize lottery on a draw
+	MaxPlayers   int    `json:"max_players,omitempty"`
+}
+
+// Player is one diplomat: a person (address) serving one power of a game.
+type Player struct {
+	Address  string    `json:"address"`
+	Power    string    `json:"power,omitempty"` // "" until powers are assigned
+	Rank     int       `json:"rank"`            // seniority within the power: 0 is the senior
+	Token    string    `json:"token"`
+	PassHash []byte    `json:"pass_hash,omitempty"`
+	Zone     string    `json:"zone,omitempty"`
+	Prefs    []string  `json:"prefs,omitempty"` // power preference at sign-up
+	Junior   string    `json:"junior,omitempty"`
+	Joined   time.Time `json:"joined"`
+	Lock     string    `json:"lock,omitempty"` // senior's LOCK JUNIORS: "", "turn:<phase>", "always"
+	Left     bool      `json:"left,omitempty"` // resigned or replaced: keeps history, gets nothing
+}
+
+// Observer follows a game's results and public press.
+type Observer struct {
+	Address string `json:"address"`
+	Token   string `json:"token"`
+}
+
+// Pending is a processed phase whose results wait for the GM's PUBLISH.
+type Pending struct {
+	Phase int `json:"phase"` // the history record that holds it
+}
+
+// TokenRef is what a reply token stands for.
+type TokenRef struct {
+	Token   string `json:"token"`
+	Game    string `json:"game"`
+	Address string `json:"address,omitempty"` // the player or observer; "" for the GM
+	GM      bool   `json:"gm,omitempty"`
+}
+
+// OrderSet is one received version of a power's orders.
+type OrderSet struct {
+	Power    string    `json:"power"`
+	Address  string    `json:"address"` // who sent it ("" for the GM)
+	Rank     int       `json:"rank"`    // sender's seniority when received
+	GM       bool      `json:"gm,omitempty"`
+	MsgID    string    `json:"msgid"`
+	Received time.Time `json:"received"`
+	Lines    []string  `json:"lines"`
+}
+
+// PhaseRecord is the history of one processed phase.
+type PhaseRecord struct {
+	Phase       int                 `json:"phase"`
+	PhaseID     string              `json:"phase_id"`
+	Title       string              `json:"title"`
+	Seed        int64               `json:"seed"`
+	Deadline    time.Time           `json:"deadline"`
+	Processed   time.Time           `json:"processed"`
+	Late        bool                `json:"late,omitempty"`
+	StateBefore []byte              `json:"state_before"`
+	StateAfter  []byte              `json:"state_after"`
+	Orders      map[string][]string `json:"orders"`
+	Public      string              `json:"public"`
+	Private     map[string]string   `json:"private,omitempty"`
+	Data        []byte              `json:"data,omitempty"`
+	// Game is the game record as it was before the phase (for ROLLBACK).
+	Game []byte `json:"game,omitempty"`
+}
+
+// AuditEntry records who changed what.
+type AuditEntry struct {
+	Time   time.Time `json:"time"`
+	Game   string    `json:"game,omitempty"`
+	Actor  string    `json:"actor"` // address, "gm", or "daemon"
+	Action string    `json:"action"`
+	Detail string    `json:"detail,omitempty"`
+	MsgID  string    `json:"msgid,omitempty"`
+}
+
+// Press is one relayed message, archived with its game.
+type Press struct {
+	Time    time.Time `json:"time"`
+	PhaseID string    `json:"phase_id"`
+	Kind    string    `json:"kind"` // "private", "broadcast", "psa", "gm"
+	From    string    `json:"from"` // power, "GM", or "" for anonymous
+	To      []string  `json:"to,omitempty"`
+	Body    string    `json:"body"`
+}
+
+// Code is the record behind a verification code printed on every mail the
+// daemon sends.
+type Code struct {
+	Code    string    `json:"code"`
+	MsgID   string    `json:"msgid"`
+	To      []string  `json:"to"`
+	Subject string    `json:"subject"`
+	Sent    time.Time `json:"sent"`
+	Game    string    `json:"game,omitempty"`
+	Phase   string    `json:"phase,omitempty"` // the game's open phase when it was sent
+	Digest  string    `json:"digest"`          // sha256 of the body, to check a forwarded copy
+}
+
+// ---- games ----
+
+// Game reads one game.
+func (tx *Tx) Game(name string) (*Game, error) {
+	var g Game
+	if err := getJSON(tx.bucket(bucketGames), []byte(name), &g); err != nil {
+		return nil, fmt.Errorf("game %q: %w", name, err)
+	}
+	return &g, nil
+}
+
+// HasGame tells whether a game of that name exists.
+func (tx *Tx) HasGame(name string) bool {
+	return tx.bucket(bucketGames).Get([]byte(name)) != nil
+}
+
+// PutGame writes a game and keeps the deadline index in step: an active,
+// unpaused game with a deadline is due at that deadline; a paused game is
+// due when its pause runs out.
+func (tx *Tx) PutGame(g *Game) error {
+	dl, dk := tx.bucket(bucketDeadlines), tx.bucket(bucketDueKey)
+	name := []byte(g.Name)
+	if old := dk.Get(name); old != nil {
+		if err := dl.Delete(bytes.Clone(old)); err != nil {
+			return err
+		}
+		if err := dk.Delete(name); err != nil {
+			return err
+		}
+	}
+	due := g.Deadline
+	if g.Paused {
+		due = g.PausedUntil
+	}
+	if g.Status == Active && !due.IsZero() {
+		k := deadlineKey(due, g.Name)
+		if err := dl.Put(k, nil); err != nil {
+			return err
+		}
+		if err := dk.Put(name, k); err != nil {
+			return err
+		}
+	}
+	return putJSON(tx.bucket(bucketGames), name, g)
+}
+
+func deadlineKey(t time.Time, name string) []byte {
+	k := make([]byte, 8, 8+len(name))
+	binary.BigEndian.PutUint64(k, uint64(t.Unix()))
+	return append(k, name...)
+}
+
+// Due lists the names of active games whose deadline is at or before now,
+// earliest first, at most max (0 = all).
+func (tx *Tx) Due(now time.Time, max int) []string {
+	var names []string
+	c := tx.bucket(bucketDeadlines).Cursor()
+	limit := uint64(now.Unix())
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if binary.BigEndian.Uint64(k[:8]) > limit {
+			break
+		}
+		names = append(names, string(k[8:]))
+		if max > 0 && len(names) == max {
+			break
+		}
+	}
+	return names
+}
+
+// NextDeadline returns the earliest indexed deadline, if any.
+func (tx *Tx) NextDeadline() (time.Time, bool) {
+	k, _ := tx.bucket(bucketDeadlines).Cursor().First()
+	if k == nil {
+		return time.Time{}, false
+	}
+	return time.Unix(int64(binary.BigEndian.Uint64(k[:8])), 0).UTC(), true
+}
+
+// Games lists every game name in sorted order.
+func (tx *Tx) Games() []string {
+	var names []string
+	tx.bucket(bucketGames).ForEach(func(k, _ []byte) error {
+		names = append(names, string(k))
+		return nil
+	})
+	return names
+}
+
+// EachGame calls fn for every game in name order.
+func (tx *Tx) EachGame(fn func(*Game) error) error {
+	return tx.bucket(bucketGames).ForEach(func(k, v []byte) error {
+		var g Game
+		if err := getJSON(tx.bucket(bucketGames), k, &g); err != nil {
+			return err
+		}
+		return fn(&g)
+	})
+}
+
+// State returns the engine state of a game's open phase.
+func (tx *Tx) State(name string) ([]byte, error) {
+	raw := tx.bucket(bucketStates).Get([]byte(name))
+	if raw == nil {
+		return nil, fmt.Errorf("state of %q: %w", name, ErrNotFound)
+	}
+	return bytes.Clone(raw), nil
+}
+
+// PutState replaces a game's engine state.
+func (tx *Tx) PutState(name string, state []byte) error {
+	return tx.bucket(bucketStates).Put([]byte(name), state)
+}
+
+// ---- tokens ----
+
+func tokenKey(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
+// PutToken indexes a reply token.
+func (tx *Tx) PutToken(ref TokenRef) error {
+	return putJSON(tx.bucket(bucketTokens), tokenKey(ref.Token), ref)
+}
+
+// DeleteToken forgets a token (a replaced player's, say).
+func (tx *Tx) DeleteToken(token string) error {
+	return tx.bucket(bucketTokens).Delete(tokenKey(token))
+}
+
+// Token finds what a token stands for. The lookup is by its hash and the
+// final comparison is constant-time, so response time says nothing about
+// how close a guess was.
+func (tx *Tx) Token(token string) (TokenRef, bool) {
+	var ref TokenRef
+	if token == "" {
+		return ref, false
+	}
+	if err := getJSON(tx.bucket(bucketTokens), tokenKey(token), &ref); err != nil {
+		return ref, false
+	}
+	if subtle.ConstantTimeCompare([]byte(ref.Token), []byte(token)) != 1 {
+		return TokenRef{}, false
+	}
+	return ref, true
+}
+
+// ---- order sets ----
+
+func phaseKey(game string, phase int) []byte {
+	k := make([]byte, 0, len(game)+9)
+	k = append(k, game...)
+	k = append(k, 0)
+	return append(k, u64(uint64(phase))...)
+}
+
+// AddOrderSet stores one more received version of a power's orders for a
+// phase. Every version is kept; the daemon decides which applies.
+func (tx *Tx) AddOrderSet(game string, phase int, set OrderSet) error {
+	b := tx.bucket(bucketOrders)
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	return putJSON(b, append(phaseKey(game, phase), u64(seq)...), set)
+}
+
+// OrderSets returns every version received for a phase, oldest first.
+func (tx *Tx) OrderSets(game string, phase int) ([]OrderSet, error) {
+	prefix := phaseKey(game, phase)
+	var sets []OrderSet
+	c := tx.bucket(bucketOrders).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8; k, _ = c.Next() {
+		var s OrderSet
+		if err := getJSON(tx.bucket(bucketOrders), k, &s); err != nil {
+			return nil, err
+		}
+		sets = append(sets, s)
+	}
+	return sets, nil
+}
+
+// DeleteOrderSets removes every version for a phase (ROLLBACK discards the
+// orders of the phase it reopens over).
+func (tx *Tx) DeleteOrderSets(game string, phase int) error {
+	prefix := phaseKey(game, phase)
+	b := tx.bucket(bucketOrders)
+	c := b.Cursor()
+	var keys [][]byte
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8; k, _ = c.Next() {
+		keys = append(keys, bytes.Clone(k))
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ---- history ----
+
+// PutPhase writes a phase record. It refuses to overwrite one: a phase is
+// processed exactly once.
+func (tx *Tx) PutPhase(game string, rec PhaseRecord) error {
+	b := tx.bucket(bucketHistory)
+	k := phaseKey(game, rec.Phase)
+	if b.Get(k) != nil {
+		return fmt.Errorf("game %q phase %d (%s) was already processed", game, rec.Phase, rec.PhaseID)
+	}
+	return putJSON(b, k, rec)
+}
+
+// Phase reads a phase record.
+func (tx *Tx) Phase(game string, phase int) (*PhaseRecord, error) {
+	var rec PhaseRecord
+	if err := getJSON(tx.bucket(bucketHistory), phaseKey(game, phase), &rec); err != nil {
+		return nil, fmt.Errorf("game %q phase %d: %w", game, phase, err)
+	}
+	return &rec, nil
+}
+
+// DeletePhase removes a phase record (ROLLBACK).
+func (tx *Tx) DeletePhase(game string, phase int) error {
+	return tx.bucket(bucketHistory).Delete(phaseKey(game, phase))
+}
+
+// ---- audit ----
+
+// Audit appends an entry to the audit log.
+func (tx *Tx) Audit(e AuditEntry) error {
+	b := tx.bucket(bucketAudit)
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	return putJSON(b, u64(seq), e)
+}
+
+// AuditLog returns the entries for a game ("" = all), oldest first.
+func (tx *Tx) AuditLog(game string) ([]AuditEntry, error) {
+	var out []AuditEntry
+	err := tx.bucket(bucketAudit).ForEach(func(k, _ []byte) error {
+		var e AuditEntry
+		if err := getJSON(tx.bucket(bucketAudit), k, &e); err != nil {
+			return err
+		}
+		if game == "" || e.Game == game {
+			out = append(out, e)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ---- press ----
+
+// AddPress archives a relayed message.
+func (tx *Tx) AddPress(game string, p Press) error {
+	b := tx.bucket(bucketPress)
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	k := append([]byte(game), 0)
+	return putJSON(b, append(k, u64(seq)...), p)
+}
+
+// PressLog returns a game's archived press, oldest first.
+func (tx *Tx) PressLog(game string) ([]Press, error) {
+	prefix := append([]byte(game), 0)
+	var out []Press
+	c := tx.bucket(bucketPress).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8; k, _ = c.Next() {
+		var p Press
+		if err := getJSON(tx.bucket(bucketPress), k, &p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// ---- verification codes ----
+
+// PutCode records the verification code of a sent mail, findable by the
+// code and by the mail's Message-ID.
+func (tx *Tx) PutCode(c Code) error {
+	if err := tx.bucket(bucketSent).Put([]byte(c.MsgID), []byte(c.Code)); err != nil {
+		return err
+	}
+	return putJSON(tx.bucket(bucketCodes), []byte(c.Code), c)
+}
+
+// SentMail finds the record of a mail we sent, by its Message-ID (with or
+// without angle brackets).
+func (tx *Tx) SentMail(msgid string) (Code, bool) {
+	msgid = strings.Trim(strings.TrimSpace(msgid), "<>")
+	code := tx.bucket(bucketSent).Get([]byte(msgid))
+	if code == nil {
+		return Code{}, false
+	}
+	return tx.Code(string(code))
+}
+
+// Code looks a verification code up.
+func (tx *Tx) Code(code string) (Code, bool) {
+	var c Code
+	err := getJSON(tx.bucket(bucketCodes), []byte(code), &c)
+	return c, err == nil
+}
+
+// ---- meta ----
+
+// Meta reads a small site-wide value ("" when unset).
+func (tx *Tx) Meta(key string) string {
+	return string(tx.bucket(bucketMeta).Get([]byte("m:" + key)))
+}
+
+// PutMeta writes a small site-wide value.
+func (tx *Tx) PutMeta(key, value string) error {
+	return tx.bucket(bucketMeta).Put([]byte("m:"+key), []byte(value))
+}
+
+// SortedPowers returns the keys of m in sorted order.
+func SortedPowers[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

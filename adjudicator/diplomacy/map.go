@@ -1,0 +1,700 @@
+package diplomacy
+
+import (
+	"embed"
+	"fmt"
+	"math/bits"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"pbemd/orders"
+)
+
+//go:embed maps/*.map
+var mapFiles embed.FS
+
+// ProvinceKind is the terrain of a province.
+type ProvinceKind uint8
+
+const (
+	Land        ProvinceKind = iota + 1 // inland: armies only
+	Coast                               // armies and fleets
+	Sea                                 // fleets only; fleets here may convoy
+	Archipelago                         // army or fleet; armies arrive and leave only by convoy; fleets here may convoy
+)
+
+var kindNames = map[string]ProvinceKind{"land": Land, "coast": Coast, "sea": Sea, "archipelago": Archipelago}
+
+// Province is one space of a map.
+type Province struct {
+	ID           string // lower-case id, e.g. "stp"
+	Abbrev       string // abbreviation as printed, e.g. "StP"
+	Full         string // full name, e.g. "St Petersburg"
+	Aliases      []string
+	Kind         ProvinceKind
+	SupplyCenter bool
+	Home         string   // power id when this is a home centre, else ""
+	Coasts       []string // coast ids of a multi-coast province ("nc", "sc")
+}
+
+// Power is one player of a map.
+type Power struct {
+	ID      string // lower-case id, e.g. "england"
+	Name    string // as printed, e.g. "England"
+	Aliases []string
+}
+
+// Unit is a unit on the board.
+type Unit struct {
+	Power string
+	Type  orders.UnitType
+	Loc   orders.Location
+}
+
+// Map is a loaded, validated map. It is immutable and safe for concurrent use.
+type Map struct {
+	Name       string // registry name, e.g. "standard"
+	Title      string
+	StartYear  int
+	YearSuffix string // "" or e.g. "AUC": years are written "451 AUC"
+	Victory    int    // supply centres needed for a solo victory
+	Powers     []Power
+	Provinces  []Province
+	Start      []Unit
+
+	provIdx  map[string]int
+	powerIdx map[string]int
+	locs     []location     // location index -> province and coast
+	locIdx   map[string]int // "stp/nc", "lon"
+	coastLoc [][]int        // province -> its coast locations (nil when single-coast)
+	army     []bitset       // province -> provinces an army may move to
+	fleet    []bitset       // location -> locations a fleet may move to
+	fleetTo  []bitset       // location -> provinces a fleet may move to
+	seaNear  []bitset       // province -> provinces touching it by any fleet border
+	homes    [][]int        // power -> home centre provinces (sorted)
+	scs      []int          // supply centre provinces
+	names    []string       // province -> printed name (Abbrev)
+	lex      *orders.Lexicon
+}
+
+type location struct {
+	prov  int
+	coast string
+}
+
+// maxLocs bounds the number of locations (provinces plus coasts) of a map, so
+// that adjacency fits in a fixed-size bit set.
+const maxLocs = 128
+
+type bitset [2]uint64
+
+func (b *bitset) set(i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
+func (b bitset) has(i int) bool  { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
+func (b bitset) count() int      { return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) }
+func (b bitset) or(c bitset) bitset { return bitset{b[0] | c[0], b[1] | c[1]} }
+
+var (
+	mapsOnce sync.Once
+	maps     map[string]*Map
+	mapsErr  error
+)
+
+// Maps returns the embedded maps by name ("standard", "ancientmed"). It panics
+// if an embedded map fails validation: that is a build defect, caught by tests.
+func Maps() map[string]*Map {
+	mapsOnce.Do(func() {
+		maps = map[string]*Map{}
+		entries, err := mapFiles.ReadDir("maps")
+		if err != nil {
+			mapsErr = err
+			return
+		}
+		for _, e := range entries {
+			data, err := mapFiles.ReadFile("maps/" + e.Name())
+			if err != nil {
+				mapsErr = err
+				return
+			}
+			m, err := ParseMap(e.Name(), data)
+			if err != nil {
+				mapsErr = err
+				return
+			}
+			maps[m.Name] = m
+		}
+	})
+	if mapsErr != nil {
+		panic(mapsErr)
+	}
+	return maps
+}
+
+// MapByName returns an embedded map.
+func MapByName(name string) (*Map, bool) {
+	m, ok := Maps()[name]
+	return m, ok
+}
+
+// ParseMap reads and validates a map file (format in MAPFORMAT.md). file
+// names the source in error messages.
+func ParseMap(file string, data []byte) (*Map, error) {
+	m := &Map{provIdx: map[string]int{}, powerIdx: map[string]int{}, locIdx: map[string]int{}}
+	type adjLine struct {
+		line  int
+		from  string
+		to    []string
+		fleet bool
+	}
+	var adj []adjLine
+	type unitLine struct {
+		line         int
+		power, ut, l string
+	}
+	var units []unitLine
+	type coastLine struct {
+		line   int
+		prov   string
+		coasts []string
+	}
+	var coasts []coastLine
+	wantProvinces, wantCentres := -1, -1
+	seen := map[string]bool{}
+	for i, raw := range strings.Split(string(data), "\n") {
+		no := i + 1
+		text := strings.TrimSpace(raw)
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		key, rest, _ := strings.Cut(text, " ")
+		rest = strings.TrimSpace(rest)
+		errf := func(format string, a ...any) error {
+			return fmt.Errorf("map %s line %d: %s", file, no, fmt.Sprintf(format, a...))
+		}
+		fields := func(n int) ([]string, error) {
+			f := strings.Split(rest, "|")
+			if len(f) != n {
+				return nil, errf("%s wants %d fields separated by |, got %d", key, n, len(f))
+			}
+			for j := range f {
+				f[j] = strings.TrimSpace(f[j])
+			}
+			return f, nil
+		}
+		single := map[string]bool{"variant": true, "title": true, "start-year": true, "year-suffix": true, "victory": true, "provinces": true, "centres": true}
+		if single[key] {
+			if seen[key] {
+				return nil, errf("%s given twice", key)
+			}
+			seen[key] = true
+		}
+		switch key {
+		case "variant":
+			m.Name = rest
+		case "title":
+			m.Title = rest
+		case "year-suffix":
+			m.YearSuffix = rest
+		case "start-year", "victory", "provinces", "centres":
+			n, err := strconv.Atoi(rest)
+			if err != nil || n < 0 {
+				return nil, errf("%s wants a number, got %q", key, rest)
+			}
+			switch key {
+			case "start-year":
+				m.StartYear = n
+			case "victory":
+				m.Victory = n
+			case "provinces":
+				wantProvinces = n
+			case "centres":
+				wantCentres = n
+			}
+		case "power":
+			f, err := fields(3)
+			if err != nil {
+				return nil, err
+			}
+			if !isID(f[0]) || f[1] == "" {
+				return nil, errf("power wants an id and a name")
+			}
+			if _, dup := m.powerIdx[f[0]]; dup {
+				return nil, errf("power %s declared twice", f[0])
+			}
+			m.powerIdx[f[0]] = len(m.Powers)
+			m.Powers = append(m.Powers, Power{ID: f[0], Name: f[1], Aliases: splitList(f[2])})
+		case "province":
+			f, err := fields(6)
+			if err != nil {
+				return nil, err
+			}
+			p := Province{ID: f[0], Abbrev: f[1], Full: f[4], Aliases: splitList(f[5])}
+			if !isID(p.ID) {
+				return nil, errf("province id %q must be lower-case letters", p.ID)
+			}
+			if _, dup := m.provIdx[p.ID]; dup {
+				return nil, errf("province %s declared twice", p.ID)
+			}
+			if p.Abbrev == "" || p.Full == "" {
+				return nil, errf("province %s needs an abbreviation and a full name", p.ID)
+			}
+			k, ok := kindNames[f[2]]
+			if !ok {
+				return nil, errf("province %s: unknown kind %q (land, coast, sea, archipelago)", p.ID, f[2])
+			}
+			p.Kind = k
+			switch f[3] {
+			case "-":
+			case "sc":
+				p.SupplyCenter = true
+			default:
+				if _, ok := m.powerIdx[f[3]]; !ok {
+					return nil, errf("province %s: home centre of unknown power %q (declare powers first)", p.ID, f[3])
+				}
+				p.SupplyCenter, p.Home = true, f[3]
+			}
+			if p.SupplyCenter && p.Kind == Sea {
+				return nil, errf("province %s: a sea cannot be a supply centre", p.ID)
+			}
+			m.provIdx[p.ID] = len(m.Provinces)
+			m.Provinces = append(m.Provinces, p)
+		case "coasts":
+			f, err := fields(2)
+			if err != nil {
+				return nil, err
+			}
+			coasts = append(coasts, coastLine{no, f[0], strings.Fields(f[1])})
+		case "army", "fleet":
+			f, err := fields(2)
+			if err != nil {
+				return nil, err
+			}
+			adj = append(adj, adjLine{no, f[0], strings.Fields(f[1]), key == "fleet"})
+		case "unit":
+			f, err := fields(2)
+			if err != nil {
+				return nil, err
+			}
+			ut, l, ok := strings.Cut(f[1], " ")
+			if !ok {
+				return nil, errf("unit wants <A|F> <location>")
+			}
+			units = append(units, unitLine{no, f[0], ut, strings.TrimSpace(l)})
+		default:
+			return nil, errf("unknown directive %q", key)
+		}
+	}
+	fail := func(no int, format string, a ...any) error {
+		return fmt.Errorf("map %s line %d: %s", file, no, fmt.Sprintf(format, a...))
+	}
+	if m.Name == "" || m.Title == "" || m.Victory == 0 {
+		return nil, fmt.Errorf("map %s: variant, title and victory are required", file)
+	}
+	if len(m.Powers) == 0 || len(m.Provinces) == 0 {
+		return nil, fmt.Errorf("map %s: no powers or no provinces", file)
+	}
+	// Coasts.
+	for _, c := range coasts {
+		pi, ok := m.provIdx[c.prov]
+		if !ok {
+			return nil, fail(c.line, "coasts of unknown province %q", c.prov)
+		}
+		p := &m.Provinces[pi]
+		if p.Kind != Coast {
+			return nil, fail(c.line, "province %s: only a coastal province has coasts", p.ID)
+		}
+		if p.Coasts != nil {
+			return nil, fail(c.line, "province %s: coasts given twice", p.ID)
+		}
+		if len(c.coasts) < 2 {
+			return nil, fail(c.line, "province %s: a multi-coast province needs at least two coasts", p.ID)
+		}
+		for j, id := range c.coasts {
+			if !isID(id) || slicesIndex(c.coasts[:j], id) >= 0 {
+				return nil, fail(c.line, "province %s: bad or repeated coast %q", p.ID, id)
+			}
+		}
+		p.Coasts = c.coasts
+	}
+	// Locations: provinces first (index = province index), then coasts.
+	m.coastLoc = make([][]int, len(m.Provinces))
+	for i, p := range m.Provinces {
+		m.locs = append(m.locs, location{prov: i})
+		m.locIdx[p.ID] = i
+	}
+	for i, p := range m.Provinces {
+		for _, c := range p.Coasts {
+			m.coastLoc[i] = append(m.coastLoc[i], len(m.locs))
+			m.locIdx[p.ID+"/"+c] = len(m.locs)
+			m.locs = append(m.locs, location{prov: i, coast: c})
+		}
+	}
+	if len(m.locs) > maxLocs {
+		return nil, fmt.Errorf("map %s: %d locations, at most %d supported", file, len(m.locs), maxLocs)
+	}
+	// Adjacency.
+	m.army = make([]bitset, len(m.Provinces))
+	m.fleet = make([]bitset, len(m.locs))
+	armySeen := make([]bool, len(m.Provinces))
+	fleetSeen := make([]bool, len(m.locs))
+	for _, a := range adj {
+		if !a.fleet {
+			pi, ok := m.provIdx[a.from]
+			if !ok {
+				return nil, fail(a.line, "army border of unknown province %q", a.from)
+			}
+			p := m.Provinces[pi]
+			if p.Kind != Land && p.Kind != Coast {
+				return nil, fail(a.line, "province %s: a %s has no army borders", p.ID, kindName(p.Kind))
+			}
+			if armySeen[pi] {
+				return nil, fail(a.line, "province %s: army borders given twice", p.ID)
+			}
+			armySeen[pi] = true
+			for _, t := range a.to {
+				ti, ok := m.provIdx[t]
+				if !ok {
+					return nil, fail(a.line, "province %s: army neighbour %q does not exist", p.ID, t)
+				}
+				if ti == pi {
+					return nil, fail(a.line, "province %s: borders itself", p.ID)
+				}
+				tk := m.Provinces[ti].Kind
+				if tk != Land && tk != Coast {
+					return nil, fail(a.line, "province %s: army neighbour %s is a %s", p.ID, t, kindName(tk))
+				}
+				m.army[pi].set(ti)
+			}
+			continue
+		}
+		li, ok := m.locIdx[a.from]
+		if !ok {
+			return nil, fail(a.line, "fleet border of unknown location %q", a.from)
+		}
+		pf := m.Provinces[m.locs[li].prov]
+		if pf.Kind == Land {
+			return nil, fail(a.line, "province %s: an inland province has no fleet borders", pf.ID)
+		}
+		if len(pf.Coasts) > 0 && m.locs[li].coast == "" {
+			return nil, fail(a.line, "province %s: give fleet borders per coast (%s/%s …)", pf.ID, pf.ID, pf.Coasts[0])
+		}
+		if fleetSeen[li] {
+			return nil, fail(a.line, "location %s: fleet borders given twice", a.from)
+		}
+		fleetSeen[li] = true
+		for _, t := range a.to {
+			ti, ok := m.locIdx[t]
+			if !ok {
+				return nil, fail(a.line, "location %s: fleet neighbour %q does not exist", a.from, t)
+			}
+			pt := m.Provinces[m.locs[ti].prov]
+			if len(pt.Coasts) > 0 && m.locs[ti].coast == "" {
+				return nil, fail(a.line, "location %s: fleet neighbour %s needs a coast (%s/%s …)", a.from, t, pt.ID, pt.Coasts[0])
+			}
+			if pt.Kind == Land {
+				return nil, fail(a.line, "location %s: fleet neighbour %s is inland", a.from, t)
+			}
+			if m.locs[ti].prov == m.locs[li].prov {
+				return nil, fail(a.line, "location %s: borders its own province", a.from)
+			}
+			m.fleet[li].set(ti)
+		}
+	}
+	for i := range m.Provinces {
+		for j := range m.Provinces {
+			if m.army[i].has(j) && !m.army[j].has(i) {
+				return nil, fmt.Errorf("map %s: province %s: army border to %s is not mirrored (%s lacks %s)", file, m.Provinces[i].ID, m.Provinces[j].ID, m.Provinces[j].ID, m.Provinces[i].ID)
+			}
+		}
+	}
+	for i := range m.locs {
+		for j := range m.locs {
+			if m.fleet[i].has(j) && !m.fleet[j].has(i) {
+				return nil, fmt.Errorf("map %s: province %s: fleet border to %s is not mirrored (%s lacks %s)", file, m.locName(i), m.locName(j), m.locName(j), m.locName(i))
+			}
+		}
+	}
+	for i, p := range m.Provinces {
+		switch p.Kind {
+		case Land:
+			if m.army[i].count() == 0 {
+				return nil, fmt.Errorf("map %s: province %s: inland province without army borders", file, p.ID)
+			}
+		case Coast:
+			if len(p.Coasts) == 0 && m.fleet[i].count() == 0 {
+				return nil, fmt.Errorf("map %s: province %s: coastal province without fleet borders", file, p.ID)
+			}
+			for _, l := range m.coastLoc[i] {
+				if m.fleet[l].count() == 0 {
+					return nil, fmt.Errorf("map %s: province %s: coast %s has no fleet borders", file, p.ID, m.locs[l].coast)
+				}
+			}
+		case Sea, Archipelago:
+			if m.fleet[i].count() == 0 {
+				return nil, fmt.Errorf("map %s: province %s: %s without fleet borders", file, p.ID, kindName(p.Kind))
+			}
+		}
+	}
+	// Derived adjacency.
+	m.fleetTo = make([]bitset, len(m.locs))
+	m.seaNear = make([]bitset, len(m.Provinces))
+	for l := range m.locs {
+		for t := range m.locs {
+			if m.fleet[l].has(t) {
+				m.fleetTo[l].set(m.locs[t].prov)
+			}
+		}
+		m.seaNear[m.locs[l].prov] = m.seaNear[m.locs[l].prov].or(m.fleetTo[l])
+	}
+	// Names must be unambiguous.
+	names := map[string]string{}
+	claim := func(name, owner string) error {
+		k := strings.ToLower(name)
+		if prev, dup := names[k]; dup && prev != owner {
+			return fmt.Errorf("map %s: name %q of %s is also a name of %s", file, name, owner, prev)
+		}
+		names[k] = owner
+		return nil
+	}
+	for _, p := range m.Provinces {
+		for _, n := range append([]string{p.ID, p.Abbrev, p.Full}, p.Aliases...) {
+			if err := claim(n, "province "+p.ID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// Centres and homes.
+	m.homes = make([][]int, len(m.Powers))
+	for i, p := range m.Provinces {
+		if p.SupplyCenter {
+			m.scs = append(m.scs, i)
+		}
+		if p.Home != "" {
+			pw := m.powerIdx[p.Home]
+			m.homes[pw] = append(m.homes[pw], i)
+		}
+	}
+	if wantProvinces >= 0 && wantProvinces != len(m.Provinces) {
+		return nil, fmt.Errorf("map %s: declares %d provinces but lists %d", file, wantProvinces, len(m.Provinces))
+	}
+	if wantCentres >= 0 && wantCentres != len(m.scs) {
+		return nil, fmt.Errorf("map %s: declares %d supply centres but lists %d", file, wantCentres, len(m.scs))
+	}
+	if m.Victory <= len(m.scs)/2 || m.Victory > len(m.scs) {
+		return nil, fmt.Errorf("map %s: victory at %d centres must be a majority of the %d centres", file, m.Victory, len(m.scs))
+	}
+	for pw, h := range m.homes {
+		if len(h) == 0 {
+			return nil, fmt.Errorf("map %s: power %s has no home centre", file, m.Powers[pw].ID)
+		}
+	}
+	// Start units.
+	occupied := make([]bool, len(m.Provinces))
+	perPower := make([]int, len(m.Powers))
+	for _, u := range units {
+		pw, ok := m.powerIdx[u.power]
+		if !ok {
+			return nil, fail(u.line, "unit of unknown power %q", u.power)
+		}
+		li, ok := m.locIdx[u.l]
+		if !ok {
+			return nil, fail(u.line, "unit in unknown location %q", u.l)
+		}
+		pi := m.locs[li].prov
+		p := m.Provinces[pi]
+		var ut orders.UnitType
+		switch u.ut {
+		case "A":
+			ut = orders.Army
+			if p.Kind == Sea || m.locs[li].coast != "" {
+				return nil, fail(u.line, "province %s: an army cannot stand at %s", p.ID, u.l)
+			}
+		case "F":
+			ut = orders.Fleet
+			if p.Kind == Land || (len(p.Coasts) > 0 && m.locs[li].coast == "") {
+				return nil, fail(u.line, "province %s: a fleet cannot stand at %s", p.ID, u.l)
+			}
+		default:
+			return nil, fail(u.line, "unit type %q is not A or F", u.ut)
+		}
+		if p.Home != u.power {
+			return nil, fail(u.line, "province %s: start unit of %s is not on one of its home centres", p.ID, u.power)
+		}
+		if occupied[pi] {
+			return nil, fail(u.line, "province %s: two start units", p.ID)
+		}
+		occupied[pi] = true
+		perPower[pw]++
+		m.Start = append(m.Start, Unit{Power: u.power, Type: ut, Loc: orders.Location{Province: p.ID, Coast: m.locs[li].coast}})
+	}
+	for pw, n := range perPower {
+		if n != len(m.homes[pw]) {
+			return nil, fmt.Errorf("map %s: power %s starts with %d units on %d home centres", file, m.Powers[pw].ID, n, len(m.homes[pw]))
+		}
+	}
+	m.names = make([]string, len(m.Provinces))
+	for i, p := range m.Provinces {
+		m.names[i] = p.Abbrev
+	}
+	m.lex = m.buildLexicon()
+	return m, nil
+}
+
+func (m *Map) buildLexicon() *orders.Lexicon {
+	lex := &orders.Lexicon{}
+	for _, p := range m.Provinces {
+		lex.Provinces = append(lex.Provinces, orders.Name{ID: p.ID, Full: p.Full, Abbrev: p.Abbrev, Aliases: p.Aliases, Coasts: p.Coasts})
+	}
+	for _, p := range m.Powers {
+		lex.Powers = append(lex.Powers, orders.Name{ID: p.ID, Full: p.Name, Abbrev: p.Name, Aliases: p.Aliases})
+	}
+	return lex
+}
+
+// Lexicon returns the names of the map for the order parser. It is built
+// once; callers must not modify it.
+func (m *Map) Lexicon() *orders.Lexicon { return m.lex }
+
+// Province returns the province with the given id.
+func (m *Map) Province(id string) (Province, bool) {
+	i, ok := m.provIdx[id]
+	if !ok {
+		return Province{}, false
+	}
+	return m.Provinces[i], true
+}
+
+// PowerName returns the printed name of a power id (the id itself if unknown).
+func (m *Map) PowerName(id string) string {
+	if i, ok := m.powerIdx[id]; ok {
+		return m.Powers[i].Name
+	}
+	return id
+}
+
+// PowerID finds a power by id, name or alias, case-insensitively.
+func (m *Map) PowerID(name string) (string, bool) {
+	k := strings.ToLower(strings.TrimSpace(name))
+	for _, p := range m.Powers {
+		if k == p.ID || k == strings.ToLower(p.Name) || slicesIndex(p.Aliases, k) >= 0 {
+			return p.ID, true
+		}
+	}
+	return "", false
+}
+
+// YearName writes a game year as the map prints it ("1901", "451 AUC").
+func (m *Map) YearName(year int) string {
+	if m.YearSuffix == "" {
+		return strconv.Itoa(year)
+	}
+	return strconv.Itoa(year) + " " + m.YearSuffix
+}
+
+// HomeCentres lists the home centre ids of a power, sorted.
+func (m *Map) HomeCentres(power string) []string {
+	pw, ok := m.powerIdx[power]
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, p := range m.homes[pw] {
+		out = append(out, m.Provinces[p].ID)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SupplyCentres lists the ids of all supply centres in map order.
+func (m *Map) SupplyCentres() []string {
+	out := make([]string, len(m.scs))
+	for i, p := range m.scs {
+		out[i] = m.Provinces[p].ID
+	}
+	return out
+}
+
+// ArmyBorder reports whether an army may move from province a to province b.
+func (m *Map) ArmyBorder(a, b string) bool {
+	ai, ok1 := m.provIdx[a]
+	bi, ok2 := m.provIdx[b]
+	return ok1 && ok2 && m.army[ai].has(bi)
+}
+
+// FleetBorder reports whether a fleet may move from location a to location b
+// (locations written "lon" or "stp/nc").
+func (m *Map) FleetBorder(a, b string) bool {
+	ai, ok1 := m.locIdx[a]
+	bi, ok2 := m.locIdx[b]
+	return ok1 && ok2 && m.fleet[ai].has(bi)
+}
+
+// locName prints a location as "stp/nc" or "lon".
+func (m *Map) locName(l int) string {
+	p := m.Provinces[m.locs[l].prov].ID
+	if c := m.locs[l].coast; c != "" {
+		return p + "/" + c
+	}
+	return p
+}
+
+// locOf returns the location index of a province and coast ("" = the
+// province itself). ok is false for an unknown province or coast.
+func (m *Map) locOf(prov int, coast string) (int, bool) {
+	if coast == "" {
+		return prov, true
+	}
+	for _, l := range m.coastLoc[prov] {
+		if m.locs[l].coast == coast {
+			return l, true
+		}
+	}
+	return 0, false
+}
+
+// convoyable reports whether a fleet in province p may convoy.
+func (m *Map) convoyable(p int) bool {
+	k := m.Provinces[p].Kind
+	return k == Sea || k == Archipelago
+}
+
+func kindName(k ProvinceKind) string {
+	for n, v := range kindNames {
+		if v == k {
+			return n
+		}
+	}
+	return "?"
+}
+
+func isID(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, a := range strings.Split(s, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, strings.ToLower(a))
+		}
+	}
+	return out
+}
+
+func slicesIndex(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}

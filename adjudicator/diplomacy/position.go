@@ -1,0 +1,247 @@
+package diplomacy
+
+import (
+	"fmt"
+	"sort"
+
+	"pbemd/orders"
+)
+
+// Season of a phase.
+type Season uint8
+
+const (
+	Spring Season = iota + 1
+	Fall
+	Winter
+)
+
+func (s Season) String() string {
+	switch s {
+	case Spring:
+		return "Spring"
+	case Fall:
+		return "Fall"
+	case Winter:
+		return "Winter"
+	}
+	return "?"
+}
+
+// PhaseType is what is ordered in a phase.
+type PhaseType uint8
+
+const (
+	Movement PhaseType = iota + 1
+	Retreats
+	Adjustments
+)
+
+func (t PhaseType) String() string {
+	switch t {
+	case Movement:
+		return "Movement"
+	case Retreats:
+		return "Retreats"
+	case Adjustments:
+		return "Adjustments"
+	}
+	return "?"
+}
+
+// Phase is one step of the game: Spring 1901 Movement, Fall 1901 Retreats, …
+type Phase struct {
+	Season Season
+	Year   int
+	Type   PhaseType
+}
+
+// ID is the short sortable phase id: "S1901M", "F1901R", "W1901A".
+func (p Phase) ID() string {
+	return fmt.Sprintf("%c%d%c", p.Season.String()[0], p.Year, p.Type.String()[0])
+}
+
+// Dislodged is a unit dislodged in a movement phase, waiting to retreat.
+type Dislodged struct {
+	Unit
+	// AttackerFrom is the province the dislodging unit came from; the unit
+	// may not retreat there unless the attacker came by convoy.
+	AttackerFrom string
+	ByConvoy     bool
+	// Options are the provinces (or "spa/nc"-style locations for fleets on
+	// split coasts) the unit may retreat to, sorted. Filled by the engine.
+	Options []string
+}
+
+// Position is the whole state of a game between two phases.
+type Position struct {
+	Map   *Map
+	Phase Phase
+	Units []Unit
+	// Dislodged units and Standoffs are set in a retreat phase only.
+	Dislodged []Dislodged
+	Standoffs []string
+	// Owners maps each owned supply centre to its power.
+	Owners map[string]string
+}
+
+// NewPosition returns the start position of a map.
+func (m *Map) NewPosition() *Position {
+	p := &Position{Map: m, Phase: Phase{Spring, m.StartYear, Movement}, Owners: map[string]string{}}
+	p.Units = append(p.Units, m.Start...)
+	for _, pr := range m.Provinces {
+		if pr.Home != "" {
+			p.Owners[pr.ID] = pr.Home
+		}
+	}
+	return p
+}
+
+// Clone returns a deep copy.
+func (p *Position) Clone() *Position {
+	q := *p
+	q.Units = append([]Unit(nil), p.Units...)
+	q.Dislodged = nil
+	for _, d := range p.Dislodged {
+		d.Options = append([]string(nil), d.Options...)
+		q.Dislodged = append(q.Dislodged, d)
+	}
+	q.Standoffs = append([]string(nil), p.Standoffs...)
+	q.Owners = make(map[string]string, len(p.Owners))
+	for k, v := range p.Owners {
+		q.Owners[k] = v
+	}
+	return &q
+}
+
+// UnitAt implements orders.Position.
+func (p *Position) UnitAt(province string) (orders.UnitType, string, string, bool) {
+	for _, u := range p.Units {
+		if u.Loc.Province == province {
+			return u.Type, u.Power, u.Loc.Coast, true
+		}
+	}
+	return orders.NoUnit, "", "", false
+}
+
+// Validate checks that a position fits its map: known powers and provinces,
+// units where they can stand, one unit per province, centres owned by
+// known powers.
+func (p *Position) Validate() error {
+	m := p.Map
+	if m == nil {
+		return fmt.Errorf("position without a map")
+	}
+	if p.Phase.Season < Spring || p.Phase.Season > Winter || p.Phase.Type < Movement || p.Phase.Type > Adjustments {
+		return fmt.Errorf("bad phase %+v", p.Phase)
+	}
+	if (p.Phase.Season == Winter) != (p.Phase.Type == Adjustments) {
+		return fmt.Errorf("phase %s: adjustments happen in winter only", p.Phase.ID())
+	}
+	seen := map[string]bool{}
+	check := func(u Unit, what string) error {
+		if _, ok := m.powerIdx[u.Power]; !ok {
+			return fmt.Errorf("%s of unknown power %q", what, u.Power)
+		}
+		pi, ok := m.provIdx[u.Loc.Province]
+		if !ok {
+			return fmt.Errorf("%s in unknown province %q", what, u.Loc.Province)
+		}
+		pr := m.Provinces[pi]
+		switch u.Type {
+		case orders.Army:
+			if pr.Kind == Sea {
+				return fmt.Errorf("%s: an army cannot stand in %s", what, pr.ID)
+			}
+			if u.Loc.Coast != "" {
+				return fmt.Errorf("%s: an army has no coast", what)
+			}
+		case orders.Fleet:
+			if pr.Kind == Land {
+				return fmt.Errorf("%s: a fleet cannot stand in %s", what, pr.ID)
+			}
+			if len(pr.Coasts) > 0 {
+				if _, ok := m.locOf(pi, u.Loc.Coast); !ok || u.Loc.Coast == "" {
+					return fmt.Errorf("%s: a fleet in %s needs one of the coasts %v", what, pr.ID, pr.Coasts)
+				}
+			} else if u.Loc.Coast != "" {
+				return fmt.Errorf("%s: %s has no coast %q", what, pr.ID, u.Loc.Coast)
+			}
+		default:
+			return fmt.Errorf("%s: unit type missing", what)
+		}
+		return nil
+	}
+	for _, u := range p.Units {
+		if err := check(u, "unit"); err != nil {
+			return err
+		}
+		if seen[u.Loc.Province] {
+			return fmt.Errorf("two units in %s", u.Loc.Province)
+		}
+		seen[u.Loc.Province] = true
+	}
+	dseen := map[string]bool{}
+	for _, d := range p.Dislodged {
+		if err := check(d.Unit, "dislodged unit"); err != nil {
+			return err
+		}
+		if dseen[d.Loc.Province] {
+			return fmt.Errorf("two dislodged units in %s", d.Loc.Province)
+		}
+		dseen[d.Loc.Province] = true
+		if d.AttackerFrom != "" {
+			if _, ok := m.provIdx[d.AttackerFrom]; !ok {
+				return fmt.Errorf("dislodged unit in %s: unknown attacker province %q", d.Loc.Province, d.AttackerFrom)
+			}
+		}
+	}
+	if len(p.Dislodged) > 0 && p.Phase.Type != Retreats {
+		return fmt.Errorf("dislodged units outside a retreat phase")
+	}
+	for _, s := range p.Standoffs {
+		if _, ok := m.provIdx[s]; !ok {
+			return fmt.Errorf("unknown standoff province %q", s)
+		}
+	}
+	for sc, pw := range p.Owners {
+		pi, ok := m.provIdx[sc]
+		if !ok || !m.Provinces[pi].SupplyCenter {
+			return fmt.Errorf("%q is not a supply centre", sc)
+		}
+		if _, ok := m.powerIdx[pw]; !ok {
+			return fmt.Errorf("centre %s owned by unknown power %q", sc, pw)
+		}
+	}
+	return nil
+}
+
+// SortUnits puts units in map province order (a stable, readable order).
+func (p *Position) SortUnits() {
+	m := p.Map
+	sort.SliceStable(p.Units, func(i, j int) bool {
+		return m.provIdx[p.Units[i].Loc.Province] < m.provIdx[p.Units[j].Loc.Province]
+	})
+	sort.SliceStable(p.Dislodged, func(i, j int) bool {
+		return m.provIdx[p.Dislodged[i].Loc.Province] < m.provIdx[p.Dislodged[j].Loc.Province]
+	})
+	sort.Strings(p.Standoffs)
+}
+
+// CentreCount returns each power's number of owned centres.
+func (p *Position) CentreCount() map[string]int {
+	out := map[string]int{}
+	for _, pw := range p.Owners {
+		out[pw]++
+	}
+	return out
+}
+
+// UnitCount returns each power's number of units on the board.
+func (p *Position) UnitCount() map[string]int {
+	out := map[string]int{}
+	for _, u := range p.Units {
+		out[u.Power]++
+	}
+	return out
+}

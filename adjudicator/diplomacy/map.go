@@ -90,9 +90,9 @@ const maxLocs = 128
 
 type bitset [2]uint64
 
-func (b *bitset) set(i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
-func (b bitset) has(i int) bool  { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
-func (b bitset) count() int      { return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) }
+func (b *bitset) set(i int)         { b[i>>6] |= 1 << (uint(i) & 63) }
+func (b bitset) has(i int) bool     { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
+func (b bitset) count() int         { return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) }
 func (b bitset) or(c bitset) bitset { return bitset{b[0] | c[0], b[1] | c[1]} }
 
 var (

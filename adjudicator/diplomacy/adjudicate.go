@@ -33,9 +33,6 @@ func Adjudicate(pos *Position, ords []PowerOrder) (*Result, error) {
 	return res, nil
 }
 
-// owner prints "the English army"-free plain unit names for reasons.
-func (m *Map) unitRef(u Unit) string { return m.UnitName(u) }
-
 func adjudicateMovement(pos *Position, ords []PowerOrder) *Result {
 	m := pos.Map
 	n := len(pos.Units)

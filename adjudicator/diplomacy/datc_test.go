@@ -252,7 +252,7 @@ func runCase(t *testing.T, c *datcCase) {
 			if !ok {
 				t.Fatalf("line %d: unknown power %q", o.line, o.power)
 			}
-			ord, err := parseCaseOrder(m, o.text)
+			ord, err := parseCaseOrder(m, o.text, ph.kind)
 			if err != nil {
 				t.Fatalf("line %d: %v", o.line, err)
 			}

@@ -537,19 +537,23 @@ func ParseMap(file string, data []byte) (*Map, error) {
 	for i, p := range m.Provinces {
 		m.names[i] = p.Abbrev
 	}
-	m.lex = m.buildLexicon()
+	lex, err := m.buildLexicon()
+	if err != nil {
+		return nil, fmt.Errorf("map %s: names: %w", file, err)
+	}
+	m.lex = lex
 	return m, nil
 }
 
-func (m *Map) buildLexicon() *orders.Lexicon {
-	lex := &orders.Lexicon{}
+func (m *Map) buildLexicon() (*orders.Lexicon, error) {
+	var provs, powers []orders.Name
 	for _, p := range m.Provinces {
-		lex.Provinces = append(lex.Provinces, orders.Name{ID: p.ID, Full: p.Full, Abbrev: p.Abbrev, Aliases: p.Aliases, Coasts: p.Coasts})
+		provs = append(provs, orders.Name{ID: p.ID, Full: p.Full, Abbrev: p.Abbrev, Aliases: p.Aliases, Coasts: p.Coasts})
 	}
 	for _, p := range m.Powers {
-		lex.Powers = append(lex.Powers, orders.Name{ID: p.ID, Full: p.Name, Abbrev: p.Name, Aliases: p.Aliases})
+		powers = append(powers, orders.Name{ID: p.ID, Full: p.Name, Abbrev: p.Name, Aliases: p.Aliases})
 	}
-	return lex
+	return orders.NewLexicon(provs, powers)
 }
 
 // Lexicon returns the names of the map for the order parser. It is built

@@ -53,67 +53,9 @@ type Result struct {
 	Next        *Position
 }
 
-// FormatOrder prints an order in the canonical short form agreed with the
-// orders package ("A Par - Bur", "F Mao - Spa/nc", "Build F StP/nc").
-func (m *Map) FormatOrder(o orders.Order) string {
-	var b strings.Builder
-	m.formatOrder(&b, o)
-	return b.String()
-}
-
-func (m *Map) formatOrder(b *strings.Builder, o orders.Order) {
-	unit := func(t orders.UnitType, l orders.Location) {
-		switch t {
-		case orders.Army:
-			b.WriteString("A ")
-		case orders.Fleet:
-			b.WriteString("F ")
-		}
-		m.writeLoc(b, l)
-	}
-	switch o.Kind {
-	case orders.Waive:
-		b.WriteString("Waive")
-		return
-	case orders.Build:
-		b.WriteString("Build ")
-		unit(o.Unit, o.Loc)
-		return
-	}
-	unit(o.Unit, o.Loc)
-	switch o.Kind {
-	case orders.Hold:
-		b.WriteString(" H")
-	case orders.Move:
-		for _, p := range o.Path {
-			b.WriteString(" - ")
-			m.writeLoc(b, orders.Location{Province: p})
-		}
-		b.WriteString(" - ")
-		m.writeLoc(b, o.Target)
-		if o.ViaConvoy && len(o.Path) == 0 {
-			b.WriteString(" via convoy")
-		}
-	case orders.SupportHold:
-		b.WriteString(" S ")
-		unit(o.AuxUnit, o.Aux)
-	case orders.SupportMove:
-		b.WriteString(" S ")
-		unit(o.AuxUnit, o.Aux)
-		b.WriteString(" - ")
-		m.writeLoc(b, o.Target)
-	case orders.Convoy:
-		b.WriteString(" C ")
-		unit(o.AuxUnit, o.Aux)
-		b.WriteString(" - ")
-		m.writeLoc(b, o.Target)
-	case orders.Retreat:
-		b.WriteString(" R ")
-		m.writeLoc(b, o.Target)
-	case orders.Disband:
-		b.WriteString(" D")
-	}
-}
+// FormatOrder prints an order in the canonical short form of the orders
+// package ("A Par - Bur", "F Mao - Spa/nc", "Build F StP/nc").
+func (m *Map) FormatOrder(o orders.Order) string { return orders.Format(o, m.lex) }
 
 func (m *Map) writeLoc(b *strings.Builder, l orders.Location) {
 	if i, ok := m.provIdx[l.Province]; ok {

@@ -60,7 +60,7 @@ var coastWords = map[string]byte{
 var strictKeywords = map[string]bool{
 	"a": true, "army": true, "f": true, "fleet": true,
 	"h": true, "hold": true, "holds": true,
-	"-": true, "move": true, "moves": true, "to": true,
+	"-": true, "->": true, "move": true, "moves": true,
 	"s": true, "support": true, "supports": true,
 	"c": true, "convoy": true, "convoys": true, "via": true,
 	"r": true, "retreat": true, "retreats": true,
@@ -84,6 +84,8 @@ type dipParse struct {
 	sc    *Scanner
 	o     *Order
 	ambig *NameError // an ambiguous name, read as its first candidate to build the suggestion
+	// ambigDone: the ambiguity was reported with a full example.
+	ambigDone bool
 }
 
 func (p *dipParse) kw() keyword {
@@ -99,7 +101,19 @@ func (p *dipParse) kw() keyword {
 func (g *diplomacy) ParseOrder(sc *Scanner) any {
 	sc.SetStop(dipStop)
 	p := dipParse{g: g, sc: sc, o: &Order{}}
-	if !p.order() {
+	ok := p.order()
+	if p.ambig != nil && !ok && !p.ambigDone {
+		// The ambiguous name is the first problem: what failed after it may
+		// only be a consequence of reading it as its first candidate.
+		var kept []Diagnostic
+		for _, d := range sc.diags {
+			if d.Severity == Warning {
+				kept = append(kept, d)
+			}
+		}
+		sc.diags = append(kept, Diagnostic{Severity: Error, Message: p.ambig.Error(), Suggestion: "write " + choices(p.ambig.Candidates)})
+	}
+	if !ok {
 		return nil
 	}
 	return p.o
@@ -274,7 +288,8 @@ func (p *dipParse) finish() bool {
 		return false
 	}
 	if p.ambig != nil {
-		sc.Fail(p.ambig.Error(), "for example "+p.suggest())
+		p.ambigDone = true
+		sc.Fail(p.ambig.Error(), "for example "+p.suggest()+"; the choices are "+choices(p.ambig.Candidates))
 		return false
 	}
 	if o.Kind != Build && o.Kind != Waive {
@@ -393,7 +408,7 @@ func (p *dipParse) powerPrefix() {
 	start := sc.Pos()
 	for i := 1; i <= 4; i++ {
 		t := sc.PeekAt(i)
-		if t.Kind == Word {
+		if t.Kind == Word || t.Norm == "-" {
 			continue
 		}
 		if t.Norm != ":" {
@@ -602,7 +617,8 @@ func (p *dipParse) coastSpec(name Name, single bool) byte {
 		if sc.Accept("coast", "c", "cst") || single || len(name.Coasts) > 0 {
 			return d
 		}
-	case len(t.Norm) == 1 && single && strings.IndexByte("nsew", t.Norm[0]) >= 0:
+	case len(t.Norm) == 1 && strings.IndexByte("nsew", t.Norm[0]) >= 0 &&
+		(single || sc.PeekAt(1).Norm == "/" && sc.PeekAt(2).Norm == "c"):
 		sc.Next()
 		if sc.Peek().Norm == "/" && sc.PeekAt(1).Norm == "c" {
 			sc.Next()
@@ -642,3 +658,19 @@ func (p *dipParse) format(o Order) string { return format(o, p.g.prov) }
 
 // suggest is the order read so far in canonical form.
 func (p *dipParse) suggest() string { return p.format(*p.o) }
+
+// choices lists the abbreviations of ambiguous candidates: "Sad or Sam".
+func choices(ns []Name) string {
+	var b strings.Builder
+	for i, n := range ns {
+		if i > 0 {
+			if i == len(ns)-1 {
+				b.WriteString(" or ")
+			} else {
+				b.WriteString(", ")
+			}
+		}
+		b.WriteString(abbrevOf(n))
+	}
+	return b.String()
+}

@@ -1,5 +1,7 @@
 package orders
 
+import "sync"
+
 // Name is one thing a player may name in an order: a province (with its
 // abbreviation, full name and aliases) or a power. The game builds these from
 // its map or scenario file; the parser knows nothing else about the game.
@@ -15,8 +17,9 @@ type Name struct {
 // provinces and powers.
 //
 // Call Prepare (or build it with NewLexicon) once after filling it and before
-// sharing it: that indexes every spelling for the parser. A Lexicon that was
-// not prepared still works, but each Parse then indexes it again.
+// sharing it: that indexes every spelling for the parser and reports
+// inconsistent names. A Lexicon that was not prepared still works: the parser
+// indexes it on first use and remembers it; do not change a lexicon in use.
 type Lexicon struct {
 	Provinces []Name
 	Powers    []Name
@@ -65,17 +68,44 @@ func (l *Lexicon) ProvinceNames() *Names { return l.provinces }
 // PowerNames is the prepared index of the powers (nil before Prepare).
 func (l *Lexicon) PowerNames() *Names { return l.powers }
 
-// index returns prepared indexes, building temporary ones for a lexicon that
-// was not prepared (never writing to l, so a shared lexicon stays race-free).
+// index returns prepared indexes. A lexicon that was not prepared is indexed
+// once and remembered by address (never writing to l, so a shared lexicon
+// stays race-free); a lexicon whose lists changed length is indexed again.
 func (l *Lexicon) index() (prov, pow *Names, err error) {
 	if l.provinces != nil && l.powers != nil {
 		return l.provinces, l.powers, nil
 	}
-	if prov, err = NewNames("province", l.Provinces); err != nil {
-		return nil, nil, err
+	unprepared.Lock()
+	c, ok := unprepared.m[l]
+	unprepared.Unlock()
+	if ok && c.nProv == len(l.Provinces) && c.nPow == len(l.Powers) {
+		return c.prov, c.pow, c.err
 	}
-	if pow, err = NewNames("power", l.Powers); err != nil {
-		return nil, nil, err
+	c = lexCacheEntry{nProv: len(l.Provinces), nPow: len(l.Powers)}
+	if c.prov, c.err = NewNames("province", l.Provinces); c.err == nil {
+		c.pow, c.err = NewNames("power", l.Powers)
 	}
-	return prov, pow, nil
+	unprepared.Lock()
+	if unprepared.m == nil {
+		unprepared.m = map[*Lexicon]lexCacheEntry{}
+	}
+	if len(unprepared.m) < maxUnprepared {
+		unprepared.m[l] = c
+	}
+	unprepared.Unlock()
+	return c.prov, c.pow, c.err
+}
+
+// maxUnprepared bounds the cache of lexicons nobody prepared.
+const maxUnprepared = 64
+
+type lexCacheEntry struct {
+	nProv, nPow int
+	prov, pow   *Names
+	err         error
+}
+
+var unprepared struct {
+	sync.Mutex
+	m map[*Lexicon]lexCacheEntry
 }

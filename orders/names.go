@@ -318,6 +318,32 @@ func (n *Names) fuzzy(toks []Token, p, end int, stop func(string) bool) (entry i
 	if t.Kind != Word || len(t.Norm) < 3 || (stop != nil && stop(t.Norm)) || isNumber(t.Norm) {
 		return -1, 0, p, nil
 	}
+	// The run of words a misspelt name may span: words joined by spaces or
+	// by a hyphen written without spaces ("Mid-Atlantc"), up to a keyword.
+	var idx [8]int
+	run := 0
+	for q := p; q < end && run < n.maxWords && run < len(idx); q++ {
+		tq := toks[q]
+		if tq.Kind == Punct {
+			if tq.Norm == "-" && run > 0 && q+1 < end && tight(toks[q-1], tq, toks[q+1]) {
+				continue
+			}
+			break
+		}
+		if q > p && stop != nil && stop(tq.Norm) {
+			break
+		}
+		idx[run] = q
+		run++
+	}
+	// A close spelling of a name of several words: "Norht Sea".
+	for span := run; span >= 2; span-- {
+		if e, c := n.typo(toks, idx[:span]); e >= 0 {
+			return e, MatchTypo, idx[span-1] + 1, nil
+		} else if len(c) > 0 {
+			return -1, 0, p, c
+		}
+	}
 	// A unique prefix of at least three letters: "Burg", "Bulg".
 	if len(t.Norm) <= maxFuzzyBytes {
 		var found []int
@@ -333,51 +359,58 @@ func (n *Names) fuzzy(toks []Token, p, end int, stop func(string) bool) (entry i
 			return -1, 0, p, found
 		}
 	}
-	// A close spelling, trying the longest run of words first.
-	run := 0
-	for q := p; q < end && run < n.maxWords; q++ {
-		if toks[q].Kind != Word || (q > p && stop != nil && stop(toks[q].Norm)) {
-			break
-		}
-		run++
-	}
-	var sb [64]byte
-	for span := run; span >= 1; span-- {
-		s := sb[:0]
-		for q := p; q < p+span; q++ {
-			if q > p {
-				s = append(s, ' ')
-			}
-			s = append(s, toks[q].Norm...)
-		}
-		if len(s) < 4 || len(s) > maxFuzzyBytes {
-			continue
-		}
-		max := 1
-		if len(s) >= 7 {
-			max = 2
-		}
-		ss := string(s)
-		var found []int
-		for _, f := range n.forms {
-			if len(f.words) != span || len(f.joined) < 4 {
-				continue
-			}
-			if d := len(f.joined) - len(s); d > max || -d > max {
-				continue
-			}
-			if osaDistance(ss, f.joined, max) <= max {
-				found = addEntries(found, f.entries)
-			}
-		}
-		switch {
-		case len(found) == 1:
-			return found[0], MatchTypo, p + span, nil
-		case len(found) > 1:
-			return -1, 0, p, found
-		}
+	// A close spelling of a one-word name: "Burgandy".
+	if e, c := n.typo(toks, idx[:1]); e >= 0 {
+		return e, MatchTypo, p + 1, nil
+	} else if len(c) > 0 {
+		return -1, 0, p, c
 	}
 	return -1, 0, p, nil
+}
+
+// tight reports a hyphen written between two words without spaces.
+func tight(a, h, b Token) bool {
+	return a.Pos+len(a.Text) == h.Pos && h.Pos+len(h.Text) == b.Pos
+}
+
+// typo compares the words toks[idx...] with every name of as many words. It
+// returns the one entry within reach, or the candidates when several are.
+func (n *Names) typo(toks []Token, idx []int) (int, []int) {
+	var sb [maxFuzzyBytes + 8]byte
+	s := sb[:0]
+	for i, q := range idx {
+		if i > 0 {
+			s = append(s, ' ')
+		}
+		if len(s)+len(toks[q].Norm) > maxFuzzyBytes {
+			return -1, nil
+		}
+		s = append(s, toks[q].Norm...)
+	}
+	if len(s) < 4 {
+		return -1, nil
+	}
+	max := 1
+	if len(s) >= 9 {
+		max = 2
+	}
+	ss := string(s)
+	var found []int
+	for _, f := range n.forms {
+		if len(f.words) != len(idx) || len(f.joined) < 4 {
+			continue
+		}
+		if d := len(f.joined) - len(ss); d > max || -d > max {
+			continue
+		}
+		if osaDistance(ss, f.joined, max) <= max {
+			found = addEntries(found, f.entries)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], nil
+	}
+	return -1, found
 }
 
 // maxFuzzyBytes bounds the strings the typo matcher compares.

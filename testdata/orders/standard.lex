@@ -28,7 +28,7 @@ province fin | Fin | Finland | |
 province gal | Gal | Galicia | |
 province gas | Gas | Gascony | |
 province gre | Gre | Greece | |
-province hel | Hel | Heligoland Bight | |
+province hel | Hel | Heligoland Bight | Helgoland Bight |
 province hol | Hol | Holland | |
 province ion | Ion | Ionian Sea | |
 province iri | Iri | Irish Sea | |

@@ -358,3 +358,9 @@ func TestDATC(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { runCase(t, c) })
 	}
 }
+
+func TestAncientMedFeatures(t *testing.T) {
+	for _, c := range loadCases(t, "testdata/ancmed/*.txt") {
+		t.Run(c.name, func(t *testing.T) { runCase(t, c) })
+	}
+}

@@ -1,0 +1,641 @@
+package diplomacy
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"pbemd/adjudicator"
+	"pbemd/orders"
+)
+
+// Engine is the adjudicator.Engine of one Diplomacy map. Powers are named by
+// their map ids ("england", "rome") in every call and result.
+type Engine struct{ m *Map }
+
+func init() {
+	for _, name := range MapNames() {
+		m, _ := MapByName(name)
+		adjudicator.Register(&Engine{m: m})
+	}
+}
+
+// NewEngine returns the engine of an embedded map.
+func NewEngine(variant string) (*Engine, bool) {
+	m, ok := MapByName(variant)
+	if !ok {
+		return nil, false
+	}
+	return &Engine{m: m}, true
+}
+
+// Map returns the engine's map.
+func (e *Engine) Map() *Map { return e.m }
+
+const rulesText = `Diplomacy, 2023 rules, adjudicated as the DATC v3.0 prefers:
+- Orders: hold (A Par H), move (A Par - Bur), support (A Mar S A Par - Bur,
+  F Eng S A Bel), convoy (F Nth C A Lon - Bel), move by convoy (A Lon - Bel,
+  or A Lon - Bel via convoy to an adjacent province). Retreats: A Par R Bur or
+  A Par D. Adjustments: Build A Par, Build F StP/nc, A Par D, Waive.
+- A unit without an order holds; a dislodged unit without a retreat order is
+  disbanded; builds not ordered are waived; disbands not ordered are chosen by
+  the civil disorder rule (farthest from an owned centre first).
+- An order that cannot be carried out (foreign or missing unit, impossible
+  move) is ignored and the unit holds. Convoy paradoxes follow the Szykman
+  rule: the convoying fleets of the paradox hold.`
+
+// Info implements adjudicator.Engine.
+func (e *Engine) Info() adjudicator.Info {
+	var powers []string
+	for _, p := range e.m.Powers {
+		powers = append(powers, p.ID)
+	}
+	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in Spring %s.", e.m.Victory, e.m.YearName(e.m.StartYear))
+	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules}
+}
+
+// New implements adjudicator.Engine. The Diplomacy engines take no options.
+func (e *Engine) New(options map[string]string, seed int64) ([]byte, error) {
+	keys := make([]string, 0, len(options))
+	for k := range options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) > 0 {
+		return nil, fmt.Errorf("diplomacy (%s) has no options; unknown: %s", e.m.Name, strings.Join(keys, ", "))
+	}
+	return encodeState(&gameState{pos: e.m.NewPosition()}), nil
+}
+
+// PhaseTitle names a phase as players read it: "Spring 1901 Movement",
+// "Fall 451 AUC Retreats", "Winter 1901 Adjustments".
+func (m *Map) PhaseTitle(p Phase) string {
+	return p.Season.String() + " " + m.YearName(p.Year) + " " + p.Type.String()
+}
+
+// Status implements adjudicator.Engine.
+func (e *Engine) Status(state []byte) (adjudicator.Status, error) {
+	g, err := decodeState(state, e.m.Name)
+	if err != nil {
+		return adjudicator.Status{}, err
+	}
+	return e.status(g), nil
+}
+
+func (e *Engine) status(g *gameState) adjudicator.Status {
+	pos := g.pos
+	st := adjudicator.Status{ID: pos.Phase.ID(), Title: e.m.PhaseTitle(pos.Phase), Scores: map[string]int{}, Over: g.over, Winners: g.winners}
+	switch pos.Phase.Type {
+	case Movement:
+		st.Kind = adjudicator.PhaseOrders
+	case Retreats:
+		st.Kind = adjudicator.PhaseRetreat
+	case Adjustments:
+		st.Kind = adjudicator.PhaseBuild
+	}
+	live := alive(pos)
+	centres := pos.CentreCount()
+	waiting := e.waiting(pos)
+	for _, p := range e.m.Powers {
+		if live[p.ID] {
+			st.Alive = append(st.Alive, p.ID)
+			st.Scores[p.ID] = centres[p.ID]
+		}
+		if waiting[p.ID] && !g.over {
+			st.Waiting = append(st.Waiting, p.ID)
+		}
+	}
+	st.Summary = e.summary(pos)
+	return st
+}
+
+// waiting reports the powers with something to order in the phase.
+func (e *Engine) waiting(pos *Position) map[string]bool {
+	out := map[string]bool{}
+	switch pos.Phase.Type {
+	case Movement:
+		for _, u := range pos.Units {
+			out[u.Power] = true
+		}
+	case Retreats:
+		for _, d := range pos.Dislodged {
+			out[d.Power] = true
+		}
+	case Adjustments:
+		for p := range Owed(pos) {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// summary is a short picture of the position: per power its centres and
+// units.
+func (e *Engine) summary(pos *Position) string {
+	m := e.m
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", m.PhaseTitle(pos.Phase))
+	centres := map[string][]string{}
+	for _, sc := range m.SupplyCentres() {
+		if p, ok := pos.Owners[sc]; ok {
+			pr, _ := m.Province(sc)
+			centres[p] = append(centres[p], pr.Abbrev)
+		}
+	}
+	units := map[string][]string{}
+	for _, u := range pos.Units {
+		units[u.Power] = append(units[u.Power], m.UnitName(u))
+	}
+	live := alive(pos)
+	for _, p := range m.Powers {
+		if !live[p.ID] {
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %d centres (%s); units: %s\n", p.Name, len(centres[p.ID]), strings.Join(centres[p.ID], " "), orNone(strings.Join(units[p.ID], ", ")))
+	}
+	var neutral []string
+	for _, sc := range m.SupplyCentres() {
+		if _, ok := pos.Owners[sc]; !ok {
+			pr, _ := m.Province(sc)
+			neutral = append(neutral, pr.Abbrev)
+		}
+	}
+	if len(neutral) > 0 {
+		fmt.Fprintf(&b, "Unowned centres: %s\n", strings.Join(neutral, " "))
+	}
+	for _, d := range pos.Dislodged {
+		fmt.Fprintf(&b, "Dislodged: %s %s, %s\n", m.PowerName(d.Power), m.UnitName(d.Unit), retreatText(m, d))
+	}
+	return b.String()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func retreatText(m *Map, d Dislodged) string {
+	if len(d.Options) == 0 {
+		return "no retreat possible: it will be disbanded"
+	}
+	return "may retreat to " + joinOr(m, d.Options)
+}
+
+func joinOr(m *Map, opts []string) string {
+	s := m.optionNames(opts)
+	if i := strings.LastIndex(s, " and "); i >= 0 {
+		s = s[:i] + " or " + s[i+5:]
+	}
+	return s
+}
+
+func (e *Engine) parsePhase(p PhaseType) orders.Phase {
+	switch p {
+	case Movement:
+		return orders.MovementPhase
+	case Retreats:
+		return orders.RetreatPhase
+	}
+	return orders.AdjustmentPhase
+}
+
+// retreatView answers the parser, in a retreat phase, for dislodged units.
+type retreatView struct{ pos *Position }
+
+func (v retreatView) UnitAt(province string) (orders.UnitType, string, string, bool) {
+	for _, d := range v.pos.Dislodged {
+		if d.Loc.Province == province {
+			return d.Type, d.Power, d.Loc.Coast, true
+		}
+	}
+	return v.pos.UnitAt(province)
+}
+
+func (e *Engine) parseOptions(pos *Position) orders.Options {
+	var view orders.Position = pos
+	if pos.Phase.Type == Retreats {
+		view = retreatView{pos}
+	}
+	return orders.Options{Lexicon: e.m.lex, Position: view, Phase: e.parsePhase(pos.Phase.Type)}
+}
+
+// Check implements adjudicator.Engine: it reads a power's order text,
+// marks the orders that cannot apply, and returns the canonical lines.
+// A later order for a unit replaces an earlier one in the same text.
+func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Check, error) {
+	g, err := decodeState(state, e.m.Name)
+	if err != nil {
+		return adjudicator.Check{}, err
+	}
+	pw, ok := e.m.PowerID(power)
+	if !ok {
+		return adjudicator.Check{}, fmt.Errorf("diplomacy: unknown power %q", power)
+	}
+	pos := g.pos
+	m := e.m
+	res := orders.Parse(text, e.parseOptions(pos))
+	var ck adjudicator.Check
+	ck.Lines = res.Lines
+	if g.over {
+		ck.Notes = append(ck.Notes, "The game is over; orders are not needed.")
+		return ck, nil
+	}
+	// Collect the orders, the last one per unit winning.
+	type entry struct {
+		line int
+		o    orders.Order
+	}
+	var list []entry
+	for i := range ck.Lines {
+		l := &ck.Lines[i]
+		if l.Kind != orders.OrderLine || l.Order == nil {
+			continue
+		}
+		o := *l.Order
+		if o.Power != "" && o.Power != pw {
+			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: fmt.Sprintf("you play %s, not %s: this order is ignored", m.PowerName(pw), m.PowerName(o.Power))})
+			continue
+		}
+		o.Power = ""
+		if o.Kind != orders.Build && o.Kind != orders.Waive {
+			for k := range list {
+				if list[k].o.Kind != orders.Build && list[k].o.Kind != orders.Waive && list[k].o.Loc.Province == o.Loc.Province && list[k].line >= 0 {
+					prev := &ck.Lines[list[k].line]
+					prev.Diags = append(prev.Diags, orders.Diagnostic{Severity: orders.Warning, Message: fmt.Sprintf("replaced by the later order on line %d", l.No)})
+					list[k].line = -1
+				}
+			}
+		}
+		list = append(list, entry{i, o})
+	}
+	var ords []PowerOrder
+	var idx []int
+	for _, en := range list {
+		if en.line >= 0 {
+			ords = append(ords, PowerOrder{Power: pw, Order: en.o})
+			idx = append(idx, en.line)
+		}
+	}
+	r, err := Adjudicate(pos, ords)
+	if err != nil {
+		return ck, err
+	}
+	ordered := map[string]bool{}
+	for k, or := range r.Orders {
+		l := &ck.Lines[idx[k]]
+		switch or.Outcome {
+		case Illegal:
+			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: or.Reason + ": this order is ignored"})
+			continue
+		case Failed:
+			if pos.Phase.Type == Adjustments {
+				l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: or.Reason + ": this order is ignored"})
+				continue
+			}
+		}
+		ordered[ords[k].Order.Loc.Province] = true
+		ck.Canonical = append(ck.Canonical, m.FormatOrder(ords[k].Order))
+	}
+	ck.Notes = append(ck.Notes, e.notes(pos, pw, ordered, ck.Canonical)...)
+	return ck, nil
+}
+
+// notes tells a power what happens to what it did not order.
+func (e *Engine) notes(pos *Position, pw string, ordered map[string]bool, canonical []string) []string {
+	m := e.m
+	var notes []string
+	switch pos.Phase.Type {
+	case Movement:
+		for _, u := range pos.Units {
+			if u.Power == pw && !ordered[u.Loc.Province] {
+				notes = append(notes, m.UnitName(u)+" has no order: it will hold")
+			}
+		}
+	case Retreats:
+		for _, d := range pos.Dislodged {
+			if d.Power == pw && !ordered[d.Loc.Province] {
+				notes = append(notes, fmt.Sprintf("%s has no retreat order: it will be disbanded (%s)", m.UnitName(d.Unit), retreatText(m, d)))
+			}
+		}
+	case Adjustments:
+		owed := Owed(pos)[pw]
+		switch {
+		case owed > 0:
+			n := 0
+			for _, c := range canonical {
+				if strings.HasPrefix(c, "Build") || c == "Waive" {
+					n++
+				}
+			}
+			notes = append(notes, fmt.Sprintf("%s may build %s in %s; %d ordered", m.PowerName(pw), plural(owed, "unit"), joinOr(m, freeHomes(pos, pw)), n))
+			if n < owed {
+				notes = append(notes, fmt.Sprintf("%s not ordered will be waived", plural(owed-n, "build")))
+			}
+		case owed < 0:
+			n := 0
+			for _, c := range canonical {
+				if strings.HasSuffix(c, " D") {
+					n++
+				}
+			}
+			notes = append(notes, fmt.Sprintf("%s must disband %s; %d ordered", m.PowerName(pw), plural(-owed, "unit"), n))
+			if n < -owed {
+				notes = append(notes, fmt.Sprintf("%s not ordered will be chosen by the civil disorder rule (farthest from an owned centre first)", plural(-owed-n, "disband")))
+			}
+		default:
+			notes = append(notes, fmt.Sprintf("%s has no adjustments to make", m.PowerName(pw)))
+		}
+	}
+	return notes
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// Resolve implements adjudicator.Engine. orders maps power ids to the
+// canonical lines Check returned; a power without an entry is in civil
+// disorder. Diplomacy uses no randomness, so seed is ignored.
+func (e *Engine) Resolve(state []byte, powerOrders map[string][]string, seed int64) (adjudicator.Outcome, error) {
+	g, err := decodeState(state, e.m.Name)
+	if err != nil {
+		return adjudicator.Outcome{}, err
+	}
+	if g.over {
+		return adjudicator.Outcome{}, errors.New("diplomacy: the game is over")
+	}
+	pos := g.pos
+	m := e.m
+	powers := make([]string, 0, len(powerOrders))
+	for p := range powerOrders {
+		powers = append(powers, p)
+	}
+	sort.Strings(powers)
+	var ords []PowerOrder
+	var unread []OrderResult
+	opts := e.parseOptions(pos)
+	opts.Strict = true
+	for _, p := range powers {
+		pw, ok := m.PowerID(p)
+		if !ok {
+			return adjudicator.Outcome{}, fmt.Errorf("diplomacy: orders for unknown power %q", p)
+		}
+		for _, line := range powerOrders[p] {
+			o, _, err := orders.ParseOrder(line, opts)
+			if err != nil {
+				unread = append(unread, OrderResult{Power: pw, Text: line, Outcome: Invalid, Reason: "not understood"})
+				continue
+			}
+			o.Power = ""
+			ords = append(ords, PowerOrder{Power: pw, Order: o})
+		}
+	}
+	res, err := Adjudicate(pos, ords)
+	if err != nil {
+		return adjudicator.Outcome{}, err
+	}
+	res.Orders = append(res.Orders, unread...)
+	next := &gameState{pos: res.Next}
+	if res.Winner != "" {
+		next.over, next.winners = true, []string{res.Winner}
+	}
+	out := adjudicator.Outcome{Next: encodeState(next), Over: next.over, Winners: next.winners}
+	out.Report = e.report(pos, res, powerOrders)
+	return out, nil
+}
+
+// ResultData is the plain-data account of a phase kept as Report.Data.
+type ResultData struct {
+	Variant     string            `json:"variant"`
+	Phase       string            `json:"phase"` // e.g. "S1901M"
+	Orders      []OrderResult     `json:"results"`
+	Unordered   []string          `json:"unordered,omitempty"` // units that had no order, e.g. "england: F Lon"
+	Dislodged   []jsonUnit        `json:"dislodged,omitempty"`
+	Standoffs   []string          `json:"standoffs,omitempty"`
+	Disbanded   []jsonUnit        `json:"disbanded,omitempty"`
+	Built       []jsonUnit        `json:"built,omitempty"`
+	Owners      map[string]string `json:"supply_centers,omitempty"`
+	Adjustments map[string]int    `json:"adjustments,omitempty"`
+	Eliminated  []string          `json:"eliminated,omitempty"`
+	Winner      string            `json:"winner,omitempty"`
+	Next        string            `json:"next"` // next phase id
+}
+
+func unitJSON(u Unit) jsonUnit {
+	t := "army"
+	if u.Type == orders.Fleet {
+		t = "fleet"
+	}
+	return jsonUnit{Power: u.Power, Type: t, Province: u.Loc.Province, Coast: u.Loc.Coast}
+}
+
+// unordered lists the units of the phase that received no accepted order.
+func unordered(pos *Position, res *Result) []Unit {
+	got := map[string]bool{}
+	for _, r := range res.Orders {
+		if r.Outcome != Illegal && r.Outcome != Invalid {
+			got[r.Order.Loc.Province] = true
+		}
+	}
+	var out []Unit
+	switch pos.Phase.Type {
+	case Movement:
+		for _, u := range pos.Units {
+			if !got[u.Loc.Province] {
+				out = append(out, u)
+			}
+		}
+	case Retreats:
+		for _, d := range pos.Dislodged {
+			if !got[d.Loc.Province] {
+				out = append(out, d.Unit)
+			}
+		}
+	}
+	return out
+}
+
+func (e *Engine) report(pos *Position, res *Result, sent map[string][]string) adjudicator.Report {
+	m := e.m
+	data := ResultData{Variant: m.Name, Phase: pos.Phase.ID(), Orders: res.Orders, Standoffs: res.Standoffs,
+		Owners: res.Owners, Adjustments: res.Adjustments, Eliminated: res.Eliminated, Winner: res.Winner, Next: res.Next.Phase.ID()}
+	for _, u := range unordered(pos, res) {
+		data.Unordered = append(data.Unordered, u.Power+": "+m.UnitName(u))
+	}
+	for _, d := range res.Dislodged {
+		ju := unitJSON(d.Unit)
+		ju.AttackerFrom, ju.ByConvoy, ju.Options = d.AttackerFrom, d.ByConvoy, append([]string{}, d.Options...)
+		data.Dislodged = append(data.Dislodged, ju)
+	}
+	for _, u := range res.Disbanded {
+		data.Disbanded = append(data.Disbanded, unitJSON(u))
+	}
+	for _, u := range res.Built {
+		data.Built = append(data.Built, unitJSON(u))
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		panic(err) // plain data
+	}
+	return adjudicator.Report{Public: e.publicText(pos, res, sent), Private: e.privateText(res), Data: raw}
+}
+
+func (e *Engine) publicText(pos *Position, res *Result, sent map[string][]string) string {
+	m := e.m
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s — results\n", m.PhaseTitle(pos.Phase))
+	missing := unordered(pos, res)
+	for _, p := range m.Powers {
+		var lines []string
+		for _, r := range res.Orders {
+			if r.Power != p.ID {
+				continue
+			}
+			status := string(r.Outcome)
+			if r.Reason != "" {
+				status += ": " + r.Reason
+			}
+			lines = append(lines, row(r.Text, status))
+		}
+		for _, u := range missing {
+			if u.Power != p.ID {
+				continue
+			}
+			switch pos.Phase.Type {
+			case Movement:
+				what := "no order: held"
+				for _, d := range res.Dislodged {
+					if d.Loc == u.Loc {
+						what = "no order: held, dislodged"
+					}
+				}
+				lines = append(lines, row(m.UnitName(u)+" H", what))
+			case Retreats:
+				lines = append(lines, row(m.UnitName(u)+" D", "no order: disbanded"))
+			}
+		}
+		if pos.Phase.Type == Adjustments {
+			for _, u := range res.Disbanded {
+				if u.Power == p.ID && !orderedDisband(res, p.ID, u) {
+					lines = append(lines, row(m.UnitName(u)+" D", "civil disorder: disbanded"))
+				}
+			}
+		}
+		_, didSend := sent[p.ID]
+		if !didSend {
+			for k := range sent {
+				if id, ok := m.PowerID(k); ok && id == p.ID {
+					didSend = true
+				}
+			}
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s:", p.Name)
+		if !didSend && pos.Phase.Type != Adjustments {
+			b.WriteString(" (no orders received)")
+		}
+		b.WriteString("\n")
+		for _, l := range lines {
+			b.WriteString(l + "\n")
+		}
+	}
+	if len(res.Dislodged) > 0 {
+		b.WriteString("\nDislodged:\n")
+		for _, d := range res.Dislodged {
+			fmt.Fprintf(&b, "  %s %s (attacked from %s): %s\n", m.PowerName(d.Power), m.UnitName(d.Unit), m.LocName(orders.Location{Province: d.AttackerFrom}), retreatText(m, d))
+		}
+	}
+	if len(res.Standoffs) > 0 {
+		var names []string
+		for _, s := range res.Standoffs {
+			names = append(names, m.LocName(orders.Location{Province: s}))
+		}
+		fmt.Fprintf(&b, "\nStandoffs: %s\n", strings.Join(names, ", "))
+	}
+	if len(res.Built) > 0 {
+		b.WriteString("\nBuilt:")
+		for _, u := range res.Built {
+			fmt.Fprintf(&b, " %s %s;", m.PowerName(u.Power), m.UnitName(u))
+		}
+		b.WriteString("\n")
+	}
+	if res.Owners != nil {
+		b.WriteString("\nSupply centres:\n")
+		count := map[string][]string{}
+		for _, sc := range m.SupplyCentres() {
+			if p, ok := res.Owners[sc]; ok {
+				pr, _ := m.Province(sc)
+				count[p] = append(count[p], pr.Abbrev)
+			}
+		}
+		units := res.Next.UnitCount()
+		for _, p := range m.Powers {
+			if len(count[p.ID]) == 0 && units[p.ID] == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "  %s: %d (%s), %d units", p.Name, len(count[p.ID]), strings.Join(count[p.ID], " "), units[p.ID])
+			if n := res.Adjustments[p.ID]; n > 0 {
+				fmt.Fprintf(&b, ": builds %d", n)
+			} else if n < 0 {
+				fmt.Fprintf(&b, ": disbands %d", -n)
+			}
+			b.WriteString("\n")
+		}
+	}
+	for _, p := range res.Eliminated {
+		fmt.Fprintf(&b, "\n%s is eliminated.\n", m.PowerName(p))
+	}
+	if res.Winner != "" {
+		fmt.Fprintf(&b, "\n%s has %d supply centres and wins the game.\n", m.PowerName(res.Winner), res.Next.CentreCount()[res.Winner])
+	} else {
+		fmt.Fprintf(&b, "\nNext phase: %s\n", m.PhaseTitle(res.Next.Phase))
+	}
+	return b.String()
+}
+
+// row prints one order line of a report: the order, padded, and its fate.
+func row(order, status string) string {
+	return "  " + order + strings.Repeat(" ", max(1, 26-len(order))) + status
+}
+
+func orderedDisband(res *Result, power string, u Unit) bool {
+	for _, r := range res.Orders {
+		if r.Power == power && r.Outcome == Succeeded && r.Order.Kind == orders.Disband && r.Order.Loc.Province == u.Loc.Province {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) privateText(res *Result) map[string]string {
+	m := e.m
+	out := map[string]string{}
+	add := func(p, s string) { out[p] += s + "\n" }
+	for _, d := range res.Dislodged {
+		add(d.Power, fmt.Sprintf("Your %s was dislodged: it %s. Order its retreat (%s R …) or disband it (%s D) in %s.",
+			m.UnitName(d.Unit), retreatText(m, d), m.UnitName(d.Unit), m.UnitName(d.Unit), m.PhaseTitle(res.Next.Phase)))
+	}
+	powers := make([]string, 0, len(res.Adjustments))
+	for p := range res.Adjustments {
+		powers = append(powers, p)
+	}
+	sort.Strings(powers)
+	for _, p := range powers {
+		n := res.Adjustments[p]
+		if n > 0 {
+			add(p, fmt.Sprintf("You may build %s in %s (in %s). Builds you do not order are waived.", plural(n, "unit"), joinOr(m, freeHomes(res.Next, p)), m.PhaseTitle(res.Next.Phase)))
+		} else {
+			add(p, fmt.Sprintf("You must disband %s in %s. If you do not, the civil disorder rule chooses.", plural(-n, "unit"), m.PhaseTitle(res.Next.Phase)))
+		}
+	}
+	return out
+}

@@ -66,6 +66,7 @@ func (m *mailState) findEnd(i int, k blockEnd) int {
 		return -1
 	}
 	for j := i + 1; j < len(m.lines); j++ {
+		m.p.sc.work++
 		if endWord(strings.TrimSpace(m.lines[j])) == k {
 			return j
 		}
@@ -136,16 +137,26 @@ func (m *mailState) command(i int, t string, verb Verb) int {
 			cp.noMore(0)
 		}
 	case VerbPress:
+		// A press block opens with PRESS TO, or with any PRESS line that an
+		// ENDPRESS follows; prose such as "Press on!" opens nothing.
+		end := m.findEnd(i, endPress)
+		if end < 0 && (len(cp.args) == 0 || !strings.EqualFold(cp.args[0], "to")) {
+			cp.fail("write PRESS TO <powers>, the message, then ENDPRESS", "PRESS TO England, France")
+			break
+		}
 		cp.press()
-		if !cp.bad {
-			last = m.block(cp, m.findEnd(i, endPress), endPress)
-		}
+		// even with a bad recipient, the message is never read as orders
+		last = m.block(cp, end, endPress)
 	case VerbBroadcast, VerbPSA:
-		if len(cp.args) > 0 && !strings.EqualFold(cp.args[0], "to") {
-			// text on the command line itself is the first line of the message
+		end := m.findEnd(i, endPress)
+		if len(cp.args) > 0 {
+			// text on the command line itself is the (first line of the) message
 			cp.c.Body = append(cp.c.Body, strings.TrimSpace(t[len(fields[0]):]))
+			if end < 0 {
+				break // a one-line message
+			}
 		}
-		last = m.block(cp, m.findEnd(i, endPress), endPress)
+		last = m.block(cp, end, endPress)
 	case VerbDraw:
 		cp.choice("DRAW YES or DRAW NO", map[string]string{"yes": "YES", "y": "YES", "on": "YES", "accept": "YES", "no": "NO", "n": "NO", "off": "NO", "decline": "NO"})
 	case VerbPace:
@@ -257,7 +268,7 @@ func (cp *cmdParse) power(s string) (string, bool) {
 		return s, true
 	}
 	sc := &cp.m.p.sc
-	toks := tokenize(s, nil)
+	toks := tokenize(s, nil, pow)
 	sc.reset(s, toks, cp.m.p.opts.Strict)
 	m, err := sc.Name(pow)
 	if err == nil && sc.Done() {
@@ -571,9 +582,7 @@ func (cp *cmdParse) set(t string) int {
 		if id, ok := cp.power(strings.Join(a[1:], " ")); ok {
 			cp.c.Power = id
 		}
-		if cp.bad {
-			return i
-		}
+		// even for an unknown power, the order lines are this block's
 		return m.block(cp, m.findEnd(i, endOrders), endOrders)
 	case "zone", "timezone", "tz":
 		cp.c.Verb = VerbSetZone
@@ -624,6 +633,7 @@ func (m *mailState) block(cp *cmdParse, end int, k blockEnd) int {
 	if end < 0 {
 		last = len(m.lines) - 1
 		for j := i + 1; j < len(m.lines); j++ {
+			m.p.sc.work++
 			t := strings.TrimSpace(m.lines[j])
 			if isSignature(t) || isOriginalMessage(t) || isQuoteHeader(t) {
 				last = j - 1

@@ -41,6 +41,7 @@ func (m *mailState) run() {
 func (m *mailState) line(i int) int {
 	l := &m.out[i]
 	l.Kind = Ignored
+	m.p.sc.work++
 	if m.stopped {
 		return i
 	}
@@ -99,18 +100,13 @@ func (m *mailState) line(i int) int {
 	if m.heading(t) {
 		return i
 	}
-	if m.p.grammar != nil {
-		if m.tryOrder(i, t) {
-			return i
-		}
-		if m.chatter(t) {
-			l.Diags = nil
-			return i
-		}
-		l.Kind = ErrorLine
+	if m.chatter(t) {
 		return i
 	}
-	if m.chatter(t) {
+	if m.p.grammar != nil {
+		if !m.tryOrder(i, t) {
+			l.Kind = ErrorLine
+		}
 		return i
 	}
 	l.Kind = ErrorLine
@@ -156,6 +152,7 @@ func copyDiags(ds []Diagnostic) []Diagnostic {
 // quoted original.
 func (m *mailState) quoteHeader(i, j int) int {
 	for k := j + 1; k < len(m.lines); k++ {
+		m.p.sc.work++
 		t := strings.TrimSpace(m.lines[k])
 		if t == "" {
 			continue
@@ -221,6 +218,19 @@ func firstWord(t string) string {
 	w := strings.TrimRight(t[:end], ",.!:;")
 	for i := 0; i < len(w); i++ {
 		if c := w[i]; c >= 'A' && c <= 'Z' {
+			if len(w) <= 16 {
+				var b [16]byte
+				for j := 0; j < len(w); j++ {
+					c := w[j]
+					if c >= 'A' && c <= 'Z' {
+						c += 'a' - 'A'
+					}
+					b[j] = c
+				}
+				if k, ok := internWords[string(b[:len(w)])]; ok {
+					return k
+				}
+			}
 			return strings.ToLower(w)
 		}
 	}
@@ -236,7 +246,7 @@ var greetings = map[string]bool{
 	"thanks": true, "thank": true, "thx": true, "ty": true, "cheers": true, "regards": true, "best": true,
 	"kind": true, "warm": true, "warmest": true, "yours": true, "sincerely": true, "bye": true, "ciao": true,
 	"love": true, "cordially": true, "respectfully": true, "take": true, "later": true, "merci": true, "danke": true,
-	"br": true, "rgds": true,
+	"br": true, "rgds": true, "done": true, "ok": true, "okay": true, "that's": true, "thats": true,
 }
 
 // greeting reports (and remembers) a greeting or closing formula.
@@ -280,8 +290,8 @@ func (m *mailState) nameLine(t string) bool {
 			}
 		}
 	}
-	if m.p.grammar != nil {
-		if v, _ := m.p.order(t); v != nil {
+	for _, w := range f {
+		if _, isKeyword := keywords[normWord(strings.Trim(w, ",.!"))]; isKeyword {
 			return false
 		}
 	}
@@ -326,8 +336,12 @@ func (m *mailState) chatter(t string) bool {
 	if len(t) > 200 {
 		return false
 	}
+	if w := firstWord(t); !chatterWords[w] && !anchorWords[w] && !isPhaseID(w) && !isNumber(w) &&
+		(m.p.pow == nil || m.p.pow.first[normWord(w)] == nil) {
+		return false
+	}
 	var buf [24]Token
-	toks := tokenize(t, buf[:0])
+	toks := tokenize(t, buf[:0], m.p.pow)
 	anchor := false
 	for i := 0; i < len(toks); i++ {
 		tk := toks[i]
@@ -350,6 +364,9 @@ func (m *mailState) chatter(t string) bool {
 					i = next - 1
 					continue
 				}
+				if base, ok := possessive(tk); ok && m.p.pow.isWord(base) {
+					continue // "Rome's orders"
+				}
 			}
 			return false
 		}
@@ -363,4 +380,14 @@ func isPhaseID(s string) bool {
 		return false
 	}
 	return isNumber(s[1 : len(s)-1])
+}
+
+// possessive returns the word before "'s" ("Rome's" ⇒ "rome").
+func possessive(t Token) (string, bool) {
+	for _, suf := range []string{"'s", "’s", "'S", "’S"} {
+		if strings.HasSuffix(t.Text, suf) && len(t.Norm) > 1 {
+			return t.Norm[:len(t.Norm)-1], true
+		}
+	}
+	return "", false
 }

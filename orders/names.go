@@ -17,6 +17,7 @@ type Names struct {
 	byID     map[string]int
 	first    map[string][]*form // first word ⇒ forms starting with it, longest first
 	forms    []*form            // forms the prefix and typo matchers compare against
+	words    map[string]string  // every word of every spelling (shared strings for the tokenizer)
 	maxWords int
 }
 
@@ -27,6 +28,39 @@ type form struct {
 	joined  string // words joined by single spaces
 	entries []int  // indexes into Names.list; more than one = ambiguous lenient form
 	lenient bool   // a generated short form: not accepted in strict mode
+	hist    letterHist
+}
+
+// letterHist counts the letters of a string: two strings within edit
+// distance d differ by at most 2d in their counts, a cheap test that spares
+// most distance computations.
+type letterHist [27]uint8
+
+func histOf(s string) letterHist {
+	var h letterHist
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		k := 26
+		if c >= 'a' && c <= 'z' {
+			k = int(c - 'a')
+		}
+		if h[k] < 255 {
+			h[k]++
+		}
+	}
+	return h
+}
+
+func histFar(a, b *letterHist, max int) bool {
+	d := 0
+	for i := range a {
+		x := int(a[i]) - int(b[i])
+		if x < 0 {
+			x = -x
+		}
+		d += x
+	}
+	return d > 2*max
 }
 
 // MatchKind tells how a name was recognised.
@@ -101,6 +135,7 @@ func NewNames(noun string, list []Name) (*Names, error) {
 		list:  list,
 		byID:  make(map[string]int, len(list)),
 		first: make(map[string][]*form, 4*len(list)),
+		words: make(map[string]string, 4*len(list)),
 	}
 	byKey := make(map[string]*form, 4*len(list))
 	var buf []Token
@@ -128,7 +163,10 @@ func NewNames(noun string, list []Name) (*Names, error) {
 			}
 			return nil
 		}
-		f := &form{words: words, hyph: hyph, joined: joined, entries: []int{i}, lenient: lenient}
+		for _, w := range words {
+			n.words[w] = w
+		}
+		f := &form{words: words, hyph: hyph, joined: joined, entries: []int{i}, lenient: lenient, hist: histOf(joined)}
 		byKey[joined] = f
 		n.first[words[0]] = append(n.first[words[0]], f)
 		if len(words) > n.maxWords {
@@ -191,7 +229,7 @@ func containsInt(xs []int, x int) bool {
 
 // splitName normalises a spelling into words, noting where hyphens stood.
 func splitName(s string, buf *[]Token) (words []string, hyph []bool, joined string) {
-	*buf = tokenize(s, (*buf)[:0])
+	*buf = tokenize(s, (*buf)[:0], nil)
 	pendingHyphen := false
 	for _, t := range *buf {
 		if t.Kind == Punct {
@@ -271,7 +309,7 @@ func (n *Names) At(i int) Name { return n.list[i] }
 // Lookup reads a whole string as one name, exactly (no prefixes, no typos).
 func (n *Names) Lookup(s string) (Name, bool) {
 	var buf [8]Token
-	toks := tokenize(s, buf[:0])
+	toks := tokenize(s, buf[:0], n)
 	f, next := n.exact(toks, 0, len(toks), true)
 	if f == nil || next != len(toks) || len(f.entries) != 1 {
 		return Name{}, false
@@ -395,12 +433,16 @@ func (n *Names) typo(toks []Token, idx []int) (int, []int) {
 		max = 2
 	}
 	ss := string(s)
+	h := histOf(ss)
 	var found []int
 	for _, f := range n.forms {
 		if len(f.words) != len(idx) || len(f.joined) < 4 {
 			continue
 		}
 		if d := len(f.joined) - len(ss); d > max || -d > max {
+			continue
+		}
+		if histFar(&h, &f.hist, max) {
 			continue
 		}
 		if osaDistance(ss, f.joined, max) <= max {
@@ -512,4 +554,14 @@ func (n *Names) closest(s string) string {
 		return ""
 	}
 	return "did you mean " + describe(n.list[best]) + "?"
+}
+
+// isWord reports whether w alone is an exact spelling of one name.
+func (n *Names) isWord(w string) bool {
+	for _, f := range n.first[w] {
+		if len(f.words) == 1 && !f.lenient && len(f.entries) == 1 {
+			return true
+		}
+	}
+	return false
 }

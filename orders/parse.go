@@ -180,8 +180,9 @@ func (p *parser) order(text string) (any, []Diagnostic) {
 	if len(text) > maxLineBytes {
 		return nil, []Diagnostic{{Severity: Error, Message: fmt.Sprintf("line too long (over %d characters)", maxLineBytes)}}
 	}
-	p.toks = tokenize(text, p.toks[:0])
+	p.toks = tokenize(text, p.toks[:0], p.prov)
 	p.sc.reset(text, p.toks, p.opts.Strict)
+	p.sc.work += len(p.toks)
 	v := p.grammar.ParseOrder(&p.sc)
 	diags := p.sc.diags
 	if p.sc.failed {
@@ -217,6 +218,18 @@ func Parse(body string, opts Options) *Result {
 func splitLines(body string) []string {
 	n := strings.Count(body, "\n") + 1
 	lines := make([]string, 0, n)
+	if strings.IndexByte(body, '\r') < 0 {
+		for len(body) > 0 {
+			i := strings.IndexByte(body, '\n')
+			if i < 0 {
+				lines = append(lines, body)
+				break
+			}
+			lines = append(lines, body[:i])
+			body = body[i+1:]
+		}
+		return lines
+	}
 	for len(body) > 0 {
 		i := strings.IndexAny(body, "\r\n")
 		if i < 0 {

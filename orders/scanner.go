@@ -28,6 +28,7 @@ type Scanner struct {
 	diags  []Diagnostic
 	failed bool
 	hints  int // expensive "did you mean" searches left for this parse
+	work   int // steps done by this parse (tokens, look-ahead lines, name comparisons); see TestParseWorkIsLinear
 }
 
 // spendHint reports whether an expensive hint may still be computed: a
@@ -52,7 +53,7 @@ func (s *Scanner) reset(line string, toks []Token, strict bool) {
 // NewScanner returns a scanner over one line, for grammars tested on their own.
 func NewScanner(line string, strict bool) *Scanner {
 	s := &Scanner{hints: maxHints}
-	s.reset(line, tokenize(line, nil), strict)
+	s.reset(line, tokenize(line, nil, nil), strict)
 	return s
 }
 
@@ -218,6 +219,7 @@ func (s *Scanner) Name(set *Names) (NameMatch, error) {
 	if s.strict || s.pos >= s.end {
 		return NameMatch{}, &NameError{Text: s.wordText(start), Noun: set.noun}
 	}
+	s.work += len(set.forms) * (set.maxWords + 2)
 	entry, how, next, cands := set.fuzzy(s.toks, s.pos, s.end, s.stop)
 	if len(cands) > 0 {
 		return NameMatch{}, s.ambiguous(set, start, start+1, cands)

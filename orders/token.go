@@ -32,7 +32,7 @@ type Token struct {
 const maxLineBytes = 1000
 
 // tokenize appends the tokens of line to buf and returns it.
-func tokenize(line string, buf []Token) []Token {
+func tokenize(line string, buf []Token, dict *Names) []Token {
 	i := 0
 	for i < len(line) {
 		c := line[i]
@@ -149,7 +149,7 @@ func tokenize(line string, buf []Token) []Token {
 			j = i + 1
 		}
 		text := line[i:j]
-		if norm := normWord(text); norm != "" {
+		if norm := normWordIn(text, dict); norm != "" {
 			buf = append(buf, Token{Kind: Word, Norm: norm, Text: text, Pos: i})
 		}
 		i = j
@@ -179,17 +179,49 @@ func isPunctRune(r rune) bool {
 
 // normWord lower-cases a word, folds common accents and drops dots and
 // apostrophes. It returns text itself when nothing changes (no allocation).
-func normWord(text string) string {
+func normWord(text string) string { return normWordIn(text, nil) }
+
+// normWordIn is normWord that returns the shared copy of a known word (a
+// keyword, or a word of dict's names) instead of allocating a new string.
+func normWordIn(text string, dict *Names) string {
 	clean := true
+	ascii := true
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
 			clean = false
-			break
+			if c >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
 		}
 	}
 	if clean {
 		return text
+	}
+	if ascii && len(text) <= 32 {
+		var b [32]byte
+		n := 0
+		for i := 0; i < len(text); i++ {
+			c := text[i]
+			switch {
+			case c >= 'A' && c <= 'Z':
+				c += 'a' - 'A'
+			case c == '.' || c == '\'' || c == '`':
+				continue
+			}
+			b[n] = c
+			n++
+		}
+		if w, ok := internWords[string(b[:n])]; ok {
+			return w
+		}
+		if dict != nil {
+			if w, ok := dict.words[string(b[:n])]; ok {
+				return w
+			}
+		}
+		return string(b[:n])
 	}
 	b := make([]byte, 0, len(text))
 	for _, r := range text {
@@ -219,4 +251,33 @@ var foldAccent = map[rune]string{
 	'ì': "i", 'í': "i", 'î': "i", 'ï': "i", 'ñ': "n",
 	'ò': "o", 'ó': "o", 'ô': "o", 'õ': "o", 'ö': "o", 'ø': "o", 'œ': "oe",
 	'ù': "u", 'ú': "u", 'û': "u", 'ü': "u", 'ý': "y", 'ÿ': "y", 'ß': "ss",
+}
+
+// internWords holds the words every grammar and the mail reader compare
+// against, so normalising them allocates nothing.
+var internWords = map[string]string{}
+
+func init() {
+	add := func(w string) { internWords[w] = w }
+	for w := range keywords {
+		add(w)
+	}
+	for w := range coastWords {
+		add(w)
+	}
+	for w := range commandWords {
+		add(w)
+	}
+	for w := range greetings {
+		add(w)
+	}
+	for w := range chatterWords {
+		add(w)
+	}
+	for w := range anchorWords {
+		add(w)
+	}
+	for _, w := range []string{"coast", "with", "to", "junior", "juniors", "yes", "no", "on", "off", "fast", "slow", "all"} {
+		add(w)
+	}
 }

@@ -1,0 +1,155 @@
+package orders
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzParse feeds Parse any body, seeded with every line of the line files
+// and every sample mail. Parse must not panic, must return one Line per line
+// of the body, and every order it reads must survive parse ⇒ format ⇒
+// parse unchanged. The line-length cap and the hint budget keep any input
+// cheap (see TestParseWorkIsLinear).
+func FuzzParse(f *testing.F) {
+	for _, c := range allLineCases(f) {
+		f.Add(c.in)
+	}
+	mails, _ := filepath.Glob(filepath.Join(testdataDir, "mails", "*.txt"))
+	for _, m := range mails {
+		_, body := readMail(f, m)
+		f.Add(body)
+	}
+	std, anc := loadLexicon(f, "standard"), loadLexicon(f, "ancmed")
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, opts := range []Options{
+			{Lexicon: std},
+			{Lexicon: anc},
+			{Lexicon: std, Strict: true},
+			{Lexicon: std, Phase: RetreatPhase},
+			{},
+		} {
+			r := Parse(body, opts)
+			if want := len(splitLines(body)); len(r.Lines) != want {
+				t.Fatalf("Parse returned %d lines for a body of %d", len(r.Lines), want)
+			}
+			for _, l := range r.Lines {
+				if l.Kind == OrderLine && l.Order == nil {
+					t.Fatalf("line %d is an order line without an order", l.No)
+				}
+				if l.Kind == ErrorLine && !hasError(l.Diags) {
+					t.Fatalf("line %d is an error without a diagnostic", l.No)
+				}
+				if l.Order != nil {
+					checkRoundTrip(t, *l.Order, opts)
+				}
+			}
+		}
+	})
+}
+
+// garbage is a deterministic body of n lines of noise built to be costly:
+// near-miss names (typo matching on every word), order words and
+// punctuation in odd places, quotes, and now and then an over-long line. It
+// holds no block command, so no line is swallowed by a block.
+func garbage(n int) string {
+	words := []string{
+		"Burgandyy", "Mid-Atlantc", "Oceen", "Norht", "Sea", "Gulf", "of", "Pelusim", "Syrtix",
+		"Tacapo", "zzzz", "qqqq", "A", "F", "S", "C", "-", "->", "=>", "(nc", "/sc", "\"",
+		"via", "convoy", "Pari", "Bur", "Nor", "Sar", "Tyr", "xyzzy", "plugh", "Holand",
+		"St", "Petersburgg", "east", "coast", "hold", "Constantinopel", "1.", "*", "#", "ok",
+	}
+	var b strings.Builder
+	x := uint32(12345)
+	next := func() int {
+		x = x*1664525 + 1013904223
+		return int(x >> 8)
+	}
+	for i := 0; i < n; i++ {
+		if i%97 == 96 {
+			b.WriteString(strings.Repeat("Burgandy ", 150)) // over the line-length cap
+		}
+		for k := 3 + next()%9; k > 0; k-- {
+			b.WriteString(words[next()%len(words)])
+			b.WriteByte(' ')
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestParseWorkIsLinear checks that the parser's work grows linearly with
+// the input: eight times the garbage costs at most about eight times the
+// steps (tokens, look-ahead lines, name comparisons). This is what keeps a
+// 1 MB body of garbage prompt, without timing anything.
+func TestParseWorkIsLinear(t *testing.T) {
+	lex := loadLexicon(t, "standard")
+	bodies := map[string]func(n int) string{
+		"garbage":         garbage,
+		"unended presses": func(n int) string { return strings.Repeat("PRESS TO France\nhi\n", n) },
+		"one-line psas":   func(n int) string { return strings.Repeat("PSA the end is near\nA Par - Bur\n", n) },
+		"prose presses":   func(n int) string { return strings.Repeat("Press on!\nA Par - Bur\n", n) },
+		"rules requests":  func(n int) string { return strings.Repeat("RULES\nA Par - Bur\n", n) },
+		"quote headers":   func(n int) string { return strings.Repeat("On Monday Ann wrote:\n\n\n", n) },
+		"typos":           func(n int) string { return strings.Repeat("A Burgandyy - Picardyy - Gasconyy - Norht Sea\n", n) },
+	}
+	for name, gen := range bodies {
+		t.Run(name, func(t *testing.T) {
+			small := parseWork(gen(200), Options{Lexicon: lex})
+			large := parseWork(gen(1600), Options{Lexicon: lex})
+			if small == 0 {
+				t.Fatal("no work counted")
+			}
+			if ratio := float64(large) / float64(small); ratio > 8*1.25 {
+				t.Errorf("work %d for 200 units, %d for 1600: ratio %.1f, want about 8", small, large, ratio)
+			}
+		})
+	}
+}
+
+func parseWork(body string, opts Options) int {
+	p := newParser(opts)
+	lines := splitLines(body)
+	res := &Result{Lines: make([]Line, len(lines))}
+	m := mailState{p: p, lines: lines, out: res.Lines}
+	m.run()
+	return p.sc.work
+}
+
+// BenchmarkParseMail parses a 40-line order mail against a prepared
+// standard-map lexicon (target: ≤ 50 µs).
+func BenchmarkParseMail(b *testing.B) {
+	opts, body := readMail(b, filepath.Join(testdataDir, "mails", "bench-40.txt"))
+	if n := len(splitLines(strings.TrimSuffix(body, "\n"))); n != 40 {
+		b.Fatalf("bench mail has %d lines, want 40", n)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Parse(body, opts)
+	}
+}
+
+// BenchmarkParseGarbage1MB parses a megabyte of garbage.
+func BenchmarkParseGarbage1MB(b *testing.B) {
+	lex := loadLexicon(b, "standard")
+	body := garbage(2000)
+	for len(body) < 1<<20 {
+		body += garbage(500)
+	}
+	body = body[:1<<20]
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		Parse(body, Options{Lexicon: lex})
+	}
+}
+
+// BenchmarkParseOrder parses one long-form order line.
+func BenchmarkParseOrder(b *testing.B) {
+	opts := Options{Lexicon: loadLexicon(b, "standard")}
+	for b.Loop() {
+		if _, _, err := ParseOrder(`Fleet "English Channel" support Army "Picardy" move "Belgium"`, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+

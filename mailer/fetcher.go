@@ -1,0 +1,660 @@
+package mailer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-sasl"
+)
+
+// Checkpoint is where the fetcher stopped in a mailbox: every mail with a
+// UID up to LastUID under UIDValidity is done (handled or set aside).
+type Checkpoint struct {
+	UIDValidity uint32
+	LastUID     uint32
+}
+
+// InboxState is the fetcher's durable memory. The daemon implements it
+// over the store (daemon/mailqueue.go); the mailer never sees the store.
+type InboxState interface {
+	Checkpoint(key string) (Checkpoint, error)
+	SetCheckpoint(key string, cp Checkpoint) error
+	// Failures returns how often handling mail id failed so far.
+	Failures(id string) (int, error)
+	// AddFailure records one more failure and returns the new count.
+	AddFailure(id string, at time.Time, reason string) (int, error)
+	// ClearFailures forgets the failures of a mail that went through.
+	ClearFailures(id string) error
+}
+
+// Handler handles one inbound mail. It must return nil only after
+// everything the mail causes is committed (typically: in one store
+// transaction, test-and-record the Mail.ID as processed, save the
+// effects, queue the replies). It may be called again for a mail it
+// already handled (after a crash, a lost connection or a UIDVALIDITY
+// change) and must then do nothing and return nil.
+type Handler func(ctx context.Context, m *Mail) error
+
+// Poisoned reports a mail set aside because handling it kept failing (or
+// because it could not be parsed at all).
+type Poisoned struct {
+	Mail     *Mail
+	Failures int
+	Err      error
+}
+
+// FetcherOptions wire a Fetcher.
+type FetcherOptions struct {
+	Logger  *slog.Logger
+	State   InboxState // required
+	Handler Handler    // required
+	// OnPoison is called after a mail was set aside; the daemon tells the
+	// GM. It runs on the fetcher goroutine.
+	OnPoison func(ctx context.Context, p Poisoned)
+	// MinBackoff (1s) and MaxBackoff (5m) bound the reconnect delay,
+	// which doubles per failed attempt, ±20% jitter.
+	MinBackoff time.Duration
+	MaxBackoff time.Duration
+	// Batch is how many mails are fetched per FETCH command (100; a batch
+	// is also cut at 8 MiB).
+	Batch int
+	// Now is the clock (time.Now).
+	Now func() time.Time
+}
+
+// PollStats counts what one poll did.
+type PollStats struct {
+	Handled  int // handler returned nil
+	Failed   int // handler failed, will be retried
+	Poisoned int // set aside
+	Rescan   bool
+}
+
+// Fetcher reads new mail from one IMAP mailbox and hands it to the
+// Handler, in UID order, at least once each:
+//
+//   - mail is fetched with BODY.PEEK[] by UID above a persisted
+//     checkpoint; mail over MaxSize is not downloaded: the handler gets
+//     its header only, with TooBig set;
+//   - only after the handler returned nil is the mail flagged \Seen (or
+//     moved to the processed folder) and the checkpoint advanced past it;
+//   - a UIDVALIDITY change (or UIDs going backwards) resets the
+//     checkpoint and rescans the mailbox; the handler deduplicates by
+//     Mail.ID;
+//   - a mail whose handling failed MaxFailures times (counted durably by
+//     Mail.ID), or that cannot be parsed at all, is set aside (poison
+//     folder, else \Seen \Flagged), reported through OnPoison and never
+//     handed over again; it never blocks the mail after it;
+//   - the fetcher wakes on IDLE (when the server offers it), on Kick and
+//     every Poll interval; IDLE is only a hint;
+//   - a lost connection, a timeout or a server restart leads to a
+//     reconnect with exponential backoff.
+type Fetcher struct {
+	cfg  IMAPConfig
+	opt  FetcherOptions
+	log  *slog.Logger
+	key  string
+	wake chan struct{}
+
+	c           *imapclient.Client
+	idleCapable bool
+	folderReady bool
+	done        map[uint32]bool // UIDs above the checkpoint already finished, this UIDVALIDITY
+	doneValid   uint32
+}
+
+// NewFetcher checks cfg and returns a Fetcher; call Run to start it.
+func NewFetcher(cfg IMAPConfig, opt FetcherOptions) (*Fetcher, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.State == nil || opt.Handler == nil {
+		return nil, errors.New("mailer: NewFetcher needs State and Handler")
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.MinBackoff <= 0 {
+		opt.MinBackoff = time.Second
+	}
+	if opt.MaxBackoff < opt.MinBackoff {
+		opt.MaxBackoff = max(5*time.Minute, opt.MinBackoff)
+	}
+	if opt.Batch <= 0 {
+		opt.Batch = 100
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	cfg = cfg.withDefaults()
+	return &Fetcher{
+		cfg:  cfg,
+		opt:  opt,
+		log:  opt.Logger.With("component", "imap", "addr", cfg.Addr, "mailbox", cfg.Mailbox),
+		key:  "imap://" + cfg.Username + "@" + cfg.Addr + "/" + cfg.Mailbox,
+		wake: make(chan struct{}, 1),
+	}, nil
+}
+
+// CheckpointKey is the InboxState key this fetcher keeps its checkpoint
+// under.
+func (f *Fetcher) CheckpointKey() string { return f.key }
+
+// Kick makes the fetcher poll now (the daemon's cron calls it). It never
+// blocks.
+func (f *Fetcher) Kick() {
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run polls until ctx is done, reconnecting as needed. It returns
+// ctx.Err().
+func (f *Fetcher) Run(ctx context.Context) error {
+	defer f.Close()
+	backoff := time.Duration(0)
+	for {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		_, err := f.Poll(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			f.Close()
+			if backoff == 0 {
+				backoff = f.opt.MinBackoff
+			} else {
+				backoff = min(2*backoff, f.opt.MaxBackoff)
+			}
+			d := time.Duration(float64(backoff) * (0.8 + 0.4*rand.Float64()))
+			f.log.Warn("imap poll failed; reconnecting", "err", err, "in", d.Round(time.Millisecond))
+			if !sleepOrWake(ctx, d, nil) {
+				return ctx.Err()
+			}
+			continue
+		}
+		backoff = 0
+		if err := f.wait(ctx); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			f.log.Warn("imap idle failed; reconnecting", "err", err)
+			f.Close()
+		}
+	}
+}
+
+// sleepOrWake waits d, or until ctx is done (false), or until wake fires.
+func sleepOrWake(ctx context.Context, d time.Duration, wake <-chan struct{}) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+	case <-wake:
+	}
+	return true
+}
+
+// wait blocks until the next poll is due: the Poll interval, a Kick, new
+// mail announced during IDLE, or ctx done. A connection that drops while
+// waiting ends the wait with an error (the caller reconnects).
+func (f *Fetcher) wait(ctx context.Context) error {
+	if f.c == nil {
+		sleepOrWake(ctx, f.cfg.Poll, f.wake)
+		return nil
+	}
+	closed := f.c.Closed()
+	var idle *imapclient.IdleCommand
+	if f.idleCapable {
+		var err error
+		if idle, err = f.c.Idle(); err != nil {
+			return fmt.Errorf("idle: %w", err)
+		}
+	}
+	t := time.NewTimer(f.cfg.Poll)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		f.Close() // shutting down: no need to end IDLE politely
+		return ctx.Err()
+	case <-closed:
+		return errors.New("connection closed by the server")
+	case <-t.C:
+	case <-f.wake:
+	}
+	if idle == nil {
+		return nil
+	}
+	if err := idle.Close(); err != nil {
+		return fmt.Errorf("idle done: %w", err)
+	}
+	if err := idle.Wait(); err != nil {
+		return fmt.Errorf("idle: %w", err)
+	}
+	return nil
+}
+
+// Close drops the connection (the next Poll reconnects).
+func (f *Fetcher) Close() error {
+	if f.c == nil {
+		return nil
+	}
+	err := f.c.Close()
+	f.c = nil
+	return err
+}
+
+func (f *Fetcher) connect(ctx context.Context) error {
+	opts := &imapclient.Options{
+		TLSConfig: tlsConfig(f.cfg.Addr, f.cfg.InsecureSkipVerify),
+		Dialer:    &net.Dialer{Timeout: f.cfg.Timeout},
+		// runs on the client's reader goroutine: a non-blocking send only
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+				if d.NumMessages != nil {
+					f.Kick()
+				}
+			},
+		},
+		WordDecoder: wordDecoder,
+	}
+	if w := newTranscript(f.log, "imap", f.cfg.Username, f.cfg.Password); w != nil {
+		opts.DebugWriter = w
+	}
+	var (
+		c   *imapclient.Client
+		err error
+	)
+	switch f.cfg.Security {
+	case SecurityTLS:
+		c, err = imapclient.DialTLS(f.cfg.Addr, opts)
+	case SecurityStartTLS:
+		c, err = imapclient.DialStartTLS(f.cfg.Addr, opts)
+	default:
+		c, err = imapclient.DialInsecure(f.cfg.Addr, opts)
+	}
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	// a cancelled context closes the connection, which fails any pending
+	// command at once
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	if err := c.WaitGreeting(); err != nil {
+		c.Close()
+		return fmt.Errorf("greeting: %w", err)
+	}
+	if c.Caps().Has(imap.CapLoginDisabled) {
+		err = c.Authenticate(sasl.NewPlainClient("", f.cfg.Username, f.cfg.Password))
+	} else {
+		err = c.Login(f.cfg.Username, f.cfg.Password).Wait()
+	}
+	if err != nil {
+		c.Close()
+		return fmt.Errorf("login as %s: %w", f.cfg.Username, err)
+	}
+	caps := c.Caps()
+	f.idleCapable = !f.cfg.NoIdle && (caps.Has(imap.CapIdle) || caps.Has(imap.CapIMAP4rev2))
+	f.c = c
+	f.folderReady = false
+	f.log.Debug("imap connected", "idle", f.idleCapable)
+	return nil
+}
+
+// ensureFolders creates the processed and poison folders when missing.
+func (f *Fetcher) ensureFolders() error {
+	if f.folderReady {
+		return nil
+	}
+	for _, name := range []string{f.cfg.ProcessedFolder, f.cfg.PoisonFolder} {
+		if name == "" {
+			continue
+		}
+		err := f.c.Create(name, nil).Wait()
+		var ierr *imap.Error
+		if err != nil && !(errors.As(err, &ierr) && (ierr.Code == imap.ResponseCodeAlreadyExists || strings.Contains(strings.ToLower(ierr.Text), "exist"))) {
+			return fmt.Errorf("create folder %s: %w", name, err)
+		}
+	}
+	f.folderReady = true
+	return nil
+}
+
+// Poll connects if needed and hands every new mail to the handler once.
+// Do not call it while Run is running.
+func (f *Fetcher) Poll(ctx context.Context) (PollStats, error) {
+	var st PollStats
+	if f.c == nil {
+		if err := f.connect(ctx); err != nil {
+			return st, err
+		}
+	}
+	stop := context.AfterFunc(ctx, func() {
+		if c := f.c; c != nil {
+			c.Close()
+		}
+	})
+	defer stop()
+	if err := f.ensureFolders(); err != nil {
+		return st, err
+	}
+	sel, err := f.c.Select(f.cfg.Mailbox, nil).Wait()
+	if err != nil {
+		return st, fmt.Errorf("select %s: %w", f.cfg.Mailbox, err)
+	}
+	cp, err := f.opt.State.Checkpoint(f.key)
+	if err != nil {
+		return st, fmt.Errorf("read checkpoint: %w", err)
+	}
+	switch {
+	case cp.UIDValidity != sel.UIDValidity:
+		if cp.UIDValidity != 0 {
+			f.log.Warn("UIDVALIDITY changed: rescanning the mailbox (mail already handled is recognised by Message-ID)",
+				"old", cp.UIDValidity, "new", sel.UIDValidity)
+			st.Rescan = true
+		}
+		cp = Checkpoint{UIDValidity: sel.UIDValidity}
+		if err := f.opt.State.SetCheckpoint(f.key, cp); err != nil {
+			return st, fmt.Errorf("write checkpoint: %w", err)
+		}
+	case sel.UIDNext != 0 && uint32(sel.UIDNext) <= cp.LastUID:
+		// a broken server (or a restarted one without persistent state)
+		// reused UIDs without changing UIDVALIDITY
+		f.log.Warn("UIDs went backwards without a UIDVALIDITY change: rescanning", "uidnext", sel.UIDNext, "checkpoint", cp.LastUID)
+		st.Rescan = true
+		cp.LastUID = 0
+		if err := f.opt.State.SetCheckpoint(f.key, cp); err != nil {
+			return st, fmt.Errorf("write checkpoint: %w", err)
+		}
+	}
+	if f.doneValid != cp.UIDValidity || st.Rescan {
+		f.done, f.doneValid = map[uint32]bool{}, cp.UIDValidity
+	}
+	if sel.NumMessages == 0 {
+		return st, nil
+	}
+
+	search, err := f.c.UIDSearch(&imap.SearchCriteria{
+		UID: []imap.UIDSet{{imap.UIDRange{Start: imap.UID(cp.LastUID + 1), Stop: 0}}},
+	}, nil).Wait()
+	if err != nil {
+		return st, fmt.Errorf("search: %w", err)
+	}
+	var uids []uint32
+	for _, u := range search.AllUIDs() {
+		// "n:*" matches the highest UID even when it is below n
+		if uint32(u) > cp.LastUID {
+			uids = append(uids, uint32(u))
+		}
+	}
+	slices.Sort(uids)
+	uids = slices.Compact(uids)
+	for uid := range f.done {
+		if uid <= cp.LastUID {
+			delete(f.done, uid)
+		}
+	}
+
+	// outcome of each UID of this poll; the checkpoint advances over the
+	// leading run of finished ones
+	finished := map[uint32]bool{}
+	for uid := range f.done {
+		finished[uid] = true
+	}
+	var todo []uint32
+	for _, u := range uids {
+		if !f.done[u] {
+			todo = append(todo, u)
+		}
+	}
+	for len(todo) > 0 {
+		n := min(len(todo), f.opt.Batch)
+		batch := todo[:n]
+		todo = todo[n:]
+		if err := f.processBatch(ctx, cp.UIDValidity, batch, finished, &st); err != nil {
+			f.advance(cp, uids, finished)
+			return st, err
+		}
+		cp, err = f.advance(cp, uids, finished)
+		if err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// advance moves the checkpoint over the leading finished UIDs and saves
+// it when it moved.
+func (f *Fetcher) advance(cp Checkpoint, uids []uint32, finished map[uint32]bool) (Checkpoint, error) {
+	next := cp
+	for _, u := range uids {
+		if u <= next.LastUID {
+			continue
+		}
+		if !finished[u] {
+			break
+		}
+		next.LastUID = u
+	}
+	if next == cp {
+		return cp, nil
+	}
+	if err := f.opt.State.SetCheckpoint(f.key, next); err != nil {
+		return cp, fmt.Errorf("write checkpoint: %w", err)
+	}
+	return next, nil
+}
+
+// maxBatchBytes cuts a FETCH of bodies into pieces of about this size.
+const maxBatchBytes = 8 << 20
+
+func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uint32, finished map[uint32]bool, st *PollStats) error {
+	// sizes first: never download what is over the limit
+	var set imap.UIDSet
+	for _, u := range batch {
+		set.AddNum(imap.UID(u))
+	}
+	msgs, err := f.c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+	if err != nil {
+		return fmt.Errorf("fetch sizes: %w", err)
+	}
+	size := map[uint32]int64{}
+	for _, m := range msgs {
+		size[uint32(m.UID)] = m.RFC822Size
+	}
+
+	var done, poisoned []uint32
+	flush := func() error {
+		if err := f.setAside(done, poisoned); err != nil {
+			return err
+		}
+		for _, u := range done {
+			finished[u], f.done[u] = true, true
+		}
+		for _, u := range poisoned {
+			finished[u], f.done[u] = true, true
+		}
+		done, poisoned = done[:0], poisoned[:0]
+		return nil
+	}
+
+	for i := 0; i < len(batch); {
+		// one FETCH of bodies per ≤ maxBatchBytes of small mail, or one
+		// FETCH of the header of one big mail
+		var small imap.UIDSet
+		var bytesSum int64
+		j := i
+		bigUID := uint32(0)
+		for ; j < len(batch); j++ {
+			u := batch[j]
+			sz, ok := size[u]
+			if !ok {
+				continue // expunged meanwhile
+			}
+			if sz > f.cfg.MaxSize {
+				if j == i {
+					bigUID = u
+					j++
+				}
+				break
+			}
+			if bytesSum > 0 && bytesSum+sz > maxBatchBytes {
+				break
+			}
+			bytesSum += sz
+			small.AddNum(imap.UID(u))
+		}
+		i = j
+
+		var items []*imapclient.FetchMessageBuffer
+		section := &imap.FetchItemBodySection{Peek: true}
+		if bigUID != 0 {
+			section = &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true}
+			items, err = f.c.Fetch(imap.UIDSetNum(imap.UID(bigUID)), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		} else if len(small) > 0 {
+			items, err = f.c.Fetch(small, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		}
+		if err != nil {
+			return fmt.Errorf("fetch: %w", err)
+		}
+		slices.SortFunc(items, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
+		for _, it := range items {
+			uid := uint32(it.UID)
+			raw := it.FindBodySection(section)
+			if raw == nil {
+				continue // gone meanwhile; not finished
+			}
+			var m *Mail
+			var perr error
+			if bigUID != 0 {
+				m, perr = parseTooBig(raw, size[uid], f.cfg.Address)
+			} else {
+				m, perr = ParseMail(raw, f.cfg.Address)
+			}
+			if m == nil {
+				m = &Mail{ID: hashID(raw), Raw: raw, Size: int64(len(raw))}
+			}
+			m.Mailbox, m.UIDValidity, m.UID = f.cfg.Mailbox, validity, uid
+			switch f.handle(ctx, m, perr, st) {
+			case outcomeDone:
+				done = append(done, uid)
+			case outcomePoisoned:
+				poisoned = append(poisoned, uid)
+			}
+			if ctx.Err() != nil {
+				if err := flush(); err != nil {
+					return err
+				}
+				return ctx.Err()
+			}
+		}
+	}
+	return flush()
+}
+
+type outcome int
+
+const (
+	outcomeDone outcome = iota
+	outcomeFailed
+	outcomePoisoned
+)
+
+func (f *Fetcher) handle(ctx context.Context, m *Mail, parseErr error, st *PollStats) outcome {
+	log := f.log.With("uid", m.UID, "msgid", m.ID)
+	if parseErr != nil {
+		log.Error("mail cannot be parsed; set aside", "err", parseErr)
+		st.Poisoned++
+		f.poison(ctx, Poisoned{Mail: m, Err: parseErr})
+		return outcomePoisoned
+	}
+	fails, err := f.opt.State.Failures(m.ID)
+	if err != nil {
+		log.Error("read failure count", "err", err)
+		st.Failed++
+		return outcomeFailed
+	}
+	if fails >= f.cfg.MaxFailures {
+		// poisoned before (e.g. found again by a rescan): set aside quietly
+		log.Info("mail was poisoned before; set aside again", "failures", fails)
+		st.Poisoned++
+		return outcomePoisoned
+	}
+	herr := f.opt.Handler(ctx, m)
+	if herr == nil {
+		if fails > 0 {
+			if err := f.opt.State.ClearFailures(m.ID); err != nil {
+				log.Warn("clear failure count", "err", err)
+			}
+		}
+		st.Handled++
+		return outcomeDone
+	}
+	if ctx.Err() != nil {
+		st.Failed++
+		return outcomeFailed // shutting down: not the mail's fault
+	}
+	n, err := f.opt.State.AddFailure(m.ID, f.opt.Now(), herr.Error())
+	if err != nil {
+		log.Error("record failure", "err", err, "handler_err", herr)
+		st.Failed++
+		return outcomeFailed
+	}
+	if n >= f.cfg.MaxFailures {
+		log.Error("mail failed too often; set aside", "failures", n, "err", herr)
+		st.Poisoned++
+		f.poison(ctx, Poisoned{Mail: m, Failures: n, Err: herr})
+		return outcomePoisoned
+	}
+	log.Warn("handling mail failed; will retry", "failures", n, "err", herr)
+	st.Failed++
+	return outcomeFailed
+}
+
+func (f *Fetcher) poison(ctx context.Context, p Poisoned) {
+	if f.opt.OnPoison != nil {
+		f.opt.OnPoison(ctx, p)
+	}
+}
+
+// setAside marks handled mail \Seen (or moves it to the processed folder)
+// and poisoned mail \Seen \Flagged (or moves it to the poison folder).
+func (f *Fetcher) setAside(done, poisoned []uint32) error {
+	apply := func(uids []uint32, folder string, flags ...imap.Flag) error {
+		if len(uids) == 0 {
+			return nil
+		}
+		set := imap.UIDSetNum()
+		for _, u := range uids {
+			set.AddNum(imap.UID(u))
+		}
+		if folder != "" {
+			if _, err := f.c.Move(set, folder).Wait(); err != nil {
+				return fmt.Errorf("move to %s: %w", folder, err)
+			}
+			return nil
+		}
+		if err := f.c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: flags}, nil).Close(); err != nil {
+			return fmt.Errorf("store flags: %w", err)
+		}
+		return nil
+	}
+	if err := apply(done, f.cfg.ProcessedFolder, imap.FlagSeen); err != nil {
+		return err
+	}
+	return apply(poisoned, f.cfg.PoisonFolder, imap.FlagSeen, imap.FlagFlagged)
+}

@@ -1,0 +1,407 @@
+package mailer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-smtp"
+)
+
+// QueuedMail is one mail in the durable outbox, as the Sender sees it.
+type QueuedMail struct {
+	ID        uint64
+	MessageID string
+	From      string   // envelope sender, "" = null sender
+	To        []string // envelope recipients
+	Raw       []byte
+	Queued    time.Time
+	Attempts  int // attempts begun before this one
+	LastError string
+}
+
+// Queue is the durable outbox the Sender drains. The daemon implements it
+// over the store (daemon/mailqueue.go); the mailer never sees the store.
+// Every method is one committed transaction.
+type Queue interface {
+	// Due returns up to limit mails due at now, earliest first.
+	Due(now time.Time, limit int) ([]QueuedMail, error)
+	// NextDue returns the earliest due time; ok is false when empty.
+	NextDue() (t time.Time, ok bool, err error)
+	// Begin records, before the attempt, one more attempt and moves the
+	// due time to retryAt (where it stays if the daemon dies mid-send).
+	Begin(id uint64, retryAt time.Time) error
+	// Sent records the server's acceptance: the mail leaves the outbox.
+	Sent(id uint64, at time.Time) error
+	// Retry records a temporary failure and the next due time.
+	Retry(id uint64, next time.Time, lastErr string) error
+	// Failed records that the mail is given up: it leaves the outbox.
+	Failed(id uint64, at time.Time, reason string) error
+}
+
+// GiveUp describes mail the Sender will never deliver.
+type GiveUp struct {
+	Mail QueuedMail
+	// Recipients are the refused recipients: all of them when the whole
+	// mail was dropped, some when the others did get it (Partial).
+	Recipients []string
+	Partial    bool
+	Err        error
+}
+
+// SenderOptions tune a Sender; zero fields take the defaults shown.
+type SenderOptions struct {
+	Logger *slog.Logger
+	// OnGiveUp is called (from the sender goroutine) after a mail or some
+	// of its recipients were refused for good: a 5xx reply, or
+	// MaxAttempts / MaxAge exhausted. The daemon tells the GM.
+	OnGiveUp func(GiveUp)
+	// MinBackoff is the delay after the first temporary failure (30s); it
+	// doubles per attempt up to MaxBackoff (1h), ±20% jitter.
+	MinBackoff time.Duration
+	MaxBackoff time.Duration
+	// MaxAttempts (25) and MaxAge (72h) bound temporary failures.
+	MaxAttempts int
+	MaxAge      time.Duration
+	// Batch is how many due mails one connection sends before the queue
+	// is read again (50).
+	Batch int
+	// Now is the clock (time.Now).
+	Now func() time.Time
+}
+
+func (o SenderOptions) withDefaults() SenderOptions {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.MinBackoff <= 0 {
+		o.MinBackoff = 30 * time.Second
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = time.Hour
+	}
+	if o.MaxBackoff < o.MinBackoff {
+		o.MaxBackoff = o.MinBackoff
+	}
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = 25
+	}
+	if o.MaxAge <= 0 {
+		o.MaxAge = 72 * time.Hour
+	}
+	if o.Batch <= 0 {
+		o.Batch = 50
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Sender drains the outbox over SMTP: one goroutine (Run) selects on
+// shutdown, a kick channel and a timer set to the next due mail.
+//
+// Delivery guarantee. A mail leaves the outbox only after the server
+// accepted it (250 after DATA) and Sent committed, so it is never lost.
+// Before each attempt Begin commits the attempt, so a crash is counted
+// and the mail waits for its backoff. The mail can reach its recipient
+// twice in exactly one case: the server accepted the final "." (or was
+// about to answer 250 when the connection broke) and the daemon died or
+// lost the reply before Sent committed. That window is one SMTP reply
+// plus one bbolt commit (well under a millisecond on loopback); nothing
+// in SMTP can close it. The copy carries the same Message-ID, so mail
+// clients that deduplicate by Message-ID show it once.
+type Sender struct {
+	cfg  SMTPConfig
+	q    Queue
+	opt  SenderOptions
+	log  *slog.Logger
+	kick chan struct{}
+
+	mu      sync.Mutex
+	backoff time.Duration // connection-level backoff after setup failures
+}
+
+// NewSender checks cfg and returns a Sender; call Run to start it.
+func NewSender(cfg SMTPConfig, q Queue, opt SenderOptions) (*Sender, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if q == nil {
+		return nil, errors.New("mailer: NewSender needs a queue")
+	}
+	opt = opt.withDefaults()
+	return &Sender{
+		cfg:  cfg.withDefaults(),
+		q:    q,
+		opt:  opt,
+		log:  opt.Logger.With("component", "smtp", "addr", cfg.Addr),
+		kick: make(chan struct{}, 1),
+	}, nil
+}
+
+// Kick wakes the sender: call it after committing new outbox mail. It
+// never blocks.
+func (s *Sender) Kick() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// idleWait is how long Run sleeps with an empty outbox and no kick.
+const idleWait = time.Hour
+
+// Run sends due mail until ctx is done. It returns ctx.Err().
+func (s *Sender) Run(ctx context.Context) error {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.kick:
+		case <-timer.C:
+		}
+		wait, err := s.Flush(ctx)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			s.log.Warn("sending stopped", "err", err, "retry_in", wait)
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		timer.Reset(wait)
+	}
+}
+
+// Flush sends every mail due now, connecting once per batch, and returns
+// how long to wait before the next mail is due (or before reconnecting
+// after a connection failure).
+func (s *Sender) Flush(ctx context.Context) (time.Duration, error) {
+	for {
+		mails, err := s.q.Due(s.opt.Now(), s.opt.Batch)
+		if err != nil {
+			return s.opt.MinBackoff, fmt.Errorf("read outbox: %w", err)
+		}
+		if len(mails) == 0 {
+			break
+		}
+		if err := s.sendBatch(ctx, mails); err != nil {
+			var ce *connError
+			if errors.As(err, &ce) {
+				return s.connBackoff(), err
+			}
+			return s.opt.MinBackoff, err
+		}
+		s.mu.Lock()
+		s.backoff = 0
+		s.mu.Unlock()
+		if ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+	}
+	next, ok, err := s.q.NextDue()
+	if err != nil {
+		return s.opt.MinBackoff, fmt.Errorf("read outbox: %w", err)
+	}
+	if !ok {
+		return idleWait, nil
+	}
+	return max(time.Until(next), 0), nil
+}
+
+func (s *Sender) connBackoff() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.backoff == 0 {
+		s.backoff = s.opt.MinBackoff
+	} else {
+		s.backoff = min(2*s.backoff, s.opt.MaxBackoff)
+	}
+	return s.jitter(s.backoff)
+}
+
+// retryDelay is the backoff after the n-th attempt (n ≥ 1).
+func (s *Sender) retryDelay(n int) time.Duration {
+	d := s.opt.MinBackoff
+	for i := 1; i < n && d < s.opt.MaxBackoff; i++ {
+		d *= 2
+	}
+	return s.jitter(min(d, s.opt.MaxBackoff))
+}
+
+func (s *Sender) jitter(d time.Duration) time.Duration {
+	if d <= 0 {
+		return d
+	}
+	f := 0.8 + 0.4*rand.Float64()
+	return time.Duration(float64(d) * f)
+}
+
+// sendBatch sends mails over one connection. It returns a *connError
+// when the session could not be set up (nothing was failed for it) and
+// stops at the first queue error.
+func (s *Sender) sendBatch(ctx context.Context, mails []QueuedMail) error {
+	var c *smtp.Client
+	defer func() {
+		if c != nil {
+			c.Quit()
+			c.Close()
+		}
+	}()
+	for i, m := range mails {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		now := s.opt.Now()
+		log := s.log.With("msgid", m.MessageID, "outbox_id", m.ID, "attempt", m.Attempts+1)
+		if m.Attempts >= s.opt.MaxAttempts || (!m.Queued.IsZero() && now.Sub(m.Queued) > s.opt.MaxAge) {
+			reason := fmt.Sprintf("gave up after %d attempts over %v; last error: %s", m.Attempts, now.Sub(m.Queued).Round(time.Second), m.LastError)
+			if err := s.q.Failed(m.ID, now, reason); err != nil {
+				return err
+			}
+			log.Error("mail given up", "reason", reason)
+			s.giveUp(GiveUp{Mail: m, Recipients: m.To, Err: errors.New(reason)})
+			continue
+		}
+		if c == nil {
+			var err error
+			if c, err = dialSMTP(ctx, s.cfg, s.log); err != nil {
+				c = nil
+				s.log.Warn("cannot open smtp session", "err", err, "due", len(mails)-i)
+				return err
+			}
+		}
+		if err := s.q.Begin(m.ID, now.Add(s.retryDelay(m.Attempts+1))); err != nil {
+			return err
+		}
+		refused, err := s.deliver(c, m)
+		now = s.opt.Now()
+		switch {
+		case err == nil:
+			if err := s.q.Sent(m.ID, now); err != nil {
+				log.Error("mail accepted by the server but not recorded as sent; it may be sent twice", "err", err)
+				return err
+			}
+			log.Info("mail sent", "to", strings.Join(m.To, ","))
+			if len(refused) > 0 {
+				s.giveUp(GiveUp{Mail: m, Recipients: refusedAddrs(refused), Partial: true, Err: errors.Join(refusedErrs(refused)...)})
+			}
+		case smtpTemporary(err):
+			next := now.Add(s.retryDelay(m.Attempts + 1))
+			if qerr := s.q.Retry(m.ID, next, err.Error()); qerr != nil {
+				return qerr
+			}
+			log.Warn("mail deferred", "err", err, "next", next)
+			if !sessionUsable(err) {
+				c.Close()
+				c = nil
+			} else if rerr := c.Reset(); rerr != nil {
+				c.Close()
+				c = nil
+			}
+		default:
+			if qerr := s.q.Failed(m.ID, now, err.Error()); qerr != nil {
+				return qerr
+			}
+			log.Error("mail refused for good", "err", err)
+			s.giveUp(GiveUp{Mail: m, Recipients: m.To, Err: err})
+			if rerr := c.Reset(); rerr != nil {
+				c.Close()
+				c = nil
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Sender) giveUp(g GiveUp) {
+	if s.opt.OnGiveUp != nil {
+		s.opt.OnGiveUp(g)
+	}
+}
+
+type refusal struct {
+	addr string
+	err  error
+}
+
+func refusedAddrs(r []refusal) []string {
+	out := make([]string, len(r))
+	for i, x := range r {
+		out[i] = x.addr
+	}
+	return out
+}
+
+func refusedErrs(r []refusal) []error {
+	out := make([]error, len(r))
+	for i, x := range r {
+		out[i] = fmt.Errorf("<%s>: %w", x.addr, x.err)
+	}
+	return out
+}
+
+// sessionUsable reports whether the session can go on after err: an SMTP
+// reply other than 421 leaves it usable; 421 and network errors do not.
+func sessionUsable(err error) bool {
+	var se *smtp.SMTPError
+	return errors.As(err, &se) && se.Code != 421
+}
+
+// deliver runs one SMTP transaction. Recipients refused with 5xx are
+// returned in refused while the others still get the mail; a 4xx for any
+// recipient aborts the whole transaction (a later retry sends to all, and
+// nobody got it yet). err is nil only after the server accepted the data.
+func (s *Sender) deliver(c *smtp.Client, m QueuedMail) (refused []refusal, err error) {
+	if err := c.Mail(m.From, nil); err != nil {
+		return nil, fmt.Errorf("MAIL FROM: %w", err)
+	}
+	accepted := 0
+	for _, rcpt := range m.To {
+		if err := c.Rcpt(rcpt, nil); err != nil {
+			if smtpTemporary(err) {
+				return nil, fmt.Errorf("RCPT TO:<%s>: %w", rcpt, err)
+			}
+			refused = append(refused, refusal{rcpt, err})
+			continue
+		}
+		accepted++
+	}
+	if accepted == 0 {
+		return nil, fmt.Errorf("every recipient refused: %w", errors.Join(refusedErrs(refused)...))
+	}
+	w, err := c.Data()
+	if err != nil {
+		return nil, fmt.Errorf("DATA: %w", err)
+	}
+	if _, err := w.Write(ensureCRLF(m.Raw)); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("DATA: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("end of DATA: %w", err)
+	}
+	return refused, nil
+}
+
+// ensureCRLF makes sure the mail ends with a line break, so the final
+// "." is on its own line.
+func ensureCRLF(b []byte) []byte {
+	if bytes.HasSuffix(b, []byte("\n")) {
+		return b
+	}
+	return append(b[:len(b):len(b)], '\r', '\n')
+}

@@ -152,4 +152,3 @@ func BenchmarkParseOrder(b *testing.B) {
 		}
 	}
 }
-

@@ -261,6 +261,11 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 			continue
 		}
 		o.Power = ""
+		// The stored line names the unit as it stands (DATC 4.B.5, 4.C.2:
+		// a wrong coast or type of the ordered unit is ignored anyway).
+		if u, ok := orderedUnit(pos, pw, o); ok {
+			o.Unit, o.Loc.Coast = u.Type, u.Loc.Coast
+		}
 		if o.Kind != orders.Build && o.Kind != orders.Waive {
 			for k := range list {
 				if list[k].o.Kind != orders.Build && list[k].o.Kind != orders.Waive && list[k].o.Loc.Province == o.Loc.Province && list[k].line >= 0 {
@@ -302,6 +307,28 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 	}
 	ck.Notes = append(ck.Notes, e.notes(pos, pw, ordered, ck.Canonical)...)
 	return ck, nil
+}
+
+// orderedUnit finds the power's own unit an order is given to.
+func orderedUnit(pos *Position, pw string, o orders.Order) (Unit, bool) {
+	switch o.Kind {
+	case orders.Build, orders.Waive:
+		return Unit{}, false
+	}
+	if pos.Phase.Type == Retreats {
+		for _, d := range pos.Dislodged {
+			if d.Loc.Province == o.Loc.Province && d.Power == pw {
+				return d.Unit, true
+			}
+		}
+		return Unit{}, false
+	}
+	for _, u := range pos.Units {
+		if u.Loc.Province == o.Loc.Province && u.Power == pw {
+			return u, true
+		}
+	}
+	return Unit{}, false
 }
 
 // notes tells a power what happens to what it did not order.

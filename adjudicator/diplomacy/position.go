@@ -2,6 +2,7 @@ package diplomacy
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"pbemd/orders"
@@ -94,6 +95,7 @@ func (m *Map) NewPosition() *Position {
 			p.Owners[pr.ID] = pr.Home
 		}
 	}
+	p.SortUnits()
 	return p
 }
 
@@ -138,7 +140,7 @@ func (p *Position) Validate() error {
 	if (p.Phase.Season == Winter) != (p.Phase.Type == Adjustments) {
 		return fmt.Errorf("phase %s: adjustments happen in winter only", p.Phase.ID())
 	}
-	seen := map[string]bool{}
+	seen := make([]bool, len(m.Provinces))
 	check := func(u Unit, what string) error {
 		if _, ok := m.powerIdx[u.Power]; !ok {
 			return fmt.Errorf("%s of unknown power %q", what, u.Power)
@@ -176,10 +178,11 @@ func (p *Position) Validate() error {
 		if err := check(u, "unit"); err != nil {
 			return err
 		}
-		if seen[u.Loc.Province] {
+		pi := m.provIdx[u.Loc.Province]
+		if seen[pi] {
 			return fmt.Errorf("two units in %s", u.Loc.Province)
 		}
-		seen[u.Loc.Province] = true
+		seen[pi] = true
 	}
 	dseen := map[string]bool{}
 	for _, d := range p.Dislodged {
@@ -219,12 +222,33 @@ func (p *Position) Validate() error {
 // SortUnits puts units in map province order (a stable, readable order).
 func (p *Position) SortUnits() {
 	m := p.Map
-	sort.SliceStable(p.Units, func(i, j int) bool {
-		return m.provIdx[p.Units[i].Loc.Province] < m.provIdx[p.Units[j].Loc.Province]
-	})
-	sort.SliceStable(p.Dislodged, func(i, j int) bool {
-		return m.provIdx[p.Dislodged[i].Loc.Province] < m.provIdx[p.Dislodged[j].Loc.Province]
-	})
+	type keyed struct {
+		key int
+		i   int
+	}
+	if len(p.Units) > 1 {
+		keys := make([]keyed, len(p.Units))
+		sorted := true
+		for i, u := range p.Units {
+			keys[i] = keyed{m.provIdx[u.Loc.Province], i}
+			if i > 0 && keys[i].key < keys[i-1].key {
+				sorted = false
+			}
+		}
+		if !sorted {
+			slices.SortStableFunc(keys, func(a, b keyed) int { return a.key - b.key })
+			units := make([]Unit, len(p.Units))
+			for i, k := range keys {
+				units[i] = p.Units[k.i]
+			}
+			p.Units = units
+		}
+	}
+	if len(p.Dislodged) > 1 {
+		slices.SortStableFunc(p.Dislodged, func(a, b Dislodged) int {
+			return m.provIdx[a.Loc.Province] - m.provIdx[b.Loc.Province]
+		})
+	}
 	sort.Strings(p.Standoffs)
 }
 

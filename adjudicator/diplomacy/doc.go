@@ -1,0 +1,78 @@
+// Package diplomacy is the Diplomacy rules engine of pbemd: it turns a
+// position and everyone's orders into the next position and an exact,
+// plain-data account of what happened, for the standard map and the Ancient
+// Mediterranean. It registers one adjudicator.Engine per embedded map
+// ("standard", "ancientmed") and offers the offline JSON contract of
+// `pbemd adjudicate` (AdjudicateJSON).
+//
+// It must never do I/O, read a clock, log, or use a global random source:
+// the same state and orders give byte-identical results.
+//
+// # Maps
+//
+// Maps are text files embedded from maps/ and validated on load; their
+// format is described in MAPFORMAT.md. Code holds no map facts.
+//
+// # Rules
+//
+// Movement follows DATC v3.0 with the 2023 rulebook and the DATC's preferred
+// rulings; all 164 chapter 6 cases are in testdata/datc, one subtest each:
+//
+//   - Convoy paradoxes: the Szykman rule (4.A.2); multi-route convoys are
+//     disrupted only when every route is (4.A.1).
+//   - Convoy to an adjacent province (4.A.3, 2023): by convoy when ordered
+//     "via convoy" or when a fleet of the army's own power is legally
+//     ordered to convoy it; no fallback to the land route. A move by convoy
+//     is never a head-to-head battle and a unit dislodged by it may still
+//     bounce a third unit (4.A.7) and may retreat to the attacker's
+//     province (4.A.5). An army convoyed from X does not cut a support into
+//     X (4.A.4). Judge-style paths ("A Lon - Nth - Bel") are read as "via
+//     convoy" and the path itself is ignored (4.A.6).
+//   - Coasts: a missing coast is filled in when only one is reachable
+//     (4.B.2), an unreachable coast makes the move illegal (4.B.3), a
+//     support may omit the coast, and a coast it names must match (4.B.4);
+//     a wrong coast or unit type of the ordered unit is ignored (4.B.5,
+//     4.C.2), as is a coast where none matters (4.B.6).
+//   - Legality (4.E.1): an illegal order is ignored and the unit holds (it
+//     can receive hold support). Illegal: a foreign or missing unit, a move
+//     no unit of that kind could make, an army move no fleets on the board
+//     could convoy (6.D.32), a support into a province the supporter cannot
+//     reach or into its own province (6.D.34), a support of a move that the
+//     supported unit could not make without the supporter's own convoy
+//     (6.D.31), a convoy order of a fleet that is on no minimal convoy
+//     route (6.G.19, 6.F.12). Two differing orders to one unit: both are
+//     illegal and the unit holds (4.D.3).
+//   - Outcomes: succeeded; failed (bounced, cut, dislodged, no convoy
+//     route); invalid (a support or convoy that matches no order: it is
+//     void, DATC's "invalid"); illegal (see above).
+//   - Retreats: not to the attacker's province (unless it came by convoy),
+//     not to an occupied province or one left vacant by a standoff; two
+//     retreats to one province both disband; a unit without a retreat order
+//     disbands.
+//   - Adjustments: builds on vacant, owned home centres; the first legal
+//     build and disband orders count (4.D.4, 4.D.6); builds not ordered are
+//     waived; disbands not ordered follow the 2023 civil disorder rule
+//     (6.J): greatest distance to an owned centre (moves over land and sea
+//     for both unit types), fleets before armies, then alphabetical by
+//     English province name. A build without a unit type builds an army
+//     inland and a fleet when a coast is named, and fails otherwise
+//     (4.C.3).
+//   - Phases: a retreat phase only when a unit was dislodged; supply
+//     centres change hands after Fall (after its retreats); an adjustment
+//     phase only when some power must build (and has a free home centre) or
+//     disband; a solo victory at the map's victory count ends the game; a
+//     power with no units and no centres is eliminated.
+//
+// Deviation from the DATC text, documented: none in outcome. Where the DATC
+// calls an order "not possible" without saying illegal or void (6.F.1,
+// 6.G.7), this engine reports it illegal, which has the same effect.
+//
+// # Engine adapter
+//
+// Powers are named by their map ids ("england", "rome"). Check reads a
+// power's mail text with the orders package, marks orders that cannot apply
+// as diagnostics (a later order for a unit replaces an earlier one in the
+// same text), and returns canonical lines; Resolve reads those lines back
+// (a power without lines is in civil disorder). State is versioned JSON
+// (see state.go); add fields, never rename them.
+package diplomacy

@@ -44,7 +44,10 @@
 //     illegal and the unit holds (4.D.3).
 //   - Outcomes: succeeded; failed (bounced, cut, dislodged, no convoy
 //     route); invalid (a support or convoy that matches no order: it is
-//     void, DATC's "invalid"); illegal (see above).
+//     void, DATC's "invalid"); illegal (see above). A hold succeeds when the
+//     unit is not dislodged, a support when it is given (not cut), a convoy
+//     when its fleet is neither dislodged nor held by the Szykman rule —
+//     whether or not the army arrives.
 //   - Retreats: not to the attacker's province (unless it came by convoy),
 //     not to an occupied province or one left vacant by a standoff; two
 //     retreats to one province both disband; a unit without a retreat order

@@ -549,6 +549,17 @@ func (e *Engine) publicText(pos *Position, res *Result, sent map[string][]string
 			}
 		}
 		if pos.Phase.Type == Adjustments {
+			if owed := Owed(pos)[p.ID]; owed > 0 {
+				used := 0
+				for _, r := range res.Orders {
+					if r.Power == p.ID && r.Outcome == Succeeded && (r.Order.Kind == orders.Build || r.Order.Kind == orders.Waive) {
+						used++
+					}
+				}
+				if used < owed {
+					lines = append(lines, row("Waive", fmt.Sprintf("%s not ordered: waived", plural(owed-used, "build"))))
+				}
+			}
 			for _, u := range res.Disbanded {
 				if u.Power == p.ID && !orderedDisband(res, p.ID, u) {
 					lines = append(lines, row(m.UnitName(u)+" D", "civil disorder: disbanded"))

@@ -206,8 +206,9 @@ func (m *mailState) command(i int, t string, verb Verb) int {
 	l.Command = cp.c
 	l.Diags = cp.diags
 	if cp.bad {
-		if last == i && m.chatter(t) {
-			// prose that happens to start with a command word
+		if last == i && len(fields) > 2 && m.chatter(t) {
+			// prose that happens to start with a command word ("List of my
+			// orders:"); two words are too few to call prose
 			l.Kind, l.Command, l.Diags = Ignored, nil, nil
 			return i
 		}

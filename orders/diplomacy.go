@@ -91,8 +91,8 @@ type dipParse struct {
 func (p *dipParse) kw() keyword {
 	t := p.sc.Peek()
 	k := keywords[t.Norm]
-	if k != kNone && p.sc.strict && !strictKeywords[t.Norm] {
-		return kNone
+	if k != kNone && p.sc.strict && (!strictKeywords[t.Norm] || t.Norm == "->" && t.Text != "->") {
+		return kNone // strict: "->" as written, not "=>", ">" or "→"
 	}
 	return k
 }

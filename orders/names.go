@@ -356,24 +356,8 @@ func (n *Names) fuzzy(toks []Token, p, end int, stop func(string) bool) (entry i
 	if t.Kind != Word || len(t.Norm) < 3 || (stop != nil && stop(t.Norm)) || isNumber(t.Norm) {
 		return -1, 0, p, nil
 	}
-	// The run of words a misspelt name may span: words joined by spaces or
-	// by a hyphen written without spaces ("Mid-Atlantc"), up to a keyword.
 	var idx [8]int
-	run := 0
-	for q := p; q < end && run < n.maxWords && run < len(idx); q++ {
-		tq := toks[q]
-		if tq.Kind == Punct {
-			if tq.Norm == "-" && run > 0 && q+1 < end && tight(toks[q-1], tq, toks[q+1]) {
-				continue
-			}
-			break
-		}
-		if q > p && stop != nil && stop(tq.Norm) {
-			break
-		}
-		idx[run] = q
-		run++
-	}
+	run := n.wordRun(toks, p, end, stop, &idx)
 	// A close spelling of a name of several words: "Norht Sea".
 	for span := run; span >= 2; span-- {
 		if e, c := n.typo(toks, idx[:span]); e >= 0 {
@@ -404,6 +388,42 @@ func (n *Names) fuzzy(toks []Token, p, end int, stop func(string) bool) (entry i
 		return -1, 0, p, c
 	}
 	return -1, 0, p, nil
+}
+
+// wordRun finds the run of words a misspelt name may span from toks[p]:
+// words joined by spaces or by a hyphen written without spaces
+// ("Mid-Atlantc"), up to a keyword. It stores their indexes in idx.
+func (n *Names) wordRun(toks []Token, p, end int, stop func(string) bool, idx *[8]int) int {
+	run := 0
+	for q := p; q < end && run < n.maxWords && run < len(idx); q++ {
+		tq := toks[q]
+		if tq.Kind == Punct {
+			if tq.Norm == "-" && run > 0 && q+1 < end && tight(toks[q-1], tq, toks[q+1]) {
+				continue
+			}
+			break
+		}
+		if q > p && stop != nil && stop(tq.Norm) {
+			break
+		}
+		idx[run] = q
+		run++
+	}
+	return run
+}
+
+// longerTypo looks for a close spelling of a name of more than minWords
+// words from toks[p]: "Steel Mil" is Steel Mill even though "Steel" alone is
+// a name. It returns the entry and the index after it, or -1.
+func (n *Names) longerTypo(toks []Token, p, end, minWords int, stop func(string) bool) (int, int) {
+	var idx [8]int
+	run := n.wordRun(toks, p, end, stop, &idx)
+	for span := run; span > minWords; span-- {
+		if e, _ := n.typo(toks, idx[:span]); e >= 0 {
+			return e, idx[span-1] + 1
+		}
+	}
+	return -1, p
 }
 
 // tight reports a hyphen written between two words without spaces.

@@ -127,6 +127,9 @@ func ParseOrder(line string, opts Options) (Order, []Diagnostic, error) {
 	p := newParser(opts)
 	if p.grammar == nil {
 		d := Diagnostic{Severity: Error, Message: "no map is known, so no orders can be read"}
+		if p.lexErr != nil {
+			d.Message = "the game's names are inconsistent, so orders cannot be read: " + p.lexErr.Error()
+		}
 		return Order{}, []Diagnostic{d}, fmt.Errorf("%w: %s", ErrNotUnderstood, d.Message)
 	}
 	text := stripComment(strings.TrimRight(line, "\r\n"))

@@ -206,6 +206,17 @@ func (s *Scanner) Name(set *Names) (NameMatch, error) {
 	}
 	start := s.pos
 	if f, next := set.exact(s.toks, s.pos, s.end, s.strict); f != nil {
+		if !s.strict && next < s.end && s.toks[next].Kind == Word && (s.stop == nil || !s.stop(s.toks[next].Norm)) {
+			// More words follow that the grammar cannot take: a longer name
+			// misspelt ("Black Sae") beats the exact shorter one ("Black").
+			s.work += len(set.forms) * (set.maxWords + 2)
+			if e, after := set.longerTypo(s.toks, start, s.end, len(f.words), s.stop); e >= 0 {
+				s.pos = after
+				m := s.match(set, e, start, MatchTypo)
+				s.Warn(quote(m.Text)+" read as "+describe(set.list[e]), "")
+				return m, nil
+			}
+		}
 		if len(f.entries) > 1 {
 			return NameMatch{}, s.ambiguous(set, start, next, f.entries)
 		}

@@ -1,0 +1,184 @@
+package orders
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestTokenize(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"A Par-Bur", "a par - bur"},
+		{"A Par->Bur", "a par -> bur"},
+		{"A Par => Bur", "a par -> bur"},
+		{"A Par --> Bur", "a par -> bur"},
+		{"A Par > Bur", "a par -> bur"},
+		{"A Par → Bur", "a par -> bur"},
+		{"A Par – Bur — Gas", "a par - bur - gas"},
+		{`Army "Rome" move “Neapolis”`, `army " rome " move " neapolis "`},
+		{"Army 'Rome' move 'Neapolis'", "army rome move neapolis"},
+		{"St. Petersburg (n.c.)", "st petersburg ( nc )"},
+		{"Spa[nc]", "spa ( nc )"},
+		{"Bul/EC", "bul / ec"},
+		{"Sinaï", "sinai"},
+		{"ÉGYPTE", "egypte"},
+		{"Rome's", "romes"},
+		{"1. A Par H.", "1 a par h"},
+		{"A Par H ...", "a par h"},
+		{"• A Par H", "* a par h"},
+		{"  \t ", ""},
+		{"A\u00a0Par", "a par"},
+		{"x\xffy", "x y"},
+	}
+	for _, c := range cases {
+		t.Run(c.in, func(t *testing.T) {
+			var got []string
+			for _, tk := range tokenize(c.in, nil, nil) {
+				got = append(got, tk.Norm)
+				if tk.Text == "" || !strings.Contains(c.in[tk.Pos:], tk.Text) {
+					t.Errorf("token %+v: Text/Pos do not point into the line", tk)
+				}
+			}
+			if s := strings.Join(got, " "); s != c.want {
+				t.Errorf("tokenize(%q) = %q, want %q", c.in, s, c.want)
+			}
+		})
+	}
+}
+
+func TestOSADistance(t *testing.T) {
+	cases := []struct {
+		a, b string
+		max  int
+		want int
+	}{
+		{"burgundy", "burgundy", 2, 0},
+		{"burgandy", "burgundy", 2, 1},
+		{"rhur", "ruhr", 1, 1}, // transposition
+		{"sielsia", "silesia", 2, 1},
+		{"burgonyy", "burgundy", 2, 2},
+		{"burgonyy", "burgundy", 1, 2}, // max+1: over the bound
+		{"abc", "xyz", 1, 2},
+		{"", "abc", 5, 3},
+		{"abc", "", 5, 3},
+	}
+	for _, c := range cases {
+		if got := osaDistance(c.a, c.b, c.max); got != c.want {
+			t.Errorf("osaDistance(%q, %q, %d) = %d, want %d", c.a, c.b, c.max, got, c.want)
+		}
+	}
+}
+
+func TestNewLexiconRejectsClashes(t *testing.T) {
+	cases := []struct {
+		name  string
+		provs []Name
+		want  string
+	}{
+		{"duplicate id", []Name{{ID: "par", Full: "Paris"}, {ID: "PAR", Full: "Paris 2"}}, `id "par" appears twice`},
+		{"empty id", []Name{{Full: "Paris"}}, "has no id"},
+		{"shared spelling", []Name{{ID: "par", Full: "Paris"}, {ID: "pas", Full: "Pas", Aliases: []string{"Paris"}}}, `"Paris" names both province "par" and "pas"`},
+		{"abbreviation clash", []Name{{ID: "lvp", Full: "Liverpool", Abbrev: "Liv"}, {ID: "lvn", Full: "Livonia", Abbrev: "Liv"}}, `"Liv" names both`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := NewLexicon(c.provs, nil)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("NewLexicon: %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+// A generated short form that two names share is not a name at all: it is
+// reported as ambiguous, never read as either.
+func TestShortFormClash(t *testing.T) {
+	lex, err := NewLexicon([]Name{
+		{ID: "ios", Full: "Ionian Sea"}, {ID: "ioo", Full: "Ionian Ocean"}, {ID: "par", Full: "Paris"},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, diags, err := ParseOrder("F Ionian - Par", Options{Lexicon: lex})
+	if err == nil || !strings.Contains(firstError(diags).Message, `"Ionian" could be Ionian Sea (ios) or Ionian Ocean (ioo)`) {
+		t.Errorf("got %v %+v, want the short form reported as ambiguous", err, diags)
+	}
+}
+
+// An unprepared lexicon is indexed on first use; parsing with it from many
+// goroutines at once is safe (run with -race).
+func TestUnpreparedLexiconConcurrent(t *testing.T) {
+	prepared := loadLexicon(t, "standard")
+	lex := &Lexicon{Provinces: prepared.Provinces, Powers: prepared.Powers}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				o, _, err := ParseOrder("F Bre - Mid-Atlantic Ocean", Options{Lexicon: lex})
+				if err != nil || Format(o, lex) != "F Bre - Mao" {
+					errs <- Format(o, lex)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("concurrent parse gave %q", e)
+	}
+	if lex.ProvinceNames() != nil {
+		t.Error("parsing wrote the index into a lexicon nobody prepared")
+	}
+}
+
+func TestResultHelpers(t *testing.T) {
+	lex := loadLexicon(t, "standard")
+	r := Parse("A Par - Bur\nA Par - Burgandy\nxyzzy\nREADY\nHi", Options{Lexicon: lex})
+	if got := len(r.Orders()); got != 2 {
+		t.Errorf("Orders() has %d, want 2", got)
+	}
+	if got := len(r.Commands()); got != 1 {
+		t.Errorf("Commands() has %d, want 1", got)
+	}
+	if got := len(r.Problems()); got != 2 {
+		t.Errorf("Problems() has %d, want 2 (a warning and an error)", got)
+	}
+	if got := r.Errors(); len(got) != 1 || got[0].No != 3 {
+		t.Errorf("Errors() = %+v, want line 3", got)
+	}
+	if r.OK() {
+		t.Error("OK() with an error line")
+	}
+	if !Parse("A Par - Bur\n", Options{Lexicon: lex}).OK() {
+		t.Error("not OK() without problems")
+	}
+}
+
+func TestParseOrderErrors(t *testing.T) {
+	if _, _, err := ParseOrder("A Par - Bur", Options{}); err == nil {
+		t.Error("ParseOrder without a lexicon: no error")
+	}
+	_, diags, err := ParseOrder("A Par - Xyz", Options{Lexicon: loadLexicon(t, "standard")})
+	if err == nil || !strings.Contains(err.Error(), `"Xyz" is not a province I know`) || len(diags) != 1 {
+		t.Errorf("ParseOrder: %v %+v", err, diags)
+	}
+}
+
+func TestFormatWithoutLexicon(t *testing.T) {
+	o := Order{Kind: Move, Unit: Fleet, Loc: Location{Province: "mao"}, Target: Location{Province: "spa", Coast: "nc"}}
+	if got := Format(o, nil); got != "F mao - spa/nc" {
+		t.Errorf("Format = %q", got)
+	}
+}
+
+func TestSplitLines(t *testing.T) {
+	for in, want := range map[string]int{"": 0, "a": 1, "a\n": 1, "a\nb": 2, "a\r\nb\r\n": 2, "a\rb": 2, "a\n\nb": 3} {
+		if got := len(splitLines(in)); got != want {
+			t.Errorf("splitLines(%q) has %d lines, want %d", in, got, want)
+		}
+	}
+}

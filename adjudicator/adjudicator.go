@@ -61,6 +61,8 @@ type Info struct {
 	Simultaneous bool
 	// Rules is a short rules text sent to players who ask for RULES.
 	Rules string
+	// Examples are order lines that work in this game, shown by HELP.
+	Examples []string
 }
 
 // PhaseKind tells the daemon which schedule slot a phase uses.

@@ -53,7 +53,33 @@ func (e *Engine) Info() adjudicator.Info {
 		powers = append(powers, p.ID)
 	}
 	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in Spring %s.", e.m.Victory, e.m.YearName(e.m.StartYear))
-	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules}
+	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules, Examples: e.examples()}
+}
+
+// examples are order lines that work on this map, built from its start
+// position so they name real units and real neighbours.
+func (e *Engine) examples() []string {
+	m := e.m
+	pos := m.NewPosition()
+	var out []string
+	for _, u := range pos.Units {
+		for _, n := range m.Provinces {
+			if n.ID == u.Loc.Province || (u.Type == orders.Army && !m.ArmyBorder(u.Loc.Province, n.ID)) || (u.Type == orders.Fleet && !m.FleetBorder(u.Loc.Province, n.ID)) {
+				continue
+			}
+			from, _ := m.Province(u.Loc.Province)
+			kind := "Army"
+			if u.Type == orders.Fleet {
+				kind = "Fleet"
+			}
+			out = append(out,
+				m.FormatOrder(orders.Order{Kind: orders.Move, Unit: u.Type, Loc: u.Loc, Target: orders.Location{Province: n.ID}})+"      (or: "+kind+" \""+from.Full+"\" move \""+n.Full+"\")",
+				m.FormatOrder(orders.Order{Kind: orders.Hold, Unit: u.Type, Loc: u.Loc}))
+			return append(out, "A Xxx S A Yyy - Zzz    (support a move)", "F Xxx C A Yyy - Zzz    (convoy)",
+				"A Xxx R Yyy / A Xxx D  (retreat / disband)", "Build A Xxx / Waive     (adjustments)")
+		}
+	}
+	return out
 }
 
 // New implements adjudicator.Engine. The Diplomacy engines take no options.
@@ -289,24 +315,63 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 	if err != nil {
 		return ck, err
 	}
+	// Every understood order is stored, even one that cannot succeed: the
+	// seed's GM executes orders as received, so at the deadline it is
+	// revealed with its reason and the unit holds. The player is warned
+	// now.
 	ordered := map[string]bool{}
+	var legal []string
 	for k, or := range r.Orders {
 		l := &ck.Lines[idx[k]]
-		switch or.Outcome {
-		case Illegal:
-			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: or.Reason + ": this order is ignored"})
+		line := m.FormatOrder(ords[k].Order)
+		ck.Canonical = append(ck.Canonical, line)
+		switch {
+		case or.Outcome == Illegal:
+			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: or.Reason + ": this order will fail and the unit holds"})
 			continue
-		case Failed:
-			if pos.Phase.Type == Adjustments {
-				l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: or.Reason + ": this order is ignored"})
-				continue
-			}
+		case or.Outcome == Failed && pos.Phase.Type == Adjustments:
+			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: or.Reason + ": this order will fail"})
+			continue
 		}
 		ordered[ords[k].Order.Loc.Province] = true
-		ck.Canonical = append(ck.Canonical, m.FormatOrder(ords[k].Order))
+		legal = append(legal, line)
 	}
-	ck.Notes = append(ck.Notes, e.notes(pos, pw, ordered, ck.Canonical)...)
+	ck.Notes = append(ck.Notes, e.notes(pos, pw, ordered, legal)...)
 	return ck, nil
+}
+
+// Merge implements adjudicator.Merger. In movement and retreat phases a
+// newer order for a unit replaces the standing order for that unit and the
+// other units keep theirs. In adjustment phases the newer set replaces the
+// standing one whole: builds and disbands are counted against what is owed,
+// so mixing two sets would surprise.
+func (e *Engine) Merge(state []byte, standing, newer []string) []string {
+	if len(newer) == 0 {
+		return standing
+	}
+	g, err := decodeState(state, e.m.Name)
+	if err != nil || g.pos.Phase.Type == Adjustments {
+		return append([]string(nil), newer...)
+	}
+	opts := orders.Options{Lexicon: e.m.lex, Strict: true}
+	unitOf := func(line string) string {
+		o, _, err := orders.ParseOrder(line, opts)
+		if err != nil {
+			return "\x00" + line // unreadable: keep it as its own entry
+		}
+		return o.Loc.Province
+	}
+	replaced := map[string]bool{}
+	for _, l := range newer {
+		replaced[unitOf(l)] = true
+	}
+	out := make([]string, 0, len(standing)+len(newer))
+	for _, l := range standing {
+		if !replaced[unitOf(l)] {
+			out = append(out, l)
+		}
+	}
+	return append(out, newer...)
 }
 
 // orderedUnit finds the power's own unit an order is given to.

@@ -99,14 +99,14 @@ func TestCheck(t *testing.T) {
 	}{
 		{"canonical lines", "england", "F Lon - Nth\nA Lvp - Yor", []string{"F Lon - Nth", "A Lvp - Yor"}, "", "F Edi has no order: it will hold"},
 		{"long form", "england", "Fleet London to North Sea\nArmy Liverpool -> Yorkshire", []string{"F Lon - Nth", "A Lvp - Yor"}, "", "F Edi has no order"},
-		{"foreign unit", "england", "A Par - Bur", nil, "A Par belongs to France", ""},
-		{"impossible move", "england", "F Lon - Pic", nil, "cannot reach Pic", ""},
-		{"no unit", "england", "A Wal - Lon", nil, "there is no unit in Wal", ""},
+		{"foreign unit", "england", "A Par - Bur", []string{"A Par - Bur"}, "A Par belongs to France", ""},
+		{"impossible move", "england", "F Lon - Pic", []string{"F Lon - Pic"}, "cannot reach Pic", ""},
+		{"no unit", "england", "A Wal - Lon", []string{"A Wal - Lon"}, "there is no unit in Wal", ""},
 		{"later order replaces", "england", "F Lon - Nth\nF Lon - Eng", []string{"F Lon - Eng"}, "replaced by the later order on line 2", ""},
 		{"other power's heading", "england", "France: A Par - Bur", nil, "you play England, not France", ""},
 		{"support", "france", "A Par - Bur\nA Mar S A Par - Bur", []string{"A Par - Bur", "A Mar S A Par - Bur"}, "", "F Bre has no order"},
 		{"own unit named with the wrong coast", "russia", "F StP/nc - Bot", []string{"F StP/sc - Bot"}, "", "A Mos has no order"},
-		{"fleet to a split coast it cannot reach", "russia", "F StP/sc - Bar", nil, "cannot reach Bar", ""},
+		{"fleet to a split coast it cannot reach", "russia", "F StP/sc - Bar", []string{"F StP/sc - Bar"}, "cannot reach Bar", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -313,7 +313,7 @@ func TestAdjustmentNotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	notes := strings.Join(ck.Notes, "\n")
-	if !reflect.DeepEqual(ck.Canonical, []string{"Build A Par"}) || !strings.Contains(notes, "France may build 2 units in Bre, Mar or Par; 1 ordered") || !strings.Contains(notes, "1 build not ordered will be waived") {
+	if !reflect.DeepEqual(ck.Canonical, []string{"Build A Par", "Build A Mun"}) || !strings.Contains(notes, "France may build 2 units in Bre, Mar or Par; 1 ordered") || !strings.Contains(notes, "1 build not ordered will be waived") {
 		t.Errorf("canonical %q notes %q", ck.Canonical, ck.Notes)
 	}
 	ck, _ = e.Check(state, "germany", "")
@@ -332,4 +332,44 @@ func TestAdjustmentNotes(t *testing.T) {
 		t.Errorf("units after adjustments %v", c)
 	}
 	_ = orders.Army
+}
+
+// An order that cannot succeed is stored as written and revealed at the
+// deadline as illegal, with its reason; the unit holds.
+func TestIllegalOrderStoredAndRevealed(t *testing.T) {
+	e := engineFor(t, "standard")
+	state := mustNew(t, "standard")
+	ck, err := e.Check(state, "england", "F Lon - Pic\nA Lvp - Yor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.Resolve(state, map[string][]string{"england": ck.Canonical}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.Report.Public, "F Lon - Pic") || !strings.Contains(out.Report.Public, "illegal") {
+		t.Errorf("the illegal order is not revealed:\n%s", out.Report.Public)
+	}
+	st, _ := e.Status(out.Next)
+	if !strings.Contains(st.Summary, "F Lon") || !strings.Contains(st.Summary, "A Yor") {
+		t.Errorf("F Lon must hold and A Lvp move:\n%s", st.Summary)
+	}
+}
+
+func TestMergeReplacesPerUnitExceptInAdjustments(t *testing.T) {
+	e := engineFor(t, "standard").(adjudicator.Merger)
+	state := mustNew(t, "standard")
+	got := e.Merge(state, []string{"F Lon - Nth", "A Lvp - Yor"}, []string{"A Lvp - Wal", "F Edi - Nwg"})
+	want := []string{"F Lon - Nth", "A Lvp - Wal", "F Edi - Nwg"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("movement merge %q, want %q", got, want)
+	}
+	if got := e.Merge(state, want, nil); !reflect.DeepEqual(got, want) {
+		t.Errorf("merging nothing changed the set: %q", got)
+	}
+	adj := stateOf(t, "standard", Phase{Winter, 1901, Adjustments}, []string{"france: A Bur"},
+		map[string]string{"par": "france", "mar": "france", "bre": "france"}, nil)
+	if got := e.Merge(adj, []string{"Build A Par", "Build A Mar"}, []string{"Build F Bre"}); !reflect.DeepEqual(got, []string{"Build F Bre"}) {
+		t.Errorf("adjustment merge %q: the newer set must replace the standing one", got)
+	}
 }

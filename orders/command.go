@@ -212,7 +212,12 @@ func (m *mailState) command(i int, t string, verb Verb) int {
 			l.Kind, l.Command, l.Diags = Ignored, nil, nil
 			return i
 		}
-		l.Kind = ErrorLine
+		// A refused command has no effect: its line and its block's lines
+		// carry no Command.
+		l.Kind, l.Command = ErrorLine, nil
+		for j := i + 1; j <= last; j++ {
+			m.out[j].Command = nil
+		}
 		return last
 	}
 	l.Kind = CommandLine

@@ -84,9 +84,10 @@
 // everything after a signature separator ("-- ", "--"), an "-----Original
 // Message-----" or "____" rule, or njudge's SIGNOFF; comments ("# …", "// …",
 // also at the end of a line); mail client footers ("Sent from my iPhone");
-// lines that only announce orders ("My orders for Spring 1901:", "S1901M").
-// A line "<power>:" ("England:") is a heading: the orders below it get that
-// Power. Everything else that is not understood is an ErrorLine.
+// lines that only announce orders ("My orders for Spring 1901:", "S1901M");
+// lines without a letter or digit ("-----", ":-)"). A line that is only a
+// power name ("England:", "FRANCE") is a heading: the orders below it get
+// that Power. Everything else that is not understood is an ErrorLine.
 //
 // # Commands
 //

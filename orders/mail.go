@@ -2,6 +2,7 @@ package orders
 
 import (
 	"strings"
+	"unicode"
 )
 
 // blockEnd names the kind of line that closes a command block.
@@ -67,8 +68,8 @@ func (m *mailState) line(i int) int {
 		return m.quoteHeader(i, i+1)
 	}
 	t = stripComment(t)
-	if t == "" {
-		return i
+	if t == "" || !hasAlnum(t) {
+		return i // a divider ("-----", "*****") or a smiley
 	}
 	word := firstWord(t)
 	if word == "signoff" {
@@ -298,13 +299,13 @@ func (m *mailState) nameLine(t string) bool {
 	return true
 }
 
-// heading reads a line that is only a power name and a colon ("England:"):
-// the orders below it belong to that power.
+// heading reads a line that is only a power name, with or without a colon
+// ("England:", "FRANCE"): the orders below it belong to that power.
 func (m *mailState) heading(t string) bool {
-	if m.p.pow == nil || !strings.HasSuffix(t, ":") {
+	if m.p.pow == nil || len(t) > 64 {
 		return false
 	}
-	n, ok := m.p.pow.Lookup(strings.TrimSpace(strings.TrimSuffix(t, ":")))
+	n, ok := m.p.pow.Lookup(strings.TrimSpace(strings.TrimRight(t, ":")))
 	if !ok {
 		return false
 	}
@@ -390,4 +391,14 @@ func possessive(t Token) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// hasAlnum reports whether s holds a letter or a digit.
+func hasAlnum(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }

@@ -434,7 +434,9 @@ func (cp *cmdParse) signon() {
 	a := cp.args
 	switch {
 	case len(a) == 3:
-		if id, ok := cp.power(a[0]); ok {
+		if strings.EqualFold(a[0], "gm") {
+			cp.c.Power = "GM" // the game master signing on, not a power
+		} else if id, ok := cp.power(a[0]); ok {
 			cp.c.Power = id
 		}
 		cp.c.Game, cp.c.Password = a[1], a[2]

@@ -173,7 +173,7 @@ func (p *dipParse) order() bool {
 		if !p.location(&o.Target, "where the unit moves") {
 			return false
 		}
-		for p.sc.Peek().Norm == "-" || p.sc.Peek().Norm == "->" {
+		for sc.Peek().Kind == Punct && p.kw() == kMove {
 			// a judge-style convoy path: A Lon - Nth - Bel
 			sc.Next()
 			o.Path = append(o.Path, o.Target.Province)
@@ -426,8 +426,6 @@ func (p *dipParse) powerPrefix() {
 func (p *dipParse) unit() UnitType {
 	switch p.kw() {
 	case kArmy:
-		// "A" followed by an order word is not a unit: there is no such order,
-		// but keep the reading simple and predictable.
 		p.sc.Next()
 		return Army
 	case kFleet:

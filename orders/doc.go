@@ -94,7 +94,8 @@
 // A line whose first word is a command verb is a command (keywords in any
 // case; see the Verb constants). njudge forms are accepted too: "SIGNON
 // Rgame password" (power initial and game run together), "PRESS TO E F"
-// (power initials), "SET DRAW" / "SET NODRAW", SIGNOFF. Block commands take
+// (power initials), "SET DRAW" / "SET NODRAW", SIGNOFF. "SIGNON GM <game>
+// <password>" signs the game master on (Command.Power "GM"). Block commands take
 // the lines below them as Command.Body, never read as orders: PRESS TO
 // <powers> … ENDPRESS, BROADCAST … ENDPRESS, PSA … ENDPRESS, RULES … ENDRULES
 // (RULES alone asks for the rules), SET ORDERS <power> … ENDORDERS (or to the

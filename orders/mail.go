@@ -63,6 +63,10 @@ func (m *mailState) line(i int) int {
 	if isQuoteHeader(t) {
 		return m.quoteHeader(i, i)
 	}
+	if m.headerBlock(i, t) {
+		m.stopped = true // an Outlook-style quoted original: "From: …" / "Sent: …"
+		return i
+	}
 	if i+1 < len(m.lines) && hasPrefixFold(t, "on ") && isQuoteHeader(strings.TrimSpace(m.lines[i+1])) {
 		m.out[i+1].Kind = Ignored
 		return m.quoteHeader(i, i+1)
@@ -164,6 +168,22 @@ func (m *mailState) quoteHeader(i, j int) int {
 		break
 	}
 	return j
+}
+
+// headerBlock reports the header block some clients put above the quoted
+// original without any rule: "From: …" followed by "Sent:", "Date:", "To:"
+// or "Subject:" lines.
+func (m *mailState) headerBlock(i int, t string) bool {
+	if !hasPrefixFold(t, "from:") || i+1 >= len(m.lines) {
+		return false
+	}
+	next := strings.TrimSpace(m.lines[i+1])
+	for _, h := range []string{"sent:", "date:", "to:", "subject:", "cc:"} {
+		if hasPrefixFold(next, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // isSignature reports a signature separator ("-- ", also written "--").

@@ -165,6 +165,9 @@ func (s *Scanner) EnterQuote() bool {
 // LeaveQuote ends a quote entered with EnterQuote: it reports whether every
 // quoted word was read, and reads the closing quote.
 func (s *Scanner) LeaveQuote() bool {
+	if len(s.ends) == 0 {
+		return s.Done() // no quote was entered
+	}
 	all := s.pos >= s.end
 	s.pos = s.end
 	s.end = s.ends[len(s.ends)-1]

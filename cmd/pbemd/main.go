@@ -1,12 +1,196 @@
 // Command pbemd is the play-by-email game master daemon.
+//
+//	pbemd serve [-config FILE]
+//	pbemd demo [-seed N] [-years N]
+//	pbemd adjudicate < in.json > out.json
+//	pbemd check-orders -variant V -power P < orders.txt
+//	pbemd game create [-config FILE] NAME VARIANT [key=value…]
+//	pbemd backup [-config FILE] FILE
+//	pbemd config example
+//
+// Everything testable lives in packages; this file parses flags, builds
+// the config and the logger, wires and waits for a signal.
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"pbemd/adjudicator"
+	_ "pbemd/adjudicator/diplomacy" // the engines this binary ships
+	"pbemd/adjudicator/diplomacy"
+	"pbemd/daemon"
 )
 
+const usage = `pbemd — play-by-email game master
+
+usage:
+  pbemd serve [-config FILE]          run the daemon (embedded mail server if the config names no accounts)
+  pbemd demo [-seed N] [-years N]     a scripted Ancient Mediterranean game by mail, one line per phase
+  pbemd adjudicate                    JSON position and orders on stdin, outcome on stdout
+  pbemd check-orders -variant V -power P   parse orders on stdin and say what was understood
+  pbemd game create [-config FILE] NAME VARIANT [key=value…]
+  pbemd backup [-config FILE] FILE    consistent copy of the store (hot, while serve runs)
+  pbemd config example                print a commented config file
+`
+
 func main() {
-	fmt.Fprintln(os.Stderr, "pbemd: not wired yet")
-	os.Exit(2)
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	cmd, args := os.Args[1], os.Args[2:]
+	var err error
+	switch cmd {
+	case "serve":
+		err = serve(args)
+	case "demo":
+		err = runDemo(args)
+	case "adjudicate":
+		err = diplomacy.AdjudicateJSON(os.Stdin, os.Stdout)
+		if errors.Is(err, diplomacy.ErrBadInput) {
+			fmt.Fprintln(os.Stderr, "pbemd adjudicate:", err)
+			os.Exit(2)
+		}
+	case "check-orders":
+		err = checkOrders(args, os.Stdin, os.Stdout)
+	case "game":
+		err = game(args)
+	case "backup":
+		err = backup(args)
+	case "config":
+		if len(args) == 1 && args[0] == "example" {
+			fmt.Print(daemon.ExampleConfig())
+			return
+		}
+		err = errors.New("usage: pbemd config example")
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+		return
+	default:
+		fmt.Fprintf(os.Stderr, "pbemd: unknown command %q\n\n%s", cmd, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pbemd %s: %v\n", cmd, err)
+		os.Exit(1)
+	}
+}
+
+// loadConfig reads -config, or the defaults when none is given.
+func loadConfig(path string) (daemon.Config, error) {
+	if path == "" {
+		cfg := daemon.DefaultConfig()
+		return cfg, cfg.Validate()
+	}
+	return daemon.LoadConfig(path)
+}
+
+func logger(level string) *slog.Logger {
+	var l slog.Level
+	l.UnmarshalText([]byte(level))
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+}
+
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ExitOnError)
+	path := fs.String("config", "", "config file (default: built-in defaults with the embedded mail server)")
+	fs.Parse(args)
+	cfg, err := loadConfig(*path)
+	if err != nil {
+		return err
+	}
+	log := logger(cfg.LogLevel)
+	srv, err := daemon.Open(cfg, log, nil)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	srv.Describe(os.Stdout)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log.Info("pbemd serving", "address", cfg.Address)
+	return srv.Run(ctx)
+}
+
+func runDemo(args []string) error {
+	fs := flag.NewFlagSet("demo", flag.ExitOnError)
+	seed := fs.Int64("seed", 1, "seed of the scripted players")
+	years := fs.Int("years", 20, "stop after this many game years")
+	verbose := fs.Bool("v", false, "log the daemon's work")
+	fs.Parse(args)
+	level := "warn"
+	if *verbose {
+		level = "info"
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	_, _, _, _ = ctx, seed, years, level
+	return errors.New("the demo is not built yet")
+}
+
+func checkOrders(args []string, in io.Reader, out io.Writer) error {
+	fs := flag.NewFlagSet("check-orders", flag.ExitOnError)
+	variant := fs.String("variant", "standard", "variant: "+strings.Join(adjudicator.Names(), ", "))
+	power := fs.String("power", "", "the power whose orders these are (default: the variant's first)")
+	fs.Parse(args)
+	return daemon.CheckOrders(*variant, *power, in, out)
+}
+
+func game(args []string) error {
+	if len(args) == 0 || args[0] != "create" {
+		return errors.New("usage: pbemd game create [-config FILE] NAME VARIANT [key=value…]")
+	}
+	fs := flag.NewFlagSet("game create", flag.ExitOnError)
+	path := fs.String("config", "", "config file")
+	gm := fs.String("gm", "", "the game's GM address (default: the first site GM)")
+	fs.Parse(args[1:])
+	if fs.NArg() < 2 {
+		return errors.New("usage: pbemd game create [-config FILE] NAME VARIANT [key=value…]")
+	}
+	cfg, err := loadConfig(*path)
+	if err != nil {
+		return err
+	}
+	req := daemon.CreateRequest{Name: fs.Arg(0), Variant: fs.Arg(1), GM: *gm, Options: map[string]string{}}
+	for _, kv := range fs.Args()[2:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("option %q is not key=value", kv)
+		}
+		req.Options[k] = v
+	}
+	msg, err := daemon.AdminCreate(cfg, req)
+	if err != nil {
+		return err
+	}
+	fmt.Println(msg)
+	return nil
+}
+
+func backup(args []string) error {
+	fs := flag.NewFlagSet("backup", flag.ExitOnError)
+	path := fs.String("config", "", "config file")
+	fs.Parse(args)
+	if fs.NArg() != 1 {
+		return errors.New("usage: pbemd backup [-config FILE] FILE")
+	}
+	cfg, err := loadConfig(*path)
+	if err != nil {
+		return err
+	}
+	how, err := daemon.AdminBackup(cfg, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("backup written to %s (%s)\n", fs.Arg(0), how)
+	return nil
 }

@@ -1,0 +1,188 @@
+package daemon
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"pbemd/adjudicator"
+	"pbemd/orders"
+	"pbemd/store"
+)
+
+// The offline commands talk to a running daemon through its loopback
+// endpoint (bbolt allows one process at a time); when no daemon runs they
+// open the store themselves.
+
+// errNotRunning means no daemon answered on the endpoint.
+var errNotRunning = errors.New("no daemon is running")
+
+func adminRequest(cfg Config, method, path string, body io.Reader) (*http.Response, error) {
+	if cfg.HTTP == "" {
+		return nil, errNotRunning
+	}
+	token, err := ReadAdminToken(cfg.DataDir)
+	if err != nil {
+		return nil, errNotRunning
+	}
+	req, err := http.NewRequest(method, "http://"+cfg.HTTP+path, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	client := &http.Client{Timeout: 5 * time.Minute}
+	resp, err := client.Do(req)
+	if err != nil {
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			return nil, errNotRunning
+		}
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+		return nil, fmt.Errorf("daemon: %s", strings.TrimSpace(string(msg)))
+	}
+	return resp, nil
+}
+
+// AdminCreate creates a game through the running daemon, or in the store
+// when none runs (the GM's mail then leaves when the daemon next starts).
+func AdminCreate(cfg Config, req CreateRequest) (string, error) {
+	body, _ := json.Marshal(req)
+	resp, err := adminRequest(cfg, http.MethodPost, "/games", bytes.NewReader(body))
+	if err == nil {
+		defer resp.Body.Close()
+		msg, err := io.ReadAll(resp.Body)
+		return strings.TrimSpace(string(msg)), err
+	}
+	if !errors.Is(err, errNotRunning) {
+		return "", err
+	}
+	db, err := openOffline(cfg)
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	d, err := New(db, Options{Address: cfg.Address, GM: cfg.GM, Schedule: cfg.Schedule, Zone: cfg.TimeZone})
+	if err != nil {
+		return "", err
+	}
+	msg, err := d.CreateAndAnnounce(req)
+	return msg + " (the daemon is not running: the GM's mail leaves when it starts)", err
+}
+
+// AdminBackup writes a consistent copy of the store to path.
+func AdminBackup(cfg Config, path string) (string, error) {
+	resp, err := adminRequest(cfg, http.MethodGet, "/backup", nil)
+	if err == nil {
+		defer resp.Body.Close()
+		tmp := path + ".partial"
+		f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+		if err != nil {
+			return "", err
+		}
+		n, err := io.Copy(f, resp.Body)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil && n == 0 {
+			err = errors.New("the daemon sent an empty copy")
+		}
+		if err != nil {
+			os.Remove(tmp)
+			return "", err
+		}
+		if err := checkStoreFile(tmp); err != nil {
+			os.Remove(tmp)
+			return "", fmt.Errorf("the copy does not open as a store: %w", err)
+		}
+		return fmt.Sprintf("hot copy of %d bytes from the running daemon", n), os.Rename(tmp, path)
+	}
+	if !errors.Is(err, errNotRunning) {
+		return "", err
+	}
+	db, err := openOffline(cfg)
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	return "copied from the store file; no daemon was running", db.BackupFile(path)
+}
+
+func checkStoreFile(path string) error {
+	db, err := store.Open(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Check()
+}
+
+func openOffline(cfg Config) (*store.DB, error) {
+	db, err := store.Open(cfg.DBPath())
+	if err != nil {
+		return nil, fmt.Errorf("%w (is the daemon running with its http endpoint off? it holds the store)", err)
+	}
+	return db, nil
+}
+
+// CheckOrders reads order text and writes what the variant's engine makes
+// of it at the start position, line by line (`pbemd check-orders`).
+func CheckOrders(variant, power string, in io.Reader, out io.Writer) error {
+	e, ok := adjudicator.Lookup(variant)
+	if !ok {
+		return fmt.Errorf("unknown variant %q (known: %s)", variant, strings.Join(adjudicator.Names(), ", "))
+	}
+	if power == "" {
+		power = e.Info().Powers[0]
+	}
+	text, err := io.ReadAll(io.LimitReader(in, 1<<20))
+	if err != nil {
+		return err
+	}
+	state, err := e.New(nil, 0)
+	if err != nil {
+		return err
+	}
+	c, err := e.Check(state, power, string(text))
+	if err != nil {
+		return err
+	}
+	kinds := map[orders.LineKind]string{orders.Ignored: "ignored", orders.OrderLine: "order", orders.CommandLine: "command", orders.BodyLine: "text", orders.ErrorLine: "ERROR"}
+	for _, l := range c.Lines {
+		if l.Kind == orders.Ignored && strings.TrimSpace(l.Text) == "" {
+			continue
+		}
+		fmt.Fprintf(out, "%3d %-8s %s\n", l.No, kinds[l.Kind], l.Text)
+		for _, d := range l.Diags {
+			sev := "warning"
+			if d.Severity == orders.Error {
+				sev = "error"
+			}
+			fmt.Fprintf(out, "             %s: %s", sev, d.Message)
+			if d.Suggestion != "" {
+				fmt.Fprintf(out, " (e.g. %s)", d.Suggestion)
+			}
+			fmt.Fprintln(out)
+		}
+	}
+	fmt.Fprintf(out, "\norders stored for %s:\n", power)
+	for _, l := range c.Canonical {
+		fmt.Fprintf(out, "  %s\n", l)
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(out, "note: %s\n", n)
+	}
+	return nil
+}

@@ -1,0 +1,829 @@
+package daemon
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"pbemd/adjudicator"
+	"pbemd/orders"
+	"pbemd/store"
+)
+
+// who may use a command
+type access uint8
+
+const (
+	anyone   access = iota // no proof needed (JOIN, LIST, HELP, VERIFY, …)
+	member                 // a player or observer of the game
+	diplomat               // a player with a power
+	gmOnly                 // the game's GM
+	siteOnly               // the site's GM
+)
+
+type commandFunc func(mc *mailCtx, cmd *orders.Command) error
+
+type commandSpec struct {
+	who access
+	run commandFunc
+}
+
+// commands is the dispatch table: one entry per verb.
+var commands map[orders.Verb]commandSpec
+
+func init() {
+	commands = map[orders.Verb]commandSpec{
+		orders.VerbHelp:       {anyone, cmdHelp},
+		orders.VerbList:       {anyone, cmdList},
+		orders.VerbVerify:     {anyone, cmdVerify},
+		orders.VerbJoin:       {anyone, cmdJoin},
+		orders.VerbObserve:    {anyone, cmdObserve},
+		orders.VerbSignon:     {anyone, cmdSignon},
+		orders.VerbRules:      {anyone, cmdRules},
+		orders.VerbCreate:     {siteOnly, cmdCreate},
+		orders.VerbUnobserve:  {member, cmdUnobserve},
+		orders.VerbStatus:     {member, cmdStatus},
+		orders.VerbHistory:    {member, cmdHistory},
+		orders.VerbSetZone:    {member, cmdZone},
+		orders.VerbPSA:        {member, cmdPSA},
+		orders.VerbBroadcast:  {member, cmdBroadcast},
+		orders.VerbPress:      {diplomat, cmdPress},
+		orders.VerbResign:     {diplomat, cmdResign},
+		orders.VerbDraw:       {diplomat, cmdDraw},
+		orders.VerbPace:       {diplomat, cmdPace},
+		orders.VerbReady:      {diplomat, cmdReady},
+		orders.VerbLockJunior: {diplomat, cmdLock},
+	}
+	for verb, run := range gmCommands {
+		commands[verb] = commandSpec{gmOnly, run}
+	}
+}
+
+// execute carries out the commands and orders of a mail, in the order they
+// were written, and writes the reply.
+func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error {
+	var problems []string
+	hasOrders := false
+	for i := range lines {
+		l := &lines[i]
+		switch l.Kind {
+		case orders.CommandLine:
+			if err := mc.command(l.Command); err != nil {
+				return err
+			}
+		case orders.OrderLine:
+			hasOrders = true
+		case orders.ErrorLine:
+			problems = append(problems, describeLine(l))
+		}
+	}
+	if hasOrders {
+		if err := mc.orders(lines, check); err != nil {
+			return err
+		}
+	} else if len(problems) > 0 {
+		mc.say("I could not understand these lines:\n%s", strings.Join(problems, "\n"))
+		if mc.player == nil && !mc.gm && !mc.siteGM && !mc.observer {
+			mc.say("%s", mc.introduction())
+		}
+	}
+	if len(mc.reply) == 0 {
+		mc.say("%s", mc.introduction())
+	}
+	return nil
+}
+
+// describeLine writes one problem line for a reply: number, text, what is
+// wrong and an example.
+func describeLine(l *orders.Line) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  line %d: %s", l.No, strings.TrimSpace(l.Text))
+	for _, d := range l.Diags {
+		fmt.Fprintf(&b, "\n      %s", d.Message)
+		if d.Suggestion != "" {
+			fmt.Fprintf(&b, " (for example: %s)", d.Suggestion)
+		}
+	}
+	return b.String()
+}
+
+// introduction answers a mail that asked for nothing we understood.
+func (mc *mailCtx) introduction() string {
+	switch {
+	case mc.player != nil:
+		return fmt.Sprintf("I received your mail for %s but found no orders or commands in it. Send HELP for examples.", mc.game.Name)
+	case mc.gm:
+		return fmt.Sprintf("I received your mail for %s but found no commands in it. Send HELP for the GM commands.", mc.game.Name)
+	default:
+		return "Hello! I am the pbemd game master. I do not know you yet, so I have not acted on your mail.\n" +
+			"- To see the games: LIST\n" +
+			"- To join one: JOIN <game> (optionally: prefer Rome > Greece > Persia)\n" +
+			"- If you play already, reply to a mail I sent you, or start your mail with\n" +
+			"  SIGNON <power> <game> <password>\n" +
+			"- HELP shows examples of orders and commands."
+	}
+}
+
+// command runs one command after checking who may use it.
+func (mc *mailCtx) command(cmd *orders.Command) error {
+	spec, ok := commands[cmd.Verb]
+	if !ok {
+		mc.say("%s: I know this command but it is not available here.", cmd.Verb)
+		return nil
+	}
+	// Commands that name a game act on it when the sender has no game yet.
+	if mc.game == nil && cmd.Game != "" && spec.who != anyone && spec.who != siteOnly {
+		mc.say("%s %s: I do not know who you are in that game. Reply to a mail I sent you about it, or start with SIGNON.", cmd.Verb, cmd.Game)
+		return nil
+	}
+	switch spec.who {
+	case member:
+		if mc.player == nil && !mc.observer && !mc.gm {
+			mc.say("%s: only players and observers of a game can do that; I could not tell which game you mean. Reply to a mail I sent you.", cmd.Verb)
+			return nil
+		}
+	case diplomat:
+		if mc.player == nil || mc.player.Power == "" {
+			mc.say("%s: only a player with a power can do that.", cmd.Verb)
+			return nil
+		}
+	case gmOnly:
+		if !mc.gm {
+			mc.say("%s: only the game's GM can do that, by replying to a GM mail or with SIGNON GM <game> <password>. Nothing was changed.", cmd.Verb)
+			mc.log.Warn("GM command refused", "verb", cmd.Verb)
+			return nil
+		}
+	case siteOnly:
+		if !mc.siteGM {
+			mc.say("%s: only the site's GM can do that. Nothing was changed.", cmd.Verb)
+			return nil
+		}
+	}
+	return spec.run(mc, cmd)
+}
+
+func (mc *mailCtx) audit(action, detail string) error {
+	actor := mc.sender
+	if mc.gm {
+		actor = "gm:" + mc.sender
+	}
+	return mc.tx.Audit(store.AuditEntry{
+		Time: mc.now.UTC(), Game: gameName(mc.game), Actor: actor, Action: action, Detail: detail, MsgID: mc.in.MsgID,
+	})
+}
+
+// ---- orders ----
+
+// orders stores the order lines of a mail as a new version of the power's
+// orders and acknowledges the whole standing set.
+func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
+	switch {
+	case mc.observer && mc.player == nil:
+		mc.say("You observe %s: observers cannot send orders.", mc.game.Name)
+		return nil
+	case mc.player == nil:
+		if mc.gm {
+			mc.say("To order for a power, write SET ORDERS <power> followed by its orders.")
+			return nil
+		}
+		mc.say("I found orders in your mail, but I do not know who you are, so nothing was stored.\n%s", mc.introduction())
+		return nil
+	case mc.player.Power == "":
+		mc.say("The game %s has not started yet; you will get your power when it does. Orders are not stored before that.", mc.game.Name)
+		return nil
+	case mc.game.Status != store.Active || check == nil:
+		mc.say("The game %s is %s: orders are not accepted.", mc.game.Name, mc.game.Status)
+		return nil
+	case mc.game.Pending != nil:
+		mc.say("The results of %s are with the GM before publication; please wait for them before sending new orders.", mc.game.PhaseTitle)
+		return nil
+	}
+	if sent, ok := mc.tx.SentMail(mc.in.InReplyTo); ok && sent.Game == mc.game.Name && sent.Phase != "" && sent.Phase != mc.game.PhaseID {
+		mc.say("You replied to a mail about %s, but that phase is over: the game is now in %s. I did not store these orders. Please check the latest results and send orders for %s.",
+			sent.Phase, mc.game.PhaseTitle, mc.game.PhaseTitle)
+		return nil
+	}
+	set := store.OrderSet{
+		Power: mc.player.Power, Address: mc.player.Address, Rank: mc.player.Rank,
+		MsgID: mc.in.MsgID, Received: mc.now.UTC(), Lines: check.Canonical,
+	}
+	if err := mc.tx.AddOrderSet(mc.game.Name, mc.game.Phase, set); err != nil {
+		return err
+	}
+	if err := mc.audit("orders", fmt.Sprintf("%s: %d lines", set.Power, len(set.Lines))); err != nil {
+		return err
+	}
+	ack, err := mc.acknowledge(mc.player.Power, lines, check.Canonical)
+	if err != nil {
+		return err
+	}
+	mc.say("%s", ack)
+	return mc.maybeEarly()
+}
+
+// acknowledge writes the standing orders of a power, with the misorders of
+// the mail just received and the notes of the engine.
+func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string) (string, error) {
+	sets, err := mc.tx.OrderSets(mc.game.Name, mc.game.Phase)
+	if err != nil {
+		return "", err
+	}
+	standing := effectiveOrders(mc.engine, mc.state, mc.game, sets)[power]
+	full, err := mc.engine.Check(mc.state, power, strings.Join(standing, "\n"))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Orders received for %s, %s (deadline %s).\n", titleCase(power), mc.game.PhaseTitle, mc.d.showTime(mc.game.Deadline, mc.player))
+	b.WriteString("\nYour orders now stand as:\n")
+	if len(standing) == 0 {
+		b.WriteString("  (none)\n")
+	}
+	for _, l := range standing {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	var warn []string
+	for i := range lines {
+		l := &lines[i]
+		if len(l.Diags) > 0 && (l.Kind == orders.OrderLine || l.Kind == orders.ErrorLine) {
+			warn = append(warn, describeLine(l))
+		}
+	}
+	for i := range full.Lines {
+		l := &full.Lines[i]
+		if contains(fresh, strings.TrimSpace(l.Text)) {
+			continue // reported above with its line number
+		}
+		for _, d := range l.Diags {
+			if d.Severity == orders.Error {
+				warn = append(warn, fmt.Sprintf("  %s: %s", strings.TrimSpace(l.Text), d.Message))
+			}
+		}
+	}
+	if len(warn) > 0 {
+		b.WriteString("\nPlease look again at these (at the deadline your orders are carried out exactly as they stand):\n")
+		b.WriteString(strings.Join(dedupe(warn), "\n"))
+		b.WriteString("\n")
+	}
+	if len(full.Notes) > 0 {
+		b.WriteString("\n")
+		for _, n := range full.Notes {
+			fmt.Fprintf(&b, "  %s\n", n)
+		}
+	}
+	b.WriteString("\nYou may send new orders until the deadline: a new order for a unit replaces its old one.")
+	return b.String(), nil
+}
+
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	out := xs[:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// effectiveOrders folds every stored version of each power's orders into the
+// set that applies: oldest first, so the latest wins; a senior's LOCK makes
+// the senior's versions apply after the juniors'; the GM's (SET ORDERS) apply
+// last of all.
+func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []store.OrderSet) map[string][]string {
+	byPower := map[string][]store.OrderSet{}
+	for _, s := range sets {
+		byPower[s.Power] = append(byPower[s.Power], s)
+	}
+	merger, _ := e.(adjudicator.Merger)
+	out := map[string][]string{}
+	for _, power := range store.SortedPowers(byPower) {
+		vs := byPower[power]
+		locked := seniorLocked(g, power)
+		weight := func(s store.OrderSet) int {
+			switch {
+			case s.GM:
+				return 2
+			case locked && s.Rank == 0:
+				return 1
+			}
+			return 0
+		}
+		sort.SliceStable(vs, func(i, j int) bool { return weight(vs[i]) < weight(vs[j]) })
+		var standing []string
+		for _, s := range vs {
+			if merger == nil {
+				standing = append([]string(nil), s.Lines...)
+				continue
+			}
+			standing = merger.Merge(state, standing, s.Lines)
+		}
+		out[power] = standing
+	}
+	return out
+}
+
+// seniorLocked tells whether the senior of power has locked out the
+// juniors for the game's open phase.
+func seniorLocked(g *store.Game, power string) bool {
+	for _, p := range g.Players {
+		if p.Power == power && p.Rank == 0 && !p.Left {
+			return p.Lock == "always" || p.Lock == "turn:"+g.PhaseID
+		}
+	}
+	return false
+}
+
+// maybeEarly makes the phase due now when it may end early: in the fast
+// pace a retreat or build phase ends as soon as every power that owes
+// orders has sent them; with process-early on, any phase ends when every
+// such power is READY.
+func (mc *mailCtx) maybeEarly() error {
+	g := mc.game
+	if g.Status != store.Active || g.Paused || g.Pending != nil {
+		return nil
+	}
+	kind := adjudicator.PhaseKind(g.PhaseKind)
+	fastAdj := g.Options.Pace == "fast" && (kind == adjudicator.PhaseRetreat || kind == adjudicator.PhaseBuild)
+	if !fastAdj && !g.Options.ProcessEarly {
+		return nil
+	}
+	sets, err := mc.tx.OrderSets(g.Name, g.Phase)
+	if err != nil {
+		return err
+	}
+	sent := map[string]bool{}
+	for _, s := range sets {
+		sent[s.Power] = true
+	}
+	for _, p := range g.Waiting {
+		if fastAdj && !sent[p] {
+			return nil
+		}
+		if !fastAdj && !g.Ready[p] {
+			return nil
+		}
+	}
+	if g.Deadline.After(mc.now) {
+		g.Deadline = mc.now
+		mc.changed = true
+	}
+	return nil
+}
+
+// ---- player commands ----
+
+func cmdHelp(mc *mailCtx, _ *orders.Command) error {
+	mc.say("%s", helpText(mc))
+	return nil
+}
+
+func cmdVerify(mc *mailCtx, cmd *orders.Command) error {
+	code := strings.ToUpper(strings.TrimSpace(cmd.Arg))
+	c, ok := mc.tx.Code(code)
+	if !ok {
+		mc.say("VERIFY %s: I never sent a mail with that code. If a mail shows it, the mail is forged.", code)
+		return nil
+	}
+	mc.say("VERIFY %s: yes, I sent that mail.\n  To: %s\n  Subject: %s\n  Sent: %s\n  Message-ID: <%s>\nIf the mail you have says anything else in these fields, it is a forgery that reused the code.",
+		code, strings.Join(c.To, ", "), c.Subject, c.Sent.UTC().Format("2006-01-02 15:04 MST"), c.MsgID)
+	return nil
+}
+
+func cmdList(mc *mailCtx, cmd *orders.Command) error {
+	if cmd.Game != "" {
+		g, err := mc.tx.Game(cmd.Game)
+		if err != nil {
+			mc.say("LIST %s: there is no such game. Send LIST for all games.", cmd.Game)
+			return nil
+		}
+		mc.say("%s", describeGame(mc.d, g))
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("Games on this game master:\n")
+	n := 0
+	err := mc.tx.EachGame(func(g *store.Game) error {
+		n++
+		fmt.Fprintf(&b, "  %-16s %-12s %-9s %s\n", g.Name, g.Variant, g.Status, gameLine(mc.d, g))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		b.WriteString("  (none yet)\n")
+	}
+	b.WriteString("\nJOIN <game> to sign up; OBSERVE <game> to follow one.")
+	mc.say("%s", b.String())
+	return nil
+}
+
+func gameLine(d *Daemon, g *store.Game) string {
+	switch g.Status {
+	case store.Forming:
+		e, err := engineFor(g)
+		if err != nil {
+			return ""
+		}
+		return fmt.Sprintf("%d of %d players", countPlayers(g), len(e.Info().Powers))
+	case store.Active:
+		return fmt.Sprintf("%s, deadline %s", g.PhaseTitle, d.showTime(g.Deadline, nil))
+	}
+	if len(g.Winners) > 0 {
+		return g.EndedAs + ": " + strings.Join(g.Winners, ", ")
+	}
+	return g.EndedAs
+}
+
+func countPlayers(g *store.Game) int {
+	n := 0
+	for _, p := range g.Players {
+		if !p.Left {
+			n++
+		}
+	}
+	return n
+}
+
+func describeGame(d *Daemon, g *store.Game) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %s (%s): %s\n", g.Name, g.Variant, g.Status)
+	fmt.Fprintf(&b, "  %s\n", gameLine(d, g))
+	fmt.Fprintf(&b, "  pace %s, press %s, anonymous announcements %s\n", g.Options.Pace, g.Options.Press, onOff(g.Options.PSA))
+	if g.Paused {
+		fmt.Fprintf(&b, "  PAUSED: %s\n", g.PauseReason)
+	}
+	powers := map[string][]string{}
+	for _, p := range g.Players {
+		if !p.Left && p.Power != "" {
+			powers[p.Power] = append(powers[p.Power], "")
+		}
+	}
+	for _, pw := range store.SortedPowers(powers) {
+		n := len(powers[pw])
+		fmt.Fprintf(&b, "  %s: %d diplomat%s\n", titleCase(pw), n, plural(n))
+	}
+	return b.String()
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func cmdStatus(mc *mailCtx, _ *orders.Command) error {
+	g := mc.game
+	var b strings.Builder
+	b.WriteString(describeGame(mc.d, g))
+	if g.Status == store.Active && mc.state != nil {
+		st, err := mc.engine.Status(mc.state)
+		if err != nil {
+			return err
+		}
+		sets, err := mc.tx.OrderSets(g.Name, g.Phase)
+		if err != nil {
+			return err
+		}
+		sent := map[string]bool{}
+		for _, s := range sets {
+			sent[s.Power] = true
+		}
+		fmt.Fprintf(&b, "\n%s — deadline %s\n", g.PhaseTitle, mc.d.showTime(g.Deadline, mc.player))
+		for _, p := range st.Waiting {
+			mark := "no orders yet"
+			if sent[p] {
+				mark = "orders received"
+			}
+			fmt.Fprintf(&b, "  %-10s %s\n", titleCase(p), mark)
+		}
+		b.WriteString("\n" + st.Summary)
+	}
+	mc.say("%s", b.String())
+	return nil
+}
+
+func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
+	g := mc.game
+	if g.Phase == 0 {
+		mc.say("%s has no processed phases yet.", g.Name)
+		return nil
+	}
+	want := strings.ToUpper(strings.TrimSpace(cmd.Arg))
+	var b strings.Builder
+	press, err := mc.tx.PressLog(g.Name)
+	if err != nil {
+		return err
+	}
+	limit := g.Phase
+	if g.Pending != nil {
+		limit = g.Pending.Phase // unpublished results stay with the GM
+	}
+	for i := 0; i < limit; i++ {
+		rec, err := mc.tx.Phase(g.Name, i)
+		if err != nil {
+			return err
+		}
+		if want != "" && !strings.EqualFold(rec.PhaseID, want) && !strings.EqualFold(rec.Title, want) {
+			continue
+		}
+		if want == "" {
+			fmt.Fprintf(&b, "  %-8s %s (processed %s)\n", rec.PhaseID, rec.Title, rec.Processed.UTC().Format("2006-01-02 15:04"))
+			continue
+		}
+		fmt.Fprintf(&b, "=== %s ===\n%s\n", rec.Title, rec.Public)
+		for _, p := range press {
+			if p.PhaseID == rec.PhaseID && p.Kind != "private" {
+				fmt.Fprintf(&b, "--- press (%s) from %s ---\n%s\n", p.Kind, pressFrom(p), p.Body)
+			}
+		}
+	}
+	if b.Len() == 0 {
+		mc.say("HISTORY %s: no such phase. Send HISTORY for the list.", want)
+		return nil
+	}
+	if want == "" {
+		mc.say("Phases of %s (send HISTORY <phase> for one in full, with its public press):\n%s", g.Name, b.String())
+		return nil
+	}
+	mc.say("%s", b.String())
+	return nil
+}
+
+func pressFrom(p store.Press) string {
+	if p.From == "" {
+		return "anonymous"
+	}
+	return titleCase(p.From)
+}
+
+func cmdZone(mc *mailCtx, cmd *orders.Command) error {
+	zone := strings.TrimSpace(cmd.Arg)
+	if _, err := time.LoadLocation(zone); err != nil || zone == "" {
+		mc.say("SET ZONE %s: I do not know that time zone. Use a name like Europe/Paris, America/New_York or UTC.", zone)
+		return nil
+	}
+	if mc.player == nil {
+		mc.say("SET ZONE: only players have a time zone setting.")
+		return nil
+	}
+	mc.player.Zone = zone
+	mc.changed = true
+	mc.say("Your deadlines will now be shown in %s as well as UTC. Next deadline: %s.", zone, mc.d.showTime(mc.game.Deadline, mc.player))
+	return nil
+}
+
+func cmdSignon(mc *mailCtx, cmd *orders.Command) error {
+	if mc.player != nil && mc.authBy == "password" {
+		mc.say("Signed on as %s in %s.", titleCase(mc.player.Power), mc.game.Name)
+	} else if mc.gm && mc.authBy == "GM password" {
+		mc.say("Signed on as the GM of %s.", mc.game.Name)
+	} else if mc.siteGM && mc.authBy == "GM password" {
+		mc.say("Signed on as the site GM.")
+	}
+	return nil
+}
+
+func cmdRules(mc *mailCtx, cmd *orders.Command) error {
+	if mc.gm && len(cmd.Body) > 0 {
+		mc.game.HouseRules = strings.TrimSpace(strings.Join(cmd.Body, "\n"))
+		mc.changed = true
+		if err := mc.audit("rules", fmt.Sprintf("%d lines", len(cmd.Body))); err != nil {
+			return err
+		}
+		mc.say("House rules of %s replaced (%d lines). Players get them with RULES.", mc.game.Name, len(cmd.Body))
+		return mc.announce("House rules changed", "The GM has changed the house rules of this game:\n\n"+mc.game.HouseRules)
+	}
+	if mc.game == nil {
+		mc.say("RULES: which game? Reply to a mail I sent you about it.")
+		return nil
+	}
+	var b strings.Builder
+	if e, err := engineFor(mc.game); err == nil && e.Info().Rules != "" {
+		b.WriteString(e.Info().Rules + "\n\n")
+	}
+	if mc.game.HouseRules != "" {
+		b.WriteString("House rules of " + mc.game.Name + ":\n" + mc.game.HouseRules)
+	} else {
+		b.WriteString("The GM has set no house rules for " + mc.game.Name + ".")
+	}
+	mc.say("%s", b.String())
+	return nil
+}
+
+func cmdResign(mc *mailCtx, _ *orders.Command) error {
+	p := mc.player
+	g := mc.game
+	p.Left = true
+	mc.changed = true
+	if err := mc.tx.DeleteToken(p.Token); err != nil {
+		return err
+	}
+	if err := mc.audit("resign", p.Power); err != nil {
+		return err
+	}
+	mc.say("You have left %s. Thank you for playing.", g.Name)
+	var juniors []string
+	for _, q := range g.Players {
+		if q.Power == p.Power && !q.Left {
+			juniors = append(juniors, q.Address)
+		}
+	}
+	note := fmt.Sprintf("%s (%s) has resigned from %s.", p.Address, titleCase(p.Power), g.Name)
+	if p.Rank == 0 && len(juniors) > 0 {
+		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", titleCase(p.Power), strings.Join(juniors, ", "))
+	} else if len(juniors) == 0 && g.Status == store.Active {
+		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", titleCase(p.Power), p.Power)
+	}
+	return mc.d.alertGM(mc.tx, g, "Player resigned", note)
+}
+
+func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
+	g := mc.game
+	if g.Status != store.Active {
+		mc.say("DRAW: the game is not running.")
+		return nil
+	}
+	yes := strings.EqualFold(cmd.Arg, "yes")
+	if g.DrawVotes == nil {
+		g.DrawVotes = map[string]bool{}
+	}
+	g.DrawVotes[mc.player.Power] = yes
+	mc.changed = true
+	if !yes {
+		mc.say("Your vote for %s: no draw. (Votes are secret until a draw passes.)", titleCase(mc.player.Power))
+		return nil
+	}
+	mc.say("Your vote for %s: DRAW YES, for %s. (Votes are secret until a draw passes; they last for this phase only.)", titleCase(mc.player.Power), g.PhaseTitle)
+	for _, p := range g.Alive {
+		if !g.DrawVotes[p] {
+			return nil
+		}
+	}
+	return mc.d.endGame(mc.tx, g, "draw", g.Alive, "Every surviving power voted for a draw.")
+}
+
+func cmdPace(mc *mailCtx, cmd *orders.Command) error {
+	g := mc.game
+	pace := strings.ToLower(cmd.Arg)
+	if pace != "fast" && pace != "slow" {
+		mc.say("PACE: write PACE FAST or PACE SLOW.")
+		return nil
+	}
+	if g.PaceVotes == nil {
+		g.PaceVotes = map[string]string{}
+	}
+	g.PaceVotes[mc.player.Power] = pace
+	mc.changed = true
+	n := 0
+	for _, p := range g.Alive {
+		if g.PaceVotes[p] == pace {
+			n++
+		}
+	}
+	mc.say("Your vote for %s: pace %s (%d of %d surviving powers agree).", titleCase(mc.player.Power), pace, n, len(g.Alive))
+	if 2*n > len(g.Alive) && g.Options.Pace != pace {
+		g.Options.Pace = pace
+		g.PaceVotes = nil
+		if err := mc.audit("pace", pace); err != nil {
+			return err
+		}
+		return mc.announce("Pace changed", fmt.Sprintf("A majority of the surviving powers voted: from the next phase on, the game runs at the %s pace.", pace))
+	}
+	return nil
+}
+
+func cmdReady(mc *mailCtx, _ *orders.Command) error {
+	g := mc.game
+	if g.Ready == nil {
+		g.Ready = map[string]bool{}
+	}
+	g.Ready[mc.player.Power] = true
+	mc.changed = true
+	if g.Options.ProcessEarly {
+		mc.say("%s is ready. The phase is processed early once every power that must order is ready.", titleCase(mc.player.Power))
+	} else {
+		mc.say("%s is ready. (This game does not end phases early: it waits for the deadline.)", titleCase(mc.player.Power))
+	}
+	return mc.maybeEarly()
+}
+
+func cmdLock(mc *mailCtx, cmd *orders.Command) error {
+	p := mc.player
+	if p.Rank != 0 {
+		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", titleCase(p.Power))
+		return nil
+	}
+	switch strings.ToUpper(cmd.Arg) {
+	case "", "TURN":
+		p.Lock = "turn:" + mc.game.PhaseID
+		mc.say("Your orders override those of your juniors for %s.", mc.game.PhaseTitle)
+	case "ALWAYS":
+		p.Lock = "always"
+		mc.say("Your orders override those of your juniors from now on (LOCK JUNIORS OFF to undo).")
+	case "OFF":
+		p.Lock = ""
+		mc.say("The latest orders from any diplomat of %s apply again.", titleCase(p.Power))
+	default:
+		mc.say("LOCK JUNIORS: write LOCK JUNIORS, LOCK JUNIORS ALWAYS or LOCK JUNIORS OFF.")
+		return nil
+	}
+	mc.changed = true
+	return mc.audit("lock", p.Lock)
+}
+
+func cmdObserve(mc *mailCtx, cmd *orders.Command) error {
+	name := cmd.Game
+	if name == "" && mc.game != nil {
+		name = mc.game.Name
+	}
+	g, err := mc.tx.Game(name)
+	if err != nil {
+		mc.say("OBSERVE %s: there is no such game. Send LIST for the games.", name)
+		return nil
+	}
+	if p := findPlayer(g, mc.sender); p != nil && p.Power != "" && g.Status == store.Active && isAlive(g, p.Power) {
+		mc.say("You play %s in %s already.", titleCase(p.Power), g.Name)
+		return nil
+	}
+	if o := findObserver(g, mc.sender); o != nil {
+		mc.say("You already observe %s.", g.Name)
+		return nil
+	}
+	o := store.Observer{Address: mc.sender, Token: newToken()}
+	g.Observers = append(g.Observers, o)
+	if err := mc.tx.PutToken(store.TokenRef{Token: o.Token, Game: g.Name, Address: o.Address}); err != nil {
+		return err
+	}
+	if err := mc.tx.PutGame(g); err != nil {
+		return err
+	}
+	if mc.game != nil && mc.game.Name == g.Name {
+		mc.game.Observers = g.Observers
+	}
+	mc.say("You now observe %s: you will get its results and public press. UNOBSERVE to stop.", g.Name)
+	return nil
+}
+
+func isAlive(g *store.Game, power string) bool {
+	for _, p := range g.Alive {
+		if p == power {
+			return true
+		}
+	}
+	return false
+}
+
+func cmdUnobserve(mc *mailCtx, _ *orders.Command) error {
+	g := mc.game
+	for i, o := range g.Observers {
+		if o.Address == mc.sender {
+			if err := mc.tx.DeleteToken(o.Token); err != nil {
+				return err
+			}
+			g.Observers = append(g.Observers[:i], g.Observers[i+1:]...)
+			mc.changed = true
+			mc.say("You no longer observe %s.", g.Name)
+			return nil
+		}
+	}
+	mc.say("You do not observe %s.", g.Name)
+	return nil
+}
+
+// ---- helpers shared by commands ----
+
+// titleCase prints a power id as a name ("england" → "England").
+func titleCase(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// showTime prints a deadline in UTC and, when the player has a zone, in it.
+func (d *Daemon) showTime(t time.Time, p *store.Player) string {
+	if t.IsZero() {
+		return "not set"
+	}
+	s := t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
+	zone := d.opt.Zone
+	if p != nil && p.Zone != "" {
+		zone = p.Zone
+	}
+	if loc, err := time.LoadLocation(zone); err == nil && zone != "UTC" {
+		s += " = " + t.In(loc).Format("Mon 15:04 MST") + " (" + zone + ")"
+	}
+	return s
+}

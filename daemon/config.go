@@ -1,0 +1,189 @@
+package daemon
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/robfig/cron/v3"
+
+	"pbemd/mailer"
+)
+
+// Config is pbemd's one configuration file (TOML). Every field is
+// documented in ExampleConfig, which a test keeps in step with this struct.
+// Unknown keys are errors. Secrets may come from the environment instead:
+// PBEMD_GM_PASSWORD, PBEMD_IMAP_PASSWORD, PBEMD_SMTP_PASSWORD.
+type Config struct {
+	DataDir    string   `toml:"data_dir"`
+	Address    string   `toml:"address"`
+	GM         []string `toml:"gm"`
+	GMPassword string   `toml:"gm_password"`
+	TimeZone   string   `toml:"time_zone"`
+	Poll       string   `toml:"poll"`
+	Tick       string   `toml:"tick"`
+	HTTP       string   `toml:"http"`
+	RateLimit  int      `toml:"rate_limit"`
+	LogLevel   string   `toml:"log_level"`
+
+	// IMAP and SMTP are the real mail accounts. When both are absent the
+	// embedded mail server is used.
+	IMAP       *mailer.IMAPConfig  `toml:"imap"`
+	SMTP       *mailer.SMTPConfig  `toml:"smtp"`
+	Mailserver mailer.ServerConfig `toml:"mailserver"`
+	Schedule   Schedule            `toml:"schedule"`
+}
+
+//go:embed config.example.toml
+var exampleConfig string
+
+// ExampleConfig is a commented configuration with every key (`pbemd config
+// example` prints it).
+func ExampleConfig() string { return exampleConfig }
+
+// DefaultConfig is what `pbemd serve` runs with when no file is given: the
+// embedded mail server on loopback and a data folder in the working
+// directory.
+func DefaultConfig() Config {
+	return Config{
+		DataDir:   "data",
+		Address:   "gm@pbemd.localhost",
+		GM:        []string{"master@pbemd.localhost"},
+		TimeZone:  "UTC",
+		Poll:      "@every 1m",
+		Tick:      "@every 1m",
+		HTTP:      "127.0.0.1:8025",
+		RateLimit: 30,
+		LogLevel:  "info",
+		Mailserver: mailer.ServerConfig{
+			IMAPAddr:  mailer.DefaultServerIMAPAddr,
+			SMTPAddr:  mailer.DefaultServerSMTPAddr,
+			Domain:    mailer.DefaultServerDomain,
+			StateFile: "mail.db",
+		},
+		Schedule: DefaultSchedule(),
+	}
+}
+
+// LoadConfig reads a config file over the defaults and applies secrets
+// from the environment.
+func LoadConfig(path string) (Config, error) {
+	cfg := DefaultConfig()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return cfg, fmt.Errorf("config: %w", err)
+	}
+	if err := DecodeConfig(string(raw), &cfg); err != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, err)
+	}
+	cfg.applyEnv()
+	return cfg, cfg.Validate()
+}
+
+// DecodeConfig decodes TOML text into cfg, refusing unknown keys.
+func DecodeConfig(text string, cfg *Config) error {
+	md, err := toml.Decode(text, cfg)
+	if err != nil {
+		return err
+	}
+	if extra := md.Undecoded(); len(extra) > 0 {
+		keys := make([]string, len(extra))
+		for i, k := range extra {
+			keys[i] = k.String()
+		}
+		return fmt.Errorf("unknown key(s): %s", strings.Join(keys, ", "))
+	}
+	return nil
+}
+
+func (c *Config) applyEnv() {
+	if v := os.Getenv("PBEMD_GM_PASSWORD"); v != "" {
+		c.GMPassword = v
+	}
+	if v := os.Getenv("PBEMD_IMAP_PASSWORD"); v != "" && c.IMAP != nil {
+		c.IMAP.Password = v
+	}
+	if v := os.Getenv("PBEMD_SMTP_PASSWORD"); v != "" && c.SMTP != nil {
+		c.SMTP.Password = v
+	}
+}
+
+// UsesEmbedded reports whether the embedded mail server stands in for real
+// accounts.
+func (c *Config) UsesEmbedded() bool { return c.IMAP == nil && c.SMTP == nil }
+
+// Validate reports the first problem, in words a GM can act on.
+func (c *Config) Validate() error {
+	if c.DataDir == "" {
+		return errors.New("data_dir is empty")
+	}
+	if _, _, ok := strings.Cut(c.Address, "@"); !ok || strings.ContainsAny(c.Address, " \r\n<>+") {
+		return fmt.Errorf("address %q must be a plain local@domain address (no +)", c.Address)
+	}
+	for _, gm := range c.GM {
+		if !strings.Contains(gm, "@") {
+			return fmt.Errorf("gm address %q is not a mail address", gm)
+		}
+	}
+	if _, err := time.LoadLocation(c.TimeZone); err != nil {
+		return fmt.Errorf("time_zone %q: %w", c.TimeZone, err)
+	}
+	parser := cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+	for name, spec := range map[string]string{"poll": c.Poll, "tick": c.Tick} {
+		if _, err := parser.Parse(spec); err != nil {
+			return fmt.Errorf("%s %q is not a cron schedule (e.g. \"@every 1m\" or \"*/5 * * * *\"): %w", name, spec, err)
+		}
+	}
+	if c.HTTP != "" {
+		host, _, err := net.SplitHostPort(c.HTTP)
+		if err != nil {
+			return fmt.Errorf("http %q is not host:port: %w", c.HTTP, err)
+		}
+		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return fmt.Errorf("http %q: the health and admin endpoint listens on loopback only", c.HTTP)
+		}
+	}
+	if c.RateLimit < 0 {
+		return errors.New("rate_limit must not be negative")
+	}
+	switch c.LogLevel {
+	case "", "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("log_level %q is not debug, info, warn or error", c.LogLevel)
+	}
+	if (c.IMAP == nil) != (c.SMTP == nil) {
+		return errors.New("configure both [imap] and [smtp], or neither (then the embedded mail server is used)")
+	}
+	if c.IMAP != nil {
+		if err := c.IMAP.Validate(); err != nil {
+			return err
+		}
+		if err := c.SMTP.Validate(); err != nil {
+			return err
+		}
+	}
+	if c.UsesEmbedded() {
+		if err := c.Mailserver.Validate(); err != nil {
+			return err
+		}
+		if _, domain, _ := strings.Cut(strings.ToLower(c.Address), "@"); domain != strings.ToLower(c.Mailserver.Domain) {
+			return fmt.Errorf("address %q must be at the embedded mail server's domain %q", c.Address, c.Mailserver.Domain)
+		}
+	}
+	if c.Schedule.DeadlineHour > 23 {
+		return fmt.Errorf("schedule.deadline_hour %d is not an hour of the day", c.Schedule.DeadlineHour)
+	}
+	if _, err := time.LoadLocation(c.Schedule.DeadlineZone); c.Schedule.DeadlineZone != "" && err != nil {
+		return fmt.Errorf("schedule.deadline_zone %q: %w", c.Schedule.DeadlineZone, err)
+	}
+	return nil
+}
+
+// DBPath is the bbolt file inside the data folder.
+func (c *Config) DBPath() string { return filepath.Join(c.DataDir, "pbemd.db") }

@@ -1,0 +1,182 @@
+// Package daemon is the game master: it turns each incoming mail into its
+// effects (orders stored, commands carried out, replies queued), runs every
+// game's deadline, adjudicates through the game's engine and queues the
+// reports, all in single store transactions so that a crash at any point
+// loses nothing and repeats nothing.
+//
+// The daemon knows no mail protocol (package mailer moves the bytes) and no
+// game rules (the engines in adjudicator/* do). It never reads the clock
+// directly: Options.Now is its only time source, so tests and the demo can
+// run it on an accelerated clock.
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"pbemd/adjudicator"
+	"pbemd/store"
+)
+
+// Incoming is one received mail as the daemon sees it.
+type Incoming struct {
+	MsgID      string
+	From       string   // bare address of From:
+	ReplyTo    string   // bare address of Reply-To:, if any
+	To         []string // every recipient address we were reached at
+	Token      string   // the +token of our address, if any
+	Subject    string
+	Date       time.Time
+	InReplyTo  string
+	References []string
+	Text       string // the best plain-text body
+	// Auto is true for bounces and auto-replies: recorded, never answered.
+	Auto bool
+	// TooBig is true when the mail was over the size limit and not parsed.
+	TooBig bool
+}
+
+// Sender is the address replies go to.
+func (in *Incoming) Sender() string {
+	if in.ReplyTo != "" {
+		return strings.ToLower(in.ReplyTo)
+	}
+	return strings.ToLower(in.From)
+}
+
+// Options configure a Daemon.
+type Options struct {
+	Address    string   // the daemon's own address, e.g. "gm@pbemd.local"
+	GM         []string // site GM addresses (alerts go there)
+	GMPassword string   // site GM password (CREATE, GM commands from scratch)
+	Schedule   Schedule
+	RateLimit  int    // answered mails per sender per hour (0 = 30)
+	Zone       string // default time zone for deadlines shown to players
+	// PasswordCost is the bcrypt cost for player passwords (0 = default).
+	PasswordCost int
+	Now          func() time.Time
+	Logger       *slog.Logger
+	// Enqueue puts one outgoing mail into the durable outbox inside tx
+	// (default: compose it and store it in the store's outbox); Kick tells
+	// the sender there is mail to send (after commit).
+	Enqueue func(tx *store.Tx, m *Outgoing) error
+	Kick    func()
+	Metrics *Metrics
+}
+
+// Daemon is the game master.
+type Daemon struct {
+	db      *store.DB
+	opt     Options
+	log     *slog.Logger
+	now     func() time.Time
+	rate    *rateLimiter
+	metrics *Metrics
+	domain  string
+	local   string
+
+	tickMu sync.Mutex // one Tick at a time
+}
+
+// New builds a daemon over an open store.
+func New(db *store.DB, opt Options) (*Daemon, error) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Enqueue == nil {
+		opt.Enqueue = outboxEnqueue(opt.Now)
+	}
+	if opt.Kick == nil {
+		opt.Kick = func() {}
+	}
+	if opt.RateLimit <= 0 {
+		opt.RateLimit = 30
+	}
+	if opt.Metrics == nil {
+		opt.Metrics = &Metrics{}
+	}
+	if opt.Zone == "" {
+		opt.Zone = "UTC"
+	}
+	if _, err := time.LoadLocation(opt.Zone); err != nil {
+		return nil, fmt.Errorf("daemon: time zone %q: %w", opt.Zone, err)
+	}
+	if opt.Schedule.Orders == 0 && opt.Schedule.DeadlineZone == "" {
+		opt.Schedule = DefaultSchedule() // not configured at all
+	}
+	opt.Schedule = opt.Schedule.withDefaults()
+	local, domain, ok := strings.Cut(strings.ToLower(opt.Address), "@")
+	if !ok || local == "" || domain == "" {
+		return nil, fmt.Errorf("daemon: own address %q is not local@domain", opt.Address)
+	}
+	for i, a := range opt.GM {
+		opt.GM[i] = strings.ToLower(strings.TrimSpace(a))
+	}
+	return &Daemon{
+		db:      db,
+		opt:     opt,
+		log:     opt.Logger,
+		now:     opt.Now,
+		rate:    newRateLimiter(opt.RateLimit, time.Hour),
+		metrics: opt.Metrics,
+		domain:  domain,
+		local:   local,
+	}, nil
+}
+
+// DB is the daemon's store.
+func (d *Daemon) DB() *store.DB { return d.db }
+
+// Metrics is the daemon's counters.
+func (d *Daemon) Metrics() *Metrics { return d.metrics }
+
+// replyAddress is our address with a token, so a reply comes back to us
+// naming its sender and game.
+func (d *Daemon) replyAddress(token string) string {
+	if token == "" {
+		return d.opt.Address
+	}
+	return d.local + "+" + token + "@" + d.domain
+}
+
+// newToken returns 128 random bits as 26 lower-case base32 characters.
+func newToken() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+}
+
+// engineFor finds a game's engine.
+func engineFor(g *store.Game) (adjudicator.Engine, error) {
+	e, ok := adjudicator.Lookup(g.Variant)
+	if !ok {
+		return nil, fmt.Errorf("game %s: variant %q is not compiled into this pbemd", g.Name, g.Variant)
+	}
+	return e, nil
+}
+
+// Run calls Tick on every value of ticks until ctx ends. The caller drives
+// the ticks (a cron schedule in serve, an accelerated clock in demo).
+func (d *Daemon) Run(ctx context.Context, ticks <-chan time.Time) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticks:
+			if err := d.Tick(ctx); err != nil {
+				d.log.Error("tick", "err", err)
+			}
+		}
+	}
+}

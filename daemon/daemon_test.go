@@ -1,0 +1,498 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"pbemd/adjudicator"
+	"pbemd/store"
+)
+
+func TestSignupAssignsPowersAndMailsSecrets(t *testing.T) {
+	h := newHarness(t)
+	h.createToy("g1", "")
+	h.send("alice@example.test", "", "Hi GM,\nJOIN g1 prefer red > blue\nthanks")
+	ms := h.outbox()
+	mustContain(t, h.only(ms, "alice@example.test").Text, "signed up for g1 (1 of 2 players)")
+	h.send("bob@example.test", "", "join g1 prefer blue")
+	ms = h.outbox()
+	alice := to(ms, "alice@example.test")
+	bob := to(ms, "bob@example.test")
+	// Alice: her secrets and the start announcement; Bob: the JOIN reply too.
+	if len(alice) != 2 || len(bob) != 3 {
+		t.Fatalf("alice got %d mails, bob %d; want 2 and 3", len(alice), len(bob))
+	}
+	var aliceSecret, bobSecret sent
+	for _, m := range ms {
+		if strings.Contains(m.Subject, "You are") {
+			if m.To == "alice@example.test" {
+				aliceSecret = m
+			} else {
+				bobSecret = m
+			}
+		}
+	}
+	if aliceSecret.Subject != "[g1] You are Red" || bobSecret.Subject != "[g1] You are Blue" {
+		t.Errorf("assignment: alice %q, bob %q; both rankings can be met exactly", aliceSecret.Subject, bobSecret.Subject)
+	}
+	mustContain(t, aliceSecret.Text, "Your password:", "SIGNON red g1")
+	if aliceSecret.Token == "" || aliceSecret.Token == bobSecret.Token || len(aliceSecret.Token) < 26 {
+		t.Errorf("tokens must be distinct and at least 128 bits: %q %q", aliceSecret.Token, bobSecret.Token)
+	}
+	g := h.game("g1")
+	if g.Status != store.Active || g.PhaseID != "P00" {
+		t.Fatalf("game after sign-up: %s %s", g.Status, g.PhaseID)
+	}
+	// Seed schedule: started Sunday 21:00, 48 h orders: Tuesday 21:00.
+	if want := time.Date(2026, 12, 8, 21, 0, 0, 0, time.UTC); !g.Deadline.Equal(want) {
+		t.Errorf("deadline %v, want %v", g.Deadline, want)
+	}
+	if gm := h.only(ms, harnessGM); !strings.Contains(gm.Subject, "has started") {
+		t.Errorf("GM copy: %q", gm.Subject)
+	}
+}
+
+func TestAssignPowersSatisfiesRankings(t *testing.T) {
+	powers := []string{"a", "b", "c"}
+	cases := []struct {
+		name  string
+		prefs [][]string
+		want  []string
+	}{
+		{"all met", [][]string{{"a"}, {"b"}, {"c"}}, []string{"a", "b", "c"}},
+		{"conflict resolved fairly", [][]string{{"a", "b"}, {"a", "c"}, {"a", "b"}}, nil},
+		{"fairness over popularity", [][]string{{"a", "b", "c"}, {"a", "c", "b"}, {"b", "a", "c"}}, []string{"a", "c", "b"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := AssignPowers(powers, c.prefs, 7)
+			seen := map[string]bool{}
+			for _, p := range got {
+				if seen[p] || p == "" {
+					t.Fatalf("not a one-to-one assignment: %v", got)
+				}
+				seen[p] = true
+			}
+			if c.want != nil {
+				for i := range c.want {
+					if got[i] != c.want[i] {
+						t.Fatalf("got %v, want %v", got, c.want)
+					}
+				}
+			}
+			// Nobody may get a worse place than the worst place in some
+			// other one-to-one assignment that minimises the total.
+			total := 0
+			for i, p := range got {
+				total += rankCost(c.prefs[i], p, len(powers))
+			}
+			if best := bruteBest(powers, c.prefs); total != best {
+				t.Fatalf("total cost %d, optimum %d (%v)", total, best, got)
+			}
+			if again := AssignPowers(powers, c.prefs, 7); strings.Join(again, ",") != strings.Join(got, ",") {
+				t.Fatalf("not reproducible from the seed: %v then %v", got, again)
+			}
+		})
+	}
+}
+
+func rankCost(prefs []string, p string, n int) int {
+	for k, q := range prefs {
+		if q == p {
+			return k * k
+		}
+	}
+	return n * n
+}
+
+func bruteBest(powers []string, prefs [][]string) int {
+	best := 1 << 30
+	var rec func(i int, used map[string]bool, sum int)
+	rec = func(i int, used map[string]bool, sum int) {
+		if i == len(prefs) {
+			best = min(best, sum)
+			return
+		}
+		for _, p := range powers {
+			if !used[p] {
+				used[p] = true
+				rec(i+1, used, sum+rankCost(prefs[i], p, len(powers)))
+				used[p] = false
+			}
+		}
+	}
+	rec(0, map[string]bool{}, 0)
+	return best
+}
+
+func TestOrdersAcknowledgedAndMergedThenProcessedAtDeadline(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g2", "")
+	h.as(tok["red"], "score 3\n\nscore 0\nmove the moon\n-- \nAlice")
+	ms := h.outbox()
+	ack := h.only(ms, tok["red"].addr)
+	mustContain(t, ack.Text, "Orders received for Red", "score 0", "a score of 0 does nothing", "line 4: move the moon")
+	if ack.Mail.InReplyTo == "" {
+		t.Error("the acknowledgement does not thread (In-Reply-To)")
+	}
+	// A later mail replaces the order (the toy engine keeps one line).
+	h.as(tok["red"], "score 4")
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "score 4")
+
+	h.clock.Add(47 * time.Hour)
+	h.tick()
+	ms = h.outbox()
+	// 24 h before the deadline: both got reminders earlier? No: reminders
+	// go only to powers without orders, so blue (bob) got one, red not.
+	if got := to(ms, tok["red"].addr); len(got) != 0 {
+		t.Errorf("red has orders and must not be reminded: %v", got[0].Subject)
+	}
+	mustContain(t, h.only(ms, tok["blue"].addr).Subject, "Reminder")
+
+	h.clock.Add(time.Hour)
+	h.tick()
+	ms = h.outbox()
+	res := h.only(ms, tok["red"].addr)
+	mustContain(t, res.Subject, "[g2] Phase 0 — results")
+	mustContain(t, res.Text, "red: score 4", "private note for red", "Next phase: Phase 1", "Deadline:")
+	if strings.Contains(res.Text, "private note for blue") {
+		t.Error("red got blue's private part")
+	}
+	g := h.game("g2")
+	if g.Phase != 1 || g.PhaseID != "P01" {
+		t.Fatalf("phase after deadline: %d %s", g.Phase, g.PhaseID)
+	}
+	// A second tick at the same time processes nothing more.
+	h.tick()
+	if ms := h.outbox(); len(ms) != 0 {
+		t.Fatalf("second tick sent %d mails", len(ms))
+	}
+}
+
+func TestStrangerGetsOneHelpfulAnswerAndChangesNothing(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g3", "")
+	_ = tok
+	// A forged From: of a player, without the token: no order is stored.
+	h.send(tok["red"].addr, "", "score 9")
+	ms := h.outbox()
+	m := h.only(ms, tok["red"].addr)
+	mustContain(t, m.Text, "do not know you yet", "SIGNON")
+	var sets []store.OrderSet
+	h.db.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets("g3", 0); return err })
+	if len(sets) != 0 {
+		t.Fatalf("a forged From: stored orders: %+v", sets)
+	}
+	// A token that exists in no game is not accepted either.
+	h.send("mallory@example.test", "aaaaaaaaaaaaaaaaaaaaaaaaaa", "score 9")
+	mustContain(t, h.only(h.outbox(), "mallory@example.test").Text, "not one I know")
+	// GM commands from a player's token are refused.
+	h.as(tok["red"], "PROCESS")
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "only the game's GM")
+	if g := h.game("g3"); g.Deadline.Before(h.clock.Now().Add(time.Hour)) {
+		t.Fatal("a player's PROCESS moved the deadline")
+	}
+}
+
+func TestPasswordSignonOrdersFromScratch(t *testing.T) {
+	h := newHarness(t)
+	h.startToy("g4", "")
+	// Fish the password out of the secrets mail by starting over: the
+	// harness drained it, so make a new game and keep the mails.
+	h.createToy("g5", "")
+	h.send("carol@example.test", "", "JOIN g5 prefer blue")
+	h.send("dave@example.test", "", "JOIN g5 prefer red")
+	var pw string
+	for _, m := range h.outbox() {
+		if m.To == "carol@example.test" && strings.Contains(m.Subject, "You are") {
+			i := strings.Index(m.Text, "Your password: ")
+			pw = strings.Fields(m.Text[i+len("Your password: "):])[0]
+		}
+	}
+	if pw == "" {
+		t.Fatal("no password mailed")
+	}
+	h.send("carol@elsewhere.test", "", "SIGNON blue g5 wrong\nscore 2")
+	mustContain(t, h.only(h.outbox(), "carol@elsewhere.test").Text, "SIGNON failed")
+	h.send("carol@elsewhere.test", "", "SIGNON blue g5 "+pw+"\nscore 2")
+	mustContain(t, h.only(h.outbox(), "carol@elsewhere.test").Text, "Signed on as Blue", "Orders received for Blue", "score 2")
+}
+
+func TestDuplicateMessageIDIsHandledOnce(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g6", "")
+	in := &Incoming{MsgID: "same@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 1"}
+	h.sendMail(in)
+	h.sendMail(in)
+	if ms := h.outbox(); len(ms) != 1 {
+		t.Fatalf("a repeated Message-ID produced %d replies", len(ms))
+	}
+}
+
+func TestAutoRepliesAreNeverAnswered(t *testing.T) {
+	h := newHarness(t)
+	h.sendMail(&Incoming{MsgID: "auto@test", From: "mailer-daemon@example.test", Auto: true, Text: "undeliverable"})
+	if ms := h.outbox(); len(ms) != 0 {
+		t.Fatalf("answered a bounce: %v", ms[0].Subject)
+	}
+}
+
+func TestTooBigMailRefusedOncePerHour(t *testing.T) {
+	h := newHarness(t)
+	for i := 0; i < 3; i++ {
+		h.sendMail(&Incoming{MsgID: "big" + string(rune('a'+i)) + "@test", From: "x@example.test", TooBig: true})
+	}
+	ms := h.outbox()
+	if len(ms) != 1 {
+		t.Fatalf("%d refusals, want 1", len(ms))
+	}
+	mustContain(t, ms[0].Text, "too large")
+	h.clock.Add(61 * time.Minute)
+	h.sendMail(&Incoming{MsgID: "bigz@test", From: "x@example.test", TooBig: true})
+	if ms := h.outbox(); len(ms) != 1 {
+		t.Fatalf("after an hour: %d refusals, want 1", len(ms))
+	}
+}
+
+func TestRateLimitOneNoticeThenSilence(t *testing.T) {
+	h := newHarness(t)
+	h.d.rate = newRateLimiter(3, time.Hour)
+	for i := 0; i < 6; i++ {
+		h.send("flood@example.test", "", "LIST")
+	}
+	ms := h.outbox()
+	if len(ms) != 4 {
+		t.Fatalf("%d answers, want 3 and one notice", len(ms))
+	}
+	notices := 0
+	for _, m := range ms {
+		if strings.Contains(m.Text, "will not answer you again") {
+			notices++
+		}
+	}
+	if notices != 1 {
+		t.Fatalf("%d notices, want 1", notices)
+	}
+}
+
+func TestVerifyTellsRealFromForged(t *testing.T) {
+	h := newHarness(t)
+	h.send("x@example.test", "", "LIST")
+	m := h.outbox()[0]
+	i := strings.Index(m.Text, "verification code ")
+	code := strings.Fields(m.Text[i+len("verification code "):])[0]
+	h.send("y@example.test", "", "VERIFY "+code)
+	mustContain(t, h.only(h.outbox(), "y@example.test").Text, "yes, I sent that mail", "x@example.test")
+	h.send("y@example.test", "", "VERIFY ABCD-EFGH")
+	mustContain(t, h.only(h.outbox(), "y@example.test").Text, "never sent")
+}
+
+func TestDrawNeedsEverySurvivor(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g7", "")
+	h.as(tok["red"], "DRAW YES")
+	ms := h.outbox()
+	if len(ms) != 1 {
+		t.Fatalf("one vote must not end the game nor tell anyone else: %d mails", len(ms))
+	}
+	h.as(tok["blue"], "DRAW YES")
+	ms = h.outbox()
+	mustContain(t, h.only(ms, harnessGM).Text, "draw shared by Blue, Red")
+	if g := h.game("g7"); g.Status != store.Finished || g.EndedAs != "draw" {
+		t.Fatalf("game after both votes: %s %s", g.Status, g.EndedAs)
+	}
+}
+
+func TestPressPrivateBroadcastAndAnonymous(t *testing.T) {
+	h := newHarness(t)
+	gm, tok := h.startToy("g8", "")
+	h.as(tok["red"], "PRESS TO blue\nShall we share?\nENDPRESS")
+	ms := h.outbox()
+	bob := h.only(ms, tok["blue"].addr)
+	mustContain(t, bob.Text, "Press from Red to Blue", "Shall we share?")
+	if len(to(ms, harnessGM)) != 0 {
+		t.Error("private press was copied to the GM")
+	}
+	h.as(tok["blue"], "PSA\nRed is lying.\nENDPRESS")
+	ms = h.outbox()
+	for _, m := range to(ms, tok["red"].addr) {
+		if strings.Contains(m.Text, "Red is lying") && strings.Contains(strings.ToLower(m.Text), "blue") {
+			t.Errorf("anonymous announcement reveals its sender:\n%s", m.Text)
+		}
+	}
+	mustContain(t, h.only(ms, harnessGM).Text, "Red is lying")
+	// The GM turns private press off; the next PRESS is refused.
+	h.send(harnessGM, gm, "SET press=white")
+	h.outbox()
+	h.as(tok["red"], "PRESS TO blue\nagain\nENDPRESS")
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "private press is turned off")
+}
+
+func TestGMPauseRollbackAndSetOrders(t *testing.T) {
+	h := newHarness(t)
+	gm, tok := h.startToy("g9", "")
+	h.as(tok["red"], "score 2")
+	h.outbox()
+	h.send(harnessGM, gm, "SET ORDERS blue\nscore 5\nENDORDERS")
+	mustContain(t, h.reply(h.outbox(), harnessGM).Text, "Orders of Blue for Phase 0 set by the GM")
+	h.send(harnessGM, gm, "SET ORDERS blue\nscore 0\nENDORDERS")
+	mustContain(t, h.only(h.outbox(), harnessGM).Text, "refused, nothing was stored")
+
+	h.send(harnessGM, gm, "PROCESS")
+	h.outbox()
+	h.tick()
+	h.outbox()
+	g := h.game("g9")
+	if g.Phase != 1 {
+		t.Fatalf("PROCESS did not process: phase %d", g.Phase)
+	}
+	var st []byte
+	h.db.View(func(tx *store.Tx) (err error) { st, err = tx.State("g9"); return err })
+	mustContain(t, string(st), `"blue":5`, `"red":2`)
+
+	h.send(harnessGM, gm, "ROLLBACK")
+	ms := h.outbox()
+	mustContain(t, h.only(ms, tok["red"].addr).Text, "reopened Phase 0")
+	g = h.game("g9")
+	if g.Phase != 0 || g.PhaseID != "P00" {
+		t.Fatalf("after ROLLBACK: phase %d %s", g.Phase, g.PhaseID)
+	}
+	h.send(harnessGM, gm, "ROLLBACK")
+	mustContain(t, h.only(h.outbox(), harnessGM).Text, "ROLLBACK refused")
+
+	h.send(harnessGM, gm, "PAUSE holidays")
+	h.outbox()
+	h.clock.Add(100 * time.Hour)
+	h.tick()
+	if g := h.game("g9"); g.Phase != 0 || !g.Paused {
+		t.Fatalf("a paused game was processed: phase %d paused %v", g.Phase, g.Paused)
+	}
+	h.clock.Add(7 * 24 * time.Hour)
+	h.tick()
+	ms = h.outbox()
+	mustContain(t, h.only(ms, tok["blue"].addr).Text, "pause has run out")
+}
+
+func TestPreviewHoldsResultsUntilPublish(t *testing.T) {
+	h := newHarness(t)
+	gm, tok := h.startToy("g10", "preview=on")
+	h.as(tok["red"], "score 1")
+	h.outbox()
+	h.send(harnessGM, gm, "PROCESS")
+	h.outbox()
+	h.tick()
+	ms := h.outbox()
+	if len(to(ms, tok["red"].addr)) != 0 {
+		t.Fatal("players got results before PUBLISH")
+	}
+	mustContain(t, h.only(ms, harnessGM).Text, "not yet public", "red: score 1")
+	h.send(harnessGM, gm, "PUBLISH")
+	ms = h.outbox()
+	mustContain(t, h.only(ms, tok["red"].addr).Text, "red: score 1", "Deadline:")
+}
+
+func TestSoloVictoryEndsTheGame(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g11", "")
+	h.as(tok["red"], "score 10")
+	h.outbox()
+	h.clock.Add(48 * time.Hour)
+	h.tick()
+	ms := h.outbox()
+	var over bool
+	for _, m := range to(ms, tok["blue"].addr) {
+		if strings.Contains(m.Text, "Red has won g11") {
+			over = true
+		}
+	}
+	if !over {
+		t.Fatal("no game-over mail")
+	}
+	if g := h.game("g11"); g.Status != store.Finished || g.Winners[0] != "red" {
+		t.Fatalf("game: %s %v", g.Status, g.Winners)
+	}
+}
+
+func TestLateProcessingIsAnnounced(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g12", "")
+	h.clock.Add(72 * time.Hour) // the daemon was down past the deadline
+	h.tick()
+	ms := h.outbox()
+	for _, m := range to(ms, tok["red"].addr) {
+		if strings.Contains(m.Subject, "results") {
+			mustContain(t, m.Text, "processed this phase late")
+			return
+		}
+	}
+	t.Fatal("no results mail")
+}
+
+func TestScheduleDeadlines(t *testing.T) {
+	s := DefaultSchedule()
+	sun := time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name  string
+		kind  string
+		pace  string
+		start time.Time
+		last  time.Time
+		want  time.Time
+	}{
+		{"spring orders from Sunday 21:00", "orders", "slow", sun, time.Time{}, sun.Add(48 * time.Hour)},
+		{"processed five minutes late", "orders", "slow", sun.Add(5 * time.Minute), time.Time{}, sun.Add(48 * time.Hour)},
+		{"retreats", "retreat", "slow", sun.Add(48 * time.Hour), time.Time{}, sun.Add(72 * time.Hour)},
+		{"game created at breakfast", "orders", "slow", time.Date(2026, 12, 6, 8, 0, 0, 0, time.UTC), time.Time{}, time.Date(2026, 12, 8, 21, 0, 0, 0, time.UTC)},
+		{"fast orders", "orders", "fast", sun, time.Time{}, sun.Add(24 * time.Hour)},
+		{"fast retreats", "retreat", "fast", sun, time.Time{}, sun.Add(4 * time.Hour)},
+		{"fast orders after folded retreats", "orders", "fast", sun.Add(time.Hour), sun, sun.Add(24 * time.Hour)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := s.Deadline(kindFrom(c.kind), c.pace, c.start, c.last)
+			if !got.Equal(c.want) {
+				t.Fatalf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestParseDurationsAndDeadlines(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Duration{"24h": 24 * time.Hour, "2 days": 48 * time.Hour, "90 minutes": 90 * time.Minute, "1w": 7 * 24 * time.Hour, "36 hours": 36 * time.Hour} {
+		got, err := parseDuration(in)
+		if err != nil || got != want {
+			t.Errorf("parseDuration(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := parseDuration("soon"); err == nil {
+		t.Error("parseDuration(soon) accepted")
+	}
+	got, err := parseDeadline("2026-12-24 21:00", now)
+	if err != nil || !got.Equal(time.Date(2026, 12, 24, 21, 0, 0, 0, time.UTC)) {
+		t.Errorf("parseDeadline: %v %v", got, err)
+	}
+	got, err = parseDeadline("+36h", now)
+	if err != nil || !got.Equal(now.Add(36*time.Hour)) {
+		t.Errorf("parseDeadline(+36h): %v %v", got, err)
+	}
+}
+
+func TestPrizeDrawIsProportionalAndCheckable(t *testing.T) {
+	scores := map[string]int{"carthage": 10, "egypt": 7, "rome": 17}
+	survivors := []string{"carthage", "egypt", "rome"}
+	wins := map[string]int{}
+	for i := 0; i < 3400; i++ {
+		wins[PrizeDraw(strings.Repeat("x", i%7)+string(rune('a'+i%26))+time.Duration(i).String(), "g", survivors, scores)]++
+	}
+	// 17/34 = 50%, 10/34 ≈ 29%, 7/34 ≈ 21%: allow generous slack.
+	if wins["rome"] < 1450 || wins["rome"] > 1950 || wins["carthage"] < 800 || wins["carthage"] > 1200 || wins["egypt"] < 550 || wins["egypt"] > 900 {
+		t.Fatalf("draw not proportional to centres: %v", wins)
+	}
+	if PrizeDraw("s", "g", survivors, scores) != PrizeDraw("s", "g", survivors, scores) {
+		t.Fatal("the same secret must give the same winner")
+	}
+}
+
+func kindFrom(s string) adjudicator.PhaseKind { return adjudicator.PhaseKind(s) }

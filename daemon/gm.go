@@ -1,0 +1,625 @@
+package daemon
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"pbemd/adjudicator"
+	"pbemd/orders"
+	"pbemd/store"
+)
+
+// gmCommands are the GM's overrides, each allowed only to the game's GM
+// (by the GM token of a reply, or SIGNON GM with the GM password). Each is
+// acknowledged with what changed, audited, and announced to the players
+// unless the mail said SILENT first. A command that would break the game is
+// refused with the reason and changes nothing.
+var gmCommands = map[orders.Verb]commandFunc{
+	orders.VerbStart:     gmStart,
+	orders.VerbProcess:   gmProcess,
+	orders.VerbPause:     gmPause,
+	orders.VerbResume:    gmResume,
+	orders.VerbDeadline:  gmDeadline,
+	orders.VerbExtend:    gmExtend,
+	orders.VerbRollback:  gmRollback,
+	orders.VerbSetOrders: gmSetOrders,
+	orders.VerbPreview:   gmPreview,
+	orders.VerbPublish:   gmPublish,
+	orders.VerbReplace:   gmReplace,
+	orders.VerbPromote:   gmPromote,
+	orders.VerbEject:     gmEject,
+	orders.VerbEnd:       gmEnd,
+	orders.VerbSilent:    gmSilent,
+	orders.VerbSet:       gmSet,
+}
+
+func needActive(mc *mailCtx, verb orders.Verb) bool {
+	if mc.game.Status != store.Active {
+		mc.say("%s refused: %s is %s, not running. Nothing was changed.", verb, mc.game.Name, mc.game.Status)
+		return false
+	}
+	return true
+}
+
+func gmSilent(mc *mailCtx, _ *orders.Command) error {
+	mc.silent = true
+	mc.say("SILENT: the players are not told about the changes in this mail.")
+	return nil
+}
+
+func gmStart(mc *mailCtx, _ *orders.Command) error {
+	g := mc.game
+	if g.Status != store.Forming {
+		mc.say("START refused: %s has already started.", g.Name)
+		return nil
+	}
+	if countPlayers(g) == 0 {
+		mc.say("START refused: nobody has joined %s yet.", g.Name)
+		return nil
+	}
+	if err := mc.d.startGame(mc.tx, g); err != nil {
+		return err
+	}
+	mc.changed = true
+	mc.say("%s started with %d players: %s. Deadline %s.", g.Name, countPlayers(g), g.PhaseTitle, mc.d.showTime(g.Deadline, nil))
+	return mc.audit("start", "")
+}
+
+func gmProcess(mc *mailCtx, _ *orders.Command) error {
+	if !needActive(mc, orders.VerbProcess) {
+		return nil
+	}
+	g := mc.game
+	if g.Pending != nil {
+		mc.say("PROCESS refused: the results of the last phase await PUBLISH or ROLLBACK.")
+		return nil
+	}
+	if g.Paused {
+		mc.say("PROCESS refused: the game is paused; RESUME it first.")
+		return nil
+	}
+	g.Deadline = mc.now.UTC()
+	mc.changed = true
+	mc.say("%s of %s will be processed now (within the minute).", g.PhaseTitle, g.Name)
+	if err := mc.audit("process", g.PhaseID); err != nil {
+		return err
+	}
+	return mc.announce("Processed early by the GM", fmt.Sprintf("The GM is processing %s now.", g.PhaseTitle))
+}
+
+func gmPause(mc *mailCtx, cmd *orders.Command) error {
+	if !needActive(mc, orders.VerbPause) {
+		return nil
+	}
+	g := mc.game
+	reason := strings.TrimSpace(cmd.Arg)
+	if reason == "" {
+		reason = "no reason given"
+	}
+	if !g.Paused {
+		g.PausedAt = mc.now.UTC()
+	}
+	g.Paused, g.PauseReason = true, reason
+	g.PausedUntil = mc.now.Add(mc.d.opt.Schedule.PauseCap).UTC()
+	mc.changed = true
+	mc.say("%s is paused (%s) until RESUME, at most until %s; PAUSE again to renew.", g.Name, reason, mc.d.showTime(g.PausedUntil, nil))
+	if err := mc.audit("pause", reason); err != nil {
+		return err
+	}
+	return mc.announce("Game paused", fmt.Sprintf("The GM has paused the game: %s\nThe deadline is suspended; you will be told when it resumes.", reason))
+}
+
+func gmResume(mc *mailCtx, _ *orders.Command) error {
+	g := mc.game
+	if !g.Paused {
+		mc.say("RESUME: %s is not paused.", g.Name)
+		return nil
+	}
+	mc.changed = true
+	if err := mc.audit("resume", ""); err != nil {
+		return err
+	}
+	mc.say("%s resumes.", g.Name)
+	if mc.silent {
+		g.Paused = false
+		g.Deadline = resumedDeadline(g, mc.now)
+		return nil
+	}
+	return mc.d.resume(mc.tx, g, mc.now, "The GM has resumed the game.")
+}
+
+// resumedDeadline gives a resumed phase the time it had left when paused,
+// but never less than 12 hours.
+func resumedDeadline(g *store.Game, now time.Time) time.Time {
+	left := g.Deadline.Sub(g.PausedAt)
+	if g.PausedAt.IsZero() || left < 12*time.Hour {
+		left = 12 * time.Hour
+	}
+	return now.Add(left).UTC()
+}
+
+// resume ends a pause and tells everyone the new deadline.
+func (d *Daemon) resume(tx *store.Tx, g *store.Game, now time.Time, why string) error {
+	g.Paused, g.PauseReason, g.PausedUntil = false, "", time.Time{}
+	g.Deadline = resumedDeadline(g, now)
+	g.PausedAt = time.Time{}
+	if err := tx.PutGame(g); err != nil {
+		return err
+	}
+	return d.publish(tx, g, fmt.Sprintf("[%s] Game resumed", g.Name),
+		fmt.Sprintf("%s\n%s — deadline %s.\n", why, g.PhaseTitle, d.showTime(g.Deadline, nil)), nil)
+}
+
+var deadlineLayouts = []string{
+	time.RFC3339, "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02 15:04 MST", "2 Jan 2006 15:04", "2006-01-02",
+}
+
+// parseDeadline reads an absolute time (UTC unless a zone is written) or a
+// relative one ("+36h").
+func parseDeadline(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "+") {
+		d, err := parseDuration(s[1:])
+		return now.Add(d), err
+	}
+	for _, l := range deadlineLayouts {
+		if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
+			if l == "2006-01-02" {
+				t = t.Add(21 * time.Hour)
+			}
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("I cannot read %q as a time; write e.g. 2026-12-24 21:00 (UTC) or +36h", s)
+}
+
+var durationRE = regexp.MustCompile(`^(\d+(?:\.\d+)?)\s*(m|min|mins|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$`)
+
+// parseDuration reads "36h", "2 days", "90 minutes", "1w" (Go durations too).
+func parseDuration(s string) (time.Duration, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return d, nil
+	}
+	m := durationRE.FindStringSubmatch(s)
+	if m == nil {
+		return 0, fmt.Errorf("I cannot read %q as a duration; write e.g. 24h, 2 days or 90 minutes", s)
+	}
+	n, _ := strconv.ParseFloat(m[1], 64)
+	unit := time.Minute
+	switch m[2][0] {
+	case 'h':
+		unit = time.Hour
+	case 'd':
+		unit = 24 * time.Hour
+	case 'w':
+		unit = 7 * 24 * time.Hour
+	}
+	return time.Duration(n * float64(unit)), nil
+}
+
+func gmDeadline(mc *mailCtx, cmd *orders.Command) error {
+	if !needActive(mc, orders.VerbDeadline) {
+		return nil
+	}
+	t, err := parseDeadline(cmd.Arg, mc.now)
+	if err != nil {
+		mc.say("DEADLINE refused: %v. Nothing was changed.", err)
+		return nil
+	}
+	if !t.After(mc.now) {
+		mc.say("DEADLINE refused: %s is in the past; use PROCESS to process now.", t.Format("2006-01-02 15:04 MST"))
+		return nil
+	}
+	return setDeadline(mc, t, "deadline")
+}
+
+func setDeadline(mc *mailCtx, t time.Time, action string) error {
+	g := mc.game
+	g.Deadline = t.UTC()
+	g.Reminded = nil
+	mc.changed = true
+	mc.say("The deadline of %s is now %s.", g.PhaseTitle, mc.d.showTime(g.Deadline, nil))
+	if err := mc.audit(action, g.Deadline.Format(time.RFC3339)); err != nil {
+		return err
+	}
+	return mc.announce("New deadline", fmt.Sprintf("The GM has moved the deadline of %s to %s.", g.PhaseTitle, mc.d.showTime(g.Deadline, nil)))
+}
+
+func gmExtend(mc *mailCtx, cmd *orders.Command) error {
+	if !needActive(mc, orders.VerbExtend) {
+		return nil
+	}
+	d, err := parseDuration(cmd.Arg)
+	if err != nil {
+		mc.say("EXTEND refused: %v. Nothing was changed.", err)
+		return nil
+	}
+	base := mc.game.Deadline
+	if base.Before(mc.now) {
+		base = mc.now
+	}
+	return setDeadline(mc, base.Add(d), "extend")
+}
+
+func gmSetOrders(mc *mailCtx, cmd *orders.Command) error {
+	if !needActive(mc, orders.VerbSetOrders) {
+		return nil
+	}
+	g := mc.game
+	power, ok := matchPower(mc.engine, cmd.Power)
+	if !ok {
+		mc.say("SET ORDERS refused: %q is not a power of %s. Nothing was changed.", cmd.Power, g.Name)
+		return nil
+	}
+	text := strings.Join(cmd.Body, "\n")
+	check, err := mc.engine.Check(mc.state, power, text)
+	if err != nil {
+		return err
+	}
+	var bad []string
+	for i := range check.Lines {
+		l := &check.Lines[i]
+		if l.Kind == orders.ErrorLine || hasError(l.Diags) {
+			bad = append(bad, describeLine(l))
+		}
+	}
+	if len(bad) > 0 || len(check.Canonical) == 0 {
+		if len(bad) == 0 {
+			bad = append(bad, "  (no orders found)")
+		}
+		mc.say("SET ORDERS %s refused, nothing was stored:\n%s", titleCase(power), strings.Join(bad, "\n"))
+		return nil
+	}
+	if err := mc.tx.AddOrderSet(g.Name, g.Phase, store.OrderSet{
+		Power: power, GM: true, MsgID: mc.in.MsgID, Received: mc.now.UTC(), Lines: check.Canonical,
+	}); err != nil {
+		return err
+	}
+	mc.say("Orders of %s for %s set by the GM (they override the power's own):\n  %s", titleCase(power), g.PhaseTitle, strings.Join(check.Canonical, "\n  "))
+	if err := mc.audit("set-orders", power+": "+strings.Join(check.Canonical, "; ")); err != nil {
+		return err
+	}
+	return mc.announce("GM orders", fmt.Sprintf("The GM has set the orders of %s for %s.", titleCase(power), g.PhaseTitle))
+}
+
+func hasError(ds []orders.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == orders.Error {
+			return true
+		}
+	}
+	return false
+}
+
+func gmPreview(mc *mailCtx, cmd *orders.Command) error {
+	on := strings.EqualFold(cmd.Arg, "on")
+	if !on && !strings.EqualFold(cmd.Arg, "off") {
+		mc.say("PREVIEW: write PREVIEW ON or PREVIEW OFF.")
+		return nil
+	}
+	mc.game.Options.Preview = on
+	mc.changed = true
+	if on {
+		mc.say("Preview is on: results come to you first; PUBLISH sends them, ROLLBACK discards them.")
+	} else {
+		mc.say("Preview is off: results go to everyone at once.")
+	}
+	return mc.audit("preview", onOff(on))
+}
+
+func gmPublish(mc *mailCtx, _ *orders.Command) error {
+	g := mc.game
+	if g.Pending == nil {
+		mc.say("PUBLISH: there are no results waiting.")
+		return nil
+	}
+	rec, err := mc.tx.Phase(g.Name, g.Pending.Phase)
+	if err != nil {
+		return err
+	}
+	st, err := mc.engine.Status(mc.state)
+	if err != nil {
+		return err
+	}
+	g.Pending = nil
+	mc.changed = true
+	if err := mc.audit("publish", rec.PhaseID); err != nil {
+		return err
+	}
+	mc.say("Results of %s published.", rec.Title)
+	if st.Over {
+		return mc.d.endGame(mc.tx, g, endHow(st.Winners), st.Winners, "")
+	}
+	g.PhaseStarted = mc.now.UTC()
+	g.Deadline = mc.d.opt.Schedule.Deadline(kindOf(g), g.Options.Pace, mc.now, g.LastOrdersEnd)
+	return mc.d.publishResults(mc.tx, g, rec, st)
+}
+
+func endHow(winners []string) string {
+	if len(winners) == 1 {
+		return "solo"
+	}
+	return "draw"
+}
+
+func gmRollback(mc *mailCtx, _ *orders.Command) error {
+	g := mc.game
+	if g.Phase == 0 {
+		mc.say("ROLLBACK refused: %s has no processed phase to reopen.", g.Name)
+		return nil
+	}
+	last := g.Phase - 1
+	rec, err := mc.tx.Phase(g.Name, last)
+	if err != nil {
+		return err
+	}
+	var before store.Game
+	if err := json.Unmarshal(rec.Game, &before); err != nil {
+		return fmt.Errorf("rollback: stored game record: %w", err)
+	}
+	wasPending := g.Pending != nil
+	// The orders sent for the phase being thrown away go with it; the
+	// reopened phase keeps every version of its orders.
+	if err := mc.tx.DeleteOrderSets(g.Name, g.Phase); err != nil {
+		return err
+	}
+	if err := mc.tx.DeletePhase(g.Name, last); err != nil {
+		return err
+	}
+	if err := mc.tx.PutState(g.Name, rec.StateBefore); err != nil {
+		return err
+	}
+	mc.state = rec.StateBefore
+	g.Status = store.Active
+	g.Phase, g.PhaseID, g.PhaseTitle, g.PhaseKind = before.Phase, before.PhaseID, before.PhaseTitle, before.PhaseKind
+	g.Waiting, g.Alive, g.LastOrdersEnd = before.Waiting, before.Alive, before.LastOrdersEnd
+	g.DrawVotes, g.Ready, g.Reminded = before.DrawVotes, before.Ready, nil
+	g.Winners, g.EndedAs, g.Pending = nil, "", nil
+	g.PhaseStarted = mc.now.UTC()
+	g.Deadline = mc.d.opt.Schedule.Deadline(kindOf(g), g.Options.Pace, mc.now, g.LastOrdersEnd)
+	mc.changed = true
+	if err := mc.audit("rollback", rec.PhaseID); err != nil {
+		return err
+	}
+	mc.say("%s is reopened with its position and orders as they were; new deadline %s.", rec.Title, mc.d.showTime(g.Deadline, nil))
+	if wasPending {
+		return nil // nobody had seen the results
+	}
+	return mc.announce("Phase reopened", fmt.Sprintf("The GM has reopened %s: its results are withdrawn, the position and your orders are as they were before it was processed. You may change your orders until the new deadline, %s.", rec.Title, mc.d.showTime(g.Deadline, nil)))
+}
+
+func kindOf(g *store.Game) adjudicator.PhaseKind { return adjudicator.PhaseKind(g.PhaseKind) }
+
+func gmReplace(mc *mailCtx, cmd *orders.Command) error {
+	g := mc.game
+	power, ok := matchPower(mc.engine, cmd.Power)
+	if !ok {
+		mc.say("REPLACE refused: %q is not a power of %s.", cmd.Power, g.Name)
+		return nil
+	}
+	addr := strings.ToLower(strings.TrimSpace(cmd.Address))
+	if !strings.Contains(addr, "@") || strings.ContainsAny(addr, " \r\n<>") {
+		mc.say("REPLACE refused: %q is not a mail address. Write REPLACE %s WITH name@example.org.", cmd.Address, power)
+		return nil
+	}
+	if p := findPlayer(g, addr); p != nil {
+		mc.say("REPLACE refused: %s already plays %s in %s.", addr, titleCase(p.Power), g.Name)
+		return nil
+	}
+	for i := range g.Players {
+		p := &g.Players[i]
+		if p.Power == power && p.Rank == 0 && !p.Left {
+			p.Left = true
+			if err := mc.tx.DeleteToken(p.Token); err != nil {
+				return err
+			}
+		}
+	}
+	np := store.Player{Address: addr, Power: power, Rank: 0, Token: newToken(), Joined: mc.now.UTC()}
+	if err := mc.d.mailSecrets(mc.tx, g, &np); err != nil {
+		return err
+	}
+	g.Players = append(g.Players, np)
+	if err := mc.tx.PutToken(store.TokenRef{Token: np.Token, Game: g.Name, Address: addr}); err != nil {
+		return err
+	}
+	mc.changed = true
+	mc.say("%s is now played by %s (senior diplomat); they have their password and reply address.", titleCase(power), addr)
+	if err := mc.audit("replace", power+" → "+addr); err != nil {
+		return err
+	}
+	return mc.announce("New player", fmt.Sprintf("%s has a new senior diplomat.", titleCase(power)))
+}
+
+func gmPromote(mc *mailCtx, cmd *orders.Command) error {
+	g := mc.game
+	addr := strings.ToLower(strings.TrimSpace(cmd.Address))
+	if addr == "" {
+		addr = strings.ToLower(strings.TrimSpace(cmd.Arg))
+	}
+	junior := findPlayer(g, addr)
+	if junior == nil || junior.Power == "" {
+		mc.say("PROMOTE refused: %q is not a diplomat in %s.", addr, g.Name)
+		return nil
+	}
+	if junior.Rank == 0 {
+		mc.say("PROMOTE: %s is already the senior diplomat of %s.", addr, titleCase(junior.Power))
+		return nil
+	}
+	old := junior.Rank
+	for i := range g.Players {
+		p := &g.Players[i]
+		if p.Power == junior.Power && !p.Left && p.Rank < old {
+			p.Rank++
+		}
+	}
+	junior.Rank = 0
+	mc.changed = true
+	mc.say("%s is now the senior diplomat of %s.", addr, titleCase(junior.Power))
+	if err := mc.audit("promote", junior.Power+": "+addr); err != nil {
+		return err
+	}
+	return mc.announce("New senior diplomat", fmt.Sprintf("The GM has made a new senior diplomat for %s.", titleCase(junior.Power)))
+}
+
+func gmEject(mc *mailCtx, cmd *orders.Command) error {
+	g := mc.game
+	power, ok := matchPower(mc.engine, cmd.Power)
+	if !ok {
+		mc.say("EJECT refused: %q is not a power of %s.", cmd.Power, g.Name)
+		return nil
+	}
+	n := 0
+	for i := range g.Players {
+		p := &g.Players[i]
+		if p.Power == power && !p.Left {
+			p.Left = true
+			n++
+			if err := mc.tx.DeleteToken(p.Token); err != nil {
+				return err
+			}
+		}
+	}
+	mc.changed = true
+	mc.say("%s: %d diplomat%s removed; its units are in civil disorder until REPLACE %s WITH <address>.", titleCase(power), n, plural(n), power)
+	if err := mc.audit("eject", power); err != nil {
+		return err
+	}
+	return mc.announce("Power in civil disorder", fmt.Sprintf("The GM has removed the players of %s; it is in civil disorder.", titleCase(power)))
+}
+
+func gmEnd(mc *mailCtx, cmd *orders.Command) error {
+	if !needActive(mc, orders.VerbEnd) {
+		return nil
+	}
+	g := mc.game
+	switch strings.ToUpper(cmd.Arg) {
+	case "DRAW":
+		mc.say("%s ends in a draw.", g.Name)
+		if err := mc.audit("end", "draw"); err != nil {
+			return err
+		}
+		mc.changed = false
+		return mc.d.endGame(mc.tx, g, "draw", g.Alive, "The GM has declared a draw.")
+	case "SOLO":
+		power, ok := matchPower(mc.engine, cmd.Power)
+		if !ok || !isAlive(g, power) {
+			mc.say("END SOLO refused: %q is not a surviving power of %s.", cmd.Power, g.Name)
+			return nil
+		}
+		mc.say("%s ends with a solo victory of %s.", g.Name, titleCase(power))
+		if err := mc.audit("end", "solo "+power); err != nil {
+			return err
+		}
+		mc.changed = false
+		return mc.d.endGame(mc.tx, g, "solo", []string{power}, "The GM has declared the result.")
+	}
+	mc.say("END: write END DRAW or END SOLO <power>.")
+	return nil
+}
+
+func gmSet(mc *mailCtx, cmd *orders.Command) error {
+	g := mc.game
+	hadPrize := g.Options.DrawPrize
+	opts := g.Options
+	if err := applyOptions(&opts, cmd.Options); err != nil {
+		mc.say("SET refused: %v. Nothing was changed.", err)
+		return nil
+	}
+	g.Options = opts
+	mc.changed = true
+	mc.say("Options of %s: pace %s, press %s, anonymous announcements %s, press in retreat/build phases %s, preview %s, process early %s, draw prize %s.",
+		g.Name, opts.Pace, opts.Press, onOff(opts.PSA), onOff(opts.PressInAdj), onOff(opts.Preview), onOff(opts.ProcessEarly), onOff(opts.DrawPrize))
+	if err := mc.audit("set", fmt.Sprint(cmd.Options)); err != nil {
+		return err
+	}
+	if opts.DrawPrize && !hadPrize {
+		commit := commitPrize(g)
+		return mc.announce("Draw prize", "If this game ends in a draw, one survivor wins the prize, drawn with probability proportional to its supply centres.\n"+
+			"The draw uses a secret number whose SHA-256 hash is published now, before the end:\n  "+commit+"\n"+
+			"When the game ends the number is revealed, so anyone can check the draw.")
+	}
+	return nil
+}
+
+// commitPrize picks the draw-prize secret and returns its hash.
+func commitPrize(g *store.Game) string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	g.PrizeSeed = hex.EncodeToString(b[:])
+	sum := sha256.Sum256([]byte(g.PrizeSeed))
+	g.PrizeCommit = hex.EncodeToString(sum[:])
+	return g.PrizeCommit
+}
+
+// PrizeDraw is the public, checkable draw: SHA-256 of "secret:game" read as
+// a number, modulo the total of the survivors' scores, walks the survivors
+// in the order given (sorted) weighted by score.
+func PrizeDraw(secret, game string, survivors []string, scores map[string]int) string {
+	total := 0
+	for _, s := range survivors {
+		total += max(scores[s], 0)
+	}
+	if total == 0 || len(survivors) == 0 {
+		if len(survivors) > 0 {
+			return survivors[0]
+		}
+		return ""
+	}
+	sum := sha256.Sum256([]byte(secret + ":" + game))
+	ticket := int(binary.BigEndian.Uint64(sum[:8]) % uint64(total))
+	for _, s := range survivors {
+		ticket -= max(scores[s], 0)
+		if ticket < 0 {
+			return s
+		}
+	}
+	return survivors[len(survivors)-1]
+}
+
+// drawPrize draws the prize among the survivors of a drawn game and writes
+// the announcement that lets anyone check it.
+func (d *Daemon) drawPrize(tx *store.Tx, g *store.Game, survivors []string) (string, error) {
+	if g.PrizeSeed == "" {
+		return "", nil // never committed: no fair draw possible
+	}
+	e, err := engineFor(g)
+	if err != nil {
+		return "", err
+	}
+	state, err := tx.State(g.Name)
+	if err != nil {
+		return "", err
+	}
+	st, err := e.Status(state)
+	if err != nil {
+		return "", err
+	}
+	sorted := append([]string(nil), survivors...)
+	sort.Strings(sorted)
+	winner := PrizeDraw(g.PrizeSeed, g.Name, sorted, st.Scores)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nDraw prize: %s wins it.\n", titleCase(winner))
+	fmt.Fprintf(&b, "  secret: %s (its SHA-256, published before the end: %s)\n", g.PrizeSeed, g.PrizeCommit)
+	b.WriteString("  tickets: ")
+	for i, s := range sorted {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d", titleCase(s), st.Scores[s])
+	}
+	fmt.Fprintf(&b, "\n  check: take the first 8 bytes of SHA-256(\"%s:%s\") as a big-endian number, modulo the total of tickets; count through the survivors in the order above.\n", g.PrizeSeed, g.Name)
+	return b.String(), nil
+}

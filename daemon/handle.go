@@ -1,0 +1,338 @@
+package daemon
+
+import (
+	"context"
+	"crypto/subtle"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"pbemd/adjudicator"
+	"pbemd/orders"
+	"pbemd/store"
+)
+
+// mailCtx is the work on one incoming mail, inside one transaction.
+type mailCtx struct {
+	d      *Daemon
+	tx     *store.Tx
+	in     *Incoming
+	now    time.Time
+	sender string
+	log    *slog.Logger
+
+	// Who the mail proved to be from.
+	game     *store.Game
+	player   *store.Player // points into game.Players
+	gm       bool          // the GM of game
+	siteGM   bool          // the site's GM (may CREATE games)
+	observer bool
+	// how it proved it, for the reply ("by your reply address", "by password")
+	authBy string
+
+	engine adjudicator.Engine
+	state  []byte
+
+	reply   []string // sections of the reply, in order
+	silent  bool     // GM said SILENT: do not announce to players
+	changed bool     // game must be written back
+	after   []func() // run after commit
+}
+
+func (mc *mailCtx) say(format string, args ...any) {
+	mc.reply = append(mc.reply, fmt.Sprintf(format, args...))
+}
+
+// HandleMail carries out everything one mail asks for, in one transaction,
+// and queues its reply. It returns an error only when the mail could not be
+// processed at all (the store failed): the caller retries it later, and the
+// Message-ID record makes the retry harmless.
+func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
+	now := d.now()
+	log := d.log.With("msgid", in.MsgID, "from", in.From)
+	d.metrics.MailsIn.Add(1)
+	sender := in.Sender()
+
+	if in.Auto {
+		log.Info("mail not answered: bounce or auto-reply")
+		d.metrics.MailsIgnored.Add(1)
+		return d.db.Update(func(tx *store.Tx) error {
+			_, err := tx.MarkMailProcessed(in.MsgID, now)
+			return err
+		})
+	}
+
+	var after []func()
+	err := d.db.Update(func(tx *store.Tx) error {
+		first, err := tx.MarkMailProcessed(in.MsgID, now)
+		if err != nil {
+			return err
+		}
+		if !first {
+			log.Info("duplicate mail ignored")
+			d.metrics.MailsIgnored.Add(1)
+			return nil
+		}
+		v := d.rate.check(sender, now)
+		if in.TooBig {
+			once, err := tx.AllowOncePer("too-big:"+sender, now, time.Hour)
+			if err != nil {
+				return err
+			}
+			if once && v != silent {
+				return d.send(tx, &Outgoing{
+					To: []string{sender}, Subject: reSubject(in.Subject), InReplyTo: in.MsgID,
+					References: append(in.References, in.MsgID), Auto: autoReplied,
+					Text: "Your mail was too large for me to read, so I did not look at it.\n" +
+						"Please send your orders as plain text in the body of a short mail\n" +
+						"(no attachments); a few kilobytes is plenty.\n",
+				})
+			}
+			return nil
+		}
+		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: sender, log: log}
+		if err := mc.run(); err != nil {
+			return err
+		}
+		after = mc.after
+		switch v {
+		case silent:
+			log.Warn("rate limit: mail processed, not answered", "sender", sender)
+			return nil
+		case notice:
+			mc.reply = append(mc.reply, fmt.Sprintf("You have sent more than %d mails in the last hour. I have carried out this one, but I will not answer you again for a while.", d.opt.RateLimit))
+		}
+		return mc.sendReply()
+	})
+	if err != nil {
+		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
+	}
+	for _, f := range after {
+		f()
+	}
+	d.opt.Kick()
+	return nil
+}
+
+// run identifies the sender, parses the mail and carries out what it says.
+func (mc *mailCtx) run() error {
+	if err := mc.identifyByToken(); err != nil {
+		return err
+	}
+	// A first pass without a game's lexicon finds the commands; it is
+	// enough for SIGNON and for mails that carry no orders.
+	res := orders.Parse(mc.in.Text, orders.Options{})
+	if mc.player == nil && !mc.gm {
+		if err := mc.identifyByPassword(res); err != nil {
+			return err
+		}
+	}
+	if err := mc.loadGame(); err != nil {
+		return err
+	}
+	lines := res.Lines
+	var check *adjudicator.Check
+	if mc.player != nil && mc.player.Power != "" && mc.engine != nil && mc.game.Status == store.Active {
+		c, err := mc.engine.Check(mc.state, mc.player.Power, mc.in.Text)
+		if err != nil {
+			return fmt.Errorf("check orders: %w", err)
+		}
+		check = &c
+		lines = c.Lines
+	}
+	if err := mc.execute(lines, check); err != nil {
+		return err
+	}
+	if mc.changed {
+		return mc.tx.PutGame(mc.game)
+	}
+	return nil
+}
+
+// identifyByToken reads the +token of the address the mail was sent to.
+func (mc *mailCtx) identifyByToken() error {
+	if mc.in.Token == "" {
+		return nil
+	}
+	ref, ok := mc.tx.Token(mc.in.Token)
+	if !ok {
+		mc.say("The reply address you wrote to is not one I know (it may belong to a game that has ended, or to a player who was replaced). I have treated your mail as if it had been sent to %s.", mc.d.opt.Address)
+		return nil
+	}
+	if ref.Game == "" {
+		mc.siteGM = ref.GM
+		mc.authBy = "reply address"
+		return nil
+	}
+	g, err := mc.tx.Game(ref.Game)
+	if err != nil {
+		return nil // the game is gone; the token is stale
+	}
+	mc.game = g
+	mc.authBy = "reply address"
+	switch {
+	case ref.GM:
+		mc.gm = true
+	default:
+		if p := findPlayer(g, ref.Address); p != nil && !p.Left && p.Token == ref.Token {
+			mc.player = p
+		} else if o := findObserver(g, ref.Address); o != nil {
+			mc.observer = true
+		} else {
+			mc.game = nil
+			mc.say("That reply address belongs to someone who no longer plays in %s. If that is you, ask the GM to put you back.", ref.Game)
+		}
+	}
+	return nil
+}
+
+// identifyByPassword looks for SIGNON (a player's or the GM's password) in
+// a mail written from scratch.
+func (mc *mailCtx) identifyByPassword(res *orders.Result) error {
+	for _, cmd := range res.Commands() {
+		if cmd.Verb != orders.VerbSignon {
+			continue
+		}
+		if mc.authenticate(cmd) {
+			return nil
+		}
+		mc.say("SIGNON failed: the game, power or password is wrong. Nothing in this mail was carried out as %s. (Replying to one of my mails to you needs no password.)", strings.ToUpper(cmd.Power))
+		return nil
+	}
+	return nil
+}
+
+func (mc *mailCtx) authenticate(cmd *orders.Command) bool {
+	power := strings.ToLower(strings.TrimSpace(cmd.Power))
+	if power == "gm" || power == "master" {
+		if mc.d.opt.GMPassword == "" || subtle.ConstantTimeCompare([]byte(cmd.Password), []byte(mc.d.opt.GMPassword)) != 1 {
+			return false
+		}
+		mc.authBy = "GM password"
+		if cmd.Game == "" {
+			mc.siteGM = true
+			return true
+		}
+		g, err := mc.tx.Game(cmd.Game)
+		if err != nil {
+			mc.siteGM = true
+			return true
+		}
+		mc.game, mc.gm, mc.siteGM = g, true, true
+		return true
+	}
+	g, err := mc.tx.Game(cmd.Game)
+	if err != nil {
+		bcrypt.CompareHashAndPassword([]byte("$2a$10$0000000000000000000000000000000000000000000000000000"), []byte(cmd.Password)) // same work either way
+		return false
+	}
+	for i := range g.Players {
+		p := &g.Players[i]
+		if p.Left || !powerMatches(p.Power, power) || p.PassHash == nil {
+			continue
+		}
+		if bcrypt.CompareHashAndPassword(p.PassHash, []byte(cmd.Password)) == nil {
+			mc.game, mc.player, mc.authBy = g, p, "password"
+			return true
+		}
+	}
+	return false
+}
+
+// powerMatches compares a power id with what a player wrote: the id, the
+// name in any case, or its initial letter (njudge's "SIGNON Rgame").
+func powerMatches(id, written string) bool {
+	w := strings.ToLower(strings.TrimSpace(written))
+	id = strings.ToLower(id)
+	return w == id || (len(w) == 1 && strings.HasPrefix(id, w))
+}
+
+func (mc *mailCtx) loadGame() error {
+	if mc.game == nil {
+		return nil
+	}
+	mc.log = mc.log.With("game", mc.game.Name, "phase", mc.game.PhaseID)
+	e, err := engineFor(mc.game)
+	if err != nil {
+		return err
+	}
+	mc.engine = e
+	if mc.game.Status == store.Active {
+		st, err := mc.tx.State(mc.game.Name)
+		if err != nil {
+			return err
+		}
+		mc.state = st
+	}
+	return nil
+}
+
+func findPlayer(g *store.Game, address string) *store.Player {
+	for i := range g.Players {
+		if g.Players[i].Address == address && !g.Players[i].Left {
+			return &g.Players[i]
+		}
+	}
+	return nil
+}
+
+func findObserver(g *store.Game, address string) *store.Observer {
+	for i := range g.Observers {
+		if g.Observers[i].Address == address {
+			return &g.Observers[i]
+		}
+	}
+	return nil
+}
+
+// sendReply queues the answer to the mail.
+func (mc *mailCtx) sendReply() error {
+	if len(mc.reply) == 0 {
+		return nil
+	}
+	var token string
+	switch {
+	case mc.gm && mc.game != nil:
+		token = mc.game.GMToken
+	case mc.player != nil:
+		token = mc.player.Token
+	case mc.siteGM:
+		token = mc.tx.Meta("gm_token")
+	}
+	subject := reSubject(mc.in.Subject)
+	if mc.game != nil && !strings.Contains(subject, "["+mc.game.Name+"]") {
+		subject = "[" + mc.game.Name + "] " + subject
+	}
+	body := strings.Join(mc.reply, "\n\n") + "\n"
+	return mc.d.send(mc.tx, &Outgoing{
+		To:         []string{mc.sender},
+		Subject:    subject,
+		Text:       body,
+		ReplyToken: token,
+		InReplyTo:  mc.in.MsgID,
+		References: append(append([]string(nil), mc.in.References...), mc.in.MsgID),
+		Auto:       autoReplied,
+		Game:       gameName(mc.game),
+	})
+}
+
+func gameName(g *store.Game) string {
+	if g == nil {
+		return ""
+	}
+	return g.Name
+}
+
+func reSubject(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "Re: your mail"
+	}
+	if len(s) >= 3 && strings.EqualFold(s[:3], "re:") {
+		return s
+	}
+	return "Re: " + s
+}

@@ -1,0 +1,60 @@
+package daemon
+
+import (
+	"fmt"
+	"strings"
+)
+
+// helpText is the answer to HELP: what this sender can do, with examples
+// that work.
+func helpText(mc *mailCtx) string {
+	var b strings.Builder
+	b.WriteString("pbemd game master — help\n\n")
+	if mc.game != nil && mc.engine != nil {
+		info := mc.engine.Info()
+		fmt.Fprintf(&b, "Game %s: %s.\n\n", mc.game.Name, info.Title)
+		if len(info.Examples) > 0 {
+			b.WriteString("Orders (one per line; any case; full names or abbreviations):\n")
+			for _, ex := range info.Examples {
+				fmt.Fprintf(&b, "  %s\n", ex)
+			}
+			b.WriteString("A new order for a unit replaces its earlier one. Your reply lists your\nstanding orders and anything I could not read.\n\n")
+		}
+	}
+	b.WriteString(`Commands (one per line, any case):
+  LIST                         the games here; LIST <game> for one
+  JOIN <game> prefer A > B > C  sign up, ranking the powers you want
+  JOIN <game> as junior of <power>
+  OBSERVE <game> / UNOBSERVE   follow a game's results and public press
+  STATUS                       the phase, deadline and who has sent orders
+  HISTORY [phase]              earlier results (and public press)
+  RULES                        the game's rules and house rules
+  PRESS TO <power>, <power>    private press: your text on the next lines,
+  ...                          ended by ENDPRESS
+  ENDPRESS
+  BROADCAST ... ENDPRESS       public press, signed with your power
+  PSA ... ENDPRESS             anonymous public announcement
+  DRAW YES / DRAW NO           secret draw vote, for this phase
+  PACE FAST / PACE SLOW        vote on the game's pace
+  READY                        you are done for this phase
+  LOCK JUNIORS [ALWAYS|OFF]    (senior diplomat) your orders override your juniors'
+  SET ZONE Europe/Paris        show deadlines in your time zone too
+  VERIFY <code>                check that a mail really came from me
+  RESIGN                       leave the game
+  SIGNON <power> <game> <password>  first line of a mail not sent as a reply
+
+Reply to a mail I sent you: its reply address proves who you are.
+`)
+	if mc.gm || mc.siteGM {
+		b.WriteString(`
+GM commands (reply to a GM mail, or SIGNON GM <game> <password>):
+  CREATE <game> <variant> [pace=slow|fast press=all|white|none psa=on|off preview=on|off early=on|off prize=on|off]
+  START  PROCESS  PAUSE <reason>  RESUME  DEADLINE 2026-12-24 21:00  EXTEND 24h
+  ROLLBACK  PREVIEW ON|OFF  PUBLISH  SET ORDERS <power> (orders follow, ENDORDERS)
+  REPLACE <power> WITH <address>  PROMOTE <address>  EJECT <power>
+  END DRAW  END SOLO <power>  BROADCAST ... ENDPRESS  RULES (text) ENDRULES
+  SET <option>=<value>  SILENT (first line: do not announce this mail's changes)
+`)
+	}
+	return b.String()
+}

@@ -1,0 +1,119 @@
+package daemon
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"pbemd/store"
+)
+
+// AdminTokenFile is where serve writes the token that the offline commands
+// (`pbemd backup`, `pbemd game create`) present to the running daemon's
+// loopback endpoint. It lives in the data folder with mode 0600.
+const AdminTokenFile = "admin.token"
+
+// Handler serves the loopback endpoint:
+//
+//	GET  /healthz         200 "ok" when the store answers
+//	GET  /metrics         Prometheus text format
+//	GET  /backup          a consistent copy of the store (admin token)
+//	POST /games           create a game: JSON {name, variant, gm, options} (admin token)
+//
+// The admin token comes in the Authorization header ("Bearer <token>").
+func (d *Daemon) Handler(adminToken string) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if err := d.db.View(func(tx *store.Tx) error { tx.Meta("schema"); return nil }); err != nil {
+			http.Error(w, "store: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		d.metrics.WritePrometheus(w)
+	})
+	admin := func(h http.HandlerFunc) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if adminToken == "" || subtle.ConstantTimeCompare([]byte(got), []byte(adminToken)) != 1 {
+				http.Error(w, "admin token required", http.StatusUnauthorized)
+				return
+			}
+			h(w, r)
+		}
+	}
+	mux.HandleFunc("GET /backup", admin(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		if _, err := d.db.Backup(w); err != nil {
+			d.log.Error("backup over http", "err", err)
+		}
+	}))
+	mux.HandleFunc("POST /games", admin(func(w http.ResponseWriter, r *http.Request) {
+		var req CreateRequest
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&req); err != nil {
+			http.Error(w, "bad request: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		msg, err := d.CreateAndAnnounce(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+			return
+		}
+		fmt.Fprintln(w, msg)
+	}))
+	return mux
+}
+
+// CreateRequest is a game creation from the command line.
+type CreateRequest struct {
+	Name    string            `json:"name"`
+	Variant string            `json:"variant"`
+	GM      string            `json:"gm"`
+	Options map[string]string `json:"options"`
+}
+
+// CreateAndAnnounce creates a game and mails its GM the GM address.
+func (d *Daemon) CreateAndAnnounce(req CreateRequest) (string, error) {
+	gm := req.GM
+	if gm == "" && len(d.opt.GM) > 0 {
+		gm = d.opt.GM[0]
+	}
+	var msg string
+	err := d.db.Update(func(tx *store.Tx) error {
+		g, err := d.CreateGame(tx, req.Name, req.Variant, gm, req.Options)
+		if err != nil {
+			return err
+		}
+		msg = fmt.Sprintf("game %s (%s) created; players JOIN %s by mail to %s", g.Name, g.Variant, g.Name, d.opt.Address)
+		return d.alertGM(tx, g, "Game created", fmt.Sprintf("Game %s (%s) was created from the command line and takes sign-ups.\nPlayers join with: JOIN %s\nReply to this mail with GM commands for %s.", g.Name, g.Variant, g.Name, g.Name))
+	})
+	if err == nil {
+		d.opt.Kick()
+	}
+	return msg, err
+}
+
+// WriteAdminToken creates (or reuses) the admin token file in dataDir.
+func WriteAdminToken(dataDir string) (string, error) {
+	path := filepath.Join(dataDir, AdminTokenFile)
+	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) >= 26 {
+		return strings.TrimSpace(string(b)), nil
+	}
+	tok := newToken()
+	if err := os.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
+		return "", err
+	}
+	return tok, nil
+}
+
+// ReadAdminToken reads the admin token file of a data folder.
+func ReadAdminToken(dataDir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dataDir, AdminTokenFile))
+	return strings.TrimSpace(string(b)), err
+}

@@ -1,0 +1,481 @@
+package daemon
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"pbemd/adjudicator"
+	"pbemd/store"
+)
+
+// tickBatch is how many due games share one transaction: each game's
+// effects are still all-or-nothing, and a burst of deadlines costs one
+// disk sync per batch rather than per game.
+const tickBatch = 64
+
+// Tick sends due reminders and processes every game whose deadline has
+// passed, each phase exactly once (the history refuses a second record of
+// the same phase, and the due index moves on in the same transaction).
+func (d *Daemon) Tick(ctx context.Context) error {
+	d.tickMu.Lock()
+	defer d.tickMu.Unlock()
+	now := d.now()
+	if err := d.remind(now); err != nil {
+		return err
+	}
+	for {
+		var due []string
+		if err := d.db.View(func(tx *store.Tx) error {
+			due = tx.Due(now, 0)
+			return nil
+		}); err != nil {
+			return err
+		}
+		if len(due) == 0 {
+			return nil
+		}
+		progressed := false
+		for len(due) > 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			batch := due
+			if len(batch) > tickBatch {
+				batch = batch[:tickBatch]
+			}
+			due = due[len(batch):]
+			err := d.db.Update(func(tx *store.Tx) error {
+				for _, name := range batch {
+					moved, err := d.processDue(tx, name, now)
+					if err != nil {
+						return fmt.Errorf("game %s: %w", name, err)
+					}
+					progressed = progressed || moved
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			d.opt.Kick()
+		}
+		if !progressed {
+			return nil
+		}
+	}
+}
+
+// processDue handles one game found in the due index.
+func (d *Daemon) processDue(tx *store.Tx, name string, now time.Time) (bool, error) {
+	g, err := tx.Game(name)
+	if err != nil {
+		return false, err
+	}
+	if g.Status != store.Active {
+		return true, tx.PutGame(g) // drops the stale index entry
+	}
+	if g.Paused {
+		if now.Before(g.PausedUntil) {
+			return false, nil
+		}
+		return true, d.resume(tx, g, now, "The pause has run out (a pause must be renewed by the GM to last longer).")
+	}
+	if g.Pending != nil || g.Deadline.IsZero() || g.Deadline.After(now) {
+		return true, tx.PutGame(g) // index out of step with the record: rewrite it
+	}
+	return true, d.processPhase(tx, g, now)
+}
+
+// phaseSeed derives the seed of one phase from the game's master seed.
+func phaseSeed(master int64, phase int) int64 {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(master))
+	binary.BigEndian.PutUint64(b[8:], uint64(phase))
+	sum := sha256.Sum256(b[:])
+	return int64(binary.BigEndian.Uint64(sum[:8]) >> 1)
+}
+
+// processPhase adjudicates the open phase of g and opens the next one.
+func (d *Daemon) processPhase(tx *store.Tx, g *store.Game, now time.Time) error {
+	log := d.log.With("game", g.Name, "phase", g.PhaseID)
+	e, err := engineFor(g)
+	if err != nil {
+		return err
+	}
+	state, err := tx.State(g.Name)
+	if err != nil {
+		return err
+	}
+	sets, err := tx.OrderSets(g.Name, g.Phase)
+	if err != nil {
+		return err
+	}
+	ords := effectiveOrders(e, state, g, sets)
+	seed := phaseSeed(g.Seed, g.Phase)
+	t0 := time.Now()
+	out, err := e.Resolve(state, ords, seed)
+	d.metrics.observeAdjudication(time.Since(t0))
+	if err != nil {
+		// An engine error is a bug, not bad input: stop the game and
+		// tell the GM rather than retry it every tick.
+		log.Error("adjudication failed; game paused", "err", err)
+		g.Paused, g.PauseReason, g.PausedUntil = true, "adjudication failed: "+err.Error(), now.Add(100*365*24*time.Hour)
+		if err := tx.PutGame(g); err != nil {
+			return err
+		}
+		return d.alertGM(tx, g, "Adjudication failed", fmt.Sprintf("I could not adjudicate %s of %s: %v\nThe game is paused. Check the orders (HISTORY, STATUS), fix with SET ORDERS or ROLLBACK, then RESUME.", g.PhaseTitle, g.Name, err))
+	}
+	before, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	late := now.Sub(g.Deadline) > d.opt.Schedule.LateGrace
+	rec := store.PhaseRecord{
+		Phase: g.Phase, PhaseID: g.PhaseID, Title: g.PhaseTitle, Seed: seed, Deadline: g.Deadline,
+		Processed: now.UTC(), Late: late, StateBefore: state, StateAfter: out.Next, Orders: ords,
+		Public: out.Report.Public, Private: out.Report.Private, Data: out.Report.Data, Game: before,
+	}
+	if err := tx.PutPhase(g.Name, rec); err != nil {
+		return err
+	}
+	if err := tx.PutState(g.Name, out.Next); err != nil {
+		return err
+	}
+	st, err := e.Status(out.Next)
+	if err != nil {
+		return err
+	}
+	if adjudicator.PhaseKind(g.PhaseKind) == adjudicator.PhaseOrders {
+		g.LastOrdersEnd = now.UTC()
+	}
+	g.Phase++
+	d.openPhase(g, st, now)
+	d.metrics.PhasesProcessed.Add(1)
+	log.Info("phase processed", "next", st.ID, "late", late)
+	if err := tx.Audit(store.AuditEntry{Time: now.UTC(), Game: g.Name, Actor: "daemon", Action: "process", Detail: rec.PhaseID}); err != nil {
+		return err
+	}
+
+	over := out.Over || st.Over
+	if g.Options.Preview {
+		g.Pending = &store.Pending{Phase: rec.Phase}
+		g.Deadline = time.Time{}
+		if err := tx.PutGame(g); err != nil {
+			return err
+		}
+		return d.alertGM(tx, g, "Preview: "+rec.Title+" results",
+			"These results are not yet public. Reply PUBLISH to send them to the players, or ROLLBACK to reopen the phase.\n\n"+
+				d.resultsText(g, &rec, "", st, over))
+	}
+	if over {
+		return d.finish(tx, g, &rec, out, st)
+	}
+	if err := tx.PutGame(g); err != nil {
+		return err
+	}
+	return d.publishResults(tx, g, &rec, st)
+}
+
+// openPhase points g at the engine's new phase and sets its deadline.
+func (d *Daemon) openPhase(g *store.Game, st adjudicator.Status, now time.Time) {
+	g.PhaseID, g.PhaseTitle, g.PhaseKind = st.ID, st.Title, string(st.Kind)
+	g.PhaseStarted = now.UTC()
+	g.Waiting, g.Alive = st.Waiting, st.Alive
+	g.Reminded, g.DrawVotes, g.Ready = nil, nil, nil
+	g.Deadline = d.opt.Schedule.Deadline(st.Kind, g.Options.Pace, now, g.LastOrdersEnd)
+	for i := range g.Players {
+		if strings.HasPrefix(g.Players[i].Lock, "turn:") {
+			g.Players[i].Lock = ""
+		}
+	}
+}
+
+// finish ends a game that the rules ended (solo victory).
+func (d *Daemon) finish(tx *store.Tx, g *store.Game, rec *store.PhaseRecord, out adjudicator.Outcome, st adjudicator.Status) error {
+	winners := out.Winners
+	if len(winners) == 0 {
+		winners = st.Winners
+	}
+	how := "solo"
+	if len(winners) != 1 {
+		how = "draw"
+	}
+	if err := d.publishResults(tx, g, rec, st); err != nil {
+		return err
+	}
+	return d.endGame(tx, g, how, winners, "")
+}
+
+// endGame marks g over and tells everyone.
+func (d *Daemon) endGame(tx *store.Tx, g *store.Game, how string, winners []string, why string) error {
+	g.Status = store.Finished
+	g.EndedAs = how
+	g.Winners = winners
+	g.Deadline = time.Time{}
+	g.Pending = nil
+	if err := tx.Audit(store.AuditEntry{Time: d.now().UTC(), Game: g.Name, Actor: "daemon", Action: "end", Detail: how + ": " + strings.Join(winners, ", ")}); err != nil {
+		return err
+	}
+	var b strings.Builder
+	switch how {
+	case "solo":
+		fmt.Fprintf(&b, "%s has won %s with a solo victory.\n", titleCase(winners[0]), g.Name)
+		if senior := seniorOf(g, winners[0]); senior != "" {
+			fmt.Fprintf(&b, "The game's prize goes to the senior diplomat of %s.\n", titleCase(winners[0]))
+		}
+	case "draw":
+		names := make([]string, len(winners))
+		for i, w := range winners {
+			names[i] = titleCase(w)
+		}
+		fmt.Fprintf(&b, "%s has ended in a draw shared by %s.\n", g.Name, strings.Join(names, ", "))
+		if g.Options.DrawPrize {
+			prize, err := d.drawPrize(tx, g, winners)
+			if err != nil {
+				return err
+			}
+			b.WriteString(prize)
+		}
+	default:
+		fmt.Fprintf(&b, "The GM has ended %s.\n", g.Name)
+	}
+	if why != "" {
+		b.WriteString(why + "\n")
+	}
+	if err := tx.PutGame(g); err != nil {
+		return err
+	}
+	return d.publish(tx, g, fmt.Sprintf("[%s] Game over", g.Name), b.String(), nil)
+}
+
+func seniorOf(g *store.Game, power string) string {
+	for _, p := range g.Players {
+		if p.Power == power && p.Rank == 0 && !p.Left {
+			return p.Address
+		}
+	}
+	return ""
+}
+
+// resultsText is the mail body of a phase's results for one reader.
+func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private string, st adjudicator.Status, over bool) string {
+	var b strings.Builder
+	if rec.Late {
+		fmt.Fprintf(&b, "Note: I processed this phase late (deadline %s, processed %s). Sorry for the delay.\n\n",
+			rec.Deadline.UTC().Format("2006-01-02 15:04 MST"), rec.Processed.UTC().Format("2006-01-02 15:04 MST"))
+	}
+	b.WriteString(strings.TrimRight(rec.Public, "\n"))
+	b.WriteString("\n")
+	if private != "" {
+		b.WriteString("\n--- for you only ---\n")
+		b.WriteString(strings.TrimRight(private, "\n"))
+		b.WriteString("\n")
+	}
+	if !over && !st.Over {
+		fmt.Fprintf(&b, "\nNext phase: %s\n", st.Title)
+	}
+	return b.String()
+}
+
+// publishResults mails a processed phase's results: each diplomat gets the
+// public part with their power's private part, observers the public part,
+// the GM a copy.
+func (d *Daemon) publishResults(tx *store.Tx, g *store.Game, rec *store.PhaseRecord, st adjudicator.Status) error {
+	subject := fmt.Sprintf("[%s] %s — results", g.Name, rec.Title)
+	for i := range g.Players {
+		p := &g.Players[i]
+		if p.Left {
+			continue
+		}
+		text := d.resultsText(g, rec, rec.Private[p.Power], st, g.Status == store.Finished)
+		if g.Status == store.Active && !g.Deadline.IsZero() {
+			text += fmt.Sprintf("Deadline: %s\n", d.showTime(g.Deadline, p))
+		}
+		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+			return err
+		}
+	}
+	public := d.resultsText(g, rec, "", st, g.Status == store.Finished)
+	if g.Status == store.Active && !g.Deadline.IsZero() {
+		public += fmt.Sprintf("Deadline: %s\n", d.showTime(g.Deadline, nil))
+	}
+	for _, o := range g.Observers {
+		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: public, ReplyToken: o.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+			return err
+		}
+	}
+	return d.gmCopy(tx, g, subject, public)
+}
+
+// publish mails an announcement to every diplomat and observer, and the GM.
+// skip lists addresses that get nothing (the sender of press, say).
+func (d *Daemon) publish(tx *store.Tx, g *store.Game, subject, text string, skip map[string]bool) error {
+	for i := range g.Players {
+		p := &g.Players[i]
+		if p.Left || skip[p.Address] {
+			continue
+		}
+		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+			return err
+		}
+	}
+	for _, o := range g.Observers {
+		if skip[o.Address] {
+			continue
+		}
+		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: text, ReplyToken: o.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+			return err
+		}
+	}
+	return d.gmCopy(tx, g, subject, text)
+}
+
+// gmCopy sends the GM(s) of g a copy, replyable with the GM token.
+func (d *Daemon) gmCopy(tx *store.Tx, g *store.Game, subject, text string) error {
+	to := g.GM
+	if len(to) == 0 {
+		to = d.opt.GM
+	}
+	if len(to) == 0 {
+		return nil
+	}
+	return d.send(tx, &Outgoing{To: to, Subject: subject, Text: text + "\n(GM copy: reply to this mail with GM commands for " + g.Name + ".)", ReplyToken: g.GMToken, Game: g.Name, Phase: g.PhaseID})
+}
+
+// alertGM tells the GM of g (or the site GM) something that needs them.
+func (d *Daemon) alertGM(tx *store.Tx, g *store.Game, subject, text string) error {
+	name := "site"
+	token := tx.Meta("gm_token")
+	to := d.opt.GM
+	if g != nil {
+		name = g.Name
+		token = g.GMToken
+		if len(g.GM) > 0 {
+			to = g.GM
+		}
+	}
+	if len(to) == 0 {
+		d.log.Warn("GM alert with no GM address configured", "game", name, "subject", subject)
+		return nil
+	}
+	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g)})
+}
+
+func phaseOf(g *store.Game) string {
+	if g == nil {
+		return ""
+	}
+	return g.PhaseID
+}
+
+// announce tells everyone in the mail's game, unless the GM said SILENT.
+func (mc *mailCtx) announce(subject, text string) error {
+	if mc.silent || mc.game == nil {
+		return nil
+	}
+	return mc.d.publish(mc.tx, mc.game, fmt.Sprintf("[%s] %s", mc.game.Name, subject), text, map[string]bool{})
+}
+
+// remind mails the powers that still owe orders when a deadline comes
+// within one of the schedule's reminder offsets.
+func (d *Daemon) remind(now time.Time) error {
+	var horizon time.Duration
+	for _, r := range d.opt.Schedule.Reminders {
+		horizon = max(horizon, r)
+	}
+	if horizon == 0 {
+		return nil
+	}
+	var names []string
+	if err := d.db.View(func(tx *store.Tx) error {
+		names = tx.Due(now.Add(horizon), 0)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	for start := 0; start < len(names); start += tickBatch {
+		batch := names[start:min(start+tickBatch, len(names))]
+		err := d.db.Update(func(tx *store.Tx) error {
+			for _, name := range batch {
+				if err := d.remindGame(tx, name, now); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	d.opt.Kick()
+	return nil
+}
+
+func (d *Daemon) remindGame(tx *store.Tx, name string, now time.Time) error {
+	g, err := tx.Game(name)
+	if err != nil || g.Status != store.Active || g.Paused || g.Pending != nil || !g.Deadline.After(now) {
+		return err
+	}
+	left := g.Deadline.Sub(now)
+	length := g.Deadline.Sub(g.PhaseStarted)
+	var due []string
+	send := false
+	for _, r := range d.opt.Schedule.Reminders {
+		key := r.String()
+		if left <= r && !contains(g.Reminded, key) {
+			due = append(due, key)
+			// A phase hardly longer than the offset gets no reminder for
+			// it: the players have just had the results.
+			send = send || length > r+r/4
+		}
+	}
+	if len(due) == 0 {
+		return nil
+	}
+	g.Reminded = append(g.Reminded, due...)
+	if !send {
+		return tx.PutGame(g)
+	}
+	sets, err := tx.OrderSets(g.Name, g.Phase)
+	if err != nil {
+		return err
+	}
+	sent := map[string]bool{}
+	for _, s := range sets {
+		sent[s.Power] = true
+	}
+	for _, power := range g.Waiting {
+		if sent[power] {
+			continue
+		}
+		for i := range g.Players {
+			p := &g.Players[i]
+			if p.Power != power || p.Left {
+				continue
+			}
+			text := fmt.Sprintf("Reminder: I have no orders from %s for %s of %s.\nDeadline: %s (in %s).\n\nReply to this mail with your orders. Units without orders hold; missing retreats disband; missing builds are waived.",
+				titleCase(power), g.PhaseTitle, g.Name, d.showTime(g.Deadline, p), left.Round(time.Minute))
+			if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: fmt.Sprintf("[%s] Reminder: %s orders due", g.Name, g.PhaseTitle), Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.PutGame(g)
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

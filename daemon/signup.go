@@ -1,0 +1,462 @@
+package daemon
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"pbemd/adjudicator"
+	"pbemd/orders"
+	"pbemd/store"
+)
+
+var gameNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
+
+// createOptions maps CREATE option keys to setters; unknown keys are refused.
+var createOptions = map[string]func(o *store.GameOptions, v string) error{
+	"pace": func(o *store.GameOptions, v string) error {
+		if v != "slow" && v != "fast" {
+			return fmt.Errorf("pace is slow or fast")
+		}
+		o.Pace = v
+		return nil
+	},
+	"press": func(o *store.GameOptions, v string) error {
+		if v != "all" && v != "white" && v != "none" {
+			return fmt.Errorf("press is all, white (public only) or none")
+		}
+		o.Press = v
+		return nil
+	},
+	"psa":          boolOption(func(o *store.GameOptions) *bool { return &o.PSA }),
+	"press_in_adj": boolOption(func(o *store.GameOptions) *bool { return &o.PressInAdj }),
+	"preview":      boolOption(func(o *store.GameOptions) *bool { return &o.Preview }),
+	"early":        boolOption(func(o *store.GameOptions) *bool { return &o.ProcessEarly }),
+	"prize":        boolOption(func(o *store.GameOptions) *bool { return &o.DrawPrize }),
+}
+
+func boolOption(field func(*store.GameOptions) *bool) func(*store.GameOptions, string) error {
+	return func(o *store.GameOptions, v string) error {
+		switch strings.ToLower(v) {
+		case "on", "yes", "true", "1":
+			*field(o) = true
+		case "off", "no", "false", "0":
+			*field(o) = false
+		default:
+			return fmt.Errorf("%q is not on or off", v)
+		}
+		return nil
+	}
+}
+
+func defaultOptions() store.GameOptions {
+	return store.GameOptions{Pace: "slow", Press: "all", PSA: true, PressInAdj: true}
+}
+
+// applyOptions sets options from a CREATE or SET command.
+func applyOptions(o *store.GameOptions, opts map[string]string) error {
+	for _, k := range store.SortedPowers(opts) {
+		set, ok := createOptions[strings.ToLower(k)]
+		if !ok {
+			keys := store.SortedPowers(createOptions)
+			return fmt.Errorf("unknown option %q (known: %s)", k, strings.Join(keys, ", "))
+		}
+		if err := set(o, strings.ToLower(opts[k])); err != nil {
+			return fmt.Errorf("option %s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+func randomSeed() int64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return int64(binary.BigEndian.Uint64(b[:]) >> 1)
+}
+
+// CreateGame makes a new game taking sign-ups (CREATE by mail, or
+// `pbemd game create`). gm is the GM's address.
+func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[string]string) (*store.Game, error) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if !gameNameRE.MatchString(name) {
+		return nil, fmt.Errorf("game name %q: use 1 to 32 letters, digits, - or _", name)
+	}
+	if tx.HasGame(name) {
+		return nil, fmt.Errorf("a game called %s exists already", name)
+	}
+	if _, ok := adjudicator.Lookup(variant); !ok {
+		return nil, fmt.Errorf("unknown variant %q (known: %s)", variant, strings.Join(adjudicator.Names(), ", "))
+	}
+	g := &store.Game{
+		Name: name, Variant: variant, Created: d.now().UTC(), Status: store.Forming,
+		Options: defaultOptions(), Seed: randomSeed(), GMToken: newToken(),
+	}
+	if gm != "" {
+		g.GM = []string{strings.ToLower(gm)}
+	}
+	if err := applyOptions(&g.Options, opts); err != nil {
+		return nil, err
+	}
+	if err := tx.PutToken(store.TokenRef{Token: g.GMToken, Game: name, GM: true}); err != nil {
+		return nil, err
+	}
+	if err := tx.PutGame(g); err != nil {
+		return nil, err
+	}
+	return g, tx.Audit(store.AuditEntry{Time: d.now().UTC(), Game: name, Actor: "gm:" + gm, Action: "create", Detail: variant})
+}
+
+func cmdCreate(mc *mailCtx, cmd *orders.Command) error {
+	variant := strings.ToLower(strings.TrimSpace(cmd.Arg))
+	g, err := mc.d.CreateGame(mc.tx, cmd.Game, variant, mc.sender, cmd.Options)
+	if err != nil {
+		mc.say("CREATE: %v. Nothing was created. Example: CREATE rome1 ancientmed pace=slow press=all", err)
+		return nil
+	}
+	mc.game, mc.gm = g, true
+	e, _ := engineFor(g)
+	mc.say("Game %s (%s) created; it takes sign-ups now (%d powers: %s).\n"+
+		"Players join with: JOIN %s (optionally: prefer %s)\n"+
+		"This mail's reply address is your GM address for %s: reply to it with GM commands (START, PAUSE, DEADLINE, SET ORDERS, …). Keep it to yourself.",
+		g.Name, g.Variant, len(e.Info().Powers), strings.Join(e.Info().Powers, ", "),
+		g.Name, strings.Join(e.Info().Powers, " > "), g.Name)
+	return nil
+}
+
+// matchPower reads a power a player wrote: its id or name in any case, or
+// an unambiguous beginning of at least three letters.
+func matchPower(e adjudicator.Engine, written string) (string, bool) {
+	w := strings.ToLower(strings.TrimSpace(written))
+	if w == "" {
+		return "", false
+	}
+	var prefix []string
+	for _, p := range e.Info().Powers {
+		lp := strings.ToLower(p)
+		if lp == w {
+			return p, true
+		}
+		if len(w) >= 3 && strings.HasPrefix(lp, w) {
+			prefix = append(prefix, p)
+		}
+	}
+	if len(prefix) == 1 {
+		return prefix[0], true
+	}
+	return "", false
+}
+
+func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
+	name := strings.ToLower(cmd.Game)
+	if name == "" && mc.game != nil {
+		name = mc.game.Name
+	}
+	g, err := mc.tx.Game(name)
+	if err != nil {
+		mc.say("JOIN %s: there is no such game. Send LIST for the games.", cmd.Game)
+		return nil
+	}
+	e, err := engineFor(g)
+	if err != nil {
+		return err
+	}
+	if p := findPlayer(g, mc.sender); p != nil {
+		mc.say("You are in %s already.", g.Name)
+		return nil
+	}
+	var prefs []string
+	for _, w := range cmd.Powers {
+		p, ok := matchPower(e, w)
+		if !ok {
+			mc.say("JOIN %s: %q is not a power of %s (powers: %s). You were not signed up; please JOIN again.", g.Name, w, g.Variant, strings.Join(e.Info().Powers, ", "))
+			return nil
+		}
+		prefs = append(prefs, p)
+	}
+	p := store.Player{Address: mc.sender, Token: newToken(), Prefs: prefs, Joined: mc.now.UTC()}
+	switch g.Status {
+	case store.Finished:
+		mc.say("JOIN %s: that game is over.", g.Name)
+		return nil
+	case store.Active:
+		power := ""
+		if cmd.Power != "" {
+			pw, ok := matchPower(e, cmd.Power)
+			if !ok || !isAlive(g, pw) {
+				mc.say("JOIN %s as junior of %s: there is no surviving power of that name (surviving: %s).", g.Name, cmd.Power, strings.Join(g.Alive, ", "))
+				return nil
+			}
+			power = pw
+		} else {
+			power = fewestDiplomats(g, append(prefs, g.Alive...))
+		}
+		p.Power = power
+		p.Rank = nextRank(g, power)
+		if err := mc.newPlayerSecrets(g, &p); err != nil {
+			return err
+		}
+	}
+	// An eliminated player may come back as the most junior diplomat of a
+	// surviving power (seed): their old record stays, marked Left.
+	for i := range g.Players {
+		if g.Players[i].Address == mc.sender && !g.Players[i].Left {
+			g.Players[i].Left = true
+		}
+	}
+	g.Players = append(g.Players, p)
+	if err := mc.tx.PutToken(store.TokenRef{Token: p.Token, Game: g.Name, Address: p.Address}); err != nil {
+		return err
+	}
+	if err := mc.tx.Audit(store.AuditEntry{Time: mc.now.UTC(), Game: g.Name, Actor: mc.sender, Action: "join", Detail: p.Power, MsgID: mc.in.MsgID}); err != nil {
+		return err
+	}
+	mc.game = g
+	mc.player = &g.Players[len(g.Players)-1]
+	mc.changed = true
+	if g.Status == store.Active {
+		mc.say("Welcome to %s: you are a junior diplomat of %s (seniority %d). Your password is in a separate mail.", g.Name, titleCase(p.Power), p.Rank)
+		return mc.d.alertGM(mc.tx, g, "New junior diplomat", fmt.Sprintf("%s joined %s as a junior diplomat of %s.", p.Address, g.Name, titleCase(p.Power)))
+	}
+	n, need := countPlayers(g), len(e.Info().Powers)
+	mc.say("You are signed up for %s (%d of %d players). Your power is assigned when the game starts; you will get a private mail with it.", g.Name, n, need)
+	if n >= need {
+		if err := mc.d.startGame(mc.tx, g); err != nil {
+			return err
+		}
+		mc.player = findPlayer(g, mc.sender)
+	}
+	return nil
+}
+
+func nextRank(g *store.Game, power string) int {
+	rank := 0
+	for _, q := range g.Players {
+		if q.Power == power && !q.Left && q.Rank >= rank {
+			rank = q.Rank + 1
+		}
+	}
+	return rank
+}
+
+// fewestDiplomats picks, among candidates (in order), a surviving power
+// with the fewest diplomats.
+func fewestDiplomats(g *store.Game, candidates []string) string {
+	count := map[string]int{}
+	for _, q := range g.Players {
+		if !q.Left {
+			count[q.Power]++
+		}
+	}
+	best, bestN := "", 1<<30
+	for _, c := range candidates {
+		if isAlive(g, c) && count[c] < bestN {
+			best, bestN = c, count[c]
+		}
+	}
+	return best
+}
+
+// newPlayerSecrets gives a player a password and mails it with their
+// power and reply address.
+func (mc *mailCtx) newPlayerSecrets(g *store.Game, p *store.Player) error {
+	return mc.d.mailSecrets(mc.tx, g, p)
+}
+
+func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player) error {
+	pw := strings.ToLower(newCode())
+	cost := d.opt.PasswordCost
+	if cost == 0 {
+		cost = bcrypt.DefaultCost
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(pw), cost)
+	if err != nil {
+		return err
+	}
+	p.PassHash = hash
+	role := "the senior diplomat"
+	if p.Rank > 0 {
+		role = fmt.Sprintf("a junior diplomat (seniority %d)", p.Rank)
+	}
+	text := fmt.Sprintf("You play %s in %s, as %s.\n\n"+
+		"To send orders, reply to this mail (or to any mail I send you about %s): the reply address\n"+
+		"  %s\n"+
+		"proves it is you. Keep it private.\n\n"+
+		"From another mailbox, write to %s and start your mail with\n"+
+		"  SIGNON %s %s %s\n\n"+
+		"Your password: %s\n",
+		titleCase(p.Power), g.Name, role, g.Name, d.replyAddress(p.Token), d.opt.Address,
+		p.Power, g.Name, pw, pw)
+	return d.send(tx, &Outgoing{
+		To: []string{p.Address}, Subject: fmt.Sprintf("[%s] You are %s", g.Name, titleCase(p.Power)),
+		Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
+	})
+}
+
+// startGame assigns the powers, sets the engine's start position and tells
+// everyone.
+func (d *Daemon) startGame(tx *store.Tx, g *store.Game) error {
+	e, err := engineFor(g)
+	if err != nil {
+		return err
+	}
+	var active []*store.Player
+	for i := range g.Players {
+		if !g.Players[i].Left {
+			active = append(active, &g.Players[i])
+		}
+	}
+	powers := e.Info().Powers
+	if len(active) > len(powers) {
+		active = active[:len(powers)] // the first to join; later ones become juniors below
+	}
+	prefs := make([][]string, len(active))
+	for i, p := range active {
+		prefs[i] = p.Prefs
+	}
+	assign := AssignPowers(powers, prefs, g.Seed)
+	for i, p := range active {
+		p.Power = assign[i]
+		p.Rank = 0
+	}
+	for i := range g.Players {
+		p := &g.Players[i]
+		if !p.Left && p.Power == "" {
+			p.Power = fewestDiplomatsOf(g, powers, p.Prefs)
+			p.Rank = nextRank(g, p.Power)
+		}
+	}
+	state, err := e.New(nil, g.Seed)
+	if err != nil {
+		return fmt.Errorf("start %s: %w", g.Name, err)
+	}
+	st, err := e.Status(state)
+	if err != nil {
+		return err
+	}
+	now := d.now().UTC()
+	if err := tx.PutState(g.Name, state); err != nil {
+		return err
+	}
+	g.Status = store.Active
+	d.openPhase(g, st, now)
+	for i := range g.Players {
+		if !g.Players[i].Left {
+			if err := d.mailSecrets(tx, g, &g.Players[i]); err != nil {
+				return err
+			}
+		}
+	}
+	if err := tx.Audit(store.AuditEntry{Time: now, Game: g.Name, Actor: "daemon", Action: "start"}); err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s has started. The powers are assigned (each player has a private mail with theirs).\n\n", g.Name)
+	fmt.Fprintf(&b, "First phase: %s\nDeadline: %s\n\n%s", st.Title, d.showTime(g.Deadline, nil), st.Summary)
+	if g.Options.DrawPrize && g.PrizeCommit == "" {
+		fmt.Fprintf(&b, "\nDraw prize: if the game ends in a draw, one survivor wins the prize, drawn with probability proportional to its supply centres, from a secret whose SHA-256 is\n  %s\nIt is revealed at the end so anyone can check the draw.\n", commitPrize(g))
+	}
+	if unfilled := unfilledPowers(g, powers); len(unfilled) > 0 {
+		fmt.Fprintf(&b, "\nPowers without a player (in civil disorder until the GM fills them): %s\n", strings.Join(unfilled, ", "))
+	}
+	return d.publish(tx, g, fmt.Sprintf("[%s] The game has started: %s", g.Name, st.Title), b.String(), nil)
+}
+
+func fewestDiplomatsOf(g *store.Game, powers, prefs []string) string {
+	saved := g.Alive
+	g.Alive = powers
+	defer func() { g.Alive = saved }()
+	return fewestDiplomats(g, append(append([]string(nil), prefs...), powers...))
+}
+
+func unfilledPowers(g *store.Game, powers []string) []string {
+	has := map[string]bool{}
+	for _, p := range g.Players {
+		if !p.Left {
+			has[p.Power] = true
+		}
+	}
+	var out []string
+	for _, p := range powers {
+		if !has[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// AssignPowers gives each player (with a preference ranking, possibly
+// partial or empty) a different power so as to satisfy the rankings as well
+// as possible: it minimises the sum over players of the square of the
+// position their power has in their ranking (1st choice costs 0, 2nd 1,
+// 3rd 4, …; an unranked power costs as much as the last place). Squaring
+// makes one player's 5th choice worse than two players' 2nd choices, so the
+// assignment is fair rather than merely popular. Among equally good
+// assignments the game's seed chooses, so the draw is reproducible. With at
+// most a handful of powers every assignment is examined.
+func AssignPowers(powers []string, prefs [][]string, seed int64) []string {
+	n := len(prefs)
+	cost := make([][]int, n)
+	for i, pr := range prefs {
+		cost[i] = make([]int, len(powers))
+		for j, pw := range powers {
+			rank := len(powers)
+			for k, want := range pr {
+				if want == pw {
+					rank = k
+					break
+				}
+			}
+			cost[i][j] = rank * rank
+		}
+	}
+	best := -1
+	var optimal [][]int
+	used := make([]bool, len(powers))
+	cur := make([]int, n)
+	var walk func(i, sum int)
+	walk = func(i, sum int) {
+		if best >= 0 && sum > best {
+			return
+		}
+		if i == n {
+			if best < 0 || sum < best {
+				best, optimal = sum, nil
+			}
+			optimal = append(optimal, append([]int(nil), cur...))
+			return
+		}
+		for j := range powers {
+			if !used[j] {
+				used[j] = true
+				cur[i] = j
+				walk(i+1, sum+cost[i][j])
+				used[j] = false
+			}
+		}
+	}
+	walk(0, 0)
+	out := make([]string, n)
+	if len(optimal) == 0 {
+		return out
+	}
+	sort.Slice(optimal, func(a, b int) bool { // walk order is already stable; keep it explicit
+		for k := range optimal[a] {
+			if optimal[a][k] != optimal[b][k] {
+				return optimal[a][k] < optimal[b][k]
+			}
+		}
+		return false
+	})
+	pick := optimal[uint64(seed)%uint64(len(optimal))]
+	for i, j := range pick {
+		out[i] = powers[j]
+	}
+	return out
+}

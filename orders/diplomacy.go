@@ -277,8 +277,7 @@ func (p *dipParse) finish() bool {
 		if t.Kind == Punct && (t.Norm == "!" || t.Norm == "?" || t.Norm == "," || t.Norm == ";") && !sc.strict {
 			// trailing punctuation; but a second order after it is not allowed
 			sc.Next()
-			if !sc.Done() {
-				sc.Seek(sc.Pos() - 1)
+			if (t.Norm == "," || t.Norm == ";") && sc.Peek().Kind == Word {
 				sc.Fail("write one order per line", p.suggest())
 				return false
 			}

@@ -149,6 +149,9 @@ func NewNames(noun string, list []Name) (*Names, error) {
 				if !lenient {
 					f.lenient = false
 				}
+				for k := range hyph {
+					f.hyph[k] = f.hyph[k] || hyph[k] // "Mid Atlantic" and "Mid-Atlantic"
+				}
 				return nil
 			}
 			switch {
@@ -266,7 +269,7 @@ var reservedShort = map[string]bool{
 // its generic words ("Adriatic", "Pelusium") and run together
 // ("StPetersburg", "MidAtlantic").
 func shortForms(s string, buf *[]Token) []string {
-	words, _, _ := splitName(s, buf)
+	words, hyph, _ := splitName(s, buf)
 	if len(words) < 2 {
 		return nil
 	}
@@ -281,7 +284,19 @@ func shortForms(s string, buf *[]Token) []string {
 	if hi > lo && (lo > 0 || hi < len(words)) {
 		rest := words[lo:hi]
 		if !(len(rest) == 1 && (reservedShort[rest[0]] || len(rest[0]) < 4)) {
-			out = append(out, strings.Join(rest, " "))
+			// keep the hyphens: "Mid-Atlantic"
+			var b strings.Builder
+			for i, w := range rest {
+				if i > 0 {
+					if hyph[lo+i-1] {
+						b.WriteByte('-')
+					} else {
+						b.WriteByte(' ')
+					}
+				}
+				b.WriteString(w)
+			}
+			out = append(out, b.String())
 		}
 		if len(rest) > 1 {
 			out = append(out, strings.Join(rest, ""))
@@ -353,18 +368,22 @@ func (n *Names) exact(toks []Token, p, end int, strict bool) (*form, int) {
 // the spelling is ambiguous.
 func (n *Names) fuzzy(toks []Token, p, end int, stop func(string) bool) (entry int, how MatchKind, next int, cands []int) {
 	t := toks[p]
-	if t.Kind != Word || len(t.Norm) < 3 || (stop != nil && stop(t.Norm)) || isNumber(t.Norm) {
+	if t.Kind != Word || isNumber(t.Norm) {
 		return -1, 0, p, nil
 	}
 	var idx [8]int
 	run := n.wordRun(toks, p, end, stop, &idx)
-	// A close spelling of a name of several words: "Norht Sea".
+	// A close spelling of a name of several words: "Norht Sea", and
+	// "Western Mediteranean" although "western" alone is a keyword.
 	for span := run; span >= 2; span-- {
 		if e, c := n.typo(toks, idx[:span]); e >= 0 {
 			return e, MatchTypo, idx[span-1] + 1, nil
 		} else if len(c) > 0 {
 			return -1, 0, p, c
 		}
+	}
+	if len(t.Norm) < 3 || (stop != nil && stop(t.Norm)) {
+		return -1, 0, p, nil
 	}
 	// A unique prefix of at least three letters: "Burg", "Bulg".
 	if len(t.Norm) <= maxFuzzyBytes {

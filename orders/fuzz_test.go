@@ -152,3 +152,14 @@ func BenchmarkParseOrder(b *testing.B) {
 		}
 	}
 }
+
+// TestParseMailAllocations guards the benchmark mail's allocation count (56
+// when written): a parse that starts allocating per word or per line shows
+// here before it shows in BenchmarkParseMail.
+func TestParseMailAllocations(t *testing.T) {
+	opts, body := readMail(t, filepath.Join(testdataDir, "mails", "bench-40.txt"))
+	allocs := testing.AllocsPerRun(50, func() { Parse(body, opts) })
+	if allocs > 80 {
+		t.Errorf("Parse of the 40-line mail allocates %.0f times, want at most 80", allocs)
+	}
+}

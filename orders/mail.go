@@ -322,7 +322,7 @@ func (m *mailState) nameLine(t string) bool {
 // heading reads a line that is only a power name, with or without a colon
 // ("England:", "FRANCE"): the orders below it belong to that power.
 func (m *mailState) heading(t string) bool {
-	if m.p.pow == nil || len(t) > 64 {
+	if m.p.pow == nil || len(t) > 64 || m.p.pow.first[normWordIn(firstWord(t), m.p.pow)] == nil {
 		return false
 	}
 	n, ok := m.p.pow.Lookup(strings.TrimSpace(strings.TrimRight(t, ":")))

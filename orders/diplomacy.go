@@ -323,7 +323,10 @@ func (p *dipParse) fixUnit(u *UnitType, loc Location, aux bool) bool {
 		}
 	}
 	if p.sc.strict {
-		if *u == NoUnit {
+		// Without a position an omitted type is left to the engine in both
+		// modes: that is how Format prints an order whose unit is unknown,
+		// and stored canonical lines must read back strictly.
+		if *u == NoUnit && p.g.pos != nil {
 			fixed := *p.o
 			ex := ""
 			if known {

@@ -54,9 +54,10 @@
 //  3. Short names the lexicon does not declare: a full name without its
 //     generic words ("Adriatic", "Lyon", "Bothnia") or run together
 //     ("StPetersburg", "MidAtlantic"), when unique.
-//  4. An omitted unit type ("Par-Bur", "Rom hold", "F Eng S Bel"): filled in
-//     from Options.Position when it knows the unit, else left NoUnit for the
-//     engine (Format then prints no letter).
+//  4. An omitted unit type ("Par-Bur", "Rom hold", "F Eng S Bel") is filled
+//     in from Options.Position. Without a Position it is left NoUnit for the
+//     engine in both modes (Format then prints no letter, and the canonical
+//     line reads back strictly); strict with a Position refuses it.
 //  5. A wrong unit type corrected from Options.Position ("Army Nth" for the
 //     fleet in the North Sea is read as F Nth, with a warning).
 //  6. A coast written on a province without separate coasts ("Bre/nc") is

@@ -203,4 +203,13 @@ func checkRoundTrip(t *testing.T, o Order, opts Options) {
 	if again := Format(o2, opts.Lexicon); again != text {
 		t.Errorf("round trip: Format gives %q then %q", text, again)
 	}
+	// The engine stores canonical lines and reads them back strictly,
+	// without a position.
+	o3, diags, err := ParseOrder(text, Options{Lexicon: opts.Lexicon, Strict: true, Phase: opts.Phase})
+	if err != nil || len(diags) > 0 {
+		t.Fatalf("strict round trip: ParseOrder(%q) = %v %+v", text, err, diags)
+	}
+	if !sameOrder(o, o3) {
+		t.Errorf("strict round trip of %q: %+v, want %+v", text, o3, o)
+	}
 }

@@ -79,11 +79,13 @@
 // # Mail structure
 //
 // Ignored without complaint: blank lines; greetings and closing formulas
-// ("Hi GM,", "Thanks", "Regards", and up to three short name lines after a
-// closing formula); quoted reply text ("> " lines, "On … wrote:" headers, and
+// ("Hi GM,", "Thanks", "Regards", and after a closing formula the short
+// lines of the sender's name: three words at most, none a province or an
+// order word); quoted reply text ("> " lines, "On … wrote:" headers, and
 // everything after such a header when the quote is not marked with ">");
 // everything after a signature separator ("-- ", "--"), an "-----Original
-// Message-----" or "____" rule, or njudge's SIGNOFF; comments ("# …", "// …",
+// Message-----" or "____" rule, an Outlook "From: …" / "Sent: …" header
+// block, or njudge's SIGNOFF; comments ("# …", "// …",
 // also at the end of a line); mail client footers ("Sent from my iPhone");
 // lines that only announce orders ("My orders for Spring 1901:", "S1901M");
 // lines without a letter or digit ("-----", ":-)"). A line that is only a

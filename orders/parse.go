@@ -21,7 +21,8 @@ const (
 type Options struct {
 	// Lexicon holds the names of the game's provinces and powers. Nil: no
 	// orders are expected, only mail commands (power names in commands are
-	// then kept as written).
+	// then kept as written). With another game's Grammar, its Powers still
+	// resolve power names in commands and headings.
 	Lexicon *Lexicon
 	// Position, optional, tells what stands where: it fills in an omitted
 	// unit type and corrects a wrong one (with a warning). In a retreat

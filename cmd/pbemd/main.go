@@ -25,9 +25,9 @@ import (
 	"syscall"
 
 	"pbemd/adjudicator"
-	_ "pbemd/adjudicator/diplomacy" // the engines this binary ships
-	"pbemd/adjudicator/diplomacy"
+	"pbemd/adjudicator/diplomacy" // the engines this binary ships (they register from init)
 	"pbemd/daemon"
+	"pbemd/demo"
 )
 
 const usage = `pbemd — play-by-email game master
@@ -133,8 +133,8 @@ func runDemo(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	_, _, _, _ = ctx, seed, years, level
-	return errors.New("the demo is not built yet")
+	_, err := demo.Run(ctx, demo.Options{Seed: *seed, Years: *years, Out: os.Stdout, Logger: logger(level)})
+	return err
 }
 
 func checkOrders(args []string, in io.Reader, out io.Writer) error {

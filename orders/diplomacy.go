@@ -420,6 +420,10 @@ func (p *dipParse) powerPrefix() {
 		if f != nil && next == start+i && len(f.entries) == 1 {
 			p.o.Power = strings.ToLower(p.g.pow.list[f.entries[0]].ID)
 			sc.Seek(start + i + 1)
+		} else if e := p.g.pow.uniquePrefix(sc.toks, start, start+i); e >= 0 && !sc.strict {
+			// "ENG: F nth -> pic", as the DATC test files abbreviate powers
+			p.o.Power = strings.ToLower(p.g.pow.list[e].ID)
+			sc.Seek(start + i + 1)
 		}
 		return
 	}

@@ -604,3 +604,22 @@ func (n *Names) isWord(w string) bool {
 	}
 	return false
 }
+
+// uniquePrefix reads toks[p:end] as one word of three letters or more that
+// begins exactly one name ("Eng" for England), or returns -1.
+func (n *Names) uniquePrefix(toks []Token, p, end int) int {
+	if end != p+1 || toks[p].Kind != Word || len(toks[p].Norm) < 3 {
+		return -1
+	}
+	w := toks[p].Norm
+	var found []int
+	for _, f := range n.forms {
+		if !f.lenient && strings.HasPrefix(f.joined, w) {
+			found = addEntries(found, f.entries)
+		}
+	}
+	if len(found) != 1 {
+		return -1
+	}
+	return found[0]
+}

@@ -209,7 +209,7 @@ func (s *Scanner) Name(set *Names) (NameMatch, error) {
 	}
 	start := s.pos
 	if f, next := set.exact(s.toks, s.pos, s.end, s.strict); f != nil {
-		if !s.strict && next < s.end && s.toks[next].Kind == Word && (s.stop == nil || !s.stop(s.toks[next].Norm)) {
+		if !s.strict && s.moreWords(next) {
 			// More words follow that the grammar cannot take: a longer name
 			// misspelt ("Black Sae") beats the exact shorter one ("Black").
 			s.work += len(set.forms) * (set.maxWords + 2)
@@ -245,6 +245,20 @@ func (s *Scanner) Name(set *Names) (NameMatch, error) {
 	m := s.match(set, entry, start, how)
 	s.Warn(quote(m.Text)+" read as "+describe(set.list[entry]), "")
 	return m, nil
+}
+
+// moreWords reports whether the token at i continues a name: a word that is
+// not a keyword, or a hyphen written tight between two words
+// ("Mid-Atlantc").
+func (s *Scanner) moreWords(i int) bool {
+	if i >= s.end {
+		return false
+	}
+	t := s.toks[i]
+	if t.Kind == Punct {
+		return t.Norm == "-" && i > 0 && i+1 < s.end && s.toks[i+1].Kind == Word && tight(s.toks[i-1], t, s.toks[i+1])
+	}
+	return s.stop == nil || !s.stop(t.Norm)
 }
 
 func (s *Scanner) match(set *Names, entry, start int, how MatchKind) NameMatch {

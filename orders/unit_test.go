@@ -182,3 +182,26 @@ func TestSplitLines(t *testing.T) {
 		}
 	}
 }
+
+// A short alias followed by the rest of a misspelt longer name, joined by a
+// tight hyphen, is the longer name ("Mid-Atlantc Ocean" where "Mid" is an
+// alias of Mid-Atlantic Ocean); a tight hyphen between two names is a move.
+func TestLongerNameAcrossHyphen(t *testing.T) {
+	lex, err := NewLexicon([]Name{
+		{ID: "mao", Abbrev: "Mao", Full: "Mid-Atlantic Ocean", Aliases: []string{"Mid"}},
+		{ID: "bre", Abbrev: "Bre", Full: "Brest"},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"F Bre - Mid-Atlantc Ocean": "F Bre - Mao",
+		"F Mid-Bre":                 "F Mao - Bre",
+		"F Bre-Mid":                 "F Bre - Mao",
+	} {
+		o, _, err := ParseOrder(in, Options{Lexicon: lex})
+		if err != nil || Format(o, lex) != want {
+			t.Errorf("ParseOrder(%q) = %q, %v; want %q", in, Format(o, lex), err, want)
+		}
+	}
+}

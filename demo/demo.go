@@ -1,0 +1,202 @@
+// Package demo plays a whole game of Diplomacy (Ancient Mediterranean) by
+// mail against a real pbemd daemon: the embedded IMAP and SMTP server, the
+// daemon's fetcher, sender and deadline ticks, and five scripted players
+// and a GM who write and read real mail. It is `pbemd demo`, and the
+// whole-game test checks the game it plays against the adjudicator run
+// directly.
+//
+// The clock is virtual: the game runs on the seed's schedule (48-hour
+// order phases, deadlines at 21:00 GMT), and the demo moves the clock to
+// each deadline as soon as every player who meant to send orders has had
+// them acknowledged. Everything the players do derives from the seed and
+// the position, so the same seed plays the same game.
+//
+// The players' brains read the position from the store, read-only; every
+// other thing they learn (their power, reply address, password,
+// acknowledgements, results) comes by mail. Package demo never writes to
+// the store and never calls into the daemon except Tick.
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"pbemd/adjudicator/diplomacy"
+	"pbemd/daemon"
+)
+
+// Options configure a demo game.
+type Options struct {
+	// Seed drives the players: their preferences, orders and mistakes.
+	Seed int64
+	// Years is how many game years are played at most (default 20); the
+	// game stops earlier on a solo victory.
+	Years int
+	// Out gets one line per phase and a final line (nil: discarded).
+	Out io.Writer
+	// Logger gets the daemon's and the mail readers' logs (nil: discarded).
+	Logger *slog.Logger
+	// DataDir is where the daemon keeps its store (pbemd.db). Empty: a
+	// temporary folder removed when Run returns.
+	DataDir string
+	// Timeout bounds every wait for one mail (default 30 s).
+	Timeout time.Duration
+}
+
+// Result is what a demo game did: enough for a test to check the store's
+// history against the adjudicator and every mail against what was sent.
+type Result struct {
+	Game      string // the game's name in the store
+	Variant   string // its engine ("ancientmed")
+	DataDir   string // where the store was; it is gone unless Options.DataDir was set
+	Seed      int64
+	StartYear int
+	Years     int // the Years option in effect
+	Phases    []Phase
+	Over      bool   // the game ended by the rules (solo victory)
+	Winner    string // the winning power, "" when none
+	Forgetful string // the power whose player forgets orders
+	Players   []Player
+	GM        Player   // the site GM: what they sent and read
+	Lines     []string // every line written to Out, the final one last
+}
+
+// Player is one scripted player (or the GM) and their mail.
+type Player struct {
+	Address  string
+	Power    string   // power id ("" for the GM)
+	Prefs    []string // the ranking sent with JOIN
+	Password string   // from the mail that told them their power
+	Token    string   // the reply address that carries their token
+	Sent     []Sent
+	Inbox    []Received // every mail read over IMAP, in arrival order
+}
+
+// Phase is one phase the demo played.
+type Phase struct {
+	Number  int // the store's phase number (history key)
+	ID      string
+	Title   string
+	Waiting []string // powers that had something to order
+	// Orders is, for each power whose player sent orders, what its mails
+	// should leave standing, canonical: the phase record must hold exactly
+	// this.
+	Orders map[string][]string
+	// Forgot lists the powers that owed orders and sent none.
+	Forgot []string
+	Line   string
+}
+
+// Names of the demo's game and people.
+const (
+	GameName = "demo"
+	Variant  = "ancientmed"
+)
+
+var playerNames = []string{"aulus", "berenice", "cyrus", "dido", "nikias"}
+
+// Start is the virtual clock's first reading.
+var Start = time.Date(2027, time.January, 4, 9, 0, 0, 0, time.UTC)
+
+// Run plays one demo game and returns what happened. It stops the daemon
+// and the mail server before it returns.
+func Run(ctx context.Context, opt Options) (res *Result, err error) {
+	if opt.Years <= 0 {
+		opt.Years = 20
+	}
+	if opt.Out == nil {
+		opt.Out = io.Discard
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = 30 * time.Second
+	}
+	e, ok := diplomacy.NewEngine(Variant)
+	if !ok {
+		return nil, fmt.Errorf("demo: variant %s is not compiled in", Variant)
+	}
+	dir := opt.DataDir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "pbemd-demo-"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+	}
+
+	clk := &clock{t: Start}
+	cfg := daemon.DefaultConfig()
+	cfg.DataDir = dir
+	cfg.HTTP = ""
+	cfg.Mailserver.IMAPAddr = "127.0.0.1:0"
+	cfg.Mailserver.SMTPAddr = "127.0.0.1:0"
+	cfg.Mailserver.StateFile = ""
+	srv, err := daemon.Open(cfg, opt.Logger, clk.Now)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	opt.Logger.Info("demo mail server", "imap", srv.Mail.IMAPAddr(), "smtp", srv.Mail.SMTPAddr(), "store", cfg.DBPath())
+
+	ctx, cancel := context.WithCancel(ctx)
+	stopped := make(chan struct{})
+	var runErr error
+	go func() {
+		runErr = srv.Run(ctx)
+		close(stopped)
+	}()
+	po := newPostOffice(srv.Mail.SMTPAddr(), opt.Logger)
+	po.stopped = stopped
+	defer func() {
+		cancel()
+		<-stopped
+		po.wg.Wait()
+		if runErr != nil && !errors.Is(runErr, context.Canceled) {
+			err = errors.Join(err, fmt.Errorf("demo: daemon: %w", runErr))
+		}
+		if cerr := srv.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("demo: close: %w", cerr))
+		}
+	}()
+
+	d := &driver{
+		opt: opt, cfg: cfg, srv: srv, e: e, m: e.Map(), clk: clk, po: po,
+		res: &Result{Game: GameName, Variant: Variant, DataDir: dir, Seed: opt.Seed, StartYear: e.Map().StartYear, Years: opt.Years},
+	}
+	if opt.DataDir == "" {
+		d.res.DataDir = ""
+	}
+	err = d.play(ctx)
+	d.collectMail()
+	if err != nil {
+		return d.res, fmt.Errorf("demo: %w", err)
+	}
+	return d.res, nil
+}
+
+// clock is the demo's virtual time: it moves only when the driver says.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Set moves the clock forward to t (never back).
+func (c *clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.After(c.t) {
+		c.t = t
+	}
+}

@@ -312,10 +312,10 @@ func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []s
 			return 0
 		}
 		sort.SliceStable(vs, func(i, j int) bool { return weight(vs[i]) < weight(vs[j]) })
-		var standing []string
-		for _, s := range vs {
+		standing := append([]string(nil), vs[0].Lines...) // merging into nothing changes nothing
+		for _, s := range vs[1:] {
 			if merger == nil {
-				standing = append([]string(nil), s.Lines...)
+				standing = append(standing[:0:0], s.Lines...)
 				continue
 			}
 			standing = merger.Merge(state, standing, s.Lines)

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"pbemd/adjudicator"
@@ -62,10 +63,7 @@ type Options struct {
 	PasswordCost int
 	Now          func() time.Time
 	Logger       *slog.Logger
-	// Enqueue puts one outgoing mail into the durable outbox inside tx
-	// (default: compose it and store it in the store's outbox); Kick tells
-	// the sender there is mail to send (after commit).
-	Enqueue func(tx *store.Tx, m *Outgoing) error
+	// Kick tells the sender there is mail to send (after commit).
 	Kick    func()
 	Metrics *Metrics
 }
@@ -82,6 +80,9 @@ type Daemon struct {
 	local   string
 
 	tickMu sync.Mutex // one Tick at a time
+	// batch, while a Tick batch is being written, collects that
+	// transaction's mails so they are composed on every core at once.
+	batch atomic.Pointer[mailBatch]
 }
 
 // New builds a daemon over an open store.
@@ -91,9 +92,6 @@ func New(db *store.DB, opt Options) (*Daemon, error) {
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opt.Enqueue == nil {
-		opt.Enqueue = outboxEnqueue(opt.Now)
 	}
 	if opt.Kick == nil {
 		opt.Kick = func() {}

@@ -6,7 +6,10 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"pbemd/adjudicator"
@@ -44,20 +47,12 @@ func (d *Daemon) Tick(ctx context.Context) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			batch := due
-			if len(batch) > tickBatch {
-				batch = batch[:tickBatch]
-			}
+			batch := due[:min(tickBatch, len(due))]
 			due = due[len(batch):]
 			err := d.db.Update(func(tx *store.Tx) error {
-				for _, name := range batch {
-					moved, err := d.processDue(tx, name, now)
-					if err != nil {
-						return fmt.Errorf("game %s: %w", name, err)
-					}
-					progressed = progressed || moved
-				}
-				return nil
+				moved, err := d.processBatch(tx, batch, now)
+				progressed = progressed || moved
+				return err
 			})
 			if err != nil {
 				return err
@@ -70,25 +65,120 @@ func (d *Daemon) Tick(ctx context.Context) error {
 	}
 }
 
-// processDue handles one game found in the due index.
-func (d *Daemon) processDue(tx *store.Tx, name string, now time.Time) (bool, error) {
+// phaseJob is one game's phase on its way through processBatch: read in
+// the transaction, resolved outside it (in parallel, the engines are
+// pure), written back in the transaction.
+type phaseJob struct {
+	g      *store.Game
+	e      adjudicator.Engine
+	state  []byte
+	before []byte // the game record before the phase (for ROLLBACK)
+	sets   []store.OrderSet
+
+	ords map[string][]string
+	seed int64
+	out  adjudicator.Outcome
+	st   adjudicator.Status
+	err  error
+	dur  time.Duration
+}
+
+// processBatch processes the due games of one transaction: it reads them,
+// resolves their phases on every core, then writes the results. The write
+// lock of the transaction is held throughout, so no mail can change a game
+// between the read and the write.
+func (d *Daemon) processBatch(tx *store.Tx, names []string, now time.Time) (bool, error) {
+	progressed := false
+	var jobs []*phaseJob
+	for _, name := range names {
+		job, moved, err := d.loadDue(tx, name, now)
+		if err != nil {
+			return false, fmt.Errorf("game %s: %w", name, err)
+		}
+		progressed = progressed || moved
+		if job != nil {
+			jobs = append(jobs, job)
+		}
+	}
+	parallel(len(jobs), func(i int) { jobs[i].resolve() })
+	b := &mailBatch{tx: tx}
+	d.batch.Store(b)
+	defer d.batch.Store(nil)
+	for _, job := range jobs {
+		if err := d.applyPhase(tx, job, now); err != nil {
+			return false, fmt.Errorf("game %s: %w", job.g.Name, err)
+		}
+	}
+	return progressed, d.flush(b)
+}
+
+// parallel runs fn(0) … fn(n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, fn func(int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// loadDue handles one game found in the due index: paused and stale
+// entries are settled here; a game to adjudicate comes back as a job.
+func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, bool, error) {
 	g, err := tx.Game(name)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	if g.Status != store.Active {
-		return true, tx.PutGame(g) // drops the stale index entry
+		return nil, true, tx.PutGame(g) // drops the stale index entry
 	}
 	if g.Paused {
 		if now.Before(g.PausedUntil) {
-			return false, nil
+			return nil, false, nil
 		}
-		return true, d.resume(tx, g, now, "The pause has run out (a pause must be renewed by the GM to last longer).")
+		return nil, true, d.resume(tx, g, now, "The pause has run out (a pause must be renewed by the GM to last longer).")
 	}
 	if g.Pending != nil || g.Deadline.IsZero() || g.Deadline.After(now) {
-		return true, tx.PutGame(g) // index out of step with the record: rewrite it
+		return nil, true, tx.PutGame(g) // index out of step with the record: rewrite it
 	}
-	return true, d.processPhase(tx, g, now)
+	job := &phaseJob{g: g, seed: phaseSeed(g.Seed, g.Phase)}
+	if job.e, err = engineFor(g); err != nil {
+		return nil, false, err
+	}
+	if job.state, err = tx.State(g.Name); err != nil {
+		return nil, false, err
+	}
+	if job.sets, err = tx.OrderSets(g.Name, g.Phase); err != nil {
+		return nil, false, err
+	}
+	if job.before, err = json.Marshal(g); err != nil {
+		return nil, false, err
+	}
+	return job, true, nil
+}
+
+// resolve runs the engine: no store, no clock of the daemon's.
+func (j *phaseJob) resolve() {
+	t0 := time.Now()
+	defer func() { j.dur = time.Since(t0) }()
+	j.ords = effectiveOrders(j.e, j.state, j.g, j.sets)
+	j.out, j.err = j.e.Resolve(j.state, j.ords, j.seed)
+	if j.err == nil {
+		j.st, j.err = j.e.Status(j.out.Next)
+	}
 }
 
 // phaseSeed derives the seed of one phase from the game's master seed.
@@ -100,54 +190,33 @@ func phaseSeed(master int64, phase int) int64 {
 	return int64(binary.BigEndian.Uint64(sum[:8]) >> 1)
 }
 
-// processPhase adjudicates the open phase of g and opens the next one.
-func (d *Daemon) processPhase(tx *store.Tx, g *store.Game, now time.Time) error {
+// applyPhase writes a resolved phase: history, new state, the game's next
+// phase, and the results mail.
+func (d *Daemon) applyPhase(tx *store.Tx, job *phaseJob, now time.Time) error {
+	g := job.g
 	log := d.log.With("game", g.Name, "phase", g.PhaseID)
-	e, err := engineFor(g)
-	if err != nil {
-		return err
-	}
-	state, err := tx.State(g.Name)
-	if err != nil {
-		return err
-	}
-	sets, err := tx.OrderSets(g.Name, g.Phase)
-	if err != nil {
-		return err
-	}
-	ords := effectiveOrders(e, state, g, sets)
-	seed := phaseSeed(g.Seed, g.Phase)
-	t0 := time.Now()
-	out, err := e.Resolve(state, ords, seed)
-	d.metrics.observeAdjudication(time.Since(t0))
-	if err != nil {
+	d.metrics.observeAdjudication(job.dur)
+	if job.err != nil {
 		// An engine error is a bug, not bad input: stop the game and
 		// tell the GM rather than retry it every tick.
-		log.Error("adjudication failed; game paused", "err", err)
-		g.Paused, g.PauseReason, g.PausedUntil = true, "adjudication failed: "+err.Error(), now.Add(100*365*24*time.Hour)
+		log.Error("adjudication failed; game paused", "err", job.err)
+		g.Paused, g.PauseReason, g.PausedAt, g.PausedUntil = true, "adjudication failed: "+job.err.Error(), now, now.Add(100*365*24*time.Hour)
 		if err := tx.PutGame(g); err != nil {
 			return err
 		}
-		return d.alertGM(tx, g, "Adjudication failed", fmt.Sprintf("I could not adjudicate %s of %s: %v\nThe game is paused. Check the orders (HISTORY, STATUS), fix with SET ORDERS or ROLLBACK, then RESUME.", g.PhaseTitle, g.Name, err))
+		return d.alertGM(tx, g, "Adjudication failed", fmt.Sprintf("I could not adjudicate %s of %s: %v\nThe game is paused. Check the orders (HISTORY, STATUS), fix with SET ORDERS or ROLLBACK, then RESUME.", g.PhaseTitle, g.Name, job.err))
 	}
-	before, err := json.Marshal(g)
-	if err != nil {
-		return err
-	}
+	out, st := job.out, job.st
 	late := now.Sub(g.Deadline) > d.opt.Schedule.LateGrace
 	rec := store.PhaseRecord{
-		Phase: g.Phase, PhaseID: g.PhaseID, Title: g.PhaseTitle, Seed: seed, Deadline: g.Deadline,
-		Processed: now.UTC(), Late: late, StateBefore: state, StateAfter: out.Next, Orders: ords,
-		Public: out.Report.Public, Private: out.Report.Private, Data: out.Report.Data, Game: before,
+		Phase: g.Phase, PhaseID: g.PhaseID, Title: g.PhaseTitle, Seed: job.seed, Deadline: g.Deadline,
+		Processed: now.UTC(), Late: late, StateBefore: job.state, StateAfter: out.Next, Orders: job.ords,
+		Public: out.Report.Public, Private: out.Report.Private, Data: out.Report.Data, Game: job.before,
 	}
 	if err := tx.PutPhase(g.Name, rec); err != nil {
 		return err
 	}
 	if err := tx.PutState(g.Name, out.Next); err != nil {
-		return err
-	}
-	st, err := e.Status(out.Next)
-	if err != nil {
 		return err
 	}
 	if adjudicator.PhaseKind(g.PhaseKind) == adjudicator.PhaseOrders {

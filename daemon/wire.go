@@ -32,34 +32,29 @@ func IncomingFromMail(m *mailer.Mail) *Incoming {
 	return in
 }
 
-// outboxEnqueue composes an outgoing mail and stores it in the outbox of
-// the transaction's store.
-func outboxEnqueue(now func() time.Time) func(tx *store.Tx, m *Outgoing) error {
-	return func(tx *store.Tx, m *Outgoing) error {
-		out := &mailer.Outgoing{
-			From:       mail.Address{Name: "pbemd game master", Address: m.From},
-			ReplyTo:    []mail.Address{{Address: m.ReplyTo}},
-			Subject:    m.Subject,
-			Text:       m.Text,
-			InReplyTo:  m.InReplyTo,
-			References: m.References,
-			Auto:       mailer.Auto(m.Auto),
-			Date:       now(),
-			MessageID:  m.MsgID,
-		}
-		for _, to := range m.To {
-			out.To = append(out.To, mail.Address{Address: to})
-		}
-		if m.Game != "" {
-			out.Headers = append(out.Headers, mailer.HeaderField{Key: "X-Pbemd-Game", Value: m.Game})
-		}
-		c, err := mailer.Compose(out)
-		if err != nil {
-			return fmt.Errorf("compose: %w", err)
-		}
-		_, err = tx.EnqueueMail(store.OutboxMessage{
-			MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: c.Raw, Queued: now().UTC(),
-		})
-		return err
+// compose turns an outgoing mail into the outbox record that the sender
+// delivers. It is pure (no store), so a batch composes on every core.
+func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
+	out := &mailer.Outgoing{
+		From:       mail.Address{Name: "pbemd game master", Address: m.From},
+		ReplyTo:    []mail.Address{{Address: m.ReplyTo}},
+		Subject:    m.Subject,
+		Text:       m.Text,
+		InReplyTo:  m.InReplyTo,
+		References: m.References,
+		Auto:       mailer.Auto(m.Auto),
+		Date:       now,
+		MessageID:  m.MsgID,
 	}
+	for _, to := range m.To {
+		out.To = append(out.To, mail.Address{Address: to})
+	}
+	if m.Game != "" {
+		out.Headers = append(out.Headers, mailer.HeaderField{Key: "X-Pbemd-Game", Value: m.Game})
+	}
+	c, err := mailer.Compose(out)
+	if err != nil {
+		return store.OutboxMessage{}, fmt.Errorf("compose mail to %v: %w", m.To, err)
+	}
+	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: c.Raw, Queued: now.UTC()}, nil
 }

@@ -189,7 +189,6 @@ type Code struct {
 	Sent    time.Time `json:"sent"`
 	Game    string    `json:"game,omitempty"`
 	Phase   string    `json:"phase,omitempty"` // the game's open phase when it was sent
-	Digest  string    `json:"digest"`          // sha256 of the body, to check a forwarded copy
 }
 
 // ---- games ----

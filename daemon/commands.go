@@ -336,18 +336,21 @@ func seniorLocked(g *store.Game, power string) bool {
 	return false
 }
 
-// maybeEarly makes the phase due now when it may end early: in the fast
-// pace a retreat or build phase ends as soon as every power that owes
-// orders has sent them; with process-early on, any phase ends when every
-// such power is READY.
+// maybeEarly makes the phase due now when it may end early: a sequential
+// game's turn, and at the fast pace a retreat or build phase, end as soon
+// as every power that owes orders has sent them; with process-early on,
+// any phase ends when every such power is READY.
 func (mc *mailCtx) maybeEarly() error {
 	g := mc.game
 	if g.Status != store.Active || g.Paused || g.Pending != nil {
 		return nil
 	}
 	kind := adjudicator.PhaseKind(g.PhaseKind)
-	fastAdj := g.Options.Pace == "fast" && (kind == adjudicator.PhaseRetreat || kind == adjudicator.PhaseBuild)
-	if !fastAdj && !g.Options.ProcessEarly {
+	// A sequential game's turn ends when its player has moved; so does, at
+	// the fast pace, a retreat or build phase when all who owe have sent.
+	onReceipt := !mc.engine.Info().Simultaneous ||
+		g.Options.Pace == "fast" && (kind == adjudicator.PhaseRetreat || kind == adjudicator.PhaseBuild)
+	if !onReceipt && !g.Options.ProcessEarly {
 		return nil
 	}
 	sets, err := mc.tx.OrderSets(g.Name, g.Phase)
@@ -359,10 +362,10 @@ func (mc *mailCtx) maybeEarly() error {
 		sent[s.Power] = true
 	}
 	for _, p := range g.Waiting {
-		if fastAdj && !sent[p] {
+		if onReceipt && !sent[p] {
 			return nil
 		}
-		if !fastAdj && !g.Ready[p] {
+		if !onReceipt && !g.Ready[p] {
 			return nil
 		}
 	}

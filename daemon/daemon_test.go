@@ -496,3 +496,27 @@ func TestPrizeDrawIsProportionalAndCheckable(t *testing.T) {
 }
 
 func kindFrom(s string) adjudicator.PhaseKind { return adjudicator.PhaseKind(s) }
+
+// In a sequential game the turn ends when its player has moved, not at
+// the deadline.
+func TestSequentialTurnEndsOnReceipt(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g13", "seq")
+	if g := h.game("g13"); g.PhaseKind != "turn" || len(g.Waiting) != 1 || g.Waiting[0] != "blue" {
+		t.Fatalf("first turn: %s %v", g.PhaseKind, g.Waiting)
+	}
+	h.as(tok["red"], "score 1") // not red's turn: stored, but the turn waits for blue
+	h.outbox()
+	h.tick()
+	if g := h.game("g13"); g.Phase != 0 {
+		t.Fatal("the turn ended without its player")
+	}
+	h.as(tok["blue"], "score 2")
+	h.outbox()
+	h.tick()
+	g := h.game("g13")
+	if g.Phase != 1 || g.Waiting[0] != "red" {
+		t.Fatalf("after blue moved: phase %d, waiting %v", g.Phase, g.Waiting)
+	}
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "blue: score 2")
+}

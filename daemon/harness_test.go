@@ -23,7 +23,11 @@ import (
 // the power's score; the first to 10 wins. Every third phase is a "build"
 // phase in which only powers with an odd score must order, so the daemon's
 // handling of Waiting is exercised. It is registered as "toy".
-type toyEngine struct{}
+type toyEngine struct {
+	// seq makes it a sequential game ("toyseq"): one power moves per
+	// phase, blue on even phases, red on odd ones.
+	seq bool
+}
 
 type toyState struct {
 	Phase  int            `json:"phase"`
@@ -32,7 +36,10 @@ type toyState struct {
 
 var toyPowers = []string{"blue", "red"}
 
-func (toyEngine) Info() adjudicator.Info {
+func (e toyEngine) Info() adjudicator.Info {
+	if e.seq {
+		return adjudicator.Info{Name: "toyseq", Game: "toy", Title: "Toy game, one player at a time", Powers: toyPowers, Examples: []string{"score 3"}}
+	}
 	return adjudicator.Info{Name: "toy", Game: "toy", Title: "Toy game", Powers: toyPowers, Simultaneous: true,
 		Examples: []string{"score 3"}}
 }
@@ -74,6 +81,9 @@ func (e toyEngine) Status(state []byte) (adjudicator.Status, error) {
 		if st.Kind == adjudicator.PhaseOrders || s.Scores[p]%2 == 1 {
 			st.Waiting = append(st.Waiting, p)
 		}
+	}
+	if e.seq {
+		st.Kind, st.Waiting = adjudicator.PhaseTurn, []string{toyPowers[s.Phase%2]}
 	}
 	return st, nil
 }
@@ -164,7 +174,10 @@ const harnessGM = "master@example.test"
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	registerToy.Do(func() { adjudicator.Register(toyEngine{}) })
+	registerToy.Do(func() {
+		adjudicator.Register(toyEngine{})
+		adjudicator.Register(toyEngine{seq: true})
+	})
 	db, err := store.Open(filepath.Join(t.TempDir(), "pbemd.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +338,11 @@ func mustContain(t *testing.T, text string, wants ...string) {
 // GM token.
 func (h *harness) createToy(name string, opts string) string {
 	h.t.Helper()
-	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE "+name+" toy "+opts)
+	variant := "toy"
+	if strings.HasPrefix(opts, "seq ") || opts == "seq" {
+		variant, opts = "toyseq", strings.TrimPrefix(opts, "seq")
+	}
+	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE "+name+" "+variant+" "+opts)
 	ms := h.outbox()
 	m := h.only(ms, harnessGM)
 	mustContain(h.t, m.Text, "created")

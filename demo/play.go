@@ -238,7 +238,7 @@ func (d *driver) phase(ctx context.Context) (bool, error) {
 		s := Sent{Phase: g.Phase, Kind: "orders", To: p.Token, Typo: pl.typo, Unknown: pl.unknown, Impossible: pl.impossible}
 		text := pl.text(d.m.PowerName(p.Power), g.PhaseTitle, signature(p.Address))
 		subject, inReplyTo := replyPrefix(p.lastSubject), p.lastID
-		if br.IntN(12) == 0 {
+		if br.IntN(25) == 0 {
 			// Now and then from scratch, with the password.
 			s.Password, s.To = true, d.cfg.Address
 			text = fmt.Sprintf("SIGNON %s %s %s\n", p.Power, GameName, p.Password) + text

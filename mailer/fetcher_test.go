@@ -434,3 +434,52 @@ func waitCheckpoint(t *testing.T, state *memState, key string, uid uint32) {
 	}
 	t.Fatalf("checkpoint %+v never reached UID %d", state.get(key), uid)
 }
+
+func TestFetchConnectionDroppedMidFetch(t *testing.T) {
+	srv := startServer(t, "")
+	proxy := startProxy(t, srv.IMAPAddr())
+	proxy.cutWhen(cutRule{conn: 0, fromServer: true, pattern: []byte("# mail 3"), extra: 2})
+	state := newMemState()
+	h := newDedupeHandler()
+	f := newTestFetcher(t, srv, state, h.handle, func(c *IMAPConfig, _ *FetcherOptions) { c.Addr = proxy.addr() })
+	var want []string
+	for i := range 6 {
+		c := orderMail(t, i, "a")
+		want = append(want, c.MessageID)
+		deliver(t, srv, c)
+	}
+	runFetcher(t, f)
+	h.waitFor(t, 6, 10*time.Second)
+	waitCheckpoint(t, state, f.CheckpointKey(), 6)
+	if proxy.cutCount() != 1 || !slices.Equal(h.ids(), want) {
+		t.Fatalf("cuts %d; mails %v, want %v", proxy.cutCount(), h.ids(), want)
+	}
+	if n := h.count(); n != 6 {
+		t.Fatalf("handler called %d times: a FETCH cut in the middle must hand nothing over", n)
+	}
+}
+
+func TestFetchConnectionDroppedAfterHandlingBeforeSeen(t *testing.T) {
+	srv := startServer(t, "")
+	proxy := startProxy(t, srv.IMAPAddr())
+	// the first connection dies when the fetcher flags the mail \Seen
+	proxy.cutWhen(cutRule{conn: 0, fromServer: false, pattern: []byte("UID STORE"), extra: -len("UID STORE")})
+	state := newMemState()
+	h := newDedupeHandler()
+	f := newTestFetcher(t, srv, state, h.handle, func(c *IMAPConfig, _ *FetcherOptions) { c.Addr = proxy.addr() })
+	for i := range 3 {
+		deliver(t, srv, orderMail(t, i, "a"))
+	}
+	runFetcher(t, f)
+	h.waitFor(t, 3, 10*time.Second)
+	waitCheckpoint(t, state, f.CheckpointKey(), 3)
+	uids, flags := mailboxState(t, srv, gm, "INBOX")
+	for _, u := range uids {
+		if !hasFlag(flags[u], imap.FlagSeen) {
+			t.Errorf("uid %d not \\Seen", u)
+		}
+	}
+	if n := h.count(); proxy.cutCount() != 1 || n != 6 {
+		t.Fatalf("cuts %d, handler calls %d: each mail is handed over again after the lost \\Seen (the daemon dedupes)", proxy.cutCount(), n)
+	}
+}

@@ -221,6 +221,10 @@ func (s *Server) Close() error {
 	s.closeMu.Unlock()
 	errI := s.imap.Close()
 	errS := s.smtp.Close()
+	// a Serve goroutine that had not started yet has not registered its
+	// listener with the library: close ours too, or it accepts for ever
+	s.imapLn.Close()
+	s.smtpLn.Close()
 	s.wg.Wait()
 	// the libraries close connections but do not wait for their
 	// goroutines; wait for the sessions to end (bounded)

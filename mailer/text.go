@@ -129,12 +129,14 @@ func htmlToText(src string) string {
 		case "p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "dl", "hr":
 			paragraph()
 		case "blockquote":
-			paragraph()
 			if closing {
+				breakLine()
 				if quote > 0 {
 					quote--
 				}
+				paragraph()
 			} else {
+				paragraph()
 				quote++
 			}
 		case "pre":
@@ -164,6 +166,9 @@ func scanTag(src string, i int) (name string, closing bool, end int, ok bool) {
 	if j < len(src) && src[j] == '/' {
 		closing = true
 		j++
+	}
+	if j >= len(src) || !(src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z') {
+		return "", false, 0, false // "3<4" is text
 	}
 	start := j
 	for j < len(src) && (isAlnum(src[j]) || src[j] == '-' || src[j] == ':') {
@@ -230,43 +235,46 @@ func tidyText(s string) string {
 // deleted too. The signature separator "-- " never flows.
 func unflow(s string, delsp bool) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	lines := strings.Split(s, "\n")
-	var out strings.Builder
-	open := false // a flowed paragraph is being continued
-	openDepth := 0
-	for _, l := range lines {
+	s = strings.TrimSuffix(s, "\n")
+	var out []string
+	cur, curDepth, open := "", 0, false
+	end := func() {
+		line := strings.TrimRight(cur, " ")
+		if curDepth > 0 {
+			line = strings.Repeat(">", curDepth) + " " + line
+		}
+		out = append(out, line)
+		cur, open = "", false
+	}
+	for _, l := range strings.Split(s, "\n") {
 		depth := 0
 		for depth < len(l) && l[depth] == '>' {
 			depth++
 		}
-		body := l[depth:]
-		if strings.HasPrefix(body, " ") {
-			body = body[1:] // space-stuffing (or the space after '>')
+		body := strings.TrimPrefix(l[depth:], " ") // space-stuffing, or the space after '>'
+		if open && depth != curDepth {
+			end() // a paragraph never flows across quote depths
 		}
-		if open && depth != openDepth {
-			// quote depth changed: the previous paragraph ends here
-			out.WriteByte('\n')
-			open = false
-		}
-		if !open {
-			if depth > 0 {
-				out.WriteString(strings.Repeat(">", depth))
-				out.WriteByte(' ')
+		if body == "-- " {
+			if open {
+				end()
 			}
+			out = append(out, strings.Repeat("> ", depth)+"-- ")
+			continue
 		}
-		flowed := strings.HasSuffix(body, " ") && body != "-- "
+		flowed := strings.HasSuffix(body, " ")
 		if flowed && delsp {
 			body = body[:len(body)-1]
 		}
-		out.WriteString(body)
-		if flowed {
-			open = true
-			openDepth = depth
-			continue
+		cur += body
+		curDepth = depth
+		open = true
+		if !flowed {
+			end()
 		}
-		out.WriteByte('\n')
-		open = false
 	}
-	res := out.String()
-	return strings.TrimSuffix(res, "\n")
+	if open {
+		end()
+	}
+	return strings.Join(out, "\n")
 }

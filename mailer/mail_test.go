@@ -71,8 +71,8 @@ func TestDecodeCharset(t *testing.T) {
 		{"cp1252", []byte("\x81"), "\u0081"}, // undefined byte: the C1 control
 		{"iso-8859-15", []byte("\xa4\xbd"), "€œ"},
 		{"utf-8", []byte("d'\xe9t\xe9 \xe2\x80\x94"), "d'été —"}, // invalid bytes as 1252
-		{"x-unknown", []byte("caf\xc3\xa9"), "café"},          // valid UTF-8 kept
-		{"x-unknown", []byte("caf\xe9"), "café"},              // else 1252
+		{"x-unknown", []byte("caf\xc3\xa9"), "café"},             // valid UTF-8 kept
+		{"x-unknown", []byte("caf\xe9"), "café"},                 // else 1252
 		{`"ISO-8859-1"`, []byte("\xe9"), "é"},
 	}
 	for _, c := range cases {

@@ -47,7 +47,6 @@ func summary(m *Mail) string {
 	return b.String()
 }
 
-
 // TestParseMailShapes parses every sample in testdata/mail, with LF and
 // with CRLF line ends, and compares what the daemon would see with the
 // .golden file next to it (go test -run TestParseMailShapes -update

@@ -82,6 +82,8 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 		if err := mc.orders(lines, check); err != nil {
 			return err
 		}
+	} else if len(problems) > 0 && mc.observer && mc.player == nil && !mc.gm {
+		mc.say("You observe %s: observers cannot send orders, and these lines are not commands:\n%s", mc.game.Name, strings.Join(problems, "\n"))
 	} else if len(problems) > 0 {
 		mc.say("I could not understand these lines:\n%s", strings.Join(problems, "\n"))
 		if mc.player == nil && !mc.gm && !mc.siteGM && !mc.observer {
@@ -630,9 +632,6 @@ func cmdResign(mc *mailCtx, _ *orders.Command) error {
 	g := mc.game
 	p.Left = true
 	mc.changed = true
-	if err := mc.tx.DeleteToken(p.Token); err != nil {
-		return err
-	}
 	if err := mc.audit("resign", p.Power); err != nil {
 		return err
 	}
@@ -751,10 +750,13 @@ func cmdObserve(mc *mailCtx, cmd *orders.Command) error {
 	if name == "" && mc.game != nil {
 		name = mc.game.Name
 	}
-	g, err := mc.tx.Game(name)
-	if err != nil {
-		mc.say("OBSERVE %s: there is no such game. Send LIST for the games.", name)
-		return nil
+	g := mc.game
+	if g == nil || g.Name != name {
+		var err error
+		if g, err = mc.tx.Game(name); err != nil {
+			mc.say("OBSERVE %s: there is no such game. Send LIST for the games.", name)
+			return nil
+		}
 	}
 	if p := findPlayer(g, mc.sender); p != nil && p.Power != "" && g.Status == store.Active && isAlive(g, p.Power) {
 		mc.say("You play %s in %s already.", titleCase(p.Power), g.Name)
@@ -769,11 +771,17 @@ func cmdObserve(mc *mailCtx, cmd *orders.Command) error {
 	if err := mc.tx.PutToken(store.TokenRef{Token: o.Token, Game: g.Name, Address: o.Address}); err != nil {
 		return err
 	}
-	if err := mc.tx.PutGame(g); err != nil {
-		return err
-	}
-	if mc.game != nil && mc.game.Name == g.Name {
-		mc.game.Observers = g.Observers
+	switch {
+	case mc.game == nil:
+		// The mail is now about this game: its reply carries the
+		// observer's token.
+		mc.game, mc.observer, mc.obs, mc.changed = g, true, &g.Observers[len(g.Observers)-1], true
+	case mc.game == g:
+		mc.changed = true
+	default:
+		if err := mc.tx.PutGame(g); err != nil {
+			return err
+		}
 	}
 	mc.say("You now observe %s: you will get its results and public press. UNOBSERVE to stop.", g.Name)
 	return nil

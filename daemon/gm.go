@@ -420,9 +420,6 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 		p := &g.Players[i]
 		if p.Power == power && p.Rank == 0 && !p.Left {
 			p.Left = true
-			if err := mc.tx.DeleteToken(p.Token); err != nil {
-				return err
-			}
 		}
 	}
 	np := store.Player{Address: addr, Power: power, Rank: 0, Token: newToken(), Joined: mc.now.UTC()}
@@ -485,9 +482,6 @@ func gmEject(mc *mailCtx, cmd *orders.Command) error {
 		if p.Power == power && !p.Left {
 			p.Left = true
 			n++
-			if err := mc.tx.DeleteToken(p.Token); err != nil {
-				return err
-			}
 		}
 	}
 	mc.changed = true

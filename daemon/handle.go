@@ -27,9 +27,10 @@ type mailCtx struct {
 	// Who the mail proved to be from.
 	game     *store.Game
 	player   *store.Player // points into game.Players
-	gm       bool          // the GM of game
-	siteGM   bool          // the site's GM (may CREATE games)
-	observer bool
+	gm       bool            // the GM of game
+	siteGM   bool            // the site's GM (may CREATE games)
+	observer bool            // an observer of game (obs is its record)
+	obs      *store.Observer // points into game.Observers
 	// how it proved it, for the reply ("by your reply address", "by password")
 	authBy string
 
@@ -179,8 +180,8 @@ func (mc *mailCtx) identifyByToken() error {
 	default:
 		if p := findPlayer(g, ref.Address); p != nil && !p.Left && p.Token == ref.Token {
 			mc.player = p
-		} else if o := findObserver(g, ref.Address); o != nil {
-			mc.observer = true
+		} else if o := findObserver(g, ref.Address); o != nil && o.Token == ref.Token {
+			mc.observer, mc.obs = true, o
 		} else {
 			mc.game = nil
 			mc.say("That reply address belongs to someone who no longer plays in %s. If that is you, ask the GM to put you back.", ref.Game)
@@ -299,6 +300,8 @@ func (mc *mailCtx) sendReply() error {
 		token = mc.game.GMToken
 	case mc.player != nil:
 		token = mc.player.Token
+	case mc.obs != nil:
+		token = mc.obs.Token
 	case mc.siteGM:
 		token = mc.tx.Meta("gm_token")
 	}

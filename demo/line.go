@@ -12,8 +12,8 @@ import (
 // line is the one line printed for a processed phase: its id and title,
 // every power's supply centres after it, and what happened:
 //
-//	S451M  Spring 451 AUC Movement     Car  4  Egy  5  Gre  3  Per  4  Rom  5  | 21 orders, 2 misorders, 1 typo read, 1 dislodged; Persia forgot
-func (d *driver) line(ph *Phase, rec *store.PhaseRecord, mails []written) (string, error) {
+//	S451M  Spring 451 AUC Movement     Car  4  Egy  5  Gre  3  Per  4  Rom  5  | 21 orders, 2 misorders, 1 corrected, 1 typo read, 1 dislodged; Persia forgot
+func (d *driver) line(ph *Phase, rec *store.PhaseRecord, mails []written, corrected int) (string, error) {
 	var rd diplomacy.ResultData
 	if err := json.Unmarshal(rec.Data, &rd); err != nil {
 		return "", fmt.Errorf("%s: result data: %w", ph.Title, err)
@@ -63,6 +63,7 @@ func (d *driver) line(ph *Phase, rec *store.PhaseRecord, mails []written) (strin
 		}
 		events = append(events, fmt.Sprintf("%d orders", stored))
 		add(misorders, "misorder", "misorders")
+		add(corrected, "corrected", "corrected")
 		add(typos, "typo read", "typos read")
 		add(len(rd.Dislodged), "dislodged", "dislodged")
 	case diplomacy.Retreats:

@@ -325,7 +325,7 @@ func (d *driver) phase(ctx context.Context) (bool, error) {
 			}
 		}
 	}
-	ph.Line, err = d.line(&ph, rec, mails)
+	ph.Line, err = d.line(&ph, rec, mails, len(again))
 	if err != nil {
 		return false, err
 	}

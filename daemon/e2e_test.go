@@ -25,7 +25,7 @@ type e2e struct {
 	clock *clock
 	seq   int
 	mu    sync.Mutex
-	seen  map[string]uint32          // address → highest UID read
+	seen  map[string]uint32         // address → highest UID read
 	inbox map[string][]*mailer.Mail // read but not yet taken by next
 }
 
@@ -90,7 +90,7 @@ func (e *e2e) send(from, to, body string, inReplyTo ...string) string {
 // returns it, failing after a few seconds.
 func (e *e2e) next(addr, subj string) *mailer.Mail {
 	e.t.Helper()
-	end := time.Now().Add(10 * time.Second)
+	end := time.Now().Add(30 * time.Second) // generous: CI runs packages side by side under -race
 	for time.Now().Before(end) {
 		e.inbox[addr] = append(e.inbox[addr], e.fresh(addr)...)
 		for i, m := range e.inbox[addr] {

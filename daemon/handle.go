@@ -26,7 +26,7 @@ type mailCtx struct {
 
 	// Who the mail proved to be from.
 	game     *store.Game
-	player   *store.Player // points into game.Players
+	player   *store.Player   // points into game.Players
 	gm       bool            // the GM of game
 	siteGM   bool            // the site's GM (may CREATE games)
 	observer bool            // an observer of game (obs is its record)

@@ -21,16 +21,17 @@ import (
 // Unknown keys are errors. Secrets may come from the environment instead:
 // PBEMD_GM_PASSWORD, PBEMD_IMAP_PASSWORD, PBEMD_SMTP_PASSWORD.
 type Config struct {
-	DataDir    string   `toml:"data_dir"`
-	Address    string   `toml:"address"`
-	GM         []string `toml:"gm"`
-	GMPassword string   `toml:"gm_password"`
-	TimeZone   string   `toml:"time_zone"`
-	Poll       string   `toml:"poll"`
-	Tick       string   `toml:"tick"`
-	HTTP       string   `toml:"http"`
-	RateLimit  int      `toml:"rate_limit"`
-	LogLevel   string   `toml:"log_level"`
+	DataDir      string   `toml:"data_dir"`
+	Address      string   `toml:"address"`
+	GM           []string `toml:"gm"`
+	GMPassword   string   `toml:"gm_password"`
+	TimeZone     string   `toml:"time_zone"`
+	Poll         string   `toml:"poll"`
+	Tick         string   `toml:"tick"`
+	HTTP         string   `toml:"http"`
+	RateLimit    int      `toml:"rate_limit"`
+	LogLevel     string   `toml:"log_level"`
+	PasswordCost int      `toml:"password_cost"`
 
 	// IMAP and SMTP are the real mail accounts. When both are absent the
 	// embedded mail server is used.
@@ -148,6 +149,9 @@ func (c *Config) Validate() error {
 		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 			return fmt.Errorf("http %q: the health and admin endpoint listens on loopback only", c.HTTP)
 		}
+	}
+	if c.PasswordCost != 0 && (c.PasswordCost < 4 || c.PasswordCost > 31) {
+		return fmt.Errorf("password_cost %d: bcrypt costs run from 4 to 31 (0 = the default, 10)", c.PasswordCost)
 	}
 	if c.RateLimit < 0 {
 		return errors.New("rate_limit must not be negative")

@@ -37,6 +37,7 @@ func newE2E(t *testing.T) *e2e {
 	cfg.DataDir = t.TempDir()
 	cfg.HTTP = ""
 	cfg.GMPassword = "sesame"
+	cfg.PasswordCost = 4
 	cfg.Mailserver.IMAPAddr, cfg.Mailserver.SMTPAddr, cfg.Mailserver.StateFile = "127.0.0.1:0", "127.0.0.1:0", ""
 	c := &clock{t: time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)}
 	srv, err := Open(cfg, nil, c.Now)

@@ -87,7 +87,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	var sender *mailer.Sender
 	d, err := New(db, Options{
 		Address: cfg.Address, GM: cfg.GM, GMPassword: cfg.GMPassword, Schedule: cfg.Schedule,
-		RateLimit: cfg.RateLimit, Zone: cfg.TimeZone, Now: now, Logger: log, Metrics: metrics,
+		RateLimit: cfg.RateLimit, Zone: cfg.TimeZone, Now: now, Logger: log, Metrics: metrics, PasswordCost: cfg.PasswordCost,
 		Kick: func() {
 			if sender != nil {
 				sender.Kick()
@@ -153,8 +153,10 @@ func (s *Server) Kick() {
 
 // Welcome greets the site GM the first time the daemon runs on a store: a
 // mail whose reply address carries the site GM token (for CREATE).
-func (s *Server) Welcome() error {
-	d := s.Daemon
+func (s *Server) Welcome() error { return s.Daemon.Welcome() }
+
+// Welcome mails the site GM(s) their site GM address, once per store.
+func (d *Daemon) Welcome() error {
 	err := d.db.Update(func(tx *store.Tx) error {
 		if tx.Meta("gm_token") != "" {
 			return nil

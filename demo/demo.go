@@ -138,6 +138,7 @@ func Run(ctx context.Context, opt Options) (res *Result, err error) {
 	cfg.Mailserver.IMAPAddr = "127.0.0.1:0"
 	cfg.Mailserver.SMTPAddr = "127.0.0.1:0"
 	cfg.Mailserver.StateFile = ""
+	cfg.PasswordCost = 4 // scripted players: no need for slow hashing
 	srv, err := daemon.Open(cfg, opt.Logger, clk.Now)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)

@@ -274,7 +274,14 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 			fmt.Fprintf(&b, "  %s\n", n)
 		}
 	}
-	b.WriteString("\nYou may send new orders until the deadline: a new order for a unit replaces its old one.")
+	switch _, merges := mc.engine.(adjudicator.Merger); {
+	case adjudicator.PhaseKind(mc.game.PhaseKind) == adjudicator.PhaseBuild:
+		b.WriteString("\nYou may send new orders until the deadline: in this phase a new set replaces the whole standing set.")
+	case merges:
+		b.WriteString("\nYou may send new orders until the deadline: a new order for a unit replaces its old one.")
+	default:
+		b.WriteString("\nYou may send new orders until the deadline: a new set replaces the standing one.")
+	}
 	return b.String(), nil
 }
 

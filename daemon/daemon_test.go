@@ -155,7 +155,7 @@ func TestOrdersAcknowledgedAndMergedThenProcessedAtDeadline(t *testing.T) {
 	ms = h.outbox()
 	res := h.only(ms, tok["red"].addr)
 	mustContain(t, res.Subject, "[g2] Phase 0 — results")
-	mustContain(t, res.Text, "red: score 4", "private note for red", "Next phase: Phase 1", "Deadline:")
+	mustContain(t, res.Text, "red: score 4", "private note for red", "Phase 1: orders due by")
 	if strings.Contains(res.Text, "private note for blue") {
 		t.Error("red got blue's private part")
 	}
@@ -389,7 +389,7 @@ func TestPreviewHoldsResultsUntilPublish(t *testing.T) {
 	mustContain(t, h.only(ms, harnessGM).Text, "not yet public", "red: score 1")
 	h.send(harnessGM, gm, "PUBLISH")
 	ms = h.outbox()
-	mustContain(t, h.only(ms, tok["red"].addr).Text, "red: score 1", "Deadline:")
+	mustContain(t, h.only(ms, tok["red"].addr).Text, "red: score 1", "orders due by")
 }
 
 func TestSoloVictoryEndsTheGame(t *testing.T) {

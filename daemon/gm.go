@@ -338,11 +338,15 @@ func gmPublish(mc *mailCtx, _ *orders.Command) error {
 	}
 	mc.say("Results of %s published.", rec.Title)
 	if st.Over {
+		g.Status = store.Finished
+		if err := mc.d.publishResults(mc.tx, g, rec); err != nil {
+			return err
+		}
 		return mc.d.endGame(mc.tx, g, endHow(st.Winners), st.Winners, "")
 	}
 	g.PhaseStarted = mc.now.UTC()
 	g.Deadline = mc.d.opt.Schedule.Deadline(kindOf(g), g.Options.Pace, mc.now, g.LastOrdersEnd)
-	return mc.d.publishResults(mc.tx, g, rec, st)
+	return mc.d.publishResults(mc.tx, g, rec)
 }
 
 func endHow(winners []string) string {

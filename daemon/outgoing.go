@@ -76,7 +76,7 @@ func (d *Daemon) send(tx *store.Tx, m *Outgoing) error {
 	m.Code = newCode()
 	m.Text = strings.TrimRight(m.Text, "\n") + "\n\n-- \n" +
 		fmt.Sprintf("pbemd game master · verification code %s\n", m.Code) +
-		fmt.Sprintf("Forged mail is allowed in this game: send VERIFY %s to %s to check this one.\n", m.Code, d.opt.Address)
+		fmt.Sprintf("Forged mail is part of the game: to check that this one is mine, send VERIFY %s to %s.\n", m.Code, d.opt.Address)
 	if b := d.batch.Load(); b != nil && b.tx == tx {
 		b.mails = append(b.mails, m)
 		return nil

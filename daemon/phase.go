@@ -239,7 +239,7 @@ func (d *Daemon) applyPhase(tx *store.Tx, job *phaseJob, now time.Time) error {
 		}
 		return d.alertGM(tx, g, "Preview: "+rec.Title+" results",
 			"These results are not yet public. Reply PUBLISH to send them to the players, or ROLLBACK to reopen the phase.\n\n"+
-				d.resultsText(g, &rec, "", st, over))
+				d.resultsText(g, &rec, "", nil))
 	}
 	if over {
 		return d.finish(tx, g, &rec, out, st)
@@ -247,7 +247,7 @@ func (d *Daemon) applyPhase(tx *store.Tx, job *phaseJob, now time.Time) error {
 	if err := tx.PutGame(g); err != nil {
 		return err
 	}
-	return d.publishResults(tx, g, &rec, st)
+	return d.publishResults(tx, g, &rec)
 }
 
 // openPhase points g at the engine's new phase and sets its deadline.
@@ -274,7 +274,8 @@ func (d *Daemon) finish(tx *store.Tx, g *store.Game, rec *store.PhaseRecord, out
 	if len(winners) != 1 {
 		how = "draw"
 	}
-	if err := d.publishResults(tx, g, rec, st); err != nil {
+	g.Status = store.Finished // the results mail says no deadline
+	if err := d.publishResults(tx, g, rec); err != nil {
 		return err
 	}
 	return d.endGame(tx, g, how, winners, "")
@@ -331,8 +332,10 @@ func seniorOf(g *store.Game, power string) string {
 	return ""
 }
 
-// resultsText is the mail body of a phase's results for one reader.
-func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private string, st adjudicator.Status, over bool) string {
+// resultsText is the mail body of a phase's results for one reader: the
+// engine's public report, the reader's private part, and (while the game
+// goes on) the next phase with its deadline in the reader's zone.
+func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private string, p *store.Player) string {
 	var b strings.Builder
 	if rec.Late {
 		fmt.Fprintf(&b, "Note: I processed this phase late (deadline %s, processed %s). Sorry for the delay.\n\n",
@@ -345,8 +348,8 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 		b.WriteString(strings.TrimRight(private, "\n"))
 		b.WriteString("\n")
 	}
-	if !over && !st.Over {
-		fmt.Fprintf(&b, "\nNext phase: %s\n", st.Title)
+	if g.Status == store.Active && !g.Deadline.IsZero() {
+		fmt.Fprintf(&b, "\n%s: orders due by %s\n", g.PhaseTitle, d.showTime(g.Deadline, p))
 	}
 	return b.String()
 }
@@ -354,25 +357,19 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 // publishResults mails a processed phase's results: each diplomat gets the
 // public part with their power's private part, observers the public part,
 // the GM a copy.
-func (d *Daemon) publishResults(tx *store.Tx, g *store.Game, rec *store.PhaseRecord, st adjudicator.Status) error {
+func (d *Daemon) publishResults(tx *store.Tx, g *store.Game, rec *store.PhaseRecord) error {
 	subject := fmt.Sprintf("[%s] %s — results", g.Name, rec.Title)
 	for i := range g.Players {
 		p := &g.Players[i]
 		if p.Left {
 			continue
 		}
-		text := d.resultsText(g, rec, rec.Private[p.Power], st, g.Status == store.Finished)
-		if g.Status == store.Active && !g.Deadline.IsZero() {
-			text += fmt.Sprintf("Deadline: %s\n", d.showTime(g.Deadline, p))
-		}
+		text := d.resultsText(g, rec, rec.Private[p.Power], p)
 		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
 			return err
 		}
 	}
-	public := d.resultsText(g, rec, "", st, g.Status == store.Finished)
-	if g.Status == store.Active && !g.Deadline.IsZero() {
-		public += fmt.Sprintf("Deadline: %s\n", d.showTime(g.Deadline, nil))
-	}
+	public := d.resultsText(g, rec, "", nil)
 	for _, o := range g.Observers {
 		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: public, ReplyToken: o.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
 			return err
@@ -530,8 +527,8 @@ func (d *Daemon) remindGame(tx *store.Tx, name string, now time.Time) error {
 			if p.Power != power || p.Left {
 				continue
 			}
-			text := fmt.Sprintf("Reminder: I have no orders from %s for %s of %s.\nDeadline: %s (in %s).\n\nReply to this mail with your orders. Units without orders hold; missing retreats disband; missing builds are waived.",
-				titleCase(power), g.PhaseTitle, g.Name, d.showTime(g.Deadline, p), left.Round(time.Minute))
+			text := fmt.Sprintf("Reminder: I have no orders from %s for %s of %s.\nDeadline: %s (in %s).\n\nReply to this mail with your orders. What you do not order follows the civil disorder rule (RULES explains it).",
+				titleCase(power), g.PhaseTitle, g.Name, d.showTime(g.Deadline, p), humanDuration(left))
 			if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: fmt.Sprintf("[%s] Reminder: %s orders due", g.Name, g.PhaseTitle), Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
 				return err
 			}
@@ -547,4 +544,32 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// humanDuration writes a duration for people: "1 hour", "23 hours",
+// "2 days 3 hours", "45 minutes".
+func humanDuration(d time.Duration) string {
+	d = d.Round(time.Minute)
+	unit := func(n int, word string) string {
+		if n == 1 {
+			return "1 " + word
+		}
+		return fmt.Sprintf("%d %ss", n, word)
+	}
+	switch {
+	case d < time.Hour:
+		return unit(int(d/time.Minute), "minute")
+	case d < 48*time.Hour:
+		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+		if m == 0 || h >= 6 {
+			return unit(h, "hour")
+		}
+		return unit(h, "hour") + " " + unit(m, "minute")
+	default:
+		days, h := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour)
+		if h == 0 {
+			return unit(days, "day")
+		}
+		return unit(days, "day") + " " + unit(h, "hour")
+	}
 }

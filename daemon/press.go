@@ -58,7 +58,7 @@ func cmdPress(mc *mailCtx, cmd *orders.Command) error {
 	for _, w := range cmd.Powers {
 		p, ok := matchPower(e, w)
 		if !ok {
-			mc.say("PRESS not sent: %q is not a power of this game (powers: %s).", w, strings.Join(e.Info().Powers, ", "))
+			mc.say("PRESS not sent: %q is not a power of this game (powers: %s).", w, strings.Join(powerNames(e), ", "))
 			return nil
 		}
 		if !contains(to, p) {

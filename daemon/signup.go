@@ -122,12 +122,22 @@ func cmdCreate(mc *mailCtx, cmd *orders.Command) error {
 	}
 	mc.game, mc.gm = g, true
 	e, _ := engineFor(g)
+	names := powerNames(e)
 	mc.say("Game %s (%s) created; it takes sign-ups now (%d powers: %s).\n"+
-		"Players join with: JOIN %s (optionally: prefer %s)\n"+
+		"Players join with: JOIN %s (optionally ranking the powers: prefer %s)\n"+
 		"This mail's reply address is your GM address for %s: reply to it with GM commands (START, PAUSE, DEADLINE, SET ORDERS, …). Keep it to yourself.",
-		g.Name, g.Variant, len(e.Info().Powers), strings.Join(e.Info().Powers, ", "),
-		g.Name, strings.Join(e.Info().Powers, " > "), g.Name)
+		g.Name, g.Variant, len(names), strings.Join(names, ", "),
+		g.Name, strings.Join(names[:min(3, len(names))], " > "), g.Name)
 	return nil
+}
+
+// powerNames lists an engine's powers as players read them.
+func powerNames(e adjudicator.Engine) []string {
+	var names []string
+	for _, p := range e.Info().Powers {
+		names = append(names, titleCase(p))
+	}
+	return names
 }
 
 // matchPower reads a power a player wrote: its id or name in any case, or
@@ -175,7 +185,7 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 	for _, w := range cmd.Powers {
 		p, ok := matchPower(e, w)
 		if !ok {
-			mc.say("JOIN %s: %q is not a power of %s (powers: %s). You were not signed up; please JOIN again.", g.Name, w, g.Variant, strings.Join(e.Info().Powers, ", "))
+			mc.say("JOIN %s: %q is not a power of %s (powers: %s). You were not signed up; please JOIN again.", g.Name, w, g.Variant, strings.Join(powerNames(e), ", "))
 			return nil
 		}
 		prefs = append(prefs, p)

@@ -665,11 +665,11 @@ func (e *Engine) publicText(pos *Position, res *Result, sent map[string][]string
 		fmt.Fprintf(&b, "\nStandoffs: %s\n", strings.Join(names, ", "))
 	}
 	if len(res.Built) > 0 {
-		b.WriteString("\nBuilt:")
+		var built []string
 		for _, u := range res.Built {
-			fmt.Fprintf(&b, " %s %s;", m.PowerName(u.Power), m.UnitName(u))
+			built = append(built, m.PowerName(u.Power)+" "+m.UnitName(u))
 		}
-		b.WriteString("\n")
+		fmt.Fprintf(&b, "\nBuilt: %s\n", strings.Join(built, ", "))
 	}
 	if res.Owners != nil {
 		b.WriteString("\nSupply centres:\n")

@@ -324,7 +324,7 @@ func TestAdjustmentNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.Report.Public, "civil disorder: disbanded") || !strings.Contains(out.Report.Public, "Built: France A Par;") || !strings.Contains(out.Report.Public, "1 build not ordered: waived") {
+	if !strings.Contains(out.Report.Public, "civil disorder: disbanded") || !strings.Contains(out.Report.Public, "Built: France A Par\n") || !strings.Contains(out.Report.Public, "1 build not ordered: waived") {
 		t.Errorf("report:\n%s", out.Report.Public)
 	}
 	g, _ := decodeState(out.Next, "standard")

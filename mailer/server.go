@@ -482,9 +482,21 @@ func (c *smtpSession) Logout() error {
 type slogPrintf struct{ log *slog.Logger }
 
 func (l slogPrintf) Printf(format string, args ...any) {
-	l.log.LogAttrs(context.Background(), slog.LevelWarn, fmt.Sprintf(format, args...))
+	l.emit(fmt.Sprintf(format, args...))
 }
 
 func (l slogPrintf) Println(args ...any) {
-	l.log.LogAttrs(context.Background(), slog.LevelWarn, strings.TrimSpace(fmt.Sprintln(args...)))
+	l.emit(strings.TrimSpace(fmt.Sprintln(args...)))
+}
+
+// emit logs a library message; a client that hung up is not news.
+func (l slogPrintf) emit(msg string) {
+	level := slog.LevelWarn
+	for _, s := range []string{"use of closed network connection", "connection reset by peer", "broken pipe", "EOF", "i/o timeout"} {
+		if strings.Contains(msg, s) {
+			level = slog.LevelDebug
+			break
+		}
+	}
+	l.log.LogAttrs(context.Background(), level, msg)
 }

@@ -1,0 +1,49 @@
+// Package mailer moves mail between the daemon and the world: IMAP in
+// (Fetcher), SMTP out (Sender), MIME both ways (ParseMail, Compose), and an
+// embedded IMAP + SMTP server (StartServer) so that pbemd runs with no mail
+// account at all.
+//
+// It knows no games, no players and no store: durable state reaches it
+// through two small interfaces the daemon implements over the store
+// (Queue for the outbox, InboxState for checkpoints and failure counts),
+// and mail reaches the daemon through a Handler. It must never import
+// store, daemon or an engine, never send mail that is not in the outbox,
+// and never mark a mail read before the daemon has committed what it
+// caused.
+//
+// # Guarantees
+//
+// Inbound mail is handed to the Handler at least once and in UID order;
+// the daemon deduplicates by Mail.ID in the transaction that records the
+// mail's effects (store.Tx.MarkMailProcessed). A mail that keeps failing is
+// set aside after IMAPConfig.MaxFailures attempts and reported, and never
+// blocks the mail behind it.
+//
+// Outbound mail leaves the outbox only after the server accepted it; it is
+// sent twice only if the daemon dies (or the connection breaks) between
+// the server's acceptance of the final "." and the commit that records it
+// (see Sender).
+//
+// # Leniencies of ParseMail
+//
+// Real mail is often malformed; ParseMail reads it the way mail clients
+// do, and the tests hold a sample of each case (testdata/mail):
+//   - LF line ends are accepted as well as CRLF;
+//   - a missing or unparseable Content-Type is text/plain; parameters are
+//     salvaged from a broken one;
+//   - unknown transfer encodings are read as 8bit; base64 with line
+//     breaks, stray characters or missing padding is decoded as far as it
+//     goes;
+//   - ISO-8859-1 is read as Windows-1252; invalid bytes in UTF-8 text and
+//     raw 8-bit header bytes are read as Windows-1252 byte by byte; an
+//     unknown charset is read as UTF-8 if valid, else Windows-1252, and is
+//     named in Mail.UnknownCharset;
+//   - address lists net/mail rejects are split at commas and each piece is
+//     parsed alone, keeping anything that looks like an address;
+//   - Message-IDs are taken with or without angle brackets; a mail without
+//     one gets "sha256:" and a hash of its bytes;
+//   - RFC 2047 words in an unknown charset are left as they are.
+//
+// What it refuses: a message that is empty or whose header cannot be read
+// at all (the Fetcher sets such mail aside at once).
+package mailer

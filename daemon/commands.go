@@ -202,7 +202,7 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		return nil
 	}
 	if sent, ok := mc.tx.SentMail(mc.in.InReplyTo); ok && sent.Game == mc.game.Name && sent.Phase != "" && sent.Phase != mc.game.PhaseID {
-		mc.say("You replied to a mail about %s, but that phase is over: the game is now in %s. I did not store these orders. Please check the latest results and send orders for %s.",
+		mc.say("You replied to a mail from an earlier phase (%s), which is over: the game is now in %s. I did not store these orders, in case they were meant for the old phase. If they are for %s, reply to this mail with them.",
 			sent.Phase, mc.game.PhaseTitle, mc.game.PhaseTitle)
 		return nil
 	}

@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 	"time"
@@ -519,4 +521,138 @@ func TestSequentialTurnEndsOnReceipt(t *testing.T) {
 		t.Fatalf("after blue moved: phase %d, waiting %v", g.Phase, g.Waiting)
 	}
 	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "blue: score 2")
+}
+
+func TestOrdersReplyingToAnEndedPhaseAreRefused(t *testing.T) {
+	h := newHarness(t)
+	gm, tok := h.startToy("g14", "")
+	h.as(tok["red"], "score 1")
+	ack := h.only(h.outbox(), tok["red"].addr)
+	h.send(harnessGM, gm, "PROCESS")
+	h.outbox()
+	h.tick()
+	h.outbox()
+	// A reply to the acknowledgement of phase 0 arrives in phase 1.
+	h.sendMail(&Incoming{MsgID: "late@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 5", InReplyTo: ack.Mail.MessageID})
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "which is over", "I did not store these orders")
+	var sets []store.OrderSet
+	h.db.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets("g14", 1); return err })
+	if len(sets) != 0 {
+		t.Fatalf("stale orders stored: %+v", sets)
+	}
+}
+
+func TestLockJuniorsMakesTheSeniorsOrdersWin(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g15", "")
+	h.send("junior@example.test", "", "JOIN g15 as junior of red")
+	var junior player
+	for _, m := range h.outbox() {
+		if m.To == "junior@example.test" && strings.Contains(m.Subject, "You are Red") {
+			junior = player{m.To, m.Token}
+		}
+	}
+	if junior.token == "" {
+		t.Fatal("the junior got no power mail")
+	}
+	h.as(tok["red"], "score 2")
+	h.as(junior, "score 7") // latest applies: 7
+	h.outbox()
+	g := h.game("g15")
+	var sets []store.OrderSet
+	h.db.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets("g15", 0); return err })
+	e, _ := engineFor(g)
+	if got := effectiveOrders(e, nil, g, sets)["red"]; len(got) != 1 || got[0] != "score 7" {
+		t.Fatalf("without a lock the latest set applies: %v", got)
+	}
+	h.as(junior, "LOCK JUNIORS")
+	mustContain(t, h.only(h.outbox(), "junior@example.test").Text, "only the senior diplomat")
+	h.as(tok["red"], "LOCK JUNIORS")
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "override those of your juniors")
+	g = h.game("g15")
+	if got := effectiveOrders(e, nil, g, sets)["red"]; len(got) != 1 || got[0] != "score 2" {
+		t.Fatalf("with the lock the senior's set applies: %v", got)
+	}
+	// The lock for this phase ends with it.
+	h.clock.Add(48 * time.Hour)
+	h.tick()
+	h.outbox()
+	if p := findPlayer(h.game("g15"), tok["red"].addr); p.Lock != "" {
+		t.Fatalf("a one-phase lock outlived its phase: %q", p.Lock)
+	}
+}
+
+func TestPaceVoteNeedsAMajority(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g16", "")
+	h.as(tok["red"], "PACE FAST")
+	h.outbox()
+	if g := h.game("g16"); g.Options.Pace != "slow" {
+		t.Fatal("one of two votes changed the pace")
+	}
+	h.as(tok["blue"], "PACE FAST")
+	ms := h.outbox()
+	mustContain(t, h.subject(ms, tok["red"].addr, "Pace changed").Text, "fast pace")
+	if g := h.game("g16"); g.Options.Pace != "fast" {
+		t.Fatal("a majority did not change the pace")
+	}
+}
+
+func TestDrawPrizeIsCommittedThenRevealed(t *testing.T) {
+	h := newHarness(t)
+	gm, tok := h.startToy("g17", "")
+	h.send(harnessGM, gm, "SET prize=on")
+	ms := h.outbox()
+	ann := h.subject(ms, tok["red"].addr, "Draw prize")
+	i := strings.Index(ann.Text, "published now, before the end:\n  ")
+	commit := strings.Fields(ann.Text[i+len("published now, before the end:\n  "):])[0]
+	h.as(tok["red"], "DRAW YES")
+	h.as(tok["blue"], "DRAW YES")
+	over := h.subject(h.outbox(), tok["red"].addr, "Game over")
+	mustContain(t, over.Text, "Draw prize:", commit)
+	j := strings.Index(over.Text, "secret: ")
+	secret := strings.Fields(over.Text[j+len("secret: "):])[0]
+	sum := sha256.Sum256([]byte(secret))
+	if hex.EncodeToString(sum[:]) != commit {
+		t.Fatalf("the revealed secret does not hash to the published commitment")
+	}
+	winner := PrizeDraw(secret, "g17", []string{"blue", "red"}, map[string]int{"blue": 0, "red": 0})
+	mustContain(t, over.Text, titleCase(winner)+" wins it")
+}
+
+func TestEliminatedPlayerMayJoinAnotherPowerAsJunior(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g18", "")
+	g := h.game("g18")
+	// Blue is knocked out.
+	h.db.Update(func(tx *store.Tx) error {
+		g.Alive = []string{"red"}
+		return tx.PutGame(g)
+	})
+	h.send(tok["blue"].addr, "", "JOIN g18 as junior of red")
+	ms := h.outbox()
+	mustContain(t, h.reply(ms, tok["blue"].addr).Text, "junior diplomat of Red")
+	g = h.game("g18")
+	var red, left int
+	for _, p := range g.Players {
+		if p.Address == tok["blue"].addr {
+			if p.Left {
+				left++
+			} else if p.Power == "red" && p.Rank == 1 {
+				red++
+			}
+		}
+	}
+	if red != 1 || left != 1 {
+		t.Fatalf("blue's player: %d junior records of red, %d old records left; players %+v", red, left, g.Players)
+	}
+}
+
+func TestDeadlineShownInThePlayersZone(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g19", "")
+	h.as(tok["red"], "SET ZONE America/New_York")
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "Tue 8 Dec 2026 21:00 UTC = Tue 16:00 EST (America/New_York)")
+	h.as(tok["red"], "SET ZONE Mars/Olympus")
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "do not know that time zone")
 }

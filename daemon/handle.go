@@ -319,6 +319,7 @@ func (mc *mailCtx) sendReply() error {
 		References: append(append([]string(nil), mc.in.References...), mc.in.MsgID),
 		Auto:       autoReplied,
 		Game:       gameName(mc.game),
+		Phase:      phaseOf(mc.game),
 	})
 }
 

@@ -177,7 +177,7 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 	if err != nil {
 		return err
 	}
-	if p := findPlayer(g, mc.sender); p != nil {
+	if p := findPlayer(g, mc.sender); p != nil && (g.Status != store.Active || p.Power == "" || isAlive(g, p.Power)) {
 		mc.say("You are in %s already.", g.Name)
 		return nil
 	}

@@ -179,12 +179,12 @@ func TestMailHandledAgainAfterCrashIsDeduplicated(t *testing.T) {
 func TestIdleWakesTheFetcher(t *testing.T) {
 	srv := startServer(t, "")
 	h := newDedupeHandler()
-	f := newTestFetcher(t, srv, newMemState(), h.handle, func(c *IMAPConfig, _ *FetcherOptions) { c.Poll = time.Hour })
+	state := newMemState()
+	f := newTestFetcher(t, srv, state, h.handle, func(c *IMAPConfig, _ *FetcherOptions) { c.Poll = time.Hour })
 	runFetcher(t, f)
-	deliver(t, srv, orderMail(t, 0, "a"))
-	// the first mail may be found by the initial poll; the next ones can
-	// only arrive through IDLE (the poll interval is an hour)
-	h.waitFor(t, 1, 5*time.Second)
+	waitCheckpointValidity(t, state, f.CheckpointKey()) // the first poll is over
+	// from now on mail can only arrive through IDLE (the poll interval is
+	// an hour and nobody kicks)
 	for i := 1; i <= 5; i++ {
 		time.Sleep(20 * time.Millisecond) // let the fetcher re-enter IDLE
 		deliver(t, srv, orderMail(t, i, "a"))
@@ -195,9 +195,10 @@ func TestIdleWakesTheFetcher(t *testing.T) {
 func TestKickWakesTheFetcherWithoutIdle(t *testing.T) {
 	srv := startServer(t, "")
 	h := newDedupeHandler()
-	f := newTestFetcher(t, srv, newMemState(), h.handle, func(c *IMAPConfig, _ *FetcherOptions) { c.Poll = time.Hour; c.NoIdle = true })
+	state := newMemState()
+	f := newTestFetcher(t, srv, state, h.handle, func(c *IMAPConfig, _ *FetcherOptions) { c.Poll = time.Hour; c.NoIdle = true })
 	runFetcher(t, f)
-	time.Sleep(50 * time.Millisecond) // let the first poll pass
+	waitCheckpointValidity(t, state, f.CheckpointKey()) // the first poll is over
 	deliver(t, srv, orderMail(t, 0, "a"))
 	f.Kick()
 	h.waitFor(t, 1, 5*time.Second)

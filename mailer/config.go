@@ -82,7 +82,7 @@ type IMAPConfig struct {
 	// MaxFailures is how many times the handler may fail on one mail before
 	// the mail is set aside as poisoned.
 	MaxFailures int `toml:"max_failures"`
-	// Timeout bounds dialing and each command round trip.
+	// Timeout bounds dialing (go-imap bounds each command to 30 s itself).
 	Timeout time.Duration `toml:"timeout"`
 }
 

@@ -275,10 +275,13 @@ func (s *memStore) addUserLocked(addr, password string, auto bool) (*memUser, er
 		return nil, err
 	}
 	s.users[key] = u
-	if _, err := s.createMailboxLocked(u, "INBOX"); err != nil {
+	inbox, err := s.createMailboxLocked(u, "INBOX")
+	if err != nil {
 		return nil, err
 	}
-	return u, nil
+	// mail clients that list only subscribed folders still show INBOX
+	inbox.subscribed = true
+	return u, s.persist(inbox.saveMeta)
 }
 
 func (s *memStore) createMailboxLocked(u *memUser, name string) (*memMailbox, error) {

@@ -198,6 +198,10 @@ func TestServerServesAMailClient(t *testing.T) {
 	if !slices.Equal(names, []string{"Archive", "INBOX", "Sent"}) {
 		t.Fatalf("LIST %v", names)
 	}
+	subscribed, err := c.List("", "*", &imap.ListOptions{SelectSubscribed: true}).Collect()
+	if err != nil || len(subscribed) != 1 || subscribed[0].Mailbox != "INBOX" {
+		t.Fatalf("LSUB/LIST (SUBSCRIBED): %+v %v", subscribed, err)
+	}
 	sent := []byte("From: gm@example.test\r\nSubject: copy of sent\r\n\r\nhello\r\n")
 	app := c.Append("Sent", int64(len(sent)), &imap.AppendOptions{Flags: []imap.Flag{imap.FlagSeen}})
 	app.Write(sent)

@@ -343,11 +343,8 @@ func (f *Fetcher) Poll(ctx context.Context) (PollStats, error) {
 			return st, err
 		}
 	}
-	stop := context.AfterFunc(ctx, func() {
-		if c := f.c; c != nil {
-			c.Close()
-		}
-	})
+	c := f.c // the AfterFunc runs on its own goroutine: no access to f
+	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
 	if err := f.ensureFolders(); err != nil {
 		return st, err

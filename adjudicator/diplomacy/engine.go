@@ -57,27 +57,75 @@ func (e *Engine) Info() adjudicator.Info {
 }
 
 // examples are order lines that work on this map, built from its start
-// position so they name real units and real neighbours.
+// position so they name real units and real places (HELP shows them; a
+// test parses every one). A note in parentheses follows some.
 func (e *Engine) examples() []string {
 	m := e.m
 	pos := m.NewPosition()
+	border := func(t orders.UnitType, a, b string) bool {
+		if t == orders.Army {
+			return m.ArmyBorder(a, b)
+		}
+		return m.FleetBorder(a, b)
+	}
+	f := func(o orders.Order) string { return m.FormatOrder(o) }
 	var out []string
+	// A move, in short and in the seed's long form, and a hold.
 	for _, u := range pos.Units {
+		if u.Type != orders.Army || u.Loc.Coast != "" {
+			continue
+		}
 		for _, n := range m.Provinces {
-			if n.ID == u.Loc.Province || (u.Type == orders.Army && !m.ArmyBorder(u.Loc.Province, n.ID)) || (u.Type == orders.Fleet && !m.FleetBorder(u.Loc.Province, n.ID)) {
+			if n.ID == u.Loc.Province || n.Kind == Sea || !m.ArmyBorder(u.Loc.Province, n.ID) {
 				continue
 			}
 			from, _ := m.Province(u.Loc.Province)
-			kind := "Army"
-			if u.Type == orders.Fleet {
-				kind = "Fleet"
-			}
 			out = append(out,
-				m.FormatOrder(orders.Order{Kind: orders.Move, Unit: u.Type, Loc: u.Loc, Target: orders.Location{Province: n.ID}})+"      (or: "+kind+" \""+from.Full+"\" move \""+n.Full+"\")",
-				m.FormatOrder(orders.Order{Kind: orders.Hold, Unit: u.Type, Loc: u.Loc}))
-			return append(out, "A Xxx S A Yyy - Zzz    (support a move)", "F Xxx C A Yyy - Zzz    (convoy)",
-				"A Xxx R Yyy / A Xxx D  (retreat / disband)", "Build A Xxx / Waive     (adjustments)")
+				f(orders.Order{Kind: orders.Move, Unit: u.Type, Loc: u.Loc, Target: orders.Location{Province: n.ID}}),
+				fmt.Sprintf("Army %q move %q", from.Full, n.Full),
+				f(orders.Order{Kind: orders.Hold, Unit: u.Type, Loc: u.Loc}),
+				f(orders.Order{Kind: orders.Retreat, Unit: u.Type, Loc: u.Loc, Target: orders.Location{Province: n.ID}})+"   (retreat phases)",
+				f(orders.Order{Kind: orders.Disband, Unit: u.Type, Loc: u.Loc})+"   (retreat and adjustment phases)")
+			break
 		}
+		if len(out) > 0 {
+			break
+		}
+	}
+	// A support: two units of one power that can both reach a province.
+support:
+	for _, a := range pos.Units {
+		for _, b := range pos.Units {
+			if a.Power != b.Power || a.Loc == b.Loc {
+				continue
+			}
+			for _, n := range m.Provinces {
+				if n.ID != a.Loc.Province && n.ID != b.Loc.Province && len(n.Coasts) == 0 && border(a.Type, a.Loc.Province, n.ID) && border(b.Type, b.Loc.Province, n.ID) {
+					out = append(out, f(orders.Order{Kind: orders.SupportMove, Unit: a.Type, Loc: a.Loc, AuxUnit: b.Type, Aux: b.Loc, Target: orders.Location{Province: n.ID}}),
+						f(orders.Order{Kind: orders.SupportHold, Unit: a.Type, Loc: a.Loc, AuxUnit: b.Type, Aux: b.Loc}))
+					break support
+				}
+			}
+		}
+	}
+	// A convoy: a sea between two coasts.
+convoy:
+	for _, s := range m.Provinces {
+		if s.Kind != Sea {
+			continue
+		}
+		for _, x := range m.Provinces {
+			for _, y := range m.Provinces {
+				if x.Kind == Coast && y.Kind == Coast && x.ID < y.ID && m.FleetBorder(s.ID, x.ID) && m.FleetBorder(s.ID, y.ID) && !m.ArmyBorder(x.ID, y.ID) {
+					out = append(out, f(orders.Order{Kind: orders.Convoy, Unit: orders.Fleet, Loc: orders.Location{Province: s.ID}, AuxUnit: orders.Army, Aux: orders.Location{Province: x.ID}, Target: orders.Location{Province: y.ID}}),
+						f(orders.Order{Kind: orders.Move, Unit: orders.Army, Loc: orders.Location{Province: x.ID}, Target: orders.Location{Province: y.ID}, ViaConvoy: true}))
+					break convoy
+				}
+			}
+		}
+	}
+	if homes := m.HomeCentres(m.Powers[0].ID); len(homes) > 0 {
+		out = append(out, f(orders.Order{Kind: orders.Build, Unit: orders.Army, Loc: orders.Location{Province: homes[0]}})+"   (adjustment phases)", "Waive")
 	}
 	return out
 }

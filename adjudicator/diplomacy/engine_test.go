@@ -373,3 +373,24 @@ func TestMergeReplacesPerUnitExceptInAdjustments(t *testing.T) {
 		t.Errorf("adjustment merge %q: the newer set must replace the standing one", got)
 	}
 }
+
+// HELP shows Info().Examples: every one must be understood by the parser
+// on its map (a note in parentheses aside).
+func TestExamplesParse(t *testing.T) {
+	for _, name := range MapNames() {
+		e := engineFor(t, name)
+		ex := e.Info().Examples
+		if len(ex) < 8 {
+			t.Fatalf("%s: only %d examples: %q", name, len(ex), ex)
+		}
+		m, _ := MapByName(name)
+		for _, line := range ex {
+			if i := strings.Index(line, "   ("); i >= 0 {
+				line = line[:i]
+			}
+			if _, diags, err := orders.ParseOrder(line, orders.Options{Lexicon: m.Lexicon()}); err != nil {
+				t.Errorf("%s: example %q: %v %v", name, line, err, diags)
+			}
+		}
+	}
+}

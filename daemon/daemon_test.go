@@ -313,6 +313,9 @@ func TestPressPrivateBroadcastAndAnonymous(t *testing.T) {
 	ms := h.outbox()
 	bob := h.only(ms, tok["blue"].addr)
 	mustContain(t, bob.Text, "Press from Red to Blue", "Shall we share?")
+	if len(bob.Mail.References) != 1 || bob.Mail.References[0] != "press.g8.blue-red@example.test" {
+		t.Errorf("private press is not threaded per conversation: %v", bob.Mail.References)
+	}
 	if len(to(ms, harnessGM)) != 0 {
 		t.Error("private press was copied to the GM")
 	}

@@ -345,10 +345,16 @@ func TestE2EGMCommands(t *testing.T) {
 	if g := e.game("e2"); g.PhaseID != "S1901M" || g.Pending != nil {
 		t.Fatalf("after ROLLBACK of a preview: %s pending %v", g.PhaseID, g.Pending)
 	}
-	e.send(e2eGM, gmAddr, "PREVIEW OFF\nPROCESS")
+	e.send(e2eGM, gmAddr, "PROCESS")
 	e.next(e2eGM, "Re:")
+	e.next(e2eGM, "Preview")
+	e.quiet(fra.addr, "results")
+	e.send(e2eGM, gmAddr, "PUBLISH")
+	mustContain(t, e.next(e2eGM, "Re:").Text, "published")
 	res := e.next(fra.addr, "Spring 1901 Movement — results")
 	mustContain(t, res.Text, "A Par - Bur")
+	e.send(e2eGM, gmAddr, "PREVIEW OFF")
+	e.next(e2eGM, "Re:")
 	e.send(e2eGM, gmAddr, "ROLLBACK")
 	e.next(e2eGM, "Re:")
 	mustContain(t, e.next(fra.addr, "Phase reopened").Text, "reopened Spring 1901 Movement")
@@ -447,4 +453,20 @@ func TestE2EPressObserversAndVerify(t *testing.T) {
 	}
 	e.send("watcher@pbemd.localhost", tokenAddr(obs.Token), "UNOBSERVE")
 	mustContain(t, e.next("watcher@pbemd.localhost", "Re:").Text, "no longer observe")
+}
+
+// TestE2EStartWithMissingPlayers: the GM starts a game before every power
+// has a player; the empty powers are in civil disorder.
+func TestE2EStartWithMissingPlayers(t *testing.T) {
+	e := newE2E(t)
+	gm, _ := e.createOnly("e5")
+	e.send("solo@pbemd.localhost", "gm@pbemd.localhost", "JOIN e5 prefer italy")
+	e.next("solo@pbemd.localhost", "Re:")
+	e.send(e2eGM, tokenAddr(gm), "START")
+	mustContain(t, e.next(e2eGM, "Re:").Text, "e5 started with 1 player:")
+	mustContain(t, e.next("solo@pbemd.localhost", "has started").Text, "Powers without a player", "Austria")
+	e.next("solo@pbemd.localhost", "You are Italy")
+	if g := e.game("e5"); g.Status != store.Active {
+		t.Fatalf("START: %s", g.Status)
+	}
 }

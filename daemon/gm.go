@@ -70,7 +70,8 @@ func gmStart(mc *mailCtx, _ *orders.Command) error {
 		return err
 	}
 	mc.changed = true
-	mc.say("%s started with %d players: %s. Deadline %s.", g.Name, countPlayers(g), g.PhaseTitle, mc.d.showTime(g.Deadline, nil))
+	n := countPlayers(g)
+	mc.say("%s started with %d player%s: %s. Deadline %s.", g.Name, n, plural(n), g.PhaseTitle, mc.d.showTime(g.Deadline, nil))
 	return mc.audit("start", "")
 }
 

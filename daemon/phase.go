@@ -381,12 +381,21 @@ func (d *Daemon) publishResults(tx *store.Tx, g *store.Game, rec *store.PhaseRec
 // publish mails an announcement to every diplomat and observer, and the GM.
 // skip lists addresses that get nothing (the sender of press, say).
 func (d *Daemon) publish(tx *store.Tx, g *store.Game, subject, text string, skip map[string]bool) error {
+	return d.publishThread(tx, g, subject, text, skip, "")
+}
+
+// publishThread is publish with the mails in a thread (References).
+func (d *Daemon) publishThread(tx *store.Tx, g *store.Game, subject, text string, skip map[string]bool, thread string) error {
+	var refs []string
+	if thread != "" {
+		refs = []string{thread}
+	}
 	for i := range g.Players {
 		p := &g.Players[i]
 		if p.Left || skip[p.Address] {
 			continue
 		}
-		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, References: refs, Game: g.Name, Phase: g.PhaseID}); err != nil {
 			return err
 		}
 	}
@@ -394,7 +403,7 @@ func (d *Daemon) publish(tx *store.Tx, g *store.Game, subject, text string, skip
 		if skip[o.Address] {
 			continue
 		}
-		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: text, ReplyToken: o.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: text, ReplyToken: o.Token, References: refs, Game: g.Name, Phase: g.PhaseID}); err != nil {
 			return err
 		}
 	}

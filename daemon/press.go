@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"pbemd/adjudicator"
@@ -85,7 +86,7 @@ func cmdPress(mc *mailCtx, cmd *orders.Command) error {
 			continue
 		}
 		if err := mc.d.send(mc.tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token,
-			InReplyTo: mc.in.MsgID, Game: g.Name, Phase: g.PhaseID}); err != nil {
+			References: []string{mc.d.pressThread(g, append([]string{from}, to...))}, Game: g.Name, Phase: g.PhaseID}); err != nil {
 			return err
 		}
 		n++
@@ -120,8 +121,8 @@ func cmdBroadcast(mc *mailCtx, cmd *orders.Command) error {
 		return err
 	}
 	mc.say("Broadcast sent to every player and observer of %s.", g.Name)
-	return mc.d.publish(mc.tx, g, fmt.Sprintf("[%s] Broadcast from %s", g.Name, titleCase(from)),
-		fmt.Sprintf("Broadcast from %s (%s):\n\n%s\n", titleCase(from), g.PhaseTitle, body), map[string]bool{mc.sender: !mc.gm})
+	return mc.d.publishThread(mc.tx, g, fmt.Sprintf("[%s] Broadcast from %s", g.Name, titleCase(from)),
+		fmt.Sprintf("Broadcast from %s (%s):\n\n%s\n", titleCase(from), g.PhaseTitle, body), map[string]bool{mc.sender: !mc.gm}, mc.d.pressThread(g, nil))
 }
 
 func cmdPSA(mc *mailCtx, cmd *orders.Command) error {
@@ -139,6 +140,19 @@ func cmdPSA(mc *mailCtx, cmd *orders.Command) error {
 		return err
 	}
 	mc.say("Your anonymous announcement was sent to every player and observer of %s. Nobody is told who sent it (not even in the GM's copy).", g.Name)
-	return mc.d.publish(mc.tx, g, fmt.Sprintf("[%s] Anonymous announcement", g.Name),
-		fmt.Sprintf("Anonymous public announcement (%s):\n\n%s\n", g.PhaseTitle, body), nil)
+	return mc.d.publishThread(mc.tx, g, fmt.Sprintf("[%s] Anonymous announcement", g.Name),
+		fmt.Sprintf("Anonymous public announcement (%s):\n\n%s\n", g.PhaseTitle, body), nil, mc.d.pressThread(g, nil))
+}
+
+// pressThread names the thread a game's press between some powers belongs
+// to (nil powers: the public thread), so mail clients show each
+// conversation as one thread. The root is never sent; clients thread by
+// References anyway.
+func (d *Daemon) pressThread(g *store.Game, powers []string) string {
+	if len(powers) == 0 {
+		return fmt.Sprintf("press.%s.public@%s", g.Name, d.domain)
+	}
+	ps := append([]string(nil), powers...)
+	sort.Strings(ps)
+	return fmt.Sprintf("press.%s.%s@%s", g.Name, strings.Join(dedupe(ps), "-"), d.domain)
 }

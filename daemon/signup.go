@@ -395,7 +395,7 @@ func unfilledPowers(g *store.Game, powers []string) []string {
 	var out []string
 	for _, p := range powers {
 		if !has[p] {
-			out = append(out, p)
+			out = append(out, titleCase(p))
 		}
 	}
 	return out

@@ -219,7 +219,7 @@ func (s *Sender) Flush(ctx context.Context) (time.Duration, error) {
 	if !ok {
 		return idleWait, nil
 	}
-	return max(time.Until(next), 0), nil
+	return max(next.Sub(s.opt.Now()), 0), nil // the injected clock, not the wall clock: they differ in the demo
 }
 
 func (s *Sender) connBackoff() time.Duration {

@@ -18,8 +18,11 @@ import (
 
 // tickBatch is how many due games share one transaction: each game's
 // effects are still all-or-nothing, and a burst of deadlines costs one
-// disk sync per batch rather than per game.
-const tickBatch = 64
+// commit per batch rather than per game. 512 keeps a batch under about
+// half a second of write lock (mail handling waits that long at most)
+// while 10,000 due games take about 20 commits: measured, 64 games per
+// batch spent 3.8 s of a 10.8 s burst committing, 512 spent 1.8 s of 7.5.
+const tickBatch = 512
 
 // Tick sends due reminders and processes every game whose deadline has
 // passed, each phase exactly once (the history refuses a second record of

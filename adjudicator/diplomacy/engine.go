@@ -373,6 +373,9 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		l := &ck.Lines[idx[k]]
 		line := m.FormatOrder(ords[k].Order)
 		ck.Canonical = append(ck.Canonical, line)
+		if _, own := orderedUnit(pos, pw, ords[k].Order); own {
+			ordered[ords[k].Order.Loc.Province] = true // ordered, even if the order will fail
+		}
 		switch {
 		case or.Outcome == Illegal:
 			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: or.Reason + ": this order will fail and the unit holds"})
@@ -381,7 +384,6 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: or.Reason + ": this order will fail"})
 			continue
 		}
-		ordered[ords[k].Order.Loc.Province] = true
 		legal = append(legal, line)
 	}
 	ck.Notes = append(ck.Notes, e.notes(pos, pw, ordered, legal)...)

@@ -470,3 +470,34 @@ func TestE2EStartWithMissingPlayers(t *testing.T) {
 		t.Fatalf("START: %s", g.Status)
 	}
 }
+
+// TestE2EOversizedAndHTMLMail: a 10 MB attachment gets a short polite
+// answer without being parsed; an HTML-only mail is read as text.
+func TestE2EOversizedAndHTMLMail(t *testing.T) {
+	e := newE2E(t)
+	big := strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=\r\n", 10<<20/38)
+	raw := "From: big@pbemd.localhost\r\nTo: gm@pbemd.localhost\r\nSubject: my orders\r\nMessage-ID: <big@x>\r\n" +
+		"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nLIST\r\n" +
+		"--b\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n" + big + "--b--\r\n"
+	c, err := smtp.Dial(e.srv.Mail.SMTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SendMail("big@pbemd.localhost", []string{"gm@pbemd.localhost"}, strings.NewReader(raw)); err != nil {
+		t.Fatalf("smtp refused the big mail: %v", err)
+	}
+	c.Quit()
+	mustContain(t, e.next("big@pbemd.localhost", "Re: my orders").Text, "too large")
+
+	html := "From: html@pbemd.localhost\r\nTo: gm@pbemd.localhost\r\nSubject: hi\r\nMessage-ID: <html@x>\r\n" +
+		"MIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><p>LIST</p></body></html>\r\n"
+	c, err = smtp.Dial(e.srv.Mail.SMTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SendMail("html@pbemd.localhost", []string{"gm@pbemd.localhost"}, strings.NewReader(html)); err != nil {
+		t.Fatal(err)
+	}
+	c.Quit()
+	mustContain(t, e.next("html@pbemd.localhost", "Re: hi").Text, "Games on this game master")
+}

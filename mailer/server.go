@@ -53,7 +53,10 @@ type ServerConfig struct {
 	StateFile      string          `toml:"state_file"`
 	PlayerPassword string          `toml:"player_password"`
 	Accounts       []ServerAccount `toml:"accounts"`
-	// MaxMessageBytes is the largest mail SMTP accepts (default 10 MiB).
+	// MaxMessageBytes is the largest mail SMTP accepts (default 32 MiB:
+	// well above the daemon's own size limit, so that an oversized mail
+	// reaches the daemon and gets its polite answer instead of an SMTP
+	// error).
 	MaxMessageBytes int64 `toml:"max_message_bytes"`
 }
 
@@ -84,7 +87,7 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	}
 	c.Domain = strings.ToLower(c.Domain)
 	if c.MaxMessageBytes == 0 {
-		c.MaxMessageBytes = 10 << 20
+		c.MaxMessageBytes = 32 << 20
 	}
 	return c
 }

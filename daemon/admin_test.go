@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -126,3 +127,29 @@ func get(t *testing.T, url string) string {
 }
 
 func sleepBriefly() { time.Sleep(25 * time.Millisecond) }
+
+// Data files hold tokens, password hashes and mail: only their owner may
+// read them.
+func TestDataFilesArePrivate(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.DataDir = filepath.Join(t.TempDir(), "data")
+	cfg.HTTP = ""
+	cfg.Mailserver.IMAPAddr, cfg.Mailserver.SMTPAddr = "127.0.0.1:0", "127.0.0.1:0"
+	srv, err := Open(cfg, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if _, err := WriteAdminToken(cfg.DataDir); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]os.FileMode{"": 0o700, "pbemd.db": 0o600, "mail.db": 0o600, AdminTokenFile: 0o600} {
+		fi, err := os.Stat(filepath.Join(cfg.DataDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != want {
+			t.Errorf("%s: mode %o, want %o", filepath.Join(cfg.DataDir, name), got, want)
+		}
+	}
+}

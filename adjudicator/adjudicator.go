@@ -134,6 +134,13 @@ type Merger interface {
 	Merge(state []byte, standing, newer []string) []string
 }
 
+// Viewer is implemented by engines with hidden information: STATUS shows a
+// player what only their power may see now (a hand of cards, secret
+// plans), beside the public Status.Summary.
+type Viewer interface {
+	View(state []byte, power string) (string, error)
+}
+
 var (
 	mu      sync.RWMutex
 	engines = map[string]Engine{}

@@ -521,6 +521,15 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			fmt.Fprintf(&b, "  %-10s %s\n", titleCase(p), mark)
 		}
 		b.WriteString("\n" + st.Summary)
+		if v, ok := mc.engine.(adjudicator.Viewer); ok && mc.player != nil && mc.player.Power != "" {
+			private, err := v.View(mc.state, mc.player.Power)
+			if err != nil {
+				return err
+			}
+			if private != "" {
+				b.WriteString("\n--- for you only ---\n" + private)
+			}
+		}
 	}
 	mc.say("%s", b.String())
 	return nil

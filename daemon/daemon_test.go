@@ -659,3 +659,10 @@ func TestDeadlineShownInThePlayersZone(t *testing.T) {
 	h.as(tok["red"], "SET ZONE Mars/Olympus")
 	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "do not know that time zone")
 }
+
+func TestStatusShowsThePlayersPrivateView(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g20", "")
+	h.as(tok["red"], "STATUS")
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "--- for you only ---", "your secret score: 0")
+}

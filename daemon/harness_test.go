@@ -109,6 +109,12 @@ func (toyEngine) Check(state []byte, power, text string) (adjudicator.Check, err
 	return c, nil
 }
 
+// View shows a power its own score as if it were secret.
+func (toyEngine) View(state []byte, power string) (string, error) {
+	s, err := decodeToy(state)
+	return fmt.Sprintf("your secret score: %d\n", s.Scores[power]), err
+}
+
 // Merge keeps the latest line only (one order per power).
 func (toyEngine) Merge(state []byte, standing, newer []string) []string {
 	if len(newer) == 0 {

@@ -1,0 +1,147 @@
+// Package supplychain is the Supply Chain card game engine of pbemd
+// (rules: ../shared/seeds/supply-chain.txt). It plays the game turn by
+// turn through the daemon's one adjudicator.Engine interface: each phase
+// is one player's turn of up to two actions (Status.Kind PhaseTurn,
+// Status.Waiting that one player), or a Buy-Sell-Trade partner answering
+// an offer, or the solo game's open placement phase.
+//
+// It must never do I/O, read a clock, log, or use a global random source:
+// the same state, orders and seed give byte-identical results. The only
+// randomness is the deal of New, drawn from a PCG seeded with the game's
+// seed.
+//
+// # The deck
+//
+// No public source lists the printed cards, so the cards are data: an
+// embedded JSON deck file (decks/default.json) validated on load — unknown
+// fields refused, a provenance ("seed", "invented" or "public: <source>")
+// on every table, every street and good resolved, the cards of each kind
+// adding up to the seed's composition (6 main offices, 9 offices, 16
+// vehicles, 58 contracts, 27 special offices, 8 starters, 6 derelicts, 6
+// business plans, 74 properties: 210). The default deck is invented;
+// DECKFORMAT.md tells an owner of the physical game how to replace it.
+//
+// # Rules as implemented (seed sections in brackets)
+//
+//   - Set-up [Set up]: Player 1 is the first power (red) and the Listing
+//     Agent; main offices placed at 0,0; a business plan each; two special
+//     offices and a Starter into each hand (leftover Starters into the
+//     Deck); one derelict per player into the Deck; $1,500; the link/3VP
+//     token 3VP side up; six listed cards. Full Deck for 3–6 players, Short
+//     Deck (property codes ending in 2, 3, 4 out) for 1–3.
+//   - Turns and rounds: seats in power order; the hand limit (7, raised by
+//     special offices) is met at the end of the turn by discarding the
+//     cheapest cards (never the dealt Starter).
+//   - Listing [Listing Agent]: before Player 1's turn from round 2 on every
+//     listed card is tapped; at its fourth tap it goes to the Stale Sale
+//     pile (half price) and the Deck's top card takes its place, as it does
+//     when a listed card is bought. Prices are rounded up to $50.
+//   - Placement [Card placement]: a grid, x east and y south, main office
+//     at 0,0. Neighbours link when both facing edges carry a chain link, or
+//     the link/3VP token lies on that edge (it then loses its 3 VP). A link
+//     counts when it touches an office or joins two cards of one block; a
+//     block is a card with requirements and the cards that make them,
+//     linked together through its own suppliers (blocks within blocks).
+//     Every requirement must be met within the card's block; every placed
+//     card must be linked to the main office; a property that supplies no
+//     block must be linked to an office; a contract or vehicle must supply
+//     a block (law D).
+//   - Actions [Actions]: two different actions a turn; purchases from
+//     different areas are different actions. Purchase (listing, contracts,
+//     vehicles, offices, Stale Sale pile), Buy-Sell-Trade (an offer the
+//     partner ACCEPTs or DECLINEs in a phase of its own), Swap, Place (one
+//     card or one block; a card laid on a placed contract sends it back to
+//     the Contract deck), Revenue (the best route, or the best from a
+//     named office), Reorganize, Close, Blind Purchase. Discard and Spin
+//     are free; Place with Reorganize is the dual action.
+//   - Laws A–F: money capped at $2,000 (the excess goes to the bank, from
+//     revenue and from sales); no team owns two more offices than another
+//     (checked when offices are acquired); no two contracts or vehicles of
+//     one kind in a hand; placed contracts and vehicles only in blocks; ASK
+//     answers hand counts; one derelict per player per game.
+//   - Special cards: the dealt Starter is never sold nor abandoned; the
+//     starting main office is never sold, swapped, discarded or closed;
+//     special offices may be swapped for any listed card; derelicts attach
+//     by a link to another player's property (not a contract or vehicle),
+//     stay for the rest of the game, move with their property, count their
+//     (negative) VP to the victim and stop that property from being sold,
+//     closed or abandoned; business plans add 1 VP per property on their
+//     streets at the end.
+//   - End: at the end of the round in which the listing became empty; most
+//     VP wins; a tie goes to the best revenue route; still tied: shared.
+//   - Variants: the solo game, the co-op game, Laissez-faire supply, Fire
+//     Sale (options, see New).
+//
+// # Where the seed is silent (choices)
+//
+// See rulesText (Info.Rules), which players receive with RULES; every
+// choice there is also written in the report's wording.
+//
+// # Orders
+//
+// Keywords in any case; cards by code (exact) or by name (the deck's name
+// matcher: typos and unique prefixes with a warning); players by colour.
+// Questions (HAND, ASK) are answered at once in the reply and never
+// stored. A turn is checked by carrying it out on a copy: when any order
+// line of a mail has an error nothing is stored and the turn stays open,
+// so a mistyped turn never ends a player's turn. Leniencies: "the", "my",
+// "a" before a card; "main office" for one's own main office; money as
+// $300, 300, $1,500 or 300$; cells as x,y, (x,y), x y or x/y; turns as
+// 0–3 or 90/180/270; TURN left out on PLACE or MOVE lets the engine choose
+// the turns that make the links work (up to four cards).
+package supplychain
+
+const rulesText = `Supply Chain by mail (rules: the Supply Chain card game; see the GM's house rules).
+
+A turn: up to two DIFFERENT actions (two purchases from different areas are different):
+  BUY <card> FROM LISTING|CONTRACTS|VEHICLES|OFFICES|STALE   (stale pile: half price)
+  BLIND                                  the Deck's top card, $50 off; unpaid it waits and
+                                         every later turn must include REVENUE until paid
+  SELL <card> TO <player> FOR $n         Buy-Sell-Trade: one card for money, one for one,
+  BUY <card> FROM <player> FOR $n        one for two, one for one plus money; the other
+  TRADE <card> FOR <card> WITH <player>  player ACCEPTs or DECLINEs before the turn goes on
+  SWAP <hand card> FOR <listed card>     the listed card must be cheaper (special offices:
+                                         any listed card); not a card bought stale
+  PLACE <card> AT x,y [TURN n]           all PLACE lines of a turn are one Place action:
+  PLACE <card> EAST OF <placed card>     one card or one block
+  PLACE <derelict> AT <player> x,y       attach a derelict to another player's property
+  MOVE <card> TO x,y [TURN n], REMOVE <card>   Reorganize (removed cards: stale pile/decks)
+  REVENUE [FROM <office>]                the best revenue route (from that office)
+  CLOSE <card>[, <card>]                 placed cards back into your hand
+Free: DISCARD <card>[, <card>] (consecutive discards count as one), SPIN <card> [n],
+  TOKEN AT x,y E|S|N|W (the link/3VP token as a link), TOKEN OFF, PASS.
+Questions, answered at once and never stored: HAND, ASK <player> OFFICES|CONTRACTS|VEHICLES.
+Answering an offer: ACCEPT or DECLINE.  Solo game: PLACE, MOVE, CLOSE, SPIN, TOKEN,
+  TAKE <contract or vehicle>, RETURN <card>, FINISH.
+
+The grid: x grows east, y south; your main office starts at 0,0. TURN n turns a card n
+quarter turns clockwise from its printed orientation. Cards link when both facing edges
+have a chain link (or the token lies there). Links count between an office and a card, or
+inside a block (a card and the cards that make what it needs, through its own suppliers).
+
+Choices where the rules are silent:
+- Player 1 (Listing Agent) is the first power; turns follow the power order.
+- A mail whose order lines have any error is refused whole: nothing is stored, the turn
+  stays open. Send the whole turn again.
+- A turn without orders by the deadline takes Revenue (GM option default=pass: nothing).
+- An offer not answered by its deadline is declined; the rest of the actor's orders are
+  carried out after the answer.
+- The hand limit is met by discarding the cheapest cards (the dealt Starter never).
+- Contract and Vehicle decks, the Offices area and the Stale Sale pile are open: any card
+  may be bought from them. Contracts and vehicles are not swapped into the listing.
+- A swapped-in card starts fresh in the listing (no taps).
+- Cards may be sold from the tableau if no block is ruined; they go to the buyer's hand.
+- Law A applies to all income; law B is checked when offices are acquired.
+- A Blind Purchase of a card the player may not own (a second derelict, law B) goes to the
+  Stale Sale pile; nothing is paid. It is paid for as soon as the player can afford it.
+- Revenue: the route does not collect the office where it ends. The street bonus counts
+  each requirement once, for a property of the business's block on its street.
+- The token returns to its 3VP side when it no longer lies between two placed cards.
+- A derelict attachment is a Place action of its own.
+- Ties: the best revenue route at the end decides; still tied, the winners share.
+- Solo: a main office is dealt (placement needs one); each mail is one batch of orders
+  checked as a whole; FINISH (or no orders by the deadline) ends it; FINISH needs the
+  Starter placed. Score: VP, then fewer contracts.
+- Co-op: partners share main office, tableau, plan and token; law B counts partnerships;
+  a card is never sold for money below its price.
+- Laissez-faire: any placed card supplies every card; links still join all cards.`

@@ -1,0 +1,351 @@
+package supplychain
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// describe is one line about a card: what it is, does and costs.
+func (g *game) describe(c int) string {
+	card := g.card(c)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s — %s", card.Code, card.Name, card.Role())
+	if card.Street >= 0 {
+		fmt.Fprintf(&b, ", %s", g.d.Streets[card.Street].Name)
+	}
+	if card.Makes != 0 {
+		fmt.Fprintf(&b, ", makes %s", joinAnd(g.d.goodNames(card.Makes)))
+	}
+	if card.Needs != 0 {
+		fmt.Fprintf(&b, ", needs %s", joinAnd(g.d.goodNames(card.Needs)))
+	}
+	if card.Revenue > 0 {
+		fmt.Fprintf(&b, ", earns %s", money(card.Revenue))
+	}
+	if card.Kind == KindPlan {
+		fmt.Fprintf(&b, ": +%d VP per property on %s and on %s", g.d.Rules.PlanVP, g.d.Streets[card.Plan[0]].Name, g.d.Streets[card.Plan[1]].Name)
+		return b.String()
+	}
+	switch e := card.Effect; e.Kind {
+	case EffectHandLimit:
+		fmt.Fprintf(&b, ", hand limit +%d while placed", e.Amount)
+	case EffectRouteBonus:
+		fmt.Fprintf(&b, ", +%s per business on a route starting here", money(e.Amount))
+	case EffectStreetVP:
+		fmt.Fprintf(&b, ", +%d VP per placed property on %s", e.Amount, g.d.Streets[e.Street].Name)
+	case EffectDiscount:
+		fmt.Fprintf(&b, ", purchases from the %s cost %s less while placed", areaPlace(e.Area), money(e.Amount))
+	}
+	fmt.Fprintf(&b, ", %s, %d VP, links %s", money(card.Price), card.VP, linkLetters(card.Links))
+	return b.String()
+}
+
+func linkLetters(l uint8) string {
+	var s []string
+	for k := 0; k < 4; k++ {
+		if l&dirBits[k] != 0 {
+			s = append(s, dirName(dirBits[k]))
+		}
+	}
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, " ")
+}
+
+// grid draws a tableau: each card a box with its code, a chain link "o"
+// on a linked edge, the link/3VP token "*", an attached derelict "!".
+func (g *game) grid(t *team) string {
+	if len(t.placed) == 0 && len(t.thorns) == 0 {
+		return "    (nothing placed)\n"
+	}
+	type cell struct {
+		code  string
+		links uint8
+		thorn bool
+	}
+	cells := map[[2]int]cell{}
+	minX, maxX, minY, maxY := 1<<30, -1<<30, 1<<30, -1<<30
+	add := func(x, y int, c cell) {
+		cells[[2]int{x, y}] = c
+		minX, maxX, minY, maxY = min(minX, x), max(maxX, x), min(minY, y), max(maxY, y)
+	}
+	for _, p := range t.placed {
+		add(p.x, p.y, cell{code: g.card(p.card).Code, links: rotLinks(g.card(p.card).Links, p.rot)})
+	}
+	for _, th := range t.thorns {
+		add(th.x, th.y, cell{code: "!" + g.card(th.card).Code, links: rotLinks(g.card(th.card).Links, th.rot), thorn: true})
+	}
+	token := func(x, y, k int) bool {
+		return t.token != nil && *t.token == edgeOf(x, y, k)
+	}
+	mark := func(c cell, x, y, k int, plain string) string {
+		switch {
+		case token(x, y, k):
+			return "*"
+		case c.links&dirBits[k] != 0:
+			return "o"
+		}
+		return plain
+	}
+	var b strings.Builder
+	b.WriteString("     ")
+	for x := minX; x <= maxX; x++ {
+		fmt.Fprintf(&b, "%-10s", center(fmt.Sprint(x), 9))
+	}
+	b.WriteString("\n")
+	for y := minY; y <= maxY; y++ {
+		rows := [3]strings.Builder{}
+		for x := minX; x <= maxX; x++ {
+			c, ok := cells[[2]int{x, y}]
+			if !ok {
+				for r := range rows {
+					rows[r].WriteString("          ")
+				}
+				continue
+			}
+			rows[0].WriteString("+---" + mark(c, x, y, 0, "-") + "---+ ")
+			rows[1].WriteString(mark(c, x, y, 3, "|") + center(c.code, 7) + mark(c, x, y, 1, "|") + " ")
+			rows[2].WriteString("+---" + mark(c, x, y, 2, "-") + "---+ ")
+		}
+		fmt.Fprintf(&b, "     %s\n", strings.TrimRight(rows[0].String(), " "))
+		fmt.Fprintf(&b, "%4d %s\n", y, strings.TrimRight(rows[1].String(), " "))
+		fmt.Fprintf(&b, "     %s\n", strings.TrimRight(rows[2].String(), " "))
+	}
+	return b.String()
+}
+
+func center(s string, w int) string {
+	if len(s) >= w {
+		return s[:w]
+	}
+	left := (w - len(s)) / 2
+	return strings.Repeat(" ", left) + s + strings.Repeat(" ", w-len(s)-left)
+}
+
+// tableauText is a team's tableau: grid, cards, VP, token.
+func (g *game) tableauText(ti int) string {
+	t := &g.teams[ti]
+	var b strings.Builder
+	b.WriteString(g.grid(t))
+	for _, p := range t.placed {
+		fmt.Fprintf(&b, "  %d,%d turn %d: %s\n", p.x, p.y, p.rot, g.describe(p.card))
+	}
+	for _, th := range t.thorns {
+		fmt.Fprintf(&b, "  %d,%d: derelict %s attached to %s by %s (%d VP)\n", th.x, th.y, g.cname(th.card), g.card(th.target).Code, titleCase(th.from), g.card(th.card).VP)
+	}
+	if t.token == nil {
+		fmt.Fprintf(&b, "  link/3VP token: 3VP side up on the main office\n")
+	} else {
+		fmt.Fprintf(&b, "  link/3VP token: used as a link on the edge %d,%d %s\n", t.token.x, t.token.y, dirName(t.token.dir))
+	}
+	if g.phase != phaseSolo {
+		r := analyze(g.d, t, g.opt.Laissez).bestRoute(-1)
+		fmt.Fprintf(&b, "  best revenue route: %s\n", money(r.value))
+	}
+	return b.String()
+}
+
+// publicText is the position as everyone sees it.
+func (g *game) publicText() string {
+	var b strings.Builder
+	if g.phase == phaseSolo || (g.phase == phaseOver && len(g.listing) == 0) {
+		return g.soloText(false)
+	}
+	fmt.Fprintf(&b, "Listed cards (age in taps; at %d taps a card goes to the Stale Sale pile):\n", g.d.Rules.ListingRounds)
+	for i, s := range g.listing {
+		if s.card < 0 {
+			fmt.Fprintf(&b, "  %d. (empty)\n", i+1)
+			continue
+		}
+		fmt.Fprintf(&b, "  %d. [age %d] %s\n", i+1, s.age, g.describe(s.card))
+	}
+	fmt.Fprintf(&b, "Deck: %d cards. Stale Sale pile (half price):", len(g.draw))
+	if len(g.stale) == 0 {
+		b.WriteString(" empty\n")
+	} else {
+		b.WriteString("\n")
+		for _, c := range g.stale {
+			fmt.Fprintf(&b, "  %s — %s\n", g.describe(c), money(g.d.ceilStep((g.card(c).Price+1)/2)))
+		}
+	}
+	fmt.Fprintf(&b, "Contracts for sale: %s\n", g.stock(g.contracts))
+	fmt.Fprintf(&b, "Vehicles for sale: %s\n", g.stock(g.vehicles))
+	fmt.Fprintf(&b, "Offices for sale: %s\n", g.stock(g.offices))
+	for ti := range g.teams {
+		t := &g.teams[ti]
+		fmt.Fprintf(&b, "\n== %s: %d VP", g.teamName(ti), g.vp(ti, g.phase == phaseOver))
+		for _, s := range t.seats {
+			p := &g.players[s]
+			fmt.Fprintf(&b, "; %s %s, %d cards in hand", titleCase(p.power), money(p.money), len(p.hand))
+			if p.blind >= 0 {
+				fmt.Fprintf(&b, ", blind purchase %s set aside", g.cname(p.blind))
+			}
+		}
+		b.WriteString("\n")
+		if g.phase == phaseOver && t.plan >= 0 {
+			fmt.Fprintf(&b, "  business plan: %s\n", g.describe(t.plan))
+		}
+		b.WriteString(g.tableauText(ti))
+	}
+	return b.String()
+}
+
+// stock lists what an area offers, grouped by name.
+func (g *game) stock(cards []int) string {
+	if len(cards) == 0 {
+		return "none"
+	}
+	type entry struct {
+		codes []string
+		price int
+	}
+	byName := map[string]*entry{}
+	var names []string
+	for _, c := range cards {
+		card := g.card(c)
+		e, ok := byName[card.Name]
+		if !ok {
+			e = &entry{price: card.Price}
+			byName[card.Name] = e
+			names = append(names, card.Name)
+		}
+		e.codes = append(e.codes, card.Code)
+	}
+	sort.Strings(names)
+	var out []string
+	for _, n := range names {
+		e := byName[n]
+		out = append(out, fmt.Sprintf("%s %s (%s)", n, money(e.price), strings.Join(e.codes, " ")))
+	}
+	return strings.Join(out, "; ")
+}
+
+// privateText is what only player p sees: the hand, the plan, the turn.
+func (g *game) privateText(p int) string {
+	pl := &g.players[p]
+	t := g.teamOf(p)
+	var b strings.Builder
+	if g.phase == phaseSolo {
+		return g.soloText(true)
+	}
+	fmt.Fprintf(&b, "Your money: %s. Your hand (%d cards, limit %d):\n", money(pl.money), len(pl.hand), g.handLimit(p))
+	if len(pl.hand) == 0 {
+		b.WriteString("  (empty)\n")
+	}
+	for _, h := range pl.hand {
+		note := ""
+		if h.card == pl.starter {
+			note = " [your Starter: never sold nor abandoned]"
+		}
+		if h.stale {
+			note += " [bought stale: may not be swapped]"
+		}
+		fmt.Fprintf(&b, "  %s%s\n", g.describe(h.card), note)
+	}
+	if t.plan >= 0 {
+		fmt.Fprintf(&b, "Your business plan (secret until the end): %s\n", g.describe(t.plan))
+	}
+	if pl.derelicts > 0 {
+		b.WriteString("You have had your one derelict of the game (law F).\n")
+	}
+	switch {
+	case g.phase == phaseTurn && g.seat == p:
+		b.WriteString("\n" + g.turnHelp(p))
+	case g.phase == phaseOffer && g.offer.to == p:
+		fmt.Fprintf(&b, "\n%s offers: %s.\nReply ACCEPT or DECLINE (no answer by the deadline declines).\n", titleCase(g.players[g.offer.from].power), g.describeOffer(g.offer))
+	}
+	return b.String()
+}
+
+// turnHelp tells the active player what they can do now.
+func (g *game) turnHelp(p int) string {
+	pl := &g.players[p]
+	var b strings.Builder
+	fmt.Fprintf(&b, "It is your turn (round %d). Take up to two different actions:\n", g.round)
+	if pl.blind >= 0 {
+		fmt.Fprintf(&b, "  (your Blind Purchase %s waits to be paid: %s; this turn you must collect revenue, and you may not buy)\n", g.cname(pl.blind), money(g.blindPrice(pl.blind)))
+	}
+	r := analyze(g.d, g.teamOf(p), g.opt.Laissez).bestRoute(-1)
+	lines := []string{
+		fmt.Sprintf("REVENUE                         collect your best route now: %s", money(r.value)),
+		"BUY <card> FROM LISTING|CONTRACTS|VEHICLES|OFFICES|STALE",
+		fmt.Sprintf("BLIND                           the top card of the Deck, %s off", money(g.d.Rules.BlindDiscount)),
+		"PLACE <card> AT x,y [TURN n]    (several PLACE lines are one Place action: a block)",
+		"MOVE <card> TO x,y [TURN n] / REMOVE <card>   (Reorganize; with PLACE: the dual action)",
+		"CLOSE <card>                    a placed card back into your hand",
+		"SWAP <hand card> FOR <listed card>",
+		"SELL <card> TO <player> FOR $n / BUY <card> FROM <player> FOR $n / TRADE <card> FOR <card> WITH <player>",
+		"free: DISCARD <card>, SPIN <card> [n], TOKEN AT x,y E|S|N|W, TOKEN OFF; questions: HAND, ASK <player> OFFICES|CONTRACTS|VEHICLES",
+	}
+	for _, l := range lines {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	def := "Revenue"
+	if g.opt.Default == "pass" {
+		def = "no action"
+	}
+	fmt.Fprintf(&b, "With no orders by the deadline your turn is %s.\n", def)
+	return b.String()
+}
+
+// soloText is the solo game's position.
+func (g *game) soloText(private bool) string {
+	var b strings.Builder
+	pl := &g.players[0]
+	t := &g.teams[0]
+	fmt.Fprintf(&b, "Solo game: %d VP so far (business plan counted at the end), %d contracts placed.\n", g.vp(0, g.phase == phaseOver), g.contractsPlaced(0))
+	b.WriteString(g.tableauText(0))
+	if private || g.phase == phaseOver {
+		fmt.Fprintf(&b, "Cards left to place (%d):\n", len(pl.hand))
+		for _, h := range pl.hand {
+			fmt.Fprintf(&b, "  %s\n", g.describe(h.card))
+		}
+		if t.plan >= 0 {
+			fmt.Fprintf(&b, "Business plan: %s\n", g.describe(t.plan))
+		}
+	}
+	if private && g.phase == phaseSolo {
+		b.WriteString("\nOrders: PLACE <card> AT x,y [TURN n], MOVE <card> TO x,y, CLOSE <card>, SPIN <card>, TOKEN AT x,y E, TAKE <contract or vehicle>, RETURN <card>, FINISH.\n")
+	}
+	return b.String()
+}
+
+func (g *game) contractsPlaced(ti int) int {
+	n := 0
+	for _, p := range g.teams[ti].placed {
+		if g.card(p.card).Kind == KindContract {
+			n++
+		}
+	}
+	return n
+}
+
+// summary is the short public picture for STATUS and reminders.
+func (g *game) summary() string {
+	var b strings.Builder
+	switch g.phase {
+	case phaseSolo:
+		fmt.Fprintf(&b, "Solo game: %d VP, %d cards placed.\n", g.vp(0, false), len(g.teams[0].placed))
+		return b.String()
+	case phaseOver:
+		b.WriteString("Game over.\n")
+	default:
+		listed := 0
+		for _, s := range g.listing {
+			if s.card >= 0 {
+				listed++
+			}
+		}
+		fmt.Fprintf(&b, "Round %d. Listed cards: %d; Deck: %d; Stale Sale pile: %d.\n", g.round, listed, len(g.draw), len(g.stale))
+	}
+	for ti, t := range g.teams {
+		fmt.Fprintf(&b, "%s: %d VP, %d cards placed;", g.teamName(ti), g.vp(ti, g.phase == phaseOver), len(t.placed))
+		for _, s := range t.seats {
+			fmt.Fprintf(&b, " %s %s, %d in hand;", titleCase(g.players[s].power), money(g.players[s].money), len(g.players[s].hand))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

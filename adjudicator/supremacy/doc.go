@@ -1,0 +1,75 @@
+// Package supremacy plays Supremacy 2020 (the seed rulebook in
+// shared/seeds/supremacy-2020.txt) by mail, as an adjudicator.Engine.
+//
+// The rules core is pure and deterministic: no clock, no I/O, no global
+// random source, no map-order dependence. Every die, shuffle and drawn
+// order of play comes from a PCG generator seeded with the phase's seed, so
+// a phase replays byte for byte. It must never import anything but
+// adjudicator, orders and the standard library.
+//
+// # Scenario
+//
+// The board, the company deck, the price track, the interest tables and the
+// Strategic Reserve columns come from an embedded scenario file
+// (scenarios/*.json), validated on load: unknown fields are refused, every
+// reference must resolve, and every table says where its numbers come from
+// ("seed", "invented" or "public: <source>"). SCENARIO.md tells an owner of
+// the physical game how to drop in the real board.
+//
+// # Mapping onto the daemon
+//
+// Engines are registered per player count (Presets: supremacy,
+// supremacy-3, -4, -5, -8), because the daemon passes no engine options to
+// New yet. Info.Simultaneous is false: the daemon processes a phase as soon
+// as every Status.Waiting power has sent orders.
+//
+//   - steps=none (default): every phase is one mail round; Waiting is every
+//     player still in the game; Resolve runs the orders in the phase's drawn
+//     order. Kind is PhaseOrders.
+//   - steps=attack: the attack phase is played step by step: Waiting is the
+//     one power to act (the attacker, a defender who may counterattack, or
+//     the attacker confirming a declared launch); Kind is PhaseTurn; each
+//     Resolve carries out that power's step and moves to the next.
+//   - steps=all: trade, attack, move and build (unless build=together) are
+//     one player's step at a time; salaries stays one round (the seed lets
+//     every player do it at once).
+//
+// Orders of players who are not in Waiting still reach Resolve (the daemon
+// stores every player's mail for the phase): their anytime orders (loans,
+// bonds, seizure, offers, acceptances) and standing orders (reactions,
+// contests, choke point permits, ABM policy) take effect in that step.
+//
+// Phase ids are T<turn>-<phase>[-<step>] (T00-0 is the set-up, T03-4 the
+// move phase of turn 3, T03-3-012 the twelfth step of its attack phase);
+// they sort in play order.
+//
+// # Reports
+//
+// Report.Public is the phase's events (every die roll with its purpose) and
+// the public board: forces, companies (never hidden, seed: Company Cards),
+// contamination, market prices. Report.Private gives each player his cash,
+// loans, bonds, Strategic Reserve, technologies and standing orders, and the
+// private side of his trades. Status.Summary is the public board only.
+// Status.Scores are public: the board's part of net worth (companies and
+// forces) while the game runs, the whole net worth at the end. Report.Data
+// is JSON of the public events.
+//
+// # Choices where the seed is silent
+//
+// RulesText lists them for the players; in short: interest is owed on the
+// highest loan since the last salaries; the bank lends (and bonds are sold)
+// before a default; unpaid forces are disbanded from the largest stacks;
+// blockaded production goes to the first declarer in the drawn order with
+// room; counterattacks draw no counterattacks; a defender's reinforcement is
+// a standing reaction; the attacker's hits and losses are chosen by fixed
+// rules (largest group first; navies not carrying armies first at sea); a
+// minor area held by a player raises no armies; minors buy armies, ICBMs and
+// ABMs (no navies) and fire all their ICBMs at the attacker's home cities;
+// bought-back weapons are disarmed; a destroyed company card drawn in
+// research ends the attempt only when it is of the announced type; armies
+// bought from another player are placed like builds; conquered and bankrupt
+// players' home areas become plain neutral areas (no minor armies); the
+// high tech edge is strictly the most ABMs among players and gives three
+// re-rolls per attack; in step play a counterattack launch needs no
+// confirmation.
+package supremacy

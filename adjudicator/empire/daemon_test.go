@@ -189,7 +189,7 @@ func TestPlayByMail(t *testing.T) {
 	tb.wait(49 * time.Hour)
 	ms = tb.outbox()
 	r = tb.one(ms, "alice@example.test", "results")
-	contains(t, r.text, "Red moves: RAD5 C3 → C3-B3; RID7 D3 → D3-E3", "No ceasefire (Blue ceasefire, Red fights on)", "Round 1 tactical turn 2")
+	contains(t, r.text, "Red moves: RAD5 C3 → C3-B3; RID7 D3 → D3-E3", "No ceasefire (Red fights on, Blue ceasefire)", "Round 1 tactical turn 2")
 
 	// HELP and RULES come from the engine.
 	tb.send("alice@example.test", red.token, "HELP")

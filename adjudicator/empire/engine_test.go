@@ -334,3 +334,37 @@ func TestGameEnd(t *testing.T) {
 		}
 	})
 }
+
+// Check never fails on player input, and its canonical lines check again to
+// themselves.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{"RAD5 C3-B3\nCEASEFIRE", "RID2 E3\nRID2 E3-F3", "SACRIFICE TD6\nRETREAT RAD5", "BID 2", "BUY 3 RID D3", "Hello\n> quoted\nRID3 hold\n-- \nsig"} {
+		f.Add(s, uint8(0))
+	}
+	e := engine(f, "empire2")
+	base, err := e.New(nil, 5)
+	if err != nil {
+		f.Fatal(err)
+	}
+	g, _ := e.decode(base)
+	states := map[uint8][]byte{}
+	for i, step := range []string{stepTactical, stepDeploy, stepBid, stepBuild} {
+		c := g.clone()
+		c.Step, c.Turn, c.Turns = step, 1, 2
+		states[uint8(i)] = c.encode("empire2")
+	}
+	f.Fuzz(func(t *testing.T, text string, which uint8) {
+		st := states[which%4]
+		ck, err := e.Check(st, "red", text)
+		if err != nil {
+			t.Fatalf("Check failed on player input: %v", err)
+		}
+		again, err := e.Check(st, "red", strings.Join(ck.Canonical, "\n"))
+		if err != nil || strings.Join(again.Canonical, "\n") != strings.Join(ck.Canonical, "\n") {
+			t.Fatalf("canonical %q checks to %q (%v)", ck.Canonical, again.Canonical, err)
+		}
+		if _, err := e.Resolve(st, map[string][]string{"red": ck.Canonical}, 1); err != nil {
+			t.Fatalf("resolve: %v", err)
+		}
+	})
+}

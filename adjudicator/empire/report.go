@@ -218,7 +218,9 @@ func (g *Game) unitShort(u *Unit) string {
 func (g *Game) summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s)\n", g.phaseTitle(), g.World.Title)
-	b.WriteString(g.scoreLine())
+	if g.Opts.Fog == 0 || g.Over {
+		b.WriteString(g.scoreLine())
+	}
 	if g.Over {
 		if len(g.Winners) > 0 {
 			fmt.Fprintf(&b, "Winner: %s\n", titles(g.Winners))
@@ -421,17 +423,16 @@ func (r *reporter) add(before, after *Game, pr *PhaseResult, sets map[string]*or
 		for i, bt := range t.Battles {
 			var text strings.Builder
 			fmt.Fprintf(&text, "Battle %d in %s (", i+1, strings.Join(bt.Hexes, " "))
-			var sides []string
-			for _, p := range sortedKeys(bt.Before) {
-				sides = append(sides, fmt.Sprintf("%s %d", titleOf(p), bt.Before[p]))
+			var sides, losses []string
+			for _, p := range before.Powers {
+				if n, ok := bt.Before[p]; ok {
+					sides = append(sides, fmt.Sprintf("%s %d", titleOf(p), n))
+					losses = append(losses, fmt.Sprintf("%s lost %d", titleOf(p), bt.Lost[p]))
+				}
 			}
 			text.WriteString(strings.Join(sides, " v ") + "):\n")
 			for _, s := range bt.Shots {
 				text.WriteString("  " + shotLine(s) + "\n")
-			}
-			var losses []string
-			for _, p := range sortedKeys(bt.Before) {
-				losses = append(losses, fmt.Sprintf("%s lost %d", titleOf(p), bt.Lost[p]))
 			}
 			text.WriteString("  " + strings.Join(losses, ", ") + ".\n")
 			if !fog {
@@ -450,7 +451,10 @@ func (r *reporter) add(before, after *Game, pr *PhaseResult, sets map[string]*or
 		}
 		r.supply(t.Supply, "tactical supply", event)
 		var votes []string
-		for _, p := range sortedKeys(t.Ceasefire) {
+		for _, p := range before.Powers {
+			if _, ok := t.Ceasefire[p]; !ok {
+				continue
+			}
 			v := "fights on"
 			if t.Ceasefire[p] {
 				v = "ceasefire"
@@ -522,10 +526,12 @@ func shotLine(s Shot) string {
 // report finishes the reports with the position after the last phase.
 func (r *reporter) report(g *Game) adjudicator.Report {
 	rep := adjudicator.Report{Private: map[string]string{}}
-	if g.Opts.Fog == 0 {
-		r.pub.WriteString("The world after " + "these results:\n" + g.renderMap("", nil) + "\n" + g.publicUnits())
+	if g.Opts.Fog == 0 || g.Over {
+		if g.Opts.Fog == 0 {
+			r.pub.WriteString("The world after these results:\n" + g.renderMap("", nil) + "\n" + g.publicUnits())
+		}
+		r.pub.WriteString(g.scoreLine())
 	}
-	r.pub.WriteString(g.scoreLine())
 	rep.Public = r.pub.String()
 	for _, p := range g.Powers {
 		b := r.priv[p]
@@ -549,6 +555,7 @@ func (g *Game) view(p string) string {
 	if vis != nil {
 		b.WriteString(g.renderMap(p, vis))
 		b.WriteString(g.unitList(p, vis))
+		fmt.Fprintf(&b, "Your production per strategic turn: %d\n", g.score(p))
 	}
 	switch g.Step {
 	case stepTactical:
@@ -601,7 +608,7 @@ func (g *Game) territoryView(p string, turns int) string {
 				saved += f.Saved
 				fs = append(fs, f.Name())
 			}
-			fmt.Fprintf(&b, " factories %s, %d points a strategic turn, %d saved", strings.Join(fs, " "), t.rate, saved)
+			fmt.Fprintf(&b, " factories %s, %d points a strategic turn (land controlled: %s), %d saved", strings.Join(fs, " "), t.rate, g.controlledList(t.gr), saved)
 			if turns > 0 {
 				fmt.Fprintf(&b, "; to spend now: %d", t.budget(turns))
 			}
@@ -616,6 +623,16 @@ func (g *Game) territoryView(p string, turns int) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// controlledList names the hexes a group's units control, with their land
+// fragments: "C2:6 D2:4".
+func (g *Game) controlledList(gr *group) string {
+	var out []string
+	for _, h := range controlled(gr) {
+		out = append(out, fmt.Sprintf("%s:%d", g.World.HexName(h), g.World.Fragments(h)))
+	}
+	return orNone(strings.Join(out, " "))
 }
 
 func hexList(g *Game, hs []int) string {

@@ -45,19 +45,28 @@ func (g *Game) territories(p string) []*territory {
 	return out
 }
 
-// controlledLand counts the land fragments of the group's hexes that one of
-// its units controls (seed, "Strategical Occupation and Control": HQs,
-// factories, bases and infantry control the hex they stand in; armor and
-// transports only occupy it). A unit on the move controls only the hex it
-// fully occupies; armor and transports never control.
-func (g *Game) controlledLand(gr *group) int {
-	controlled := map[int]bool{}
-	n := 0
+// controlled lists the hexes of a group that one of its units controls
+// (seed, "Strategical Occupation and Control": HQs, factories, bases and
+// infantry control the hex they stand in; armor and transports only occupy
+// it). A unit on the move controls only the hex it fully occupies.
+func controlled(gr *group) []int {
+	done := map[int]bool{}
+	var out []int
 	for _, u := range gr.Units {
-		if u.Type.Controls && !controlled[u.At] && (u.To < 0 || !u.Type.fast()) {
-			controlled[u.At] = true
-			n += g.World.Fragments(u.At)
+		if u.Type.Controls && !done[u.At] {
+			done[u.At] = true
+			out = append(out, u.At)
 		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// controlledLand counts the land fragments of the hexes a group controls.
+func (g *Game) controlledLand(gr *group) int {
+	n := 0
+	for _, h := range controlled(gr) {
+		n += g.World.Fragments(h)
 	}
 	return n
 }

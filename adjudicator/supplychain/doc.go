@@ -112,7 +112,7 @@ Free: DISCARD <card>[, <card>] (consecutive discards count as one), SPIN <card> 
   TOKEN AT x,y E|S|N|W (the link/3VP token as a link), TOKEN OFF, PASS.
 Questions, answered at once and never stored: HAND, ASK <player> OFFICES|CONTRACTS|VEHICLES.
 Answering an offer: ACCEPT or DECLINE.  Solo game: PLACE, MOVE, CLOSE, SPIN, TOKEN,
-  TAKE <contract or vehicle>, RETURN <card>, FINISH.
+  PICK <contract or vehicle>, RETURN <card>, FINISH.
 
 The grid: x grows east, y south; your main office starts at 0,0. TURN n turns a card n
 quarter turns clockwise from its printed orientation. Cards link when both facing edges

@@ -34,6 +34,8 @@ var presets = []Engine{
 	{name: "supplychain-coop", title: "Supply Chain (co-op: 4 players in 2 partnerships)", opt: Options{Players: 4, Coop: true}},
 }
 
+var _ adjudicator.Viewer = (*Engine)(nil)
+
 func init() {
 	for i := range presets {
 		e := presets[i]
@@ -228,10 +230,9 @@ func (g *game) status() adjudicator.Status {
 	return st
 }
 
-// View is what one power may see at any time: the public position and its
-// own hand, money, business plan and (when it is its turn) what it can do.
-// The daemon does not call it yet (see the package comment); the HAND
-// order shows the same text.
+// View implements adjudicator.Viewer (STATUS): what only this power may
+// see now — its hand, money, business plan and, when it is its turn, what
+// it can do. The HAND question shows the same text.
 func (e *Engine) View(state []byte, power string) (string, error) {
 	g, err := e.decode(state)
 	if err != nil {

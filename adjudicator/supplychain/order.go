@@ -142,7 +142,7 @@ func (o *Order) format(d *Deck) string {
 	case VerbPass:
 		return "PASS"
 	case VerbTake:
-		return "TAKE " + code(o.Card)
+		return "PICK " + code(o.Card)
 	case VerbReturn:
 		return "RETURN " + code(o.Card)
 	case VerbFinish:

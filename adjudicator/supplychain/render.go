@@ -307,7 +307,7 @@ func (g *game) soloText(private bool) string {
 		}
 	}
 	if private && g.phase == phaseSolo {
-		b.WriteString("\nOrders: PLACE <card> AT x,y [TURN n], MOVE <card> TO x,y, CLOSE <card>, SPIN <card>, TOKEN AT x,y E, TAKE <contract or vehicle>, RETURN <card>, FINISH.\n")
+		b.WriteString("\nOrders: PLACE <card> AT x,y [TURN n], MOVE <card> TO x,y, CLOSE <card>, SPIN <card>, TOKEN AT x,y E, PICK <contract or vehicle>, RETURN <card>, FINISH.\n")
 	}
 	return b.String()
 }

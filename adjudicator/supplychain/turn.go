@@ -261,7 +261,7 @@ func buildSteps(os []Order, res []result) []step {
 			res[i].err = fmt.Errorf("there is no offer for you to answer")
 			continue
 		case VerbTake, VerbReturn, VerbFinish:
-			res[i].err = fmt.Errorf("TAKE, RETURN and FINISH are orders of the solo game")
+			res[i].err = fmt.Errorf("PICK, RETURN and FINISH are orders of the solo game")
 			continue
 		}
 		switch key {

@@ -3,6 +3,7 @@ package empire_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -10,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	_ "pbemd/adjudicator/empire"
+	"pbemd/adjudicator/empire"
 	"pbemd/daemon"
 	"pbemd/mailer"
 	"pbemd/store"
@@ -196,4 +197,89 @@ func TestPlayByMail(t *testing.T) {
 	contains(t, tb.one(tb.outbox(), "alice@example.test", "Re:").text, "RAD2 C4-D4", "BID 3")
 	tb.send("alice@example.test", red.token, "RULES")
 	contains(t, tb.one(tb.outbox(), "alice@example.test", "Re:").text, "Empire Boardgame by mail", "House choice")
+}
+
+// TestWholeGameByMail plays a two-player game through the daemon to its
+// end: two scripted players order from the state the daemon keeps (with
+// the engine's random player), now and then one stays silent, and the GM
+// once sets a power's orders. Every private part goes to its own player
+// only.
+func TestWholeGameByMail(t *testing.T) {
+	tb := newTable(t)
+	tb.send("gm-boss@example.test", "", "SIGNON GM - pw\nCREATE war empire2")
+	gmToken := tb.one(tb.outbox(), "gm-boss@example.test", "").token
+	tb.send("alice@example.test", "", "JOIN war prefer red")
+	tb.send("bob@example.test", "", "JOIN war prefer blue")
+	ms := tb.outbox()
+	players := map[string]mail{
+		"red":  tb.one(ms, "alice@example.test", "You are Red"),
+		"blue": tb.one(ms, "bob@example.test", "You are Blue"),
+	}
+	e, _ := empire.NewEngine("empire2")
+	r := rand.New(rand.NewPCG(5, 6))
+	phases, battles := 0, 0
+	for ; phases < 400; phases++ {
+		var g *store.Game
+		var state []byte
+		if err := tb.db.View(func(tx *store.Tx) (err error) {
+			if g, err = tx.Game("war"); err != nil {
+				return err
+			}
+			state, err = tx.State("war")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if g.Status == store.Finished {
+			break
+		}
+		for _, p := range g.Waiting {
+			if r.IntN(10) == 0 {
+				continue // silent this phase
+			}
+			lines, err := e.RandomOrders(state, p, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(lines) == 0 {
+				continue
+			}
+			if phases == 3 && p == "blue" {
+				tb.send("gm-boss@example.test", gmToken, "SET ORDERS blue\n"+strings.Join(lines, "\n")+"\nENDORDERS")
+				contains(t, tb.one(tb.outbox(), "gm-boss@example.test", "Re:").text, "set by the GM")
+				continue
+			}
+			tb.send(players[p].to, players[p].token, strings.Join(lines, "\n"))
+			ack := tb.one(tb.outbox(), players[p].to, "Re:")
+			if strings.Contains(ack.text, "not kept") {
+				t.Fatalf("%s %s: the random player's orders were refused:\n%s", g.PhaseID, p, ack.text)
+			}
+		}
+		tb.wait(49 * time.Hour)
+		ms := tb.outbox()
+		for _, m := range ms {
+			if !strings.Contains(m.subject, "results") {
+				continue
+			}
+			battles += strings.Count(m.text, "Battle ")
+			for _, p := range []string{"Red", "Blue"} {
+				own := strings.Contains(m.to, map[string]string{"Red": "alice", "Blue": "bob"}[p])
+				if strings.Contains(m.text, "your position ("+p+")") && !own {
+					t.Fatalf("%s got %s's private view:\n%s", m.to, p, m.text)
+				}
+			}
+			if strings.Contains(m.text, "Your bid was") && strings.Contains(m.to, "gm-boss") {
+				t.Fatalf("the GM copy shows a bid:\n%s", m.text)
+			}
+		}
+	}
+	var g *store.Game
+	tb.db.View(func(tx *store.Tx) (err error) { g, err = tx.Game("war"); return err })
+	if g.Status != store.Finished || len(g.Winners) == 0 {
+		t.Fatalf("after %d phases the game is %s, winners %v", phases, g.Status, g.Winners)
+	}
+	if battles == 0 {
+		t.Error("a whole game without a battle")
+	}
+	t.Logf("%d phases, %d battle reports, %s: %v", phases, battles, g.EndedAs, g.Winners)
 }

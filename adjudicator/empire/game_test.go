@@ -27,6 +27,7 @@ func playRandom(t *testing.T, name string, opts map[string]string, seed uint64, 
 	}
 	r := rand.New(rand.NewPCG(seed, 77))
 	states := [][]byte{state}
+	prevID := ""
 	for n := 0; ; n++ {
 		if n > 2000 {
 			t.Fatalf("seed %d: no end after %d phases", seed, n)
@@ -35,6 +36,11 @@ func playRandom(t *testing.T, name string, opts map[string]string, seed uint64, 
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Phase ids are stable and sortable: each is after the one before.
+		if s.ID <= prevID {
+			t.Fatalf("seed %d: phase %s after %s", seed, s.ID, prevID)
+		}
+		prevID = s.ID
 		if s.Over {
 			if len(s.Waiting) != 0 {
 				t.Errorf("a finished game waits for %v", s.Waiting)

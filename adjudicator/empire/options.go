@@ -55,7 +55,7 @@ var optionHelp = map[string]string{
 	"retreat":          "on or off",
 	"max_bid":          "largest bid of strategic turns (1 to 20)",
 	"max_turns":        "tactical turns per tactical phase at most (1 to 99)",
-	"max_rounds":       "rounds before the game ends (1 to 99)",
+	"max_rounds":       "rounds before the game ends (1 to 98)",
 	"silent_ceasefire": "on or off: a power that sends nothing agrees to a ceasefire",
 }
 
@@ -125,7 +125,7 @@ func (o *Options) apply(opts map[string]string) error {
 		case "max_turns":
 			o.MaxTurns, err = num(1, 99)
 		case "max_rounds":
-			o.MaxRounds, err = num(1, 99)
+			o.MaxRounds, err = num(1, 98)
 		case "silent_ceasefire":
 			o.SilentCeasefire, err = flag()
 		default:
@@ -153,8 +153,8 @@ func (o Options) validate() error {
 		return fmt.Errorf("max_bid %d: want 1 to 20", o.MaxBid)
 	case o.MaxTurns < 1 || o.MaxTurns > 99:
 		return fmt.Errorf("max_turns %d: want 1 to 99", o.MaxTurns)
-	case o.MaxRounds < 1 || o.MaxRounds > 99:
-		return fmt.Errorf("max_rounds %d: want 1 to 99", o.MaxRounds)
+	case o.MaxRounds < 1 || o.MaxRounds > 98:
+		return fmt.Errorf("max_rounds %d: want 1 to 98 (phase ids have two digits)", o.MaxRounds)
 	case o.Width != 0 && (o.Width < 8 || o.Width > maxCols), o.Height != 0 && (o.Height < 6 || o.Height > 30):
 		return fmt.Errorf("generated world %d×%d: want 8 to %d columns and 6 to 30 rows", o.Width, o.Height, maxCols)
 	}

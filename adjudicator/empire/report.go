@@ -338,6 +338,16 @@ func (r *reporter) add(before, after *Game, pr *PhaseResult, sets map[string]*or
 		p, _, _ := strings.Cut(u, ": ")
 		fmt.Fprintf(r.priv[p], "Not carried out: %s\n", strings.TrimPrefix(u, p+": "))
 	}
+	// Sacrifices that were not needed: the unit is still there.
+	for _, p := range before.Powers {
+		if s := sets[p]; s != nil {
+			for _, name := range s.sacrifice {
+				if after.find(p, name) != nil {
+					fmt.Fprintf(r.priv[p], "SACRIFICE %s was not needed (its group had supply): %s is still yours.\n", name, name)
+				}
+			}
+		}
+	}
 	switch {
 	case pr.Deploy != nil:
 		d := pr.Deploy
@@ -410,14 +420,12 @@ func (r *reporter) add(before, after *Game, pr *PhaseResult, sets map[string]*or
 		if !fog {
 			for _, p := range before.alivePowers() {
 				moves := byPower[p]
-				status := ""
-				if s := sets[p]; s == nil && before.mustAct(p) {
-					status = " (no orders received: units kept their positions)"
+				switch {
+				case sets[p] == nil && before.mustAct(p):
+					fmt.Fprintf(pub, "%s sent no orders: its units kept their positions.\n", titleOf(p))
+				case len(moves) > 0:
+					fmt.Fprintf(pub, "%s moves: %s\n", titleOf(p), strings.Join(moves, "; "))
 				}
-				if len(moves) == 0 && status == "" {
-					continue
-				}
-				fmt.Fprintf(pub, "%s moves%s: %s\n", titleOf(p), status, orNone(strings.Join(moves, "; ")))
 			}
 		}
 		for i, bt := range t.Battles {

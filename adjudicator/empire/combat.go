@@ -44,13 +44,11 @@ type Shot struct {
 
 // Battle is one separate conflict.
 type Battle struct {
-	Hexes  []string         `json:"hexes"` // the contested hexes
-	Before map[string]int   `json:"before"`
-	Lost   map[string]int   `json:"lost"`
-	Shots  []Shot           `json:"shots"`
-	units  []*Unit          // units taking part
-	hexIdx []int            // contested hexes, indexes
-	lost   map[*Unit]string // destroyed units -> hex
+	Hexes  []string       `json:"hexes"` // the contested hexes
+	Before map[string]int `json:"before"`
+	Lost   map[string]int `json:"lost"`
+	Shots  []Shot         `json:"shots"`
+	hexIdx []int          // contested hexes, indexes
 }
 
 // combat resolves all fighting on the board; destroyed units are removed.
@@ -165,9 +163,9 @@ func (g *Game) combat(rng *rand.Rand, retreat map[*Unit]int) []*Battle {
 		}
 		return false
 	}
-	kill := func(b *Battle, i int32, where int) {
+	kill := func(b *Battle, i int32) {
 		dead[i] = true
-		b.lost[units[i]] = g.World.HexName(where)
+		b.Lost[units[i].Owner]++
 		for _, h := range units[i].hexes() {
 			count[h*np+owner[i]]--
 			total[h]--
@@ -227,19 +225,17 @@ func (g *Game) combat(rng *rand.Rand, retreat map[*Unit]int) []*Battle {
 		u, v := units[i], units[j]
 		b.Shots = append(b.Shots, Shot{Attacker: g.unitLabel(u), AttackerType: u.Type.ID, Target: g.unitLabel(v),
 			TargetType: v.Type.ID, TargetWeak: v.weak(), Free: free, Weak: weakRound, Hex: g.World.HexName(where)})
-		kill(b, j, where)
+		kill(b, j)
 	}
 
 	var cand []int32
 	for _, b := range battles {
-		b.lost = map[*Unit]string{}
 		b.Before = map[string]int{}
 		b.Lost = map[string]int{}
 		for _, h := range b.hexIdx {
 			b.Hexes = append(b.Hexes, g.World.HexName(h))
 		}
 		for _, i := range members[b] {
-			b.units = append(b.units, units[i])
 			b.Before[units[i].Owner]++
 		}
 		// 1. Combat capable units.
@@ -296,9 +292,6 @@ func (g *Game) combat(rng *rand.Rand, retreat map[*Unit]int) []*Battle {
 			ts, th := targets(i)
 			x := rng.IntN(len(ts))
 			shoot(b, i, ts[x], th[x], false, true)
-		}
-		for v := range b.lost {
-			b.Lost[v.Owner]++
 		}
 	}
 	gone := map[*Unit]bool{}

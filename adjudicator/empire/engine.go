@@ -117,7 +117,7 @@ func newGame(o Options, seed int64) (*Game, error) {
 			return nil, fmt.Errorf("world %s has no seats for %d players", o.World, o.Players)
 		}
 	}
-	raw, err := unitData(sc)
+	raw, err := unitData()
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func ringOf(w *World, h int) []int {
 }
 
 // unitData is the embedded unit table in the compact form a state keeps.
-func unitData(sc *Scenario) (json.RawMessage, error) {
+func unitData() (json.RawMessage, error) {
 	b, err := dataFiles.ReadFile("data/units.json")
 	if err != nil {
 		return nil, err

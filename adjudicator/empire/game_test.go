@@ -169,7 +169,7 @@ func checkInvariants(t *testing.T, before, after *Game, prs []*PhaseResult, publ
 			t.Fatalf("%s: %s pooled outside a strategic phase", after.phaseID(), u.Name())
 		}
 		if u.To >= 0 && (after.Step == stepBid || after.Step == stepBuild || !w.Linked(u.At, u.To)) {
-			t.Fatalf("%s: %s on the move %s", after.phaseID(), u.Name(), after.posName(u.pos(), u.Type))
+			t.Fatalf("%s: %s on the move %s", after.phaseID(), u.Name(), after.posName(u.pos()))
 		}
 		if w.Fragments(u.At) == 0 {
 			t.Fatalf("%s: %s in open water", after.phaseID(), u.Name())

@@ -60,7 +60,7 @@ func (g *Game) canTake(u *Unit, p Pos) error {
 		if u.in(p.At) || (p.To >= 0 && u.in(p.To)) {
 			return nil
 		}
-		return fmt.Errorf("%s moves one hex a turn: its new position must include %s", u.Name(), g.posName(cur, u.Type))
+		return fmt.Errorf("%s moves one hex a turn: its new position must include %s", u.Name(), g.posName(cur))
 	}
 	switch {
 	case p.To < 0 && (p.At == cur.At || p.At == cur.To):
@@ -72,7 +72,7 @@ func (g *Game) canTake(u *Unit, p Pos) error {
 	}
 	if cur.To >= 0 {
 		return fmt.Errorf("%s moves half a hex a turn: from %s it may stand in %s or %s, move %s-<neighbour> or cross to %s-%s",
-			u.Name(), g.posName(cur, u.Type), w.HexName(cur.At), w.HexName(cur.To), w.HexName(cur.At), w.HexName(cur.To), w.HexName(cur.At))
+			u.Name(), g.posName(cur), w.HexName(cur.At), w.HexName(cur.To), w.HexName(cur.At), w.HexName(cur.To), w.HexName(cur.At))
 	}
 	return fmt.Errorf("%s moves half a hex a turn: from %s it may only start moving to a neighbour (%s-<neighbour>)",
 		u.Name(), w.HexName(cur.At), w.HexName(cur.At))
@@ -104,7 +104,7 @@ func (g *Game) options(u *Unit) []Pos {
 }
 
 // posName writes a position: "C4" standing, "C4-D4" on the move.
-func (g *Game) posName(p Pos, t *UnitType) string {
+func (g *Game) posName(p Pos) string {
 	if p.To < 0 {
 		return g.World.HexName(p.At)
 	}

@@ -45,7 +45,7 @@ func TestMovementRules(t *testing.T) {
 			// options lists exactly the legal positions.
 			for _, p := range g.options(u) {
 				if err := g.canTake(u, p); err != nil {
-					t.Errorf("option %s illegal: %v", g.posName(p, u.Type), err)
+					t.Errorf("option %s illegal: %v", g.posName(p), err)
 				}
 			}
 		})

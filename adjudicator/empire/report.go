@@ -201,14 +201,14 @@ func (g *Game) unitList(viewer string, vis []bool) string {
 
 // unitShort is "RID3 C4", "RAD2 C4-D4", "RIC5 D6 (disabled)", "RID7 pool@C4".
 func (g *Game) unitShort(u *Unit) string {
-	s := u.Name() + " " + g.posName(u.pos(), u.Type)
+	s := u.Name() + " " + g.posName(u.pos())
 	if u.Pooled {
 		s = u.Name() + " pool@" + g.World.HexName(u.At)
 	}
 	if u.Disabled {
 		s += " (disabled)"
 	}
-	if u.Saved > 0 && u.Pooled == false && u.Type.ProducesUnits {
+	if u.Saved > 0 && !u.Pooled {
 		s += fmt.Sprintf(" [%d saved]", u.Saved)
 	}
 	return s
@@ -250,7 +250,7 @@ func (g *Game) publicUnits() string {
 				pooled++
 				continue
 			}
-			s := u.Name() + " " + g.posName(u.pos(), u.Type)
+			s := u.Name() + " " + g.posName(u.pos())
 			if u.Disabled {
 				s += " (disabled)"
 			}
@@ -478,8 +478,7 @@ func (r *reporter) add(before, after *Game, pr *PhaseResult, sets map[string]*or
 			fmt.Fprintf(pub, "No ceasefire (%s): the fighting goes on.\n", strings.Join(votes, ", "))
 		}
 	}
-	for i, p := range pr.Eliminated {
-		_ = i
+	for _, p := range pr.Eliminated {
 		fmt.Fprintf(pub, "%s is out of the game.\n", titleOf(p))
 	}
 	if len(pr.Surrender) > 0 {
@@ -753,7 +752,7 @@ func (g *Game) notes(p string, s *orderSet) []string {
 	case stepTactical:
 		for _, u := range g.unitsOf(p) {
 			if _, ok := s.moves[u]; !ok && u.Type.Mobile() && !u.Disabled {
-				out = append(out, fmt.Sprintf("%s has no order: it keeps its position (%s)", u.Name(), g.posName(u.pos(), u.Type)))
+				out = append(out, fmt.Sprintf("%s has no order: it keeps its position (%s)", u.Name(), g.posName(u.pos())))
 			}
 		}
 		if s.ceasefire {

@@ -44,9 +44,9 @@ func (g *Game) resolveTurn(sets map[string]*orderSet, rng *rand.Rand) *TurnResul
 		if !ok || p == u.pos() || g.canTake(u, p) != nil {
 			continue
 		}
-		from := g.posName(u.pos(), u.Type)
+		from := g.posName(u.pos())
 		u.At, u.To = p.At, p.To
-		res.Moves = append(res.Moves, Move{Power: u.Owner, Unit: u.Name(), From: from, To: g.posName(p, u.Type)})
+		res.Moves = append(res.Moves, Move{Power: u.Owner, Unit: u.Name(), From: from, To: g.posName(p)})
 	}
 	res.Battles = g.combat(rng, retreat)
 	sac := map[string][]string{}

@@ -218,6 +218,7 @@ func (g *Game) unitShort(u *Unit) string {
 func (g *Game) summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s)\n", g.phaseTitle(), g.World.Title)
+	fmt.Fprintf(&b, "Settings: %s.\n", g.Opts.describe())
 	if g.Opts.Fog == 0 || g.Over {
 		b.WriteString(g.scoreLine())
 	}

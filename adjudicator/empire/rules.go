@@ -69,7 +69,8 @@ STRATEGIC PHASE.
     factories, infantry; armor and transports only occupy). Points = turns
     x that + points saved in its factories. BUY units into hexes of that
     territory (hexes holding your units); PLACE pooled units in their
-    territory (House choice: by default they come back where they left);
+    territory (House choice: by default they come back to the hex they
+    left, or the territory hex next to it they pooled through);
     points not spent are saved, in the territory's first factory unless
     you SAVE them in another. Saved points are lost with their factory.
  Then all is revealed and the tactical phase starts.

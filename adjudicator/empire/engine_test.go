@@ -195,6 +195,16 @@ func TestMerge(t *testing.T) {
 	if strings.Join(got, "|") != "RID3 C1-D1|SACRIFICE RID3|RAD2 B1|NO CEASEFIRE" {
 		t.Errorf("tactical merge %q", got)
 	}
+	g.Step = stepBid
+	st = g.encode("empire2")
+	if got = e.Merge(st, []string{"BID 2"}, []string{"BID 5"}); strings.Join(got, "|") != "BID 5" {
+		t.Errorf("bid merge %q", got)
+	}
+	g.Step = stepDeploy
+	st = g.encode("empire2")
+	if got = e.Merge(st, []string{"POOL RID3", "KEEP RAD2"}, []string{"KEEP RID3"}); strings.Join(got, "|") != "KEEP RAD2|KEEP RID3" {
+		t.Errorf("deployment merge %q", got)
+	}
 	g.Step, g.Turns = stepBuild, 1
 	st = g.encode("empire2")
 	got = e.Merge(st, []string{"BUY RID A1"}, []string{"BUY RAD A1"})
@@ -367,4 +377,33 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("resolve: %v", err)
 		}
 	})
+}
+
+// The engine is safe for concurrent use: the daemon resolves games on every
+// core. Under -race this also checks the shared caches.
+func TestConcurrentResolve(t *testing.T) {
+	e := engine(t, "empire-random")
+	g := battle500(t)
+	g.Powers = []string{"red", "blue", "green", "yellow"}
+	st := g.encode("empire-random")
+	want, err := e.Resolve(st, nil, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []byte)
+	for i := 0; i < 4; i++ {
+		go func() {
+			out, err := e.Resolve(st, nil, 9)
+			if err != nil {
+				done <- nil
+				return
+			}
+			done <- out.Next
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if got := <-done; !bytes.Equal(got, want.Next) {
+			t.Error("concurrent resolves differ")
+		}
+	}
 }

@@ -178,7 +178,7 @@ func TestPlayByMail(t *testing.T) {
 	tb.wait(25 * time.Hour)
 	ms = tb.outbox()
 	r = tb.one(ms, "alice@example.test", "results")
-	contains(t, r.text, "Red built: RID7 in D3, RID8 in D3, AGHQ9 in D3", "Round 1 tactical turn 1 — your position (Red)", "RID7 (Regular Infantry Division) in D3")
+	contains(t, r.text, "Red built in D3: RID7, RID8, AGHQ9", "Round 1 tactical turn 1 — your position (Red)", "RID7 (Regular Infantry Division) in D3")
 	lacks(t, tb.one(ms, "bob@example.test", "results").text, "your position (Red)")
 
 	// A tactical turn.

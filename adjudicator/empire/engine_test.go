@@ -255,7 +255,7 @@ func TestRoundThroughEngine(t *testing.T) {
 		t.Errorf("private bids: red %q blue %q", out.Report.Private["red"], out.Report.Private["blue"])
 	}
 	out = step(map[string][]string{"red": {"BUY 2 RID D4", "BUY RAD D4"}}, "R01T01")
-	if !strings.Contains(out.Report.Public, "Red built: RID7 in D4, RID8 in D4, RAD9 in D4") {
+	if !strings.Contains(out.Report.Public, "Red built in D4: RID7, RID8, RAD9") {
 		t.Errorf("public:\n%s", out.Report.Public)
 	}
 	if !strings.Contains(out.Report.Private["red"], "spent 20") || strings.Contains(out.Report.Public, "spent") {

@@ -358,7 +358,8 @@ func (r *reporter) add(before, after *Game, pr *PhaseResult, sets map[string]*or
 			event(owner, hex, fmt.Sprintf("%s: %s (transformed)", titleOf(owner), rest))
 		}
 		for _, p := range before.Powers {
-			if n := d.Pooled[p]; n > 0 {
+			if n := d.Pooled[p]; n > 0 && !fog {
+				// Without fog the board is public: units leaving it are seen.
 				fmt.Fprintf(pub, "%s put %d unit%s into unit pools.\n", titleOf(p), n, plural(n))
 			}
 		}
@@ -391,9 +392,18 @@ func (r *reporter) add(before, after *Game, pr *PhaseResult, sets map[string]*or
 			}
 			fmt.Fprintf(r.priv[pd.Power], "Territory at %s: %d points a turn × %d turns + %d saved = %d; spent %d; saved %s.\n",
 				pd.Territory, pd.Rate, pd.Turns, pd.Saved, pd.Budget, pd.Spent, orNone(strings.Join(saved, ", ")))
-			if len(pd.Bought) > 0 {
-				hex := pd.Bought[0][strings.LastIndex(pd.Bought[0], " ")+1:]
-				event(pd.Power, hex, fmt.Sprintf("%s built: %s", titleOf(pd.Power), strings.Join(pd.Bought, ", ")))
+			// New units are revealed where they stand: one line per hex.
+			byHex := map[string][]string{}
+			var hexes []string
+			for _, b := range pd.Bought {
+				name, hex, _ := strings.Cut(b, " in ")
+				if byHex[hex] == nil {
+					hexes = append(hexes, hex)
+				}
+				byHex[hex] = append(byHex[hex], name)
+			}
+			for _, hex := range hexes {
+				event(pd.Power, hex, fmt.Sprintf("%s built in %s: %s", titleOf(pd.Power), hex, strings.Join(byHex[hex], ", ")))
 			}
 		}
 		for _, pl := range pr.Build.Placed {
@@ -410,10 +420,13 @@ func (r *reporter) add(before, after *Game, pr *PhaseResult, sets map[string]*or
 				byPower[m.Power] = append(byPower[m.Power], line)
 				continue
 			}
-			from, _, _ := strings.Cut(m.From, "-")
-			to, _, _ := strings.Cut(m.To, "-")
+			hexes := append(strings.Split(m.From, "-"), strings.Split(m.To, "-")...)
 			for _, p := range before.Powers {
-				if p == m.Power || sees(p, from) || sees(p, to) {
+				saw := p == m.Power
+				for _, h := range hexes {
+					saw = saw || sees(p, h)
+				}
+				if saw {
 					fmt.Fprintf(r.priv[p], "Move: %s %s\n", titleOf(m.Power), line)
 				}
 			}

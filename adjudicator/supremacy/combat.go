@@ -325,6 +325,10 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge 
 		return
 	}
 	// Land combat.
+	if attackers := carried + escortsFiring(escorts, fireSeas); attackers == 0 && sumInts(landArmies) == 0 {
+		r.rep.public("    No attacker is left to fight for %s.", tn)
+		return
+	}
 	d := w.armiesIn(t)
 	wasMinor := d < 0 && w.minor(t)
 	white := 0
@@ -964,6 +968,22 @@ func (r *run) counterattack(d int, o *Order) {
 		at = r.conventional(d, o, "counterattack")
 	}
 	r.afterAttack(d, at, nil, false)
+}
+
+func escortsFiring(escorts map[int]int, seas []int) int {
+	n := 0
+	for _, s := range seas {
+		n += escorts[s]
+	}
+	return n
+}
+
+func sumInts(m map[int]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }
 
 func sortedKeys[V any](m map[int]V) []int {

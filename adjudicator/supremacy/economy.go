@@ -283,7 +283,7 @@ func (r *run) makeOffer(i int, o *Order) {
 	}
 	line := r.sc.format(o)
 	for k := range w.offers {
-		if w.offers[k].From == w.pid(i) && w.offers[k].To == o.Power && w.offers[k].N == o.N {
+		if !w.offers[k].Taken && w.offers[k].From == w.pid(i) && w.offers[k].To == o.Power && w.offers[k].N == o.N {
 			w.offers[k].Line = line
 			r.rep.private(w.pid(i), "  Your offer %d to %s now reads: %s", o.N, to.ID, line)
 			return

@@ -895,3 +895,19 @@ func (e *Engine) examples() []string {
 		"OFFER 1 TO china: $1000 FOR 2 OIL / ACCEPT usa 1",
 	}
 }
+
+// View implements adjudicator.Viewer: a player's own position (cash, loans,
+// bonds, Strategic Reserve, technologies, standing orders) for STATUS.
+func (e *Engine) View(state []byte, power string) (string, error) {
+	w, err := decodeWorld(state)
+	if err != nil {
+		return "", err
+	}
+	i := w.playerIndex(power)
+	if i < 0 {
+		return "", fmt.Errorf("supremacy: %q is not a player of this game", power)
+	}
+	return w.privateText(i), nil
+}
+
+var _ adjudicator.Viewer = (*Engine)(nil)

@@ -557,10 +557,15 @@ func (sc *Scenario) itemText(it Item, human bool) string {
 			return sc.cards[it.Card].name
 		}
 		return "COMPANY " + sc.cards[it.Card].id
-	case ItemArmies:
-		return n + " " + UArmy.word(it.N) + " IN " + sc.areas[it.Area].ID
-	case ItemNavies:
-		return n + " " + UNavy.word(it.N) + " IN " + sc.areas[it.Area].ID
+	case ItemArmies, ItemNavies:
+		u := UArmy
+		if it.Kind == ItemNavies {
+			u = UNavy
+		}
+		if human {
+			return n + " " + strings.ToLower(u.word(it.N)) + " in " + sc.areas[it.Area].Name
+		}
+		return n + " " + u.word(it.N) + " IN " + sc.areas[it.Area].ID
 	case ItemICBM:
 		return n + " ICBM"
 	case ItemABM:

@@ -86,7 +86,6 @@ func (r *run) setup(ords [][]*Order) {
 				w.cardAt[c] = cardDeck
 			}
 			r.rep.public("  %s declares a misdeal: %s go back to the deck; new hand: %s.", w.pname(i), r.cardList(old), r.cardList(hand))
-			break
 		}
 	}
 	for _, i := range w.order {

@@ -14,8 +14,10 @@ type run struct {
 	sc  *Scenario
 	rng *rand.Rand
 	rep *report
-	// fixed, in tests, are the dice to roll before the generator's.
-	fixed []int
+	// fixed, in tests, are the dice to roll before the generator's; with
+	// strictDice a die beyond them is a test failure.
+	fixed      []int
+	strictDice bool
 }
 
 func newRun(w *world, seed int64) *run {
@@ -28,6 +30,9 @@ func (r *run) die() int {
 		d := r.fixed[0]
 		r.fixed = r.fixed[1:]
 		return d
+	}
+	if r.strictDice {
+		panic("a die was rolled beyond the test's dice")
 	}
 	return r.rng.IntN(6) + 1
 }

@@ -666,3 +666,23 @@ func TestStatusShowsThePlayersPrivateView(t *testing.T) {
 	h.as(tok["red"], "STATUS")
 	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "--- for you only ---", "your secret score: 0")
 }
+
+// Options the daemon does not know go to the engine, which checks them at
+// CREATE (and SET while forming) and gets them at the start.
+func TestEngineOptionsReachTheEngine(t *testing.T) {
+	h := newHarness(t)
+	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE g21 toy colour=red")
+	mustContain(t, h.only(h.outbox(), harnessGM).Text, "CREATE:", `unknown option "colour"`, "Nothing was created")
+	_, tok := h.startToy("g22", "target=3 pace=fast")
+	g := h.game("g22")
+	if g.Options.Pace != "fast" || g.Options.Engine["target"] != "3" {
+		t.Fatalf("options: %+v", g.Options)
+	}
+	h.as(tok["red"], "score 3")
+	h.outbox()
+	h.clock.Add(48 * time.Hour)
+	h.tick()
+	if g := h.game("g22"); g.Status != store.Finished {
+		t.Fatalf("with target=3 a score of 3 wins: %s", g.Status)
+	}
+}

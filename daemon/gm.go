@@ -531,14 +531,14 @@ func gmSet(mc *mailCtx, cmd *orders.Command) error {
 	g := mc.game
 	hadPrize := g.Options.DrawPrize
 	opts := g.Options
-	if err := applyOptions(&opts, cmd.Options); err != nil {
+	if err := applyOptions(&opts, mc.engine, g.Status == store.Forming, cmd.Options); err != nil {
 		mc.say("SET refused: %v. Nothing was changed.", err)
 		return nil
 	}
 	g.Options = opts
 	mc.changed = true
-	mc.say("Options of %s: pace %s, press %s, anonymous announcements %s, press in retreat/build phases %s, preview %s, process early %s, draw prize %s.",
-		g.Name, opts.Pace, opts.Press, onOff(opts.PSA), onOff(opts.PressInAdj), onOff(opts.Preview), onOff(opts.ProcessEarly), onOff(opts.DrawPrize))
+	mc.say("Options of %s: pace %s, press %s, anonymous announcements %s, press in retreat/build phases %s, preview %s, process early %s, draw prize %s%s.",
+		g.Name, opts.Pace, opts.Press, onOff(opts.PSA), onOff(opts.PressInAdj), onOff(opts.Preview), onOff(opts.ProcessEarly), onOff(opts.DrawPrize), engineOptions(opts))
 	if err := mc.audit("set", fmt.Sprint(cmd.Options)); err != nil {
 		return err
 	}
@@ -621,4 +621,16 @@ func (d *Daemon) drawPrize(tx *store.Tx, g *store.Game, survivors []string) (str
 	}
 	fmt.Fprintf(&b, "\n  check: take the first 8 bytes of SHA-256(\"%s:%s\") as a big-endian number, modulo the total of tickets; count through the survivors in the order above.\n", g.PrizeSeed, g.Name)
 	return b.String(), nil
+}
+
+// engineOptions lists a game's engine options for a reply.
+func engineOptions(o store.GameOptions) string {
+	if len(o.Engine) == 0 {
+		return ""
+	}
+	var kv []string
+	for _, k := range store.SortedPowers(o.Engine) {
+		kv = append(kv, k+"="+o.Engine[k])
+	}
+	return "; game options: " + strings.Join(kv, " ")
 }

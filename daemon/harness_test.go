@@ -32,6 +32,7 @@ type toyEngine struct {
 type toyState struct {
 	Phase  int            `json:"phase"`
 	Scores map[string]int `json:"scores"`
+	Target int            `json:"target"` // score that wins (option "target")
 }
 
 var toyPowers = []string{"blue", "red"}
@@ -45,10 +46,16 @@ func (e toyEngine) Info() adjudicator.Info {
 }
 
 func (toyEngine) New(opts map[string]string, seed int64) ([]byte, error) {
-	if len(opts) > 0 {
-		return nil, fmt.Errorf("toy: no options")
+	target := 10
+	for k, v := range opts {
+		if k != "target" {
+			return nil, fmt.Errorf("toy: unknown option %q (known: target)", k)
+		}
+		if _, err := fmt.Sscan(v, &target); err != nil || target < 1 {
+			return nil, fmt.Errorf("toy: target %q is not a positive number", v)
+		}
 	}
-	return json.Marshal(toyState{Scores: map[string]int{"red": 0, "blue": 0}})
+	return json.Marshal(toyState{Scores: map[string]int{"red": 0, "blue": 0}, Target: target})
 }
 
 func decodeToy(b []byte) (toyState, error) {
@@ -75,7 +82,7 @@ func (e toyEngine) Status(state []byte) (adjudicator.Status, error) {
 		Summary: fmt.Sprintf("blue %d, red %d\n", s.Scores["blue"], s.Scores["red"]),
 	}
 	for _, p := range toyPowers {
-		if s.Scores[p] >= 10 {
+		if s.Scores[p] >= s.Target {
 			st.Over, st.Winners = true, []string{p}
 		}
 		if st.Kind == adjudicator.PhaseOrders || s.Scores[p]%2 == 1 {

@@ -58,18 +58,37 @@ func defaultOptions() store.GameOptions {
 	return store.GameOptions{Pace: "slow", Press: "all", PSA: true, PressInAdj: true}
 }
 
-// applyOptions sets options from a CREATE or SET command.
-func applyOptions(o *store.GameOptions, opts map[string]string) error {
-	for _, k := range store.SortedPowers(opts) {
-		set, ok := createOptions[strings.ToLower(k)]
-		if !ok {
-			keys := store.SortedPowers(createOptions)
-			return fmt.Errorf("unknown option %q (known: %s)", k, strings.Join(keys, ", "))
-		}
-		if err := set(o, strings.ToLower(opts[k])); err != nil {
-			return fmt.Errorf("option %s: %w", k, err)
-		}
+// applyOptions sets options from a CREATE or SET command: the daemon's own
+// keys, and any other key as an option of the game's engine, which New
+// checks (forming is true while the game takes sign-ups: the engine's
+// options are fixed once it starts).
+func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts map[string]string) error {
+	engine := map[string]string{}
+	for k, v := range o.Engine {
+		engine[k] = v
 	}
+	changed := false
+	for _, k := range store.SortedPowers(opts) {
+		key := strings.ToLower(k)
+		if set, ok := createOptions[key]; ok {
+			if err := set(o, strings.ToLower(opts[k])); err != nil {
+				return fmt.Errorf("option %s: %w", k, err)
+			}
+			continue
+		}
+		engine[key] = opts[k]
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	if !forming {
+		return fmt.Errorf("the game's own options (%s) are fixed once it has started", strings.Join(store.SortedPowers(engine), ", "))
+	}
+	if _, err := e.New(engine, 0); err != nil {
+		return fmt.Errorf("%v (the pbemd options are: %s)", err, strings.Join(store.SortedPowers(createOptions), ", "))
+	}
+	o.Engine = engine
 	return nil
 }
 
@@ -91,7 +110,8 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	if tx.HasGame(name) {
 		return nil, fmt.Errorf("a game called %s exists already", name)
 	}
-	if _, ok := adjudicator.Lookup(variant); !ok {
+	e, ok := adjudicator.Lookup(variant)
+	if !ok {
 		return nil, fmt.Errorf("unknown variant %q (known: %s)", variant, strings.Join(adjudicator.Names(), ", "))
 	}
 	g := &store.Game{
@@ -101,7 +121,7 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	if gm != "" {
 		g.GM = []string{strings.ToLower(gm)}
 	}
-	if err := applyOptions(&g.Options, opts); err != nil {
+	if err := applyOptions(&g.Options, e, true, opts); err != nil {
 		return nil, err
 	}
 	if err := tx.PutToken(store.TokenRef{Token: g.GMToken, Game: name, GM: true}); err != nil {
@@ -342,7 +362,7 @@ func (d *Daemon) startGame(tx *store.Tx, g *store.Game) error {
 			p.Rank = nextRank(g, p.Power)
 		}
 	}
-	state, err := e.New(nil, g.Seed)
+	state, err := e.New(g.Options.Engine, g.Seed)
 	if err != nil {
 		return fmt.Errorf("start %s: %w", g.Name, err)
 	}

@@ -26,6 +26,7 @@ import (
 
 	"pbemd/adjudicator"
 	"pbemd/adjudicator/diplomacy" // the engines this binary ships (they register from init)
+	_ "pbemd/adjudicator/empire"
 	"pbemd/daemon"
 	"pbemd/demo"
 )

@@ -1,0 +1,240 @@
+// Package daemontest drives a real daemon for the tests of the game
+// engines: a real store in a temporary folder, a virtual clock, mail in
+// through Daemon.HandleMail and mail out read from the durable outbox. No
+// mail server runs; the daemon's own end-to-end tests cover the transport.
+//
+// It is for tests only: nothing else may import it.
+package daemontest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pbemd/daemon"
+	"pbemd/mailer"
+	"pbemd/store"
+)
+
+// Addresses the table uses.
+const (
+	Address    = "gm@example.test"      // the daemon
+	GM         = "gm-boss@example.test" // the site GM
+	GMPassword = "pw"
+)
+
+// Table is a game master on a virtual clock.
+type Table struct {
+	T  testing.TB
+	D  *daemon.Daemon
+	DB *store.DB
+
+	mu  sync.Mutex
+	now time.Time
+	seq int
+}
+
+// Start is the virtual clock's first reading: a Sunday at 21:00 UTC, as
+// the seed's games start.
+var Start = time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)
+
+// New opens a store under t.TempDir and a daemon over it; the store is
+// checked and closed when the test ends.
+func New(t testing.TB) *Table {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "pbemd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := &Table{T: t, DB: db, now: Start}
+	t.Cleanup(func() {
+		if err := db.Check(); err != nil {
+			t.Errorf("bbolt check: %v", err)
+		}
+		db.Close()
+	})
+	tb.D, err = daemon.New(db, daemon.Options{Address: Address, GM: []string{GM}, GMPassword: GMPassword, PasswordCost: 4, Now: tb.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// Now is the virtual clock.
+func (tb *Table) Now() time.Time {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return tb.now
+}
+
+// Wait moves the clock on by d and lets the daemon run its deadlines.
+func (tb *Table) Wait(d time.Duration) {
+	tb.T.Helper()
+	tb.mu.Lock()
+	tb.now = tb.now.Add(d)
+	tb.mu.Unlock()
+	tb.Tick()
+}
+
+// Tick runs the daemon's deadline check now.
+func (tb *Table) Tick() {
+	tb.T.Helper()
+	if err := tb.D.Tick(context.Background()); err != nil {
+		tb.T.Fatal(err)
+	}
+}
+
+// Send delivers a mail from an address, to the daemon's address with
+// token ("" for the plain address); it returns the mail's Message-ID.
+func (tb *Table) Send(from, token, text string) string {
+	tb.T.Helper()
+	tb.mu.Lock()
+	tb.seq++
+	id := fmt.Sprintf("m%d@test", tb.seq)
+	tb.mu.Unlock()
+	in := &daemon.Incoming{MsgID: id, From: from, Token: token, Subject: "orders", Text: text, Date: tb.Now()}
+	if err := tb.D.HandleMail(context.Background(), in); err != nil {
+		tb.T.Fatal(err)
+	}
+	return id
+}
+
+// Mail is one mail the daemon sent.
+type Mail struct {
+	To      string
+	Subject string
+	Text    string
+	Token   string // the +token of its reply address
+	Parsed  *mailer.Mail
+}
+
+// Outbox takes every queued mail out of the outbox (marking it sent),
+// sorted by recipient.
+func (tb *Table) Outbox() []Mail {
+	tb.T.Helper()
+	var out []Mail
+	err := tb.DB.Update(func(tx *store.Tx) error {
+		ms, err := tx.DueMail(tb.Now().Add(1000*time.Hour), 1<<20)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			pm, err := mailer.ParseMail(m.Raw, Address)
+			if err != nil {
+				return err
+			}
+			x := Mail{To: strings.Join(m.To, ","), Subject: pm.Subject, Text: pm.Text, Parsed: pm}
+			if len(pm.ReplyTo) > 0 {
+				addr := pm.ReplyTo[0].Address
+				if i, j := strings.Index(addr, "+"), strings.Index(addr, "@"); i >= 0 && j > i {
+					x.Token = addr[i+1 : j]
+				}
+			}
+			out = append(out, x)
+			if err := tx.MailSent(m.ID, tb.Now()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.T.Fatal(err)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].To < out[j].To })
+	return out
+}
+
+// One returns the single mail to addr whose subject contains subj.
+func One(t testing.TB, ms []Mail, addr, subj string) Mail {
+	t.Helper()
+	var got []Mail
+	for _, m := range ms {
+		if m.To == addr && strings.Contains(m.Subject, subj) {
+			got = append(got, m)
+		}
+	}
+	if len(got) != 1 {
+		var all []string
+		for _, m := range ms {
+			all = append(all, m.To+": "+m.Subject)
+		}
+		t.Fatalf("want one mail to %s about %q, got %d of:\n%s", addr, subj, len(got), strings.Join(all, "\n"))
+	}
+	return got[0]
+}
+
+// Contains fails the test for each want the text lacks.
+func Contains(t testing.TB, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("mail lacks %q:\n%s", w, text)
+		}
+	}
+}
+
+// Lacks fails the test for each not the text shows.
+func Lacks(t testing.TB, text string, nots ...string) {
+	t.Helper()
+	for _, w := range nots {
+		if strings.Contains(text, w) {
+			t.Errorf("mail shows %q:\n%s", w, text)
+		}
+	}
+}
+
+// Player is a signed-up player: an address and its reply token.
+type Player struct{ Addr, Token string }
+
+// Create makes a game as the site GM (by GM password) and returns the
+// game's GM token. options are CREATE's key=value words ("" for none).
+func (tb *Table) Create(name, variant, options string) string {
+	tb.T.Helper()
+	tb.Send(GM, "", "SIGNON GM - "+GMPassword+"\nCREATE "+name+" "+variant+" "+options)
+	m := One(tb.T, tb.Outbox(), GM, "Re:")
+	if !strings.Contains(m.Text, "created") || m.Token == "" {
+		tb.T.Fatalf("CREATE %s %s %s:\n%s", name, variant, options, m.Text)
+	}
+	return m.Token
+}
+
+// SignUp lets one player per power JOIN (each asking for that power
+// first) and returns them by power once the game has started. Players
+// are <power>@example.test.
+func (tb *Table) SignUp(game string, powers []string) map[string]Player {
+	tb.T.Helper()
+	for _, p := range powers {
+		tb.Send(p+"@example.test", "", "JOIN "+game+" prefer "+p)
+	}
+	players := map[string]Player{}
+	for _, m := range tb.Outbox() {
+		if i := strings.Index(m.Subject, "You are "); i >= 0 {
+			players[strings.ToLower(m.Subject[i+len("You are "):])] = Player{m.To, m.Token}
+		}
+	}
+	if len(players) != len(powers) {
+		tb.T.Fatalf("%d of %d players got their power: %v", len(players), len(powers), players)
+	}
+	return players
+}
+
+// As sends a mail from a player by its reply token.
+func (tb *Table) As(p Player, text string) string {
+	tb.T.Helper()
+	return tb.Send(p.Addr, p.Token, text)
+}
+
+// Game reads a game's record.
+func (tb *Table) Game(name string) *store.Game {
+	tb.T.Helper()
+	var g *store.Game
+	if err := tb.DB.View(func(tx *store.Tx) (err error) { g, err = tx.Game(name); return err }); err != nil {
+		tb.T.Fatal(err)
+	}
+	return g
+}

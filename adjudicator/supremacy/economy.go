@@ -93,10 +93,17 @@ func (r *run) applyStanding(i int, ords []*Order) {
 			if o.Deny {
 				sign = "-"
 			}
-			p.Permits = append(p.Permits, sign+" "+who+" "+choke)
-			if len(p.Permits) > 32 {
-				p.Permits = p.Permits[len(p.Permits)-32:]
+			// a later permit for the same power and choke point, or one
+			// for all, makes the earlier ones it covers pointless
+			kept := p.Permits[:0]
+			for _, e := range p.Permits {
+				f := strings.Fields(e)
+				if len(f) == 3 && (who == "*" || f[1] == who) && (choke == "*" || f[2] == choke) {
+					continue
+				}
+				kept = append(kept, e)
 			}
+			p.Permits = append(kept, sign+" "+who+" "+choke)
 		case KABM:
 			p.ABMPolicy, p.ABMPowers = o.Policy, o.Powers
 		}

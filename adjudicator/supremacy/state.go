@@ -259,30 +259,40 @@ const (
 
 func newWorld(sc *Scenario, opt Options) *world {
 	w := &world{sc: sc, opt: opt}
-	na, np := len(sc.areas), len(sc.powers)
-	w.army = make([][]int, na)
-	w.navy = make([][]int, na)
+	na, np, nc := len(sc.areas), len(sc.powers), len(sc.cards)
+	// one allocation for the pieces, one for the per-area and per-card
+	// numbers, one for the flags
+	pieces := make([]int, 2*na*np)
+	w.army, w.navy = make([][]int, na), make([][]int, na)
 	for a := range w.army {
-		w.army[a] = make([]int, np)
-		w.navy[a] = make([]int, np)
+		w.army[a] = pieces[2*a*np : (2*a+1)*np : (2*a+1)*np]
+		w.navy[a] = pieces[(2*a+1)*np : (2*a+2)*np : (2*a+2)*np]
 	}
-	w.minorA, w.minorI, w.minorB = make([]int, na), make([]int, na), make([]int, na)
-	w.capBy, w.capAt = make([]int, na), make([]int, na)
+	nums := make([]int, 5*na+nc+np)
+	w.minorA, w.minorI, w.minorB = nums[:na:na], nums[na:2*na:2*na], nums[2*na:3*na:3*na]
+	w.capBy, w.capAt = nums[3*na:4*na:4*na], nums[4*na:5*na:5*na]
+	w.cardAt, w.byPower = nums[5*na:5*na+nc:5*na+nc], nums[5*na+nc:]
 	for a := range w.capBy {
 		w.capBy[a] = -1
 	}
-	w.cities = make([][]bool, na)
-	for a := range w.cities {
-		w.cities[a] = make([]bool, sc.cityCount(a))
+	ncity := 0
+	for a := range sc.areas {
+		ncity += sc.cityCount(a)
 	}
-	w.dead = make([]bool, na)
-	nc := len(sc.cards)
-	w.cardAt = make([]int, nc)
+	flags := make([]bool, ncity+na+3*nc)
+	w.cities = make([][]bool, na)
+	k := 0
+	for a := range w.cities {
+		n := sc.cityCount(a)
+		w.cities[a] = flags[k : k+n : k+n]
+		k += n
+	}
+	w.dead = flags[k : k+na : k+na]
+	k += na
+	w.cardDed, w.cardOpn, w.cardBlk = flags[k:k+nc:k+nc], flags[k+nc:k+2*nc:k+2*nc], flags[k+2*nc:]
 	for c := range w.cardAt {
 		w.cardAt[c] = cardDeck
 	}
-	w.cardDed, w.cardOpn, w.cardBlk = make([]bool, nc), make([]bool, nc), make([]bool, nc)
-	w.byPower = make([]int, np)
 	for i := range w.byPower {
 		w.byPower[i] = -1
 	}

@@ -73,6 +73,7 @@ func (r *run) resolve(ords [][]*Order) {
 		r.others(active, ords)
 		r.rep.public("%s phase: %s's step.", w.phase.Title(), w.pname(active))
 		r.script(active, ords[active])
+		w.step++
 		r.nextSlot()
 	}
 	if !w.over && len(w.alivePlayers()) <= 1 && w.phase != PhaseSetup {
@@ -152,7 +153,6 @@ func (r *run) script(i int, ords []*Order) {
 // nextSlot moves a stepped phase on to the next player still playing.
 func (r *run) nextSlot() {
 	w := r.w
-	w.step++
 	w.slot++
 	for w.slot < len(w.order) && !w.players[w.order[w.slot]].alive() {
 		w.slot++

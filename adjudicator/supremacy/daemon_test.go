@@ -1,0 +1,358 @@
+package supremacy_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pbemd/adjudicator"
+	"pbemd/adjudicator/supremacy"
+	"pbemd/daemon"
+	"pbemd/mailer"
+	"pbemd/store"
+)
+
+// table drives the real daemon: mail in through HandleMail, mail out read
+// from the store's outbox, a virtual clock.
+type table struct {
+	t   *testing.T
+	d   *daemon.Daemon
+	db  *store.DB
+	now time.Time
+	seq int
+}
+
+type mail struct{ to, subject, text, token string }
+
+func newTable(t *testing.T) *table {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "pbemd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := db.Check(); err != nil {
+			t.Errorf("bbolt check: %v", err)
+		}
+		db.Close()
+	})
+	tb := &table{t: t, db: db, now: time.Date(2026, 3, 1, 21, 0, 0, 0, time.UTC)}
+	tb.d, err = daemon.New(db, daemon.Options{Address: "gm@example.test", GM: []string{"gm-boss@example.test"},
+		GMPassword: "pw", PasswordCost: 4, Now: func() time.Time { return tb.now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+func (tb *table) send(from, token, text string) {
+	tb.t.Helper()
+	tb.seq++
+	in := &daemon.Incoming{MsgID: fmt.Sprintf("m%d@test", tb.seq), From: from, Token: token, Subject: "orders", Text: text, Date: tb.now}
+	if err := tb.d.HandleMail(context.Background(), in); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
+func (tb *table) tick(after time.Duration) {
+	tb.t.Helper()
+	tb.now = tb.now.Add(after)
+	if err := tb.d.Tick(context.Background()); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
+func (tb *table) outbox() []mail {
+	tb.t.Helper()
+	var out []mail
+	err := tb.db.Update(func(tx *store.Tx) error {
+		ms, err := tx.DueMail(tb.now.Add(1000*time.Hour), 1<<20)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			pm, err := mailer.ParseMail(m.Raw, "gm@example.test")
+			if err != nil {
+				return err
+			}
+			ml := mail{to: strings.Join(m.To, ","), subject: pm.Subject, text: pm.Text}
+			if len(pm.ReplyTo) > 0 {
+				addr := pm.ReplyTo[0].Address
+				if i, j := strings.Index(addr, "+"), strings.Index(addr, "@"); i >= 0 && j > i {
+					ml.token = addr[i+1 : j]
+				}
+			}
+			out = append(out, ml)
+			if err := tx.MailSent(m.ID, tb.now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	return out
+}
+
+func (tb *table) game(name string) *store.Game {
+	tb.t.Helper()
+	var g *store.Game
+	if err := tb.db.View(func(tx *store.Tx) (err error) { g, err = tx.Game(name); return err }); err != nil {
+		tb.t.Fatal(err)
+	}
+	return g
+}
+
+func mailsTo(ms []mail, to string) []mail {
+	var got []mail
+	for _, m := range ms {
+		if m.to == to {
+			got = append(got, m)
+		}
+	}
+	return got
+}
+
+func only(t *testing.T, ms []mail, to string) mail {
+	t.Helper()
+	got := mailsTo(ms, to)
+	if len(got) != 1 {
+		var subs []string
+		for _, m := range ms {
+			subs = append(subs, m.to+": "+m.subject)
+		}
+		t.Fatalf("want one mail to %s, got %d:\n%s", to, len(got), strings.Join(subs, "\n"))
+	}
+	return got[0]
+}
+
+func contains(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("text lacks %q:\n%s", w, text)
+		}
+	}
+}
+
+var registerTest sync.Once
+
+// registerTestEngines registers two short games for these tests: one turn
+// in mail rounds, and one with the attack phase played step by step.
+func registerTestEngines(t *testing.T) {
+	registerTest.Do(func() {
+		for _, p := range []supremacy.Preset{
+			{Name: "supremacy-test", Title: "Supremacy 2020 (one-turn test)", Options: map[string]string{"powers": "usa,russia,china", "turns": "1"}},
+			{Name: "supremacy-test-steps", Title: "Supremacy 2020 (step test)", Options: map[string]string{"powers": "usa,russia,china", "turns": "1", "steps": "attack"}},
+		} {
+			e, err := supremacy.NewEngine(p.Name, p.Title, p.Options)
+			if err != nil {
+				t.Fatal(err)
+			}
+			adjudicator.Register(e)
+		}
+	})
+}
+
+// players signs three players up and returns power ⇒ (address, token).
+func (tb *table) start(game, variant string) map[string][2]string {
+	tb.t.Helper()
+	tb.send("gm-boss@example.test", "", "SIGNON GM - pw\nCREATE "+game+" "+variant)
+	contains(tb.t, only(tb.t, tb.outbox(), "gm-boss@example.test").text, "created")
+	tb.send("ann@example.test", "", "JOIN "+game+" prefer usa > russia > china")
+	tb.send("bob@example.test", "", "JOIN "+game+" prefer russia > china > usa")
+	tb.send("cid@example.test", "", "JOIN "+game+" prefer china > usa > russia")
+	who := map[string][2]string{}
+	ms := tb.outbox()
+	for _, m := range ms {
+		if i := strings.Index(m.subject, "You are "); i >= 0 {
+			who[strings.ToLower(m.subject[i+len("You are "):])] = [2]string{m.to, m.token}
+		}
+	}
+	if len(who) != 3 {
+		tb.t.Fatalf("powers %v", who)
+	}
+	return who
+}
+
+// A one-turn game of three players, entirely by mail: sign-up, set-up,
+// every phase of the turn in mail rounds, a typo, a misorder, a player
+// who misses a deadline, STATUS with the private position, the end.
+func TestThroughTheDaemon(t *testing.T) {
+	registerTestEngines(t)
+	tb := newTable(t)
+	who := tb.start("sup1", "supremacy-test")
+	as := func(p, text string) { tb.send(who[p][0], who[p][1], text) }
+	g := tb.game("sup1")
+	if g.Status != store.Active || g.PhaseID != "T00-0" || strings.Join(g.Waiting, ",") != "usa,russia,china" {
+		t.Fatalf("game %s %s waiting %v", g.Status, g.PhaseID, g.Waiting)
+	}
+
+	// Set-up: a typo is read with a warning, a misorder is reported.
+	as("usa", "PLACE 6 ARMIES IN Texas, 3 NAVIES IN Carribean")
+	ack := only(t, tb.outbox(), who["usa"][0]).text
+	contains(t, ack, "Orders received", "PLACE 6 ARMIES IN tex, 3 NAVIES IN car")
+	as("russia", "PLACE 5 ARMIES IN Moscow, 4 ARMIES IN Ukraine")
+	ack = only(t, tb.outbox(), who["russia"][0]).text
+	contains(t, ack, "armies start in a home area, not in Ukraine")
+	as("russia", "PLACE 5 ARMIES IN Moscow, 4 ARMIES IN Siberia")
+	tb.outbox()
+	if g := tb.game("sup1"); g.PhaseID != "T00-0" {
+		t.Fatalf("processed before China sent orders: %s", g.PhaseID)
+	}
+	as("china", "place 9 armies in Beijing")
+	tb.outbox()
+	tb.tick(time.Minute)
+	ms := tb.outbox()
+	res := only(t, ms, who["china"][0]).text
+	contains(t, res, "Set-up", "China places 9 armies in Beijing",
+		"--- for you only ---", "Your position (China)", "cash $7,000 BL", "Turn 1 Salaries: orders due")
+	if strings.Contains(res, "Your position (United States)") {
+		t.Error("China sees the United States' position")
+	}
+	if g := tb.game("sup1"); g.PhaseID != "T01-1" {
+		t.Fatalf("after set-up: %s", g.PhaseID)
+	}
+
+	// STATUS: the public board and the player's own position.
+	as("russia", "STATUS")
+	contains(t, only(t, tb.outbox(), who["russia"][0]).text, "Market: oil $500 BL", "Your position (Russian Federation)")
+
+	// Salaries: China misses the deadline and takes the defaults.
+	as("usa", "OPEN ALL")
+	as("russia", "LOAN 2000")
+	tb.outbox()
+	tb.tick(time.Minute)
+	if g := tb.game("sup1"); g.PhaseID != "T01-1" {
+		t.Fatalf("processed without China: %s", g.PhaseID)
+	}
+	tb.tick(7 * 24 * time.Hour)
+	ms = tb.outbox()
+	contains(t, only(t, ms, who["russia"][0]).text, "You borrow $2,000 BL", "loans $2,000 BL")
+	if g := tb.game("sup1"); g.PhaseID != "T01-2" {
+		t.Fatalf("after salaries: %s", g.PhaseID)
+	}
+
+	// Trade: market trades and a private trade, conditional orders.
+	as("usa", "IF GRAIN PRICE AT MOST 900: BUY 2 GRAIN\nOFFER TO russia: $600 FOR 1 OIL")
+	as("russia", "buy 3 oil\naccept usa")
+	as("china", "BUY 1 GRAIN\nBUY 1 OIL\nBUY 1 MINERALS")
+	tb.outbox()
+	tb.tick(time.Minute)
+	ms = tb.outbox()
+	res = only(t, ms, who["usa"][0]).text
+	contains(t, res, "Trade phase, in the drawn order", "United States buys 2 grain at $", "Offer 1 to Russian Federation carried out")
+	if strings.Contains(only(t, ms, who["china"][0]).text, "Offer 1 to Russian Federation") {
+		t.Error("China sees the private trade's terms")
+	}
+
+	// Attack: China attacks Mongolia (a minor power): every die reported.
+	as("china", "ATTACK Mongolia FROM Beijing BLITZ 2")
+	as("usa", "PASS")
+	as("russia", "IF ATTACKED: ATTACK mon FROM sib\nPASS")
+	tb.outbox()
+	tb.tick(time.Minute)
+	ms = tb.outbox()
+	contains(t, only(t, ms, who["usa"][0]).text, "China attacks: Mongolia from Beijing", "dice (armies of the minor power Mongolia)")
+
+	// Move and build: nothing much, then the end of the one-turn game.
+	for _, p := range []string{"usa", "russia", "china"} {
+		as(p, "MOVE 1 Beijing - Shanghai")
+	}
+	tb.outbox()
+	tb.tick(time.Minute)
+	tb.outbox()
+	if g := tb.game("sup1"); g.PhaseID != "T01-5" {
+		t.Fatalf("before the build phase: %s", g.PhaseID)
+	}
+	for _, p := range []string{"usa", "russia", "china"} {
+		as(p, "RESEARCH OIL MAX 1")
+	}
+	tb.outbox()
+	tb.tick(time.Minute)
+	ms = tb.outbox()
+	g = tb.game("sup1")
+	if g.Status != store.Finished || len(g.Winners) != 1 {
+		t.Fatalf("game %s winners %v", g.Status, g.Winners)
+	}
+	var over string
+	for _, m := range mailsTo(ms, who["usa"][0]) {
+		if strings.Contains(m.subject, "Game over") {
+			over = m.text
+		}
+		if strings.Contains(m.subject, "results") {
+			contains(t, m.text, "FINAL NET WORTH", "Supreme Superpower")
+		}
+	}
+	contains(t, over, "has won sup1")
+}
+
+// The attack phase step by step through the daemon: the phase waits for
+// one power; a defender's counterattack is its own step; a player who does
+// not answer by the deadline passes.
+func TestAttackStepsThroughTheDaemon(t *testing.T) {
+	registerTestEngines(t)
+	tb := newTable(t)
+	who := tb.start("sup2", "supremacy-test-steps")
+	as := func(p, text string) { tb.send(who[p][0], who[p][1], text) }
+	as("usa", "PLACE 9 ARMIES IN tex")
+	as("russia", "PLACE 9 ARMIES IN sib")
+	as("china", "PLACE 9 ARMIES IN man")
+	tb.tick(time.Minute)
+	for _, step := range [][2]string{{"T01-1", "OPEN ALL"}, {"T01-2", "BUY 1 OIL\nBUY 1 MINERALS\nBUY 1 GRAIN"}} {
+		phase := step[0]
+		for _, p := range []string{"usa", "russia", "china"} {
+			as(p, step[1])
+		}
+		tb.tick(time.Minute)
+		if g := tb.game("sup2"); g.PhaseID <= phase {
+			t.Fatalf("stuck in %s", g.PhaseID)
+		}
+	}
+	tb.outbox()
+	g := tb.game("sup2")
+	if g.PhaseKind != "turn" || len(g.Waiting) != 1 {
+		t.Fatalf("attack phase %s kind %s waiting %v", g.PhaseID, g.PhaseKind, g.Waiting)
+	}
+	first := g.Waiting[0]
+	target := map[string]string{"usa": "ATTACK mex FROM tex", "russia": "ATTACK mon FROM sib", "china": "ATTACK mon FROM man"}[first]
+	// Only the waiting power's mail moves the game on.
+	for _, p := range []string{"usa", "russia", "china"} {
+		if p != first {
+			as(p, "LOAN 1000")
+		}
+	}
+	tb.tick(time.Minute)
+	if g := tb.game("sup2"); g.PhaseID != "T01-3-000" {
+		t.Fatalf("another player's mail moved the step on: %s", g.PhaseID)
+	}
+	tb.outbox()
+	// Whoever cannot act is refused: an attack out of one's step.
+	other := "usa"
+	if first == "usa" {
+		other = "russia"
+	}
+	as(other, "ATTACK ukr FROM sib")
+	contains(t, only(t, tb.outbox(), who[other][0]).text, "not your step")
+	as(first, target)
+	tb.outbox()
+	tb.tick(time.Minute)
+	ms := tb.outbox()
+	contains(t, only(t, ms, who[first][0]).text, "attacks:", "dice (")
+	g = tb.game("sup2")
+	if g.PhaseID != "T01-3-001" || len(g.Waiting) != 1 || g.Waiting[0] != first {
+		t.Fatalf("after the attack on a minor (no counterattack): %s waiting %v", g.PhaseID, g.Waiting)
+	}
+	// The attacker does not answer: at the deadline he passes.
+	tb.tick(30 * 24 * time.Hour)
+	g = tb.game("sup2")
+	if g.PhaseID != "T01-3-002" || len(g.Waiting) != 1 || g.Waiting[0] == first {
+		t.Fatalf("after the pass: %s waiting %v", g.PhaseID, g.Waiting)
+	}
+	contains(t, only(t, tb.outbox(), who[first][0]).text, "makes no further attack")
+}

@@ -326,7 +326,7 @@ func (g *game) botSolo(rng *rand.Rand) []Order {
 			for _, pool := range [][]int{sim.contracts, sim.vehicles} {
 				for _, c := range pool {
 					if sim.card(c).Makes&need != 0 {
-						os = []Order{{Verb: VerbTake, Card: codeRef(c)}}
+						os = []Order{{Verb: VerbPick, Card: codeRef(c)}}
 						break
 					}
 				}

@@ -50,7 +50,7 @@ var verbWords = map[string]Verb{
 	"close": VerbClose, "discard": VerbDiscard, "abandon": VerbDiscard, "spin": VerbSpin, "rotate": VerbSpin,
 	"ask": VerbAsk, "hand": VerbHand, "show": VerbHand, "view": VerbHand, "cards": VerbHand,
 	"accept": VerbAccept, "decline": VerbDecline, "reject": VerbDecline, "refuse": VerbDecline,
-	"pass": VerbPass, "skip": VerbPass, "pick": VerbTake, "claim": VerbTake, "borrow": VerbTake, "return": VerbReturn, "finish": VerbFinish, "done": VerbFinish,
+	"pass": VerbPass, "skip": VerbPass, "pick": VerbPick, "claim": VerbPick, "borrow": VerbPick, "return": VerbReturn, "finish": VerbFinish, "done": VerbFinish,
 }
 
 const orderHelp = "BUY <card> FROM LISTING, BLIND, SELL <card> TO <player> FOR $<n>, TRADE <card> FOR <card> WITH <player>, SWAP <card> FOR <listed card>, PLACE <card> AT x,y, MOVE <card> TO x,y, REMOVE <card>, REVENUE, CLOSE <card>, DISCARD <card>, SPIN <card>, ASK <player> OFFICES, HAND, PASS"
@@ -304,7 +304,7 @@ func (gr *grammar) ParseOrder(sc *orders.Scanner) any {
 	case VerbHand:
 		sc.Accept("hand", "cards", "my")
 		sc.Accept("hand", "cards")
-	case VerbTake, VerbReturn:
+	case VerbPick, VerbReturn:
 		c, ok := gr.card(sc)
 		if !ok {
 			return nil

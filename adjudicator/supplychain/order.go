@@ -27,7 +27,7 @@ const (
 	VerbAccept                  // answer to a Buy-Sell-Trade offer
 	VerbDecline                 // answer to a Buy-Sell-Trade offer
 	VerbPass                    // take no action this turn
-	VerbTake                    // solo: take a contract or vehicle
+	VerbPick                    // solo: take a contract or vehicle
 	VerbReturn                  // solo: put a contract or vehicle back
 	VerbFinish                  // solo: end the game
 )
@@ -141,7 +141,7 @@ func (o *Order) format(d *Deck) string {
 		return "DECLINE"
 	case VerbPass:
 		return "PASS"
-	case VerbTake:
+	case VerbPick:
 		return "PICK " + code(o.Card)
 	case VerbReturn:
 		return "RETURN " + code(o.Card)

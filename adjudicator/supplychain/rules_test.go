@@ -6,7 +6,7 @@ import (
 )
 
 // actionGame: three players, empty hands, a known listing.
-func actionGame(t *testing.T) *game {
+func actionGame(t testing.TB) *game {
 	t.Helper()
 	g := newTestGame(t, Options{Players: 3})
 	g.clearHands()

@@ -29,7 +29,7 @@ func (g *game) runSolo(os []Order, check bool) []result {
 			key = "place"
 		case VerbClose:
 			key = "close"
-		case VerbSpin, VerbTake, VerbReturn:
+		case VerbSpin, VerbPick, VerbReturn:
 		case VerbFinish:
 			if g.handIndex(0, g.players[0].starter) >= 0 && !isDefaultFinish(o) {
 				placedLater := false
@@ -74,7 +74,7 @@ func (g *game) runSolo(os []Order, check bool) []result {
 				return c.closeCards(0, ptrs)
 			case o.Verb == VerbSpin:
 				return c.spin(0, o)
-			case o.Verb == VerbTake:
+			case o.Verb == VerbPick:
 				return c.soloTake(o)
 			case o.Verb == VerbReturn:
 				return c.soloReturn(o)

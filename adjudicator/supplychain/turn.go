@@ -260,7 +260,7 @@ func buildSteps(os []Order, res []result) []step {
 		case VerbAccept, VerbDecline:
 			res[i].err = fmt.Errorf("there is no offer for you to answer")
 			continue
-		case VerbTake, VerbReturn, VerbFinish:
+		case VerbPick, VerbReturn, VerbFinish:
 			res[i].err = fmt.Errorf("PICK, RETURN and FINISH are orders of the solo game")
 			continue
 		}

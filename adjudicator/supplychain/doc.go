@@ -74,8 +74,23 @@
 //
 // # Where the seed is silent (choices)
 //
-// See rulesText (Info.Rules), which players receive with RULES; every
-// choice there is also written in the report's wording.
+// See rulesText (Info.Rules), which players receive with RULES: every
+// choice is listed there.
+//
+// # Through the daemon
+//
+// Engines are registered per preset (the daemon passes New no options
+// yet): "supplychain" (4 players), "supplychain-solo", "supplychain-2"
+// (Short Deck), "supplychain-3", "supplychain-5", "supplychain-6" and
+// "supplychain-coop" (4 players in two partnerships). New's options
+// (players, deck, coop, laissez_faire, fire_sale, default, cards) refine a
+// preset. Every results mail carries each player's hand in that player's
+// private part; the Viewer (STATUS) shows it at any time; HAND answers the
+// same at once. Questions and refused turns come back to the daemon as
+// error lines, so nothing is stored and the turn stays open. An offer
+// phase waits for the partner only; its deadline is the daemon's turn
+// deadline. (*Engine).BotOrders gives a seeded player's orders for tests
+// and the demo.
 //
 // # Orders
 //

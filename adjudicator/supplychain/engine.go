@@ -568,7 +568,7 @@ func (g *game) finalText() string {
 		}
 		fmt.Fprintf(&b, "  %s: %d VP (without the plan %d; %s); best revenue route %s", g.teamName(t), g.vp(t, true), g.vp(t, false), plan, money(g.routeValue(t)))
 		if g.opt.Players == 1 {
-			fmt.Fprintf(&b, "; %d contracts used; %d cards not placed", g.contractsPlaced(t), len(g.players[0].hand))
+			fmt.Fprintf(&b, "; %s used; %s not placed", count(g.contractsPlaced(t), "contract"), count(len(g.players[0].hand), "card"))
 		}
 		b.WriteString("\n")
 	}

@@ -270,7 +270,7 @@ func TestSolo(t *testing.T) {
 	if rs[0].err != nil || g.phase != phaseOver || g.winners[0] != "red" {
 		t.Fatalf("finish: %v, phase %d", rs[0].err, g.phase)
 	}
-	if g.contractsPlaced(0) != 1 || !strings.Contains(g.finalText(), "1 contracts used") {
+	if g.contractsPlaced(0) != 1 || !strings.Contains(g.finalText(), "1 contract used") {
 		t.Errorf("%s", g.finalText())
 	}
 }

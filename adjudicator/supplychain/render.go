@@ -41,6 +41,14 @@ func (g *game) describe(c int) string {
 	return b.String()
 }
 
+// count writes "1 card", "2 cards".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 func linkLetters(l uint8) string {
 	var s []string
 	for k := 0; k < 4; k++ {
@@ -178,7 +186,7 @@ func (g *game) publicText() string {
 		fmt.Fprintf(&b, "\n== %s: %d VP", g.teamName(ti), g.vp(ti, g.phase == phaseOver))
 		for _, s := range t.seats {
 			p := &g.players[s]
-			fmt.Fprintf(&b, "; %s %s, %d cards in hand", titleCase(p.power), money(p.money), len(p.hand))
+			fmt.Fprintf(&b, "; %s %s, %s in hand", titleCase(p.power), money(p.money), count(len(p.hand), "card"))
 			if p.blind >= 0 {
 				fmt.Fprintf(&b, ", blind purchase %s set aside", g.cname(p.blind))
 			}
@@ -230,7 +238,7 @@ func (g *game) privateText(p int) string {
 	if g.phase == phaseSolo {
 		return g.soloText(true)
 	}
-	fmt.Fprintf(&b, "Your money: %s. Your hand (%d cards, limit %d):\n", money(pl.money), len(pl.hand), g.handLimit(p))
+	fmt.Fprintf(&b, "Your money: %s. Your hand (%s, limit %d):\n", money(pl.money), count(len(pl.hand), "card"), g.handLimit(p))
 	if len(pl.hand) == 0 {
 		b.WriteString("  (empty)\n")
 	}
@@ -295,7 +303,7 @@ func (g *game) soloText(private bool) string {
 	var b strings.Builder
 	pl := &g.players[0]
 	t := &g.teams[0]
-	fmt.Fprintf(&b, "Solo game: %d VP so far (business plan counted at the end), %d contracts placed.\n", g.vp(0, g.phase == phaseOver), g.contractsPlaced(0))
+	fmt.Fprintf(&b, "Solo game: %d VP so far (business plan counted at the end), %s placed.\n", g.vp(0, g.phase == phaseOver), count(g.contractsPlaced(0), "contract"))
 	b.WriteString(g.tableauText(0))
 	if private || g.phase == phaseOver {
 		fmt.Fprintf(&b, "Cards left to place (%d):\n", len(pl.hand))
@@ -322,28 +330,48 @@ func (g *game) contractsPlaced(ti int) int {
 	return n
 }
 
-// summary is the short public picture for STATUS and reminders.
+// summary is the short public picture for STATUS, reminders and the
+// start mail: the listing, the piles, each tableau in one line.
 func (g *game) summary() string {
 	var b strings.Builder
 	switch g.phase {
 	case phaseSolo:
-		fmt.Fprintf(&b, "Solo game: %d VP, %d cards placed.\n", g.vp(0, false), len(g.teams[0].placed))
+		fmt.Fprintf(&b, "Solo game: %d VP, %s placed.\n", g.vp(0, false), count(len(g.teams[0].placed), "card"))
 		return b.String()
 	case phaseOver:
 		b.WriteString("Game over.\n")
 	default:
-		listed := 0
-		for _, s := range g.listing {
+		fmt.Fprintf(&b, "Round %d. Deck: %d cards. Listed:", g.round, len(g.draw))
+		for i, s := range g.listing {
 			if s.card >= 0 {
-				listed++
+				c := g.card(s.card)
+				fmt.Fprintf(&b, "\n  %d. %s %s %s (age %d)", i+1, c.Code, c.Name, money(c.Price), s.age)
 			}
 		}
-		fmt.Fprintf(&b, "Round %d. Listed cards: %d; Deck: %d; Stale Sale pile: %d.\n", g.round, listed, len(g.draw), len(g.stale))
+		fmt.Fprintf(&b, "\nStale Sale pile: %d cards", len(g.stale))
+		if n := len(g.stale); n > 0 {
+			var last []string
+			for _, c := range g.stale[max(0, n-6):] {
+				last = append(last, g.card(c).Code)
+			}
+			fmt.Fprintf(&b, " (latest: %s)", strings.Join(last, " "))
+		}
+		b.WriteString(".\n")
 	}
 	for ti, t := range g.teams {
-		fmt.Fprintf(&b, "%s: %d VP, %d cards placed;", g.teamName(ti), g.vp(ti, g.phase == phaseOver), len(t.placed))
+		fmt.Fprintf(&b, "%s: %d VP;", g.teamName(ti), g.vp(ti, g.phase == phaseOver))
 		for _, s := range t.seats {
 			fmt.Fprintf(&b, " %s %s, %d in hand;", titleCase(g.players[s].power), money(g.players[s].money), len(g.players[s].hand))
+		}
+		b.WriteString(" placed:")
+		for _, p := range t.placed {
+			fmt.Fprintf(&b, " %s@%d,%d", g.card(p.card).Code, p.x, p.y)
+			if p.rot != 0 {
+				fmt.Fprintf(&b, "/%d", p.rot)
+			}
+		}
+		for _, th := range t.thorns {
+			fmt.Fprintf(&b, " !%s@%d,%d", g.card(th.card).Code, th.x, th.y)
 		}
 		b.WriteString("\n")
 	}

@@ -153,5 +153,5 @@ func isDefaultFinish(o *Order) bool { return o.N == -1 }
 func (g *game) endSolo() {
 	g.phase = phaseOver
 	g.winners = []string{g.players[0].power}
-	g.say("The solo game ends: %d VP, %d contracts used, %d cards not placed.", g.vp(0, true), g.contractsPlaced(0), len(g.players[0].hand))
+	g.say("The solo game ends: %d VP, %s used, %s not placed.", g.vp(0, true), count(g.contractsPlaced(0), "contract"), count(len(g.players[0].hand), "card"))
 }

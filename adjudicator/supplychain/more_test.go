@@ -1,0 +1,133 @@
+package supplychain
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// Seed, Place: an office can be placed alone.
+func TestPlaceOfficeAlone(t *testing.T) {
+	g := actionGame(t)
+	g.giveHand(t, 0, "OF3")
+	g.mustPlay(t, "PLACE OF3 AT 0,1")
+}
+
+// Seed, Revenue: the player may choose the office a route starts at.
+func TestRevenueFromOffice(t *testing.T) {
+	g := actionGame(t)
+	g.lay(t, 0, "SO22", 1, 0, 1) // Counting House: $150
+	g.mustPlay(t, "REVENUE FROM MO2")
+	if g.players[0].money != 1600 {
+		t.Errorf("money %d, want 1600 (the main office's $100)", g.players[0].money)
+	}
+	g = actionGame(t)
+	g.lay(t, 0, "SO22", 1, 0, 1)
+	g.mustPlay(t, "REVENUE")
+	if g.players[0].money != 1650 {
+		t.Errorf("money %d, want 1650 (the best route)", g.players[0].money)
+	}
+	g = actionGame(t)
+	g.lay(t, 0, "WF2", 0, 1, 0)
+	g.refuse(t, "REVENUE FROM WF2", "starts at an office")
+}
+
+// The token alone is a Reorganize; it returns to its 3VP side when its
+// edge no longer joins two cards.
+func TestTokenMoves(t *testing.T) {
+	g := actionGame(t)
+	g.lay(t, 0, "WF1", 1, 0, 2)
+	g.lay(t, 0, "CF1", 0, 1, 0)
+	g.mustPlay(t, "TOKEN AT 0,0 S")
+	if !contains(g.acted, "reorganize") || g.teams[0].token == nil {
+		t.Fatalf("acted %v token %v", g.acted, g.teams[0].token)
+	}
+	g.refuse(t, "TOKEN AT 5,5 E", "between two of your placed cards")
+	g.mustPlay(t, "DISCARD CF1")
+	if g.teams[0].token != nil {
+		t.Errorf("the token stayed on an edge with one card")
+	}
+}
+
+// A blind purchase of an office beyond law B goes to the Stale Sale pile.
+func TestBlindLawB(t *testing.T) {
+	g := newTestGame(t, Options{Players: 3, FireSale: true})
+	g.clearHands()
+	g.giveHand(t, 0, "OF1")
+	so := g.idx(t, "SO5")
+	g.pull(so)
+	g.draw = append([]int{so}, g.draw...)
+	g.mustPlay(t, "BLIND")
+	if g.stale[len(g.stale)-1] != so || g.players[0].money != 1500 {
+		t.Errorf("stale %v money %d", g.stale, g.players[0].money)
+	}
+}
+
+// Co-op: law B compares partnerships.
+func TestCoopLawB(t *testing.T) {
+	g := newTestGame(t, Options{Players: 4, Coop: true})
+	// Each partnership owns a main office and four special offices: buying
+	// one more is allowed, a second is not.
+	g.mustPlay(t, "BUY OF1 FROM OFFICES")
+	g.finishTurn()
+	g.finishTurn()
+	if g.seat != 2 || g.players[2].team != g.players[0].team {
+		t.Fatalf("seat %d", g.seat)
+	}
+	g.refuse(t, "BUY OF2 FROM OFFICES", "law B")
+}
+
+// A spin turns the derelict attached to the card with it.
+func TestSpinMovesDerelict(t *testing.T) {
+	g := actionGame(t)
+	g.lay(t, 0, "HB1", 1, 0, 0)
+	g.lay(t, 0, "VB1", 2, 0, 1)
+	g.teams[0].thorns = []thorn{{card: g.idx(t, "DR3"), x: 1, y: -1, target: g.idx(t, "HB1"), from: "blue"}}
+	g.pull(g.idx(t, "DR3"))
+	g.teams[0].thorns = []thorn{{card: g.idx(t, "DR3"), x: 1, y: -1, target: g.idx(t, "HB1"), from: "blue"}}
+	if p := g.tabProblem(0); p != "" {
+		t.Fatal(p)
+	}
+	g.mustPlay(t, "SPIN HB1 2")
+	if th := g.teams[0].thorns[0]; th.x != 1 || th.y != 1 || th.rot != 2 {
+		t.Errorf("the derelict is at %d,%d turn %d, want 1,1 turn 2", th.x, th.y, th.rot)
+	}
+}
+
+// The results mail: a golden file of one turn's public and private text.
+func TestReportGolden(t *testing.T) {
+	e := engine(t, "supplychain-3")
+	g := actionGame(t)
+	g.giveHand(t, 0, "FF2", "LM2", "KLG1", "KTL1", "SO3")
+	g.giveHand(t, 1, "SO4", "ST5")
+	g.players[1].starter = g.idx(t, "ST5")
+	ords := map[string][]string{"red": {"PLACE FF2 AT 1,0 TURN 0", "PLACE LM2 AT 2,0 TURN 0", "PLACE KLG1 AT 3,0 TURN 0", "PLACE KTL1 AT 1,1 TURN 0", "REVENUE"}}
+	out, err := e.Resolve(g.encode(), ords, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := "=== public\n" + out.Report.Public + "=== red\n" + out.Report.Private["red"] + "=== blue\n" + out.Report.Private["blue"]
+	path := filepath.Join("testdata", "turn.golden")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("report differs from %s (run with -update after checking):\n%s", path, got)
+	}
+	for _, w := range []string{"Red places Furniture Factory (FF2) at 1,0", "Red collects revenue: $400", "It is your turn"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("report lacks %q", w)
+		}
+	}
+}

@@ -49,7 +49,8 @@
 // the public board: forces, companies (never hidden, seed: Company Cards),
 // contamination, market prices. Report.Private gives each player his cash,
 // loans, bonds, Strategic Reserve, technologies and standing orders, and the
-// private side of his trades. Status.Summary is the public board only.
+// private side of his trades; View (adjudicator.Viewer) gives the same
+// position for STATUS. Status.Summary is the public board only.
 // Status.Scores are public: the board's part of net worth (companies and
 // forces) while the game runs, the whole net worth at the end. Report.Data
 // is JSON of the public events.

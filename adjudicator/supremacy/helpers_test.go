@@ -3,6 +3,7 @@ package supremacy
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"pbemd/adjudicator"
@@ -123,6 +124,15 @@ func playGame(t testing.TB, e *Engine, opts map[string]string, seed int64, maxPh
 			}
 			if len(ck.Canonical) > 0 {
 				ords[power] = ck.Canonical
+				// the daemon checks the stored lines again for its
+				// acknowledgement: they must read back the same
+				again, err := e.Check(state, power, strings.Join(ck.Canonical, "\n"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Join(again.Canonical, "\n") != strings.Join(ck.Canonical, "\n") {
+					t.Fatalf("stored lines read back differently:\n%v\n%v", ck.Canonical, again.Canonical)
+				}
 			}
 		}
 		out, err := e.Resolve(state, ords, rng.Int64())

@@ -350,7 +350,7 @@ func (g *game) botSolo(rng *rand.Rand) []Order {
 			out = append(out, os...)
 		}
 	}
-	if sim.handIndex(0, sim.players[0].starter) < 0 || rng.IntN(3) == 0 {
+	if sim.handIndex(0, sim.players[0].starter) < 0 && rng.IntN(3) == 0 {
 		out = append(out, Order{Verb: VerbFinish})
 	}
 	return out

@@ -198,8 +198,8 @@ func TestThroughTheDaemon(t *testing.T) {
 	for p, addr := range who {
 		m := only(t, ms, addr)
 		contains(t, m.text, "Red collects revenue: $100", "Listed cards", "Your hand")
-		if strings.Contains(m.text, blueSO) != (p == "blue") {
-			t.Errorf("%s's results mail and blue's secret %s: %v", p, blueSO, strings.Contains(m.text, blueSO))
+		if has := regexp.MustCompile(`\b` + blueSO + `\b`).MatchString(m.text); has != (p == "blue") {
+			t.Errorf("%s's results mail and blue's secret %s: %v\n%s", p, blueSO, has, m.text)
 		}
 	}
 	contains(t, only(t, ms, who["blue"]).text, "It is your turn")
@@ -221,7 +221,7 @@ func TestThroughTheDaemon(t *testing.T) {
 	tb.tick(time.Minute)
 	ms = tb.outbox()
 	contains(t, only(t, ms, who["red"]).text, "Green accepts")
-	if m := only(t, ms, who["blue"]).text; !strings.Contains(m, greenSO) {
+	if m := only(t, ms, who["blue"]).text; !regexp.MustCompile(`\b` + greenSO + `\b`).MatchString(m) {
 		t.Errorf("blue's hand lacks %s:\n%s", greenSO, m)
 	}
 	if g := tb.game("sc1"); g.PhaseID != "R001-3" {

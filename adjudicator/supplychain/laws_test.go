@@ -247,9 +247,13 @@ func TestSolo(t *testing.T) {
 	if rs := run("FINISH"); rs[0].err == nil || !strings.Contains(rs[0].err.Error(), "Starter") {
 		t.Fatalf("finish without the Starter: %v", rs[0].err)
 	}
+	// A mail is one batch: the second Lumber contract refuses it whole.
 	rs := run("PICK Lumber Contract\nPICK KLU2")
-	if rs[0].err != nil || rs[1].err == nil || !strings.Contains(rs[1].err.Error(), "one of each") {
-		t.Fatalf("take: %v / %v", rs[0].err, rs[1].err)
+	if rs[0].err == nil || rs[1].err == nil || !strings.Contains(rs[1].err.Error(), "one of each") || g.inHandCode(0, "KLU1") {
+		t.Fatalf("pick: %v / %v", rs[0].err, rs[1].err)
+	}
+	if rs := run("PICK Lumber Contract"); rs[0].err != nil || !g.inHandCode(0, "KLU1") {
+		t.Fatalf("pick: %v", rs[0].err)
 	}
 	// The Lumber Mill lacks Logs: the whole batch is refused.
 	rs = run("PLACE ST3 AT 1,0\nPLACE KLU1 AT 2,0\nPLACE LM1 AT 0,1")

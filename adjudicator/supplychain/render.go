@@ -158,7 +158,7 @@ func (g *game) tableauText(ti int) string {
 // publicText is the position as everyone sees it.
 func (g *game) publicText() string {
 	var b strings.Builder
-	if g.phase == phaseSolo || (g.phase == phaseOver && len(g.listing) == 0) {
+	if g.opt.Players == 1 {
 		return g.soloText(false)
 	}
 	fmt.Fprintf(&b, "Listed cards (age in taps; at %d taps a card goes to the Stale Sale pile):\n", g.d.Rules.ListingRounds)
@@ -235,7 +235,7 @@ func (g *game) privateText(p int) string {
 	pl := &g.players[p]
 	t := g.teamOf(p)
 	var b strings.Builder
-	if g.phase == phaseSolo {
+	if g.opt.Players == 1 {
 		return g.soloText(true)
 	}
 	fmt.Fprintf(&b, "Your money: %s. Your hand (%s, limit %d):\n", money(pl.money), count(len(pl.hand), "card"), g.handLimit(p))

@@ -10,92 +10,116 @@ import "fmt"
 
 func (g *game) runSolo(os []Order, check bool) []result {
 	res := make([]result, len(os))
-	type sstep struct {
-		orders []int
-		group  string
-	}
-	var steps []sstep
-	groups := map[string]int{}
-	finish := false
+	finish := -1
+	var batch []int
 	for i := range os {
 		o := &os[i]
 		res[i].query = o.isQuery()
-		if o.isQuery() {
-			continue
-		}
-		key := ""
-		switch o.Verb {
-		case VerbPlace, VerbMove, VerbToken:
-			key = "place"
-		case VerbClose:
-			key = "close"
-		case VerbSpin, VerbPick, VerbReturn:
-		case VerbFinish:
-			if g.handIndex(0, g.players[0].starter) >= 0 && !isDefaultFinish(o) {
-				placedLater := false
-				for _, x := range os {
-					placedLater = placedLater || (x.Verb == VerbPlace && g.matches(x.Card, g.players[0].starter))
-				}
-				if !placedLater {
-					res[i].err = fmt.Errorf("you must place your Starter business %s before you finish", g.cname(g.players[0].starter))
-					continue
-				}
-			}
-			finish = true
-			res[i].canon = o.format(g.d)
-			continue
-		case VerbRemove:
+		switch {
+		case o.isQuery():
+		case o.Verb == VerbFinish:
+			finish = i
+		case o.Verb == VerbRemove:
 			res[i].err = fmt.Errorf("in the solo game CLOSE takes a placed card back into your hand")
-			continue
+		case o.Verb == VerbPlace || o.Verb == VerbMove || o.Verb == VerbToken || o.Verb == VerbClose ||
+			o.Verb == VerbSpin || o.Verb == VerbPick || o.Verb == VerbReturn:
+			batch = append(batch, i)
 		default:
-			res[i].err = fmt.Errorf("the solo game knows PLACE, MOVE, CLOSE, SPIN, TOKEN, TAKE, RETURN and FINISH")
-			continue
+			res[i].err = fmt.Errorf("the solo game knows PLACE, MOVE, CLOSE, SPIN, TOKEN, PICK, RETURN and FINISH")
 		}
-		if key != "" {
-			if k, ok := groups[key]; ok {
-				steps[k].orders = append(steps[k].orders, i)
-				continue
-			}
-			groups[key] = len(steps)
-		}
-		steps = append(steps, sstep{orders: []int{i}, group: key})
 	}
-	for _, st := range steps {
-		o := &os[st.orders[0]]
-		var ptrs []*Order
-		for _, i := range st.orders {
-			ptrs = append(ptrs, &os[i])
-		}
+	if len(batch) > 0 {
+		bad := -1
 		err := g.try(func(c *game) error {
-			switch {
-			case st.group == "place":
-				return c.placeGroup(0, ptrs, true)
-			case st.group == "close":
-				return c.closeCards(0, ptrs)
-			case o.Verb == VerbSpin:
-				return c.spin(0, o)
-			case o.Verb == VerbPick:
-				return c.soloTake(o)
-			case o.Verb == VerbReturn:
-				return c.soloReturn(o)
-			}
-			return fmt.Errorf("not a solo order")
+			var err error
+			bad, err = c.soloBatch(os, batch)
+			return err
 		})
-		for _, i := range st.orders {
-			if err != nil {
-				res[i].err = err
-			} else {
+		for _, i := range batch {
+			switch {
+			case err == nil:
 				res[i].canon = os[i].format(g.d)
+			case i == bad:
+				res[i].err = err
+			default:
+				res[i].err = fmt.Errorf("not carried out: the mail's orders are one batch, and another line failed")
 			}
 		}
 		if err != nil && !check {
-			g.say("%s — %v.", o.format(g.d), err)
+			g.say("Your orders were refused as a whole: %v.", err)
 		}
 	}
-	if finish {
-		g.endSolo()
+	if finish >= 0 {
+		o := &os[finish]
+		switch {
+		case g.handIndex(0, g.players[0].starter) >= 0 && !isDefaultFinish(o):
+			res[finish].err = fmt.Errorf("you must place your Starter business %s before you finish", g.cname(g.players[0].starter))
+		default:
+			res[finish].canon = o.format(g.d)
+			g.endSolo()
+		}
 	}
 	return res
+}
+
+// soloBatch carries out one mail of the solo game: contracts and vehicles
+// are picked and returned, cards closed and spun, then the placement; the
+// tableau is checked once, at the end. It returns the order that failed.
+func (g *game) soloBatch(os []Order, batch []int) (int, error) {
+	t := &g.teams[0]
+	var place []*Order
+	first := batch[0]
+	for _, verbs := range [][]Verb{{VerbPick}, {VerbClose}, {VerbReturn}, {VerbSpin}} {
+		for _, i := range batch {
+			o := &os[i]
+			if o.Verb != verbs[0] {
+				continue
+			}
+			var err error
+			switch o.Verb {
+			case VerbPick:
+				err = g.soloTake(o)
+			case VerbReturn:
+				err = g.soloReturn(o)
+			case VerbClose, VerbSpin:
+				var c int
+				c, err = g.inPlaced(t, o.Card)
+				if err == nil {
+					o.Card = codeRef(c)
+					k := placedIndex(t, c)
+					if o.Verb == VerbSpin {
+						t.placed[k].rot = (t.placed[k].rot + o.N) & 3
+					} else if err = g.mayPart(0, c, "close"); err == nil {
+						t.placed = append(t.placed[:k], t.placed[k+1:]...)
+						g.players[0].hand = append(g.players[0].hand, handCard{card: c})
+					}
+				}
+			}
+			if err != nil {
+				return i, err
+			}
+		}
+	}
+	for _, i := range batch {
+		if v := os[i].Verb; v == VerbPlace || v == VerbMove || v == VerbToken {
+			place = append(place, &os[i])
+		}
+	}
+	normalizeToken(t)
+	if len(place) > 0 {
+		if err := g.placeGroup(0, place, true); err != nil {
+			for _, i := range batch {
+				if &os[i] == place[0] {
+					return i, err
+				}
+			}
+		}
+		return -1, nil
+	}
+	if prob := analyze(g.d, t, g.opt.Laissez).problem(); prob != "" {
+		return first, fmt.Errorf("%s", prob)
+	}
+	return -1, nil
 }
 
 // soloTake takes a contract or vehicle from its deck: one of each kind.

@@ -640,6 +640,12 @@ func (r *run) strategicCheck(i int, o *Order) string {
 // strategic carries out a strategic attack (seed: Strategic Attack,
 // Resolving an ICBM Attack, Multiple City Areas).
 func (r *run) strategic(i int, o *Order, what string) *attacked {
+	return r.strategicWith(i, o, what, nil)
+}
+
+// strategicWith is strategic with the defenders' designations of their
+// ABMs (player ⇒ ABM n AT place orders), from the confirmation step.
+func (r *run) strategicWith(i int, o *Order, what string, aim map[int][]Launch) *attacked {
 	w := r.w
 	if why := r.strategicCheck(i, o); why != "" {
 		r.rep.public("  %s's %s is not made: %s.", w.pname(i), what, why)
@@ -665,7 +671,7 @@ func (r *run) strategic(i int, o *Order, what string) *attacked {
 		}
 	}
 	r.rep.public("  %s launches %s (%s): %s.", w.pname(i), plural(len(missiles), "ICBM", "ICBMs"), what, strings.Join(parts, ", "))
-	r.intercept(missiles)
+	r.interceptWith(missiles, aim)
 	minors := map[int]bool{}
 	for _, m := range missiles {
 		if !w.isSea(m.area) && w.minor(m.area) && w.armiesIn(m.area) < 0 && w.minorI[m.area] > 0 {
@@ -683,7 +689,11 @@ func (r *run) strategic(i int, o *Order, what string) *attacked {
 
 // intercept lets every ABM fire at the incoming missiles, as its owner's
 // standing ABM orders say (seed: Strategic Attack, step 2 and 3).
-func (r *run) intercept(missiles []*icbm) {
+func (r *run) intercept(missiles []*icbm) { r.interceptWith(missiles, nil) }
+
+// interceptWith is intercept where some players designated the target of
+// each of their ABMs (ABM n AT place): those fire only as designated.
+func (r *run) interceptWith(missiles []*icbm, aim map[int][]Launch) {
 	w := r.w
 	type battery struct {
 		owner int // player index, or -1 for a minor
@@ -692,7 +702,7 @@ func (r *run) intercept(missiles []*icbm) {
 	}
 	var bats []battery
 	for _, j := range w.order {
-		if p := w.players[j]; p.alive() && p.ABM > 0 && p.ABMPolicy != "off" {
+		if p := w.players[j]; p.alive() && p.ABM > 0 && (p.ABMPolicy != "off" || len(aim[j]) > 0) {
 			bats = append(bats, battery{owner: j, minor: -1, n: p.ABM})
 		}
 	}
@@ -702,6 +712,10 @@ func (r *run) intercept(missiles []*icbm) {
 		}
 	}
 	for _, b := range bats {
+		if b.owner >= 0 && len(aim[b.owner]) > 0 {
+			r.designated(b.owner, b.n, missiles, aim[b.owner])
+			continue
+		}
 		var mine, others []*icbm
 		for _, m := range missiles {
 			if m.from == b.owner && b.owner >= 0 {
@@ -740,20 +754,43 @@ func (r *run) intercept(missiles []*icbm) {
 			name = r.sc.areaName(b.minor) + " (minor power)"
 		}
 		for k := 0; k < b.n; k++ {
-			m := targets[k%len(targets)]
-			penalty := 0
-			ctl := w.controller(m.area)
-			if b.owner >= 0 && ctl != b.owner && !(w.isSea(m.area) && w.navies(b.owner, m.area) > 0) {
-				penalty = r.sc.Rules.ABMUncontrolledPenalty
-			}
-			die := r.dice(1, fmt.Sprintf("%s's ABM at the ICBM on %s", name, r.sc.placeName(m.area, m.city)))[0]
-			if die-penalty >= r.sc.Rules.ABMKillMin {
-				if !m.dead {
-					r.rep.public("    The ICBM on %s is destroyed.", r.sc.placeName(m.area, m.city))
-				}
-				m.dead = true
+			r.abmShot(b.owner, name, targets[k%len(targets)])
+		}
+	}
+}
+
+// designated fires a player's ABMs where he aimed them: n at the ICBMs on
+// each place he named, spread over them; ABMs beyond his count do not fire.
+func (r *run) designated(j, have int, missiles []*icbm, aims []Launch) {
+	w := r.w
+	for _, a := range aims {
+		var on []*icbm
+		for _, m := range missiles {
+			if m.from != j && m.area == a.Area && (a.City < 0 || m.city == a.City) {
+				on = append(on, m)
 			}
 		}
+		for k := 0; k < a.N && have > 0 && len(on) > 0; k++ {
+			have--
+			m := on[k%len(on)]
+			r.abmShot(j, w.pname(j), m)
+		}
+	}
+}
+
+// abmShot is one ABM fired by player j (-1: a minor) at a missile.
+func (r *run) abmShot(j int, name string, m *icbm) {
+	w := r.w
+	penalty := 0
+	if j >= 0 && w.controller(m.area) != j && !(w.isSea(m.area) && w.navies(j, m.area) > 0) {
+		penalty = r.sc.Rules.ABMUncontrolledPenalty
+	}
+	die := r.dice(1, fmt.Sprintf("%s's ABM at the ICBM on %s", name, r.sc.placeName(m.area, m.city)))[0]
+	if die-penalty >= r.sc.Rules.ABMKillMin {
+		if !m.dead {
+			r.rep.public("    The ICBM on %s is destroyed.", r.sc.placeName(m.area, m.city))
+		}
+		m.dead = true
 	}
 }
 
@@ -778,6 +815,13 @@ func (r *run) detonate(missiles []*icbm, by int) {
 			continue
 		}
 		w.deton++
+		if w.dead[a] {
+			r.rep.public("    An ICBM falls on the ruins of %s (land detonation %d).", r.sc.areaName(a), w.deton)
+			if r.winterRoll(by) {
+				return
+			}
+			continue
+		}
 		city := m.city
 		if city < 0 {
 			for k, d := range w.cities[a] {
@@ -815,21 +859,33 @@ func (r *run) detonate(missiles []*icbm, by int) {
 		} else {
 			r.rep.public("    An ICBM strikes %s: the city is destroyed; %s fights on (land detonation %d).", name, r.sc.areaName(a), w.deton)
 		}
-		if w.deton >= r.sc.Rules.WinterDetonation {
-			die := r.dice(1, fmt.Sprintf("nuclear winter after land detonation %d", w.deton))[0]
-			bonus := w.deton - r.sc.Rules.WinterDetonation
-			if die+bonus >= r.sc.Rules.WinterRoll {
-				w.winter = true
-				if by >= 0 {
-					w.winBy = w.pid(by)
-				}
-				r.rep.public("  NUCLEAR WINTER (%d + %d): the game ends now.", die, bonus)
-				r.endGame()
-				return
-			}
-			r.rep.public("    No nuclear winter (%d + %d).", die, bonus)
+		if r.winterRoll(by) {
+			return
 		}
 	}
+}
+
+// winterRoll rolls for nuclear winter from the 12th land detonation on: a
+// 6, plus one for each later detonation, ends the game (seed: Nuclear
+// Winter). by is the player whose ICBM it was (-1: a minor power's).
+func (r *run) winterRoll(by int) bool {
+	w := r.w
+	if w.deton < r.sc.Rules.WinterDetonation {
+		return false
+	}
+	die := r.dice(1, fmt.Sprintf("nuclear winter after land detonation %d", w.deton))[0]
+	bonus := w.deton - r.sc.Rules.WinterDetonation
+	if die+bonus < r.sc.Rules.WinterRoll {
+		r.rep.public("    No nuclear winter (%d + %d).", die, bonus)
+		return false
+	}
+	w.winter = true
+	if by >= 0 {
+		w.winBy = w.pid(by)
+	}
+	r.rep.public("  NUCLEAR WINTER (%d + %d): the game ends now.", die, bonus)
+	r.endGame()
+	return true
 }
 
 // destroyCompanies destroys the company cards of an area (city < 0) or of

@@ -157,6 +157,8 @@ func (r *run) anytime(i int, o *Order) bool {
 		r.makeOffer(i, o)
 	case KAccept:
 		r.acceptOffer(i, o)
+	case KIntercept:
+		// read by the confirmation step of a declared launch
 	}
 	return true
 }

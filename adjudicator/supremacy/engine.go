@@ -459,6 +459,10 @@ func (w *world) vet(i int, o *Order, acting bool) (errs, warns []string) {
 				errs = append(errs, "forces and weapons are sold in the build phase, after they are built")
 			}
 		}
+	case KIntercept:
+		if w.attack == nil || w.attack.Stage != "confirm" {
+			warns = append(warns, "ABM targets count only against a declared launch awaiting confirmation (step play); otherwise your ABM DEFEND order decides")
+		}
 	case KAccept:
 		if o.Power == p.ID {
 			errs = append(errs, "you cannot accept your own offer")

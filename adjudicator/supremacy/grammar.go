@@ -294,6 +294,14 @@ func (p *parser) order(top bool) *Order {
 	case "permit", "allow", "deny", "forbid":
 		return p.permit(w == "deny" || w == "forbid")
 	case "abm", "abms":
+		if _, ok := numberWords[p.word()]; ok || allDigits(p.word()) {
+			o := p.launch()
+			if o == nil {
+				return nil
+			}
+			o.Kind = KIntercept
+			return o
+		}
 		return p.abmPolicy()
 	case "misdeal":
 		return newOrder(KMisdeal)

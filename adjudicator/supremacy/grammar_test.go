@@ -69,6 +69,7 @@ func TestGrammar(t *testing.T) {
 		{"deny china through Strait of Malacca", "DENY china THROUGH malacca"},
 		{"abm defend all", "ABM DEFEND ALL"},
 		{"ABM defend usa, eu", "ABM DEFEND eu, usa"},
+		{"abm 2 at Moscow, 1 at tokyo", "ABM 2 AT mos, 1 AT tokyo"},
 		// set-up and salaries
 		{"misdeal", "MISDEAL"},
 		{"place 6 armies in Moscow, 3 navies in Baltic Sea", "PLACE 6 ARMIES IN mos, 3 NAVIES IN blt"},

@@ -24,6 +24,7 @@ const (
 	KNoContest // NO CONTEST
 	KPermit    // PERMIT|DENY power|ALL THROUGH choke|ALL (standing)
 	KABM       // ABM DEFEND OWN|ALL|OFF|powers (standing)
+	KIntercept // ABM n AT place, … (step play: against a declared launch)
 	// set-up
 	KMisdeal // MISDEAL
 	KPlace   // PLACE n ARMIES IN area, n NAVIES IN sea
@@ -226,7 +227,7 @@ func newOrder(k Kind) *Order {
 func (o *Order) anytime() bool {
 	switch o.Kind {
 	case KLoan, KRepay, KBuyBonds, KSellBonds, KSeize, KOffer, KAccept, KReaction, KNoReact,
-		KContest, KNoContest, KPermit, KABM:
+		KContest, KNoContest, KPermit, KABM, KIntercept:
 		return true
 	}
 	return false
@@ -400,6 +401,14 @@ func (sc *Scenario) formatBody(b *strings.Builder, o *Order) {
 			b.WriteString(strings.Join(o.Powers, ", "))
 		} else {
 			b.WriteString(strings.ToUpper(o.Policy))
+		}
+	case KIntercept:
+		b.WriteString("ABM ")
+		for i, t := range o.Targets {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(itoa(t.N) + " AT " + sc.placeID(t.Area, t.City))
 		}
 	case KMisdeal:
 		b.WriteString("MISDEAL")

@@ -43,7 +43,9 @@ STANDING ORDERS (stay until changed; a mail with reactions replaces them all):
   PERMIT|DENY <power>|ALL [THROUGH <choke point>|ALL]   passage through the
       choke points whose control area you control (default: denied).
   ABM DEFEND OWN|ALL|OFF|<powers>   which ICBMs your ABMs fire at (default OWN:
-      those aimed at your areas and your fleets).
+      those aimed at your areas and your fleets), spread evenly over them.
+  ABM 2 AT mos, 1 AT tokyo   in step play, while a declared launch awaits
+      confirmation: where each of your ABMs fires (instead of the policy).
 SET-UP: PLACE 6 ARMIES IN <home>, 3 NAVIES IN <sea next to a home> (9 in all;
   the rest become armies spread over your homes). MISDEAL (once): your hand
   goes back and you draw a new one before placing.

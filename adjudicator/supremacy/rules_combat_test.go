@@ -285,6 +285,13 @@ func TestStrategicAttack(t *testing.T) {
 		f.resolve(map[string][]string{"russia": {"MOVE stp - mos"}})
 		f.eq("russia in mos", f.armyIn("russia", "mos"), 0)
 	})
+	t.Run("two on one area: the second falls on ruins", func(t *testing.T) {
+		f := newFixture(t, "usa,eu,russia", nil).order("usa", "eu", "russia")
+		f.player("usa").ICBM = 2
+		f.resolve(map[string][]string{"usa": {"LAUNCH 2 AT vol"}})
+		f.says("Volgograd is contaminated", "An ICBM falls on the ruins of Volgograd (land detonation 2)")
+		f.eq("detonations", f.w.deton, 2)
+	})
 	t.Run("a sea strike", func(t *testing.T) {
 		f := newFixture(t, "usa,eu,russia", nil).order("usa", "eu", "russia")
 		f.player("usa").ICBM = 1

@@ -99,6 +99,34 @@ func TestAttackStepsDefaults(t *testing.T) {
 	}
 }
 
+// Seed: Strategic Attack, step 2 — in step play the defenders designate
+// each ABM's target while the launch awaits confirmation; several may aim
+// at one ICBM; a designation overrides the standing policy.
+func TestDesignatedABMs(t *testing.T) {
+	f := newFixture(t, "eu,russia,china", map[string]string{"steps": "attack"}).order("russia", "eu", "china")
+	f.player("russia").ICBM = 2
+	f.player("eu").ABM, f.player("eu").ABMPolicy = 2, "off"
+	f.player("china").ABM = 1
+	f.w.attack = &attackJSON{Stage: "confirm", Launch: "LAUNCH 2 AT ger"}
+	if errs, warns := f.check("eu", "ABM 2 AT ger"); len(errs)+len(warns) != 0 {
+		t.Errorf("Check: %v %v", errs, warns)
+	}
+	f.resolve(map[string][]string{"russia": {"CONFIRM"}, "eu": {"ABM 2 AT ger"}, "china": {"ABM 1 AT Germany"}},
+		2, 1, // the EU's two ABMs, one on each ICBM: the first is destroyed
+		3) // China's, over an area it does not control (3 − 1), at the first again
+	if !f.w.dead[f.area("ger")] {
+		t.Errorf("the second ICBM should get through:\n%s", f.public())
+	}
+	if n := strings.Count(f.public(), "is destroyed."); n != 1 {
+		t.Errorf("%d ICBMs destroyed:\n%s", n, f.public())
+	}
+	f.eq("ABMs are not used up", f.player("eu").ABM, 2)
+	f.phase(PhaseAttack, 1)
+	if _, warns := f.check("eu", "ABM 2 AT ger"); len(warns) == 0 {
+		t.Error("no warning for a designation without a declared launch")
+	}
+}
+
 // steps=all: trade, attack, move and build are one player's step at a
 // time; the other players' phase orders are refused by Check.
 func TestAllSteps(t *testing.T) {

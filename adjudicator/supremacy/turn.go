@@ -284,7 +284,18 @@ func (r *run) attackStep(ords [][]*Order) {
 			r.rep.public("  %s calls off the launch.", w.pname(active))
 			break
 		}
-		r.afterStep(active, r.strategic(active, launch, "strategic attack"), nil)
+		aim := map[int][]Launch{}
+		for j, list := range ords {
+			if j == active {
+				continue
+			}
+			for _, o := range list {
+				if o.Kind == KIntercept {
+					aim[j] = append(aim[j], o.Targets...)
+				}
+			}
+		}
+		r.afterStep(active, r.strategicWith(active, launch, "strategic attack", aim), nil)
 	default:
 		r.others(active, ords)
 		var act, rf *Order

@@ -53,7 +53,9 @@
 //     card or one block; a card laid on a placed contract sends it back to
 //     the Contract deck), Revenue (the best route, or the best from a
 //     named office), Reorganize, Close, Blind Purchase. Discard and Spin
-//     are free; Place with Reorganize is the dual action.
+//     are free and may be sent at any time (in another's turn they are
+//     carried out when that turn is resolved); Place with Reorganize is
+//     the dual action.
 //   - Laws A–F: money capped at $2,000 (the excess goes to the bank, from
 //     revenue and from sales); no team owns two more offices than another
 //     (checked when offices are acquired); no two contracts or vehicles of
@@ -124,7 +126,9 @@ A turn: up to two DIFFERENT actions (two purchases from different areas are diff
   REVENUE [FROM <office>]                the best revenue route (from that office)
   CLOSE <card>[, <card>]                 placed cards back into your hand
 Free: DISCARD <card>[, <card>] (consecutive discards count as one), SPIN <card> [n],
-  TOKEN AT x,y E|S|N|W (the link/3VP token as a link), TOKEN OFF, PASS.
+  TOKEN AT x,y E|S|N|W (the link/3VP token as a link; alone it is a Reorganize),
+  TOKEN OFF, PASS. DISCARD and SPIN may also be sent in another player's turn: they are
+  carried out when that turn is resolved, after its player's orders.
 Questions, answered at once and never stored: HAND, ASK <player> OFFICES|CONTRACTS|VEHICLES.
 Answering an offer: ACCEPT or DECLINE.  Solo game: PLACE, MOVE, CLOSE, SPIN, TOKEN,
   PICK <contract or vehicle>, RETURN <card>, FINISH.

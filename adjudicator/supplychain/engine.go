@@ -305,26 +305,28 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 			fail(it.line, fmt.Errorf("the game is over"))
 		}
 	case g.phase == phaseOffer && p == g.offer.to:
-		for k, it := range acts {
+		answers := 0
+		var free []checkItem
+		for _, it := range acts {
 			switch {
-			case it.o.Verb != VerbAccept && it.o.Verb != VerbDecline:
-				fail(it.line, fmt.Errorf("you answer %s's offer now: ACCEPT or DECLINE", titleCase(g.players[g.offer.from].power)))
-			case k > 0:
-				fail(it.line, fmt.Errorf("one answer only"))
+			case it.o.Verb == VerbAccept || it.o.Verb == VerbDecline:
+				if answers++; answers > 1 {
+					fail(it.line, fmt.Errorf("one answer only"))
+				}
+			case isFree(it.o.Verb):
+				free = append(free, it)
 			default:
-				ck.Canonical = append(ck.Canonical, it.o.format(g.d))
+				fail(it.line, fmt.Errorf("you answer %s's offer now: ACCEPT or DECLINE", titleCase(g.players[g.offer.from].power)))
 			}
 		}
 		notes = append(notes, "The offer: "+g.describeOffer(g.offer)+".")
-	case g.phase == phaseOffer:
 		for _, it := range acts {
-			fail(it.line, fmt.Errorf("%s must first answer %s's offer", titleCase(g.players[g.offer.to].power), titleCase(g.players[g.offer.from].power)))
+			if it.o.Verb == VerbAccept || it.o.Verb == VerbDecline {
+				ck.Canonical = append(ck.Canonical, it.o.format(g.d))
+			}
 		}
-	case p != g.seat:
-		for _, it := range acts {
-			fail(it.line, fmt.Errorf("it is not your turn: it is %s's (round %d)", titleCase(g.players[g.seat].power), g.round))
-		}
-	default:
+		ck.Canonical = append(ck.Canonical, g.checkFree(p, free, fail)...)
+	case g.phase == phaseSolo || (g.phase == phaseTurn && p == g.seat):
 		os := make([]Order, len(acts))
 		for k, it := range acts {
 			os[k] = it.o
@@ -353,6 +355,26 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		}
 		if c.phase == phaseSolo || c.phase == phaseTurn || c.phase == phaseOver {
 			notes = append(notes, strings.Split(strings.TrimRight(c.afterTurn(p), "\n"), "\n")...)
+		}
+	default:
+		// Not this player's turn: only the free orders (Discard and
+		// Spin may be done at any time); they are carried out when the
+		// phase is resolved, after the active player's orders.
+		var free []checkItem
+		for _, it := range acts {
+			if isFree(it.o.Verb) {
+				free = append(free, it)
+				continue
+			}
+			who := titleCase(g.players[g.seat].power)
+			if g.phase == phaseOffer {
+				who = titleCase(g.players[g.offer.to].power) + " (answering an offer)"
+			}
+			fail(it.line, fmt.Errorf("it is not your turn: it is %s's (round %d); only DISCARD and SPIN may be done at any time", who, g.round))
+		}
+		ck.Canonical = g.checkFree(p, free, fail)
+		if len(ck.Canonical) > 0 {
+			notes = append(notes, "DISCARD and SPIN are carried out when "+g.phaseTitle()+" is resolved, after that player's orders.")
 		}
 	}
 	// Lines that start with an order word but could not be read count as
@@ -477,6 +499,10 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 	}
 	g.rep = &report{}
 	id, title := g.phaseID(), g.phaseTitle()
+	skip := "" // whose free orders the phase itself carries out
+	if g.phase == phaseTurn {
+		skip = g.players[g.seat].power
+	}
 	switch g.phase {
 	case phaseOver:
 		return adjudicator.Outcome{}, fmt.Errorf("supplychain: the game is over")
@@ -525,6 +551,9 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 		}
 		g.runSolo(os, false)
 	}
+	if g.phase != phaseSolo && g.opt.Players > 1 {
+		g.otherFree(skip, ords)
+	}
 	g.step++
 	st := g.status()
 	var pub strings.Builder
@@ -553,6 +582,84 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 	}
 	out.Report.Data = data
 	return out, nil
+}
+
+// isFree: orders a player may give at any time, in anybody's turn.
+func isFree(v Verb) bool { return v == VerbDiscard || v == VerbSpin }
+
+// checkFree checks a non-active player's free orders on a copy.
+func (g *game) checkFree(p int, items []checkItem, fail func(int, error)) []string {
+	if len(items) == 0 {
+		return nil
+	}
+	os := make([]Order, len(items))
+	for k, it := range items {
+		os[k] = it.o
+	}
+	c := g.clone()
+	c.rep = nil
+	var out []string
+	for k, r := range c.runFree(p, os) {
+		if r.err != nil {
+			fail(items[k].line, r.err)
+		} else {
+			out = append(out, r.canon)
+		}
+	}
+	return out
+}
+
+// runFree carries out free orders (consecutive discards as one).
+func (g *game) runFree(p int, os []Order) []result {
+	res := make([]result, len(os))
+	for i := 0; i < len(os); {
+		j := i + 1
+		if os[i].Verb == VerbDiscard {
+			for j < len(os) && os[j].Verb == VerbDiscard {
+				j++
+			}
+		}
+		var ptrs []*Order
+		for k := i; k < j; k++ {
+			ptrs = append(ptrs, &os[k])
+		}
+		err := g.try(func(c *game) error { return c.free(p, ptrs) })
+		for k := i; k < j; k++ {
+			if err != nil {
+				res[k].err = err
+			} else {
+				res[k].canon = os[k].format(g.d)
+			}
+		}
+		i = j
+	}
+	return res
+}
+
+// otherFree carries out the free orders that players other than the one
+// whose phase it was sent during the phase (seat order).
+func (g *game) otherFree(skip string, ords map[string][]string) {
+	if g.phase == phaseOver {
+		return
+	}
+	for p, pl := range g.players {
+		lines := ords[pl.power]
+		if len(lines) == 0 || pl.power == skip {
+			continue
+		}
+		os, _ := g.parseCanonical(lines)
+		var free []Order
+		for _, o := range os {
+			if isFree(o.Verb) {
+				free = append(free, o)
+			}
+		}
+		for k, r := range g.runFree(p, free) {
+			if r.err != nil {
+				g.say("%s: %s — %v.", titleCase(pl.power), free[k].format(g.d), r.err)
+			}
+		}
+	}
 }
 
 // finalText is the final scoring: VP with the business plans revealed,

@@ -131,3 +131,42 @@ func TestReportGolden(t *testing.T) {
 		}
 	}
 }
+
+// Seed, Extras: Discard (and Spin) at any time — by mail, a player whose
+// turn it is not sends them during another's turn, and they are carried
+// out when that turn is resolved.
+func TestFreeOrdersAnyTime(t *testing.T) {
+	e := engine(t, "supplychain-3")
+	g := actionGame(t)
+	g.giveHand(t, 1, "WF2", "CF2")
+	st := g.encode()
+	c, _ := e.Check(st, "blue", "DISCARD WF2\nSPIN main office 1")
+	if strings.Join(c.Canonical, "|") != "DISCARD WF2|SPIN MO6 1" {
+		t.Fatalf("canonical %v %+v", c.Canonical, c.Lines)
+	}
+	if c, _ := e.Check(st, "blue", "DISCARD WF2\nREVENUE"); len(c.Canonical) != 0 {
+		t.Errorf("blue took an action in red's turn: %v", c.Canonical)
+	}
+	out, err := e.Resolve(st, map[string][]string{"red": {"REVENUE"}, "blue": c.Canonical}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, _ := decodeState(out.Next)
+	if g2.inHandCode(1, "WF2") || !containsCard(g2.stale, g2.idx(t, "WF2")) || g2.teams[1].placed[0].rot != 1 {
+		t.Errorf("blue's free orders were not carried out:\n%s", out.Report.Public)
+	}
+	if !strings.Contains(out.Report.Public, "Blue abandons Wheat Farm (WF2)") {
+		t.Errorf("%s", out.Report.Public)
+	}
+	// The partner of an offer may discard with the answer.
+	st = resolveAs(t, e, g.encode(), "red", "BUY CF2 FROM blue FOR $300")
+	c, _ = e.Check(st, "blue", "DECLINE\nDISCARD WF2")
+	if strings.Join(c.Canonical, "|") != "DECLINE|DISCARD WF2" {
+		t.Fatalf("canonical %v", c.Canonical)
+	}
+	out, _ = e.Resolve(st, map[string][]string{"blue": c.Canonical}, 1)
+	g3, _ := decodeState(out.Next)
+	if g3.inHandCode(1, "WF2") || !g3.inHandCode(1, "CF2") {
+		t.Errorf("blue's hand %s", g3.handCodes(1))
+	}
+}

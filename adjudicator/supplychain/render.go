@@ -290,6 +290,22 @@ func (g *game) turnHelp(p int) string {
 	for _, l := range lines {
 		fmt.Fprintf(&b, "  %s\n", l)
 	}
+	if pl.blind < 0 {
+		var can []string
+		for _, s := range g.listing {
+			if s.card >= 0 && g.price(p, s.card, AreaListing) <= pl.money && g.canHold(p, s.card, nil) == nil {
+				can = append(can, fmt.Sprintf("%s %s", g.card(s.card).Code, money(g.price(p, s.card, AreaListing))))
+			}
+		}
+		for _, c := range g.stale {
+			if g.price(p, c, AreaStale) <= pl.money && g.canHold(p, c, nil) == nil {
+				can = append(can, fmt.Sprintf("%s %s (stale)", g.card(c).Code, money(g.price(p, c, AreaStale))))
+			}
+		}
+		if len(can) > 0 {
+			fmt.Fprintf(&b, "Listed and stale cards you can afford: %s.\n", strings.Join(can, ", "))
+		}
+	}
 	def := "Revenue"
 	if g.opt.Default == "pass" {
 		def = "no action"

@@ -521,8 +521,8 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			fmt.Fprintf(&b, "  %-10s %s\n", titleCase(p), mark)
 		}
 		b.WriteString("\n" + st.Summary)
-		if v, ok := mc.engine.(adjudicator.Viewer); ok && mc.player != nil && mc.player.Power != "" {
-			private, err := v.View(mc.state, mc.player.Power)
+		if mc.player != nil && mc.player.Power != "" {
+			private, err := mc.d.privateView(mc.tx, g, mc.player.Power)
 			if err != nil {
 				return err
 			}

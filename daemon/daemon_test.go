@@ -665,6 +665,15 @@ func TestStatusShowsThePlayersPrivateView(t *testing.T) {
 	_, tok := h.startToy("g20", "")
 	h.as(tok["red"], "STATUS")
 	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "--- for you only ---", "your secret score: 0")
+	// The power mail at the start carries the private view too.
+	h.createToy("g20b", "")
+	h.send("carol@example.test", "", "JOIN g20b")
+	h.send("dan@example.test", "", "JOIN g20b")
+	for _, m := range h.outbox() {
+		if strings.Contains(m.Subject, "You are") {
+			mustContain(t, m.Text, "--- for you only ---", "your secret score: 0")
+		}
+	}
 }
 
 // Options the daemon does not know go to the engine, which checks them at

@@ -323,6 +323,11 @@ func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player) error
 		"Your password: %s\n",
 		titleCase(p.Power), g.Name, role, g.Name, d.replyAddress(p.Token), d.opt.Address,
 		p.Power, g.Name, pw, pw)
+	if view, err := d.privateView(tx, g, p.Power); err != nil {
+		return err
+	} else if view != "" {
+		text += "\n--- for you only ---\n" + view
+	}
 	return d.send(tx, &Outgoing{
 		To: []string{p.Address}, Subject: fmt.Sprintf("[%s] You are %s", g.Name, titleCase(p.Power)),
 		Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
@@ -489,4 +494,22 @@ func AssignPowers(powers []string, prefs [][]string, seed int64) []string {
 		out[i] = powers[j]
 	}
 	return out
+}
+
+// privateView is what only power may see of g's position now, for engines
+// with hidden information ("" otherwise).
+func (d *Daemon) privateView(tx *store.Tx, g *store.Game, power string) (string, error) {
+	e, err := engineFor(g)
+	if err != nil || g.Status != store.Active {
+		return "", err
+	}
+	v, ok := e.(adjudicator.Viewer)
+	if !ok {
+		return "", nil
+	}
+	state, err := tx.State(g.Name)
+	if err != nil {
+		return "", err
+	}
+	return v.View(state, power)
 }

@@ -43,6 +43,7 @@ func (g *game) botOrders(p int, rng *rand.Rand) []Order {
 	}
 	sim := g.clone()
 	sim.rep = nil
+	sim.sim = true // a bot sees what a player sees
 	var chosen []Order
 	tryOrders := func(os []Order) bool {
 		c := sim.clone()

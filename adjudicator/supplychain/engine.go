@@ -333,6 +333,7 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		}
 		c := g.clone()
 		c.rep = &report{}
+		c.sim = true
 		var rs []result
 		if c.phase == phaseSolo {
 			rs = c.runSolo(os, true)
@@ -598,6 +599,7 @@ func (g *game) checkFree(p int, items []checkItem, fail func(int, error)) []stri
 	}
 	c := g.clone()
 	c.rep = nil
+	c.sim = true
 	var out []string
 	for k, r := range c.runFree(p, os) {
 		if r.err != nil {

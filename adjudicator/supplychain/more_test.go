@@ -2,10 +2,13 @@ package supplychain
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pbemd/adjudicator"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -169,4 +172,71 @@ func TestFreeOrdersAnyTime(t *testing.T) {
 	if g3.inHandCode(1, "WF2") || !g3.inHandCode(1, "CF2") {
 		t.Errorf("blue's hand %s", g3.handCodes(1))
 	}
+}
+
+// Check carries a turn out on a copy, but never with what the player
+// cannot see: the Deck's order (a blind purchase, a refilled listing
+// slot) and other players' hands. Two positions that differ only there
+// give the same answer.
+func TestCheckHidesWhatThePlayerCannotSee(t *testing.T) {
+	e := engine(t, "supplychain-3")
+	base := actionGame(t)
+	base.giveHand(t, 0, "SO3")
+	withTop := func(code string) *game {
+		g := base.clone()
+		c := g.idx(t, code)
+		g.pull(c)
+		g.draw = append([]int{c}, g.draw...)
+		return g
+	}
+	a, b := withTop("GS1"), withTop("WF3")
+	// Blue holds a Lumber Mill in one position and not in the other.
+	a.giveHand(t, 1, "LM3")
+	for _, text := range []string{
+		"BLIND\nBUY LM1 FROM LISTING",
+		"BLIND\nBUY GS1 FROM LISTING",
+		"BUY LM1 FROM LISTING\nSWAP SO3 FOR GS1",
+		"BUY LM1 FROM LISTING\nSWAP SO3 FOR WF3",
+		"BUY Lumber Mill FROM blue FOR $300\nREVENUE",
+		"BUY LM3 FROM blue FOR $300",
+		"TRADE SO3 FOR LM3 WITH blue",
+	} {
+		ca, _ := e.Check(a.encode(), "red", text)
+		cb, _ := e.Check(b.encode(), "red", text)
+		if checkText(ca) != checkText(cb) {
+			t.Errorf("%q: Check tells the positions apart:\n%+v\n%+v", text, ca, cb)
+		}
+	}
+	// A card from the partner's hand is named, and looked for when the
+	// offer is made.
+	c, _ := e.Check(a.encode(), "red", "BUY Lumber Mill FROM blue FOR $300")
+	if strings.Join(c.Canonical, "|") != `TRADE WITH blue GIVE $300 GET "Lumber Mill"` {
+		t.Fatalf("canonical %v", c.Canonical)
+	}
+	st := resolveAs(t, e, a.encode(), "red", "BUY Lumber Mill FROM blue FOR $300")
+	st = resolveAs(t, e, st, "blue", "ACCEPT")
+	if g, _ := decodeState(st); !g.inHandCode(0, "LM3") {
+		t.Errorf("red's hand %s", g.handCodes(0))
+	}
+	// Blue has none: the offer fails, uses the action, and only blue
+	// hears why.
+	out, err := e.Resolve(b.encode(), map[string][]string{"red": c.Canonical}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.Report.Public, "Blue cannot accept: the Buy-Sell-Trade fails") ||
+		strings.Contains(out.Report.Public, "has no") || !strings.Contains(out.Report.Private["blue"], "Blue has no Lumber Mill") {
+		t.Errorf("public:\n%s\nblue:\n%s", out.Report.Public, out.Report.Private["blue"])
+	}
+}
+
+// checkText is what a Check tells the player (lines, diagnostics,
+// canonical lines, notes), without pointers.
+func checkText(c adjudicator.Check) string {
+	var b strings.Builder
+	for _, l := range c.Lines {
+		fmt.Fprintf(&b, "%d %s %v\n", l.Kind, l.Text, l.Diags)
+	}
+	fmt.Fprintf(&b, "%q\n%q\n", c.Canonical, c.Notes)
+	return b.String()
 }

@@ -82,10 +82,13 @@ func (o *Order) isQuery() bool { return o.Verb == VerbAsk || o.Verb == VerbHand 
 // format writes the canonical line of an order whose cards are resolved.
 func (o *Order) format(d *Deck) string {
 	code := func(r cardRef) string {
-		if r.card >= 0 {
+		switch {
+		case r.card >= 0:
 			return d.Cards[r.card].Code
+		case r.main:
+			return "main office"
 		}
-		return r.text
+		return `"` + r.text + `"`
 	}
 	rot := func() string { return fmt.Sprintf(" TURN %d", o.Rot&3) }
 	switch o.Verb {

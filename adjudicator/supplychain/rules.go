@@ -73,6 +73,9 @@ func (g *game) abandon(c int) {
 // empty when the Deck is exhausted).
 func (g *game) refill(i int) {
 	g.listing[i] = slot{card: -1}
+	if g.sim {
+		return // a trial run does not see the next card
+	}
 	if len(g.draw) > 0 {
 		g.listing[i] = slot{card: g.draw[0]}
 		g.draw = g.draw[1:]
@@ -441,10 +444,14 @@ func (g *game) blind(p int) error {
 	if len(g.draw) == 0 {
 		return fmt.Errorf("the Deck is empty")
 	}
+	who := titleCase(pl.power)
+	if g.sim {
+		g.say("%s buys the top card of the Deck blind (what it is and costs is seen when the turn is carried out; later purchases may then lack money).", who)
+		return nil
+	}
 	c := g.draw[0]
 	g.draw = g.draw[1:]
 	cost := g.blindPrice(c)
-	who := titleCase(pl.power)
 	if err := g.blindLaws(p, c); err != nil {
 		g.stale = append(g.stale, c)
 		g.say("%s buys blind: %s, which %s may not own (%v); it goes to the Stale Sale pile, nothing is paid.", who, g.cname(c), who, err)
@@ -564,10 +571,20 @@ func (g *game) resolveTrade(p int, o *Order) (*offer, error) {
 		var out []int
 		for k, r := range refs {
 			c := -1
-			if h, err := g.inHand(who, r, nil); err == nil {
-				c = h
-			} else if pc, err2 := g.inPlaced(g.teamOf(who), r); err2 == nil {
+			if pc, err := g.inPlaced(g.teamOf(who), r); err == nil {
 				c = pc
+			} else if who != p && g.sim {
+				// The partner's hand is not the actor's to see: the
+				// card is looked for when the offer is made.
+				if r.card < 0 && r.name < 0 {
+					return nil, fmt.Errorf("name the card you want by its name or code")
+				}
+				of.hidden = append(of.hidden, r)
+				continue
+			} else if h, err := g.inHand(who, r, nil); err == nil {
+				c = h
+			} else if who != p {
+				return nil, &noCardError{fmt.Sprintf("%s has no %s", titleCase(g.players[who].power), g.refText(r))}
 			} else {
 				return nil, fmt.Errorf("%s has no %s", titleCase(g.players[who].power), g.refText(r))
 			}
@@ -575,6 +592,9 @@ func (g *game) resolveTrade(p int, o *Order) (*offer, error) {
 				return nil, fmt.Errorf("%s named twice", g.cname(c))
 			}
 			if err := g.mayPart(who, c, "sell"); err != nil {
+				if who != p && placedIndex(g.teamOf(who), c) < 0 {
+					return nil, &noCardError{err.Error()} // about a hidden card
+				}
 				return nil, err
 			}
 			refs[k] = codeRef(c)
@@ -590,6 +610,25 @@ func (g *game) resolveTrade(p int, o *Order) (*offer, error) {
 		return nil, err
 	}
 	return of, g.checkTrade(of)
+}
+
+// noCardError: the trade fails for a reason hidden in the partner's hand
+// (a card it lacks, its Starter, law C or F): only the partner is told
+// why.
+type noCardError struct{ msg string }
+
+func (e *noCardError) Error() string { return e.msg }
+
+// representative is a card standing for what r names (for the laws
+// about kinds), or -1.
+func (g *game) representative(r cardRef) int {
+	switch {
+	case r.card >= 0:
+		return r.card
+	case r.name >= 0 && r.name < len(g.d.nameCards):
+		return g.d.nameCards[r.name][0]
+	}
+	return -1
 }
 
 // checkTrade checks an offer against the position (at the offer and again
@@ -624,15 +663,25 @@ func (g *game) checkTrade(of *offer) error {
 			return fmt.Errorf("co-op: %s may not be sold for less than its price %s", g.cname(of.get[0]), money(g.card(of.get[0]).Price))
 		}
 	}
-	// Laws C and F for what each receives.
-	for _, c := range of.give {
-		if err := g.canHold(q, c, of.get); err != nil {
-			return err
+	// Laws C and F for what each receives (a trial run does not look
+	// into the partner's hand).
+	if !g.sim {
+		for _, c := range of.give {
+			if err := g.canHold(q, c, of.get); err != nil {
+				return &noCardError{err.Error()} // about the partner's hidden hand
+			}
 		}
 	}
 	for _, c := range of.get {
 		if err := g.canHold(p, c, of.give); err != nil {
 			return err
+		}
+	}
+	for _, r := range of.hidden {
+		if c := g.representative(r); c >= 0 {
+			if err := g.canHold(p, c, of.give); err != nil {
+				return err
+			}
 		}
 	}
 	for i, a := range of.give {
@@ -653,7 +702,7 @@ func (g *game) checkTrade(of *offer) error {
 		return n
 	}
 	tp, tq := g.players[p].team, g.players[q].team
-	if tp != tq {
+	if tp != tq && !g.sim {
 		dp := offices(of.get) - offices(of.give)
 		if err := g.lawB(tp, dp, tq, -dp); err != nil {
 			return err
@@ -727,8 +776,12 @@ func (g *game) describeOffer(of *offer) string {
 		}
 		return joinAnd(xs)
 	}
+	get := items(of.get, of.getMoney)
+	for _, r := range of.hidden {
+		get = joinAnd([]string{get, g.refText(r)})
+	}
 	return fmt.Sprintf("%s gives %s to %s for %s", titleCase(g.players[of.from].power), items(of.give, of.giveMoney),
-		titleCase(g.players[of.to].power), items(of.get, of.getMoney))
+		titleCase(g.players[of.to].power), strings.TrimPrefix(get, " and "))
 }
 
 // ---- Swap ----

@@ -62,6 +62,9 @@ type game struct {
 
 	rep  *report     // what happened (not stored)
 	hook func(*game) // tests: called after every action carried out
+	// sim: a trial run for Check or a bot; it must not learn what the
+	// player cannot see (the Deck's order, other players' hands).
+	sim bool
 }
 
 type slot struct {
@@ -117,6 +120,7 @@ type edgeRef struct {
 type offer struct {
 	from, to  int // player indexes
 	give, get []int
+	hidden    []cardRef // sim only: cards asked for that may be in the partner's hand
 	giveMoney int
 	getMoney  int
 	rest      []string // the actor's order lines after the offer
@@ -155,6 +159,7 @@ func (g *game) clone() *game {
 		o.give = append([]int(nil), o.give...)
 		o.get = append([]int(nil), o.get...)
 		o.rest = append([]string(nil), o.rest...)
+		o.hidden = append([]cardRef(nil), o.hidden...)
 		c.offer = &o
 	}
 	return &c

@@ -1,6 +1,7 @@
 package supplychain
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -310,7 +311,14 @@ func (g *game) runTurn(p int, os []Order, check bool) []result {
 			}
 		}
 	}
+	deferred := false // check: orders after a trade that depends on the partner's hand
 	for si, st := range steps {
+		if deferred {
+			for _, i := range st.orders {
+				res[i].canon = os[i].format(g.d)
+			}
+			continue
+		}
 		if g.phase != phaseTurn {
 			for _, i := range st.orders {
 				res[i].err = fmt.Errorf("the game is over")
@@ -345,6 +353,22 @@ func (g *game) runTurn(p int, os []Order, check bool) []result {
 				}
 				return nil
 			})
+			if err == nil && check && len(of.hidden) > 0 && si < len(steps)-1 {
+				deferred = true
+				g.say("The orders after the trade are checked when they are carried out, after %s's answer.", titleCase(g.players[of.to].power))
+			}
+			var nc *noCardError
+			if err != nil && !check && errors.As(err, &nc) {
+				// The partner lacks the card: the offer is made and
+				// fails, which uses the action.
+				g.acted = append(g.acted, "buy-sell-trade")
+				g.say("%s offers %s a trade that %s cannot accept: the Buy-Sell-Trade fails.", titleCase(g.players[p].power), titleCase(o.Power), titleCase(o.Power))
+				if q := g.playerIndex(o.Power); q >= 0 {
+					g.tell(q, "%s's offer could not be accepted: %s.", titleCase(g.players[p].power), nc.msg)
+				}
+				res[st.orders[0]].err = err
+				continue
+			}
 			if err == nil && !check {
 				res[st.orders[0]].canon = o.format(g.d)
 				for _, later := range steps[si+1:] {
@@ -387,7 +411,7 @@ func (g *game) runTurn(p int, os []Order, check bool) []result {
 				res[i].canon = os[i].format(g.d)
 			}
 		}
-		if err == nil && g.hook != nil {
+		if err == nil && g.hook != nil && !g.sim {
 			g.hook(g)
 		}
 		if err != nil && !check {
@@ -508,13 +532,19 @@ func (g *game) answerOffer(accept bool, answered bool) {
 	g.offer = nil
 	g.phase = phaseTurn
 	from, to := titleCase(g.players[of.from].power), titleCase(g.players[of.to].power)
+	g.acted = append(g.acted, "buy-sell-trade") // made, whatever the answer
 	switch {
 	case accept:
 		if err := g.checkTrade(of); err != nil {
-			g.say("%s accepts, but the trade cannot be made now (%v): the action fails.", to, err)
+			var nc *noCardError
+			if errors.As(err, &nc) {
+				g.say("%s accepts, but the trade cannot be made now: the action fails.", to)
+				g.tell(of.to, "The trade could not be made: %s.", nc.msg)
+			} else {
+				g.say("%s accepts, but the trade cannot be made now (%v): the action fails.", to, err)
+			}
 		} else {
 			g.doTrade(of)
-			g.acted = append(g.acted, "buy-sell-trade")
 			g.say("%s accepts: %s.", to, g.describeOffer(of))
 		}
 	case answered:

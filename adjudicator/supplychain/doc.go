@@ -101,7 +101,11 @@
 // Questions (HAND, ASK) are answered at once in the reply and never
 // stored. A turn is checked by carrying it out on a copy: when any order
 // line of a mail has an error nothing is stored and the turn stays open,
-// so a mistyped turn never ends a player's turn. Leniencies: "the", "my",
+// so a mistyped turn never ends a player's turn. The copy sees only what
+// the player sees: it draws no card from the Deck (a blind purchase or a
+// refilled listing slot stays unknown until the turn is carried out) and
+// does not look into a trade partner's hand, so no probe by refused mails
+// learns a hidden card. Leniencies: "the", "my",
 // "a" before a card; "main office" for one's own main office; money as
 // $300, 300, $1,500 or 300$; cells as x,y, (x,y), x y or x/y; turns as
 // 0–3 or 90/180/270; TURN left out on PLACE or MOVE lets the engine choose
@@ -144,7 +148,9 @@ Choices where the rules are silent:
   stays open. Send the whole turn again.
 - A turn without orders by the deadline takes Revenue (GM option default=pass: nothing).
 - An offer not answered by its deadline is declined; the rest of the actor's orders are
-  carried out after the answer.
+  carried out after the answer. A made offer uses the Buy-Sell-Trade action, accepted or
+  not. Ask for a card in another player's hand by name (its code is secret); if that
+  player cannot make the trade, everyone hears only that the trade fails.
 - The hand limit is met by discarding the cheapest cards (the dealt Starter never).
 - Contract and Vehicle decks, the Offices area and the Stale Sale pile are open: any card
   may be bought from them. Contracts and vehicles are not swapped into the listing.

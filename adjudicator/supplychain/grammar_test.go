@@ -58,6 +58,9 @@ func TestGrammar(t *testing.T) {
 		{"swap SO3", "error: SWAP <hand card> FOR <listed card>"},
 		{"buy LM1 from listing please", "error: not understood"},
 		{"place WF2 at 1,0 turn 2\nfrobnicate the market", "PLACE WF2 AT 1,0 TURN 2"},
+		// After a trade for a card of the partner's hand, the rest is
+		// stored as written (checked after the answer).
+		{"buy lumber mill from blue for $300\nplace lumber mill east of main office", `TRADE WITH blue GIVE $300 GET "Lumber Mill" | PLACE "Lumber Mill" EAST OF main office`},
 	} {
 		t.Run(tc.text, func(t *testing.T) {
 			c, err := e.Check(st, "red", tc.text)
@@ -79,6 +82,10 @@ func TestGrammar(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("canonical %q, want %q (diagnostics %q)", got, tc.want, errs)
+			}
+			again, _ := e.Check(st, "red", strings.Join(c.Canonical, "\n"))
+			if strings.Join(again.Canonical, " | ") != got {
+				t.Errorf("canonical lines check as %q", again.Canonical)
 			}
 		})
 	}

@@ -240,3 +240,18 @@ func checkText(c adjudicator.Check) string {
 	fmt.Fprintf(&b, "%q\n%q\n", c.Canonical, c.Notes)
 	return b.String()
 }
+
+// The orders after an offer run after the answer, with the card just
+// bought.
+func TestOrdersAfterAnOffer(t *testing.T) {
+	e := engine(t, "supplychain-3")
+	g := actionGame(t)
+	g.giveHand(t, 1, "WF3")
+	st := resolveAs(t, e, g.encode(), "red", "buy wheat farm from blue for $200\nplace wheat farm east of main office")
+	st = resolveAs(t, e, st, "blue", "accept")
+	g2, _ := decodeState(st)
+	i := placedIndex(&g2.teams[0], g2.idx(t, "WF3"))
+	if i < 0 || g2.teams[0].placed[i].x != 1 || g2.teams[0].placed[i].rot != 2 || g2.seat != 1 {
+		t.Errorf("red's tableau %+v, seat %d", g2.teams[0].placed, g2.seat)
+	}
+}

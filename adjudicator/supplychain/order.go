@@ -90,7 +90,18 @@ func (o *Order) format(d *Deck) string {
 		}
 		return `"` + r.text + `"`
 	}
-	rot := func() string { return fmt.Sprintf(" TURN %d", o.Rot&3) }
+	rot := func() string {
+		if !o.HasRot {
+			return "" // the engine chooses the turn when it carries the order out
+		}
+		return fmt.Sprintf(" TURN %d", o.Rot&3)
+	}
+	where := func() string {
+		if o.At.rel {
+			return fmt.Sprintf(" %s OF %s", dirWords[o.At.dir&3], code(o.At.of))
+		}
+		return fmt.Sprintf(" %d,%d", o.At.x, o.At.y)
+	}
 	switch o.Verb {
 	case VerbBuy:
 		return "BUY " + code(o.Card) + " FROM " + o.Area.String()
@@ -111,11 +122,17 @@ func (o *Order) format(d *Deck) string {
 	case VerbSwap:
 		return "SWAP " + code(o.Card) + " FOR " + code(o.Give[0])
 	case VerbPlace:
-		return fmt.Sprintf("PLACE %s AT %d,%d", code(o.Card), o.At.x, o.At.y) + rot()
+		if o.At.rel {
+			return "PLACE " + code(o.Card) + where() + rot()
+		}
+		return "PLACE " + code(o.Card) + " AT" + where() + rot()
 	case VerbAttach:
-		return fmt.Sprintf("PLACE %s AT %s %d,%d", code(o.Card), o.Power, o.At.x, o.At.y) + rot()
+		return "PLACE " + code(o.Card) + " AT " + o.Power + where() + rot()
 	case VerbMove:
-		return fmt.Sprintf("MOVE %s TO %d,%d", code(o.Card), o.At.x, o.At.y) + rot()
+		if o.At.rel {
+			return "MOVE " + code(o.Card) + where() + rot()
+		}
+		return "MOVE " + code(o.Card) + " TO" + where() + rot()
 	case VerbRemove:
 		return "REMOVE " + code(o.Card)
 	case VerbToken:
@@ -153,6 +170,8 @@ func (o *Order) format(d *Deck) string {
 	}
 	return "?"
 }
+
+var dirWords = [4]string{"NORTH", "EAST", "SOUTH", "WEST"}
 
 // actionKey names the action an order belongs to ("" for free orders). Two
 // actions of a turn must differ (seed, Actions); purchases from different

@@ -95,8 +95,8 @@ func (g *game) botOrders(p int, rng *rand.Rand) []Order {
 			break
 		}
 	}
-	if len(chosen) == 0 {
-		chosen = []Order{{Verb: VerbRevenue}}
+	if len(sim.acted) == 0 && !tryOrders([]Order{{Verb: VerbRevenue}}) {
+		chosen = append(chosen, Order{Verb: VerbPass})
 	}
 	return chosen
 }

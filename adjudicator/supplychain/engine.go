@@ -350,6 +350,17 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 				ck.Canonical = append(ck.Canonical, r.canon)
 			}
 		}
+		// Stored orders end the turn at once: free orders alone would
+		// end it without an action, so say so.
+		if g.phase == phaseTurn {
+			action := g.players[p].forced // the Revenue a waiting Blind Purchase forces
+			for _, it := range acts {
+				action = action || it.o.actionKey() != "" || it.o.Verb == VerbPass || it.o.Verb == VerbToken
+			}
+			if !action {
+				fail(acts[0].line, fmt.Errorf("this mail has no action, and orders end your turn when they arrive: add your actions, or PASS to end the turn with these alone"))
+			}
+		}
 		notes = append(notes, "This turn will do (as things stand now):")
 		for _, s := range c.rep.pub {
 			notes = append(notes, "  "+s)

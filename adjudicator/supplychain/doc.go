@@ -129,9 +129,10 @@ A turn: up to two DIFFERENT actions (two purchases from different areas are diff
   MOVE <card> TO x,y [TURN n], REMOVE <card>   Reorganize (removed cards: stale pile/decks)
   REVENUE [FROM <office>]                the best revenue route (from that office)
   CLOSE <card>[, <card>]                 placed cards back into your hand
-Free: DISCARD <card>[, <card>] (consecutive discards count as one), SPIN <card> [n],
-  TOKEN AT x,y E|S|N|W (the link/3VP token as a link; alone it is a Reorganize),
-  TOKEN OFF, PASS. DISCARD and SPIN may also be sent in another player's turn: they are
+  TOKEN AT x,y E|S|N|W, TOKEN OFF        the link/3VP token as a link (or back to 3VP):
+                                         part of the Place action, alone a Reorganize
+Free: DISCARD <card>[, <card>] (consecutive discards count as one), SPIN <card> [n], PASS
+  (no action). DISCARD and SPIN may also be sent in another player's turn: they are
   carried out when that turn is resolved, after its player's orders.
 Questions, answered at once and never stored: HAND, ASK <player> OFFICES|CONTRACTS|VEHICLES.
 Answering an offer: ACCEPT or DECLINE.  Solo game: PLACE, MOVE, CLOSE, SPIN, TOKEN,
@@ -145,7 +146,8 @@ inside a block (a card and the cards that make what it needs, through its own su
 Choices where the rules are silent:
 - Player 1 (Listing Agent) is the first power; turns follow the power order.
 - A mail whose order lines have any error is refused whole: nothing is stored, the turn
-  stays open. Send the whole turn again.
+  stays open. Send the whole turn again. Orders end your turn when they arrive, so a mail
+  with free orders only is refused too: add your actions, or PASS.
 - A turn without orders by the deadline takes Revenue (GM option default=pass: nothing).
 - An offer not answered by its deadline is declined; the rest of the actor's orders are
   carried out after the answer. A made offer uses the Buy-Sell-Trade action, accepted or

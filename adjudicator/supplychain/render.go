@@ -285,7 +285,8 @@ func (g *game) turnHelp(p int) string {
 		"CLOSE <card>                    a placed card back into your hand",
 		"SWAP <hand card> FOR <listed card>",
 		"SELL <card> TO <player> FOR $n / BUY <card> FROM <player> FOR $n / TRADE <card> FOR <card> WITH <player>",
-		"free: DISCARD <card>, SPIN <card> [n], TOKEN AT x,y E|S|N|W, TOKEN OFF; questions: HAND, ASK <player> OFFICES|CONTRACTS|VEHICLES",
+		"TOKEN AT x,y E|S|N|W / TOKEN OFF   the link/3VP token (with PLACE, or alone as a Reorganize)",
+		"free: DISCARD <card>, SPIN <card> [n], PASS; questions: HAND, ASK <player> OFFICES|CONTRACTS|VEHICLES",
 	}
 	for _, l := range lines {
 		fmt.Fprintf(&b, "  %s\n", l)

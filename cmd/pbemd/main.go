@@ -27,6 +27,7 @@ import (
 	"pbemd/adjudicator"
 	"pbemd/adjudicator/diplomacy" // the engines this binary ships (they register from init)
 	_ "pbemd/adjudicator/empire"
+	_ "pbemd/adjudicator/supplychain"
 	_ "pbemd/adjudicator/supremacy"
 	"pbemd/daemon"
 	"pbemd/demo"

@@ -102,6 +102,10 @@ type Check struct {
 	Lines     []orders.Line // every line with its kind, value and diagnostics
 	Canonical []string      // the order lines to store, canonical short form
 	Notes     []string      // e.g. "A Rom has no order: it will hold"
+	// Answers reply to questions the player asked in the text (a hand of
+	// cards, a price): shown first in the reply. A text of questions only
+	// stores nothing.
+	Answers []string
 }
 
 // Outcome is the result of resolving one phase.

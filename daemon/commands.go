@@ -78,7 +78,10 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 			problems = append(problems, describeLine(l))
 		}
 	}
-	if hasOrders {
+	if check != nil && len(check.Answers) > 0 {
+		mc.say("%s", strings.Join(check.Answers, "\n\n"))
+	}
+	if hasOrders && (check == nil || len(check.Canonical) > 0 || len(check.Answers) == 0) {
 		if err := mc.orders(lines, check); err != nil {
 			return err
 		}
@@ -204,6 +207,18 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 	if sent, ok := mc.tx.SentMail(mc.in.InReplyTo); ok && sent.Game == mc.game.Name && sent.Phase != "" && sent.Phase != mc.game.PhaseID {
 		mc.say("You replied to a mail from an earlier phase (%s), which is over: the game is now in %s. I did not store these orders, in case they were meant for the old phase. If they are for %s, reply to this mail with them.",
 			sent.Phase, mc.game.PhaseTitle, mc.game.PhaseTitle)
+		return nil
+	}
+	if len(check.Canonical) == 0 {
+		// Nothing understood as an order: store nothing (a stored empty set
+		// would count as "orders sent" and could end a turn).
+		var problems []string
+		for i := range lines {
+			if len(lines[i].Diags) > 0 && (lines[i].Kind == orders.OrderLine || lines[i].Kind == orders.ErrorLine) {
+				problems = append(problems, describeLine(&lines[i]))
+			}
+		}
+		mc.say("No orders were stored from this mail; your standing orders for %s are unchanged.\n%s", mc.game.PhaseTitle, strings.Join(problems, "\n"))
 		return nil
 	}
 	set := store.OrderSet{

@@ -343,18 +343,23 @@ func gmPublish(mc *mailCtx, _ *orders.Command) error {
 		if err := mc.d.publishResults(mc.tx, g, rec); err != nil {
 			return err
 		}
-		return mc.d.endGame(mc.tx, g, endHow(st.Winners), st.Winners, "")
+		return mc.d.endGame(mc.tx, g, endHow(st.Winners), orAlive(st.Winners, g), "")
 	}
 	g.PhaseStarted = mc.now.UTC()
 	g.Deadline = mc.d.opt.Schedule.Deadline(kindOf(g), g.Options.Pace, mc.now, g.LastOrdersEnd)
 	return mc.d.publishResults(mc.tx, g, rec)
 }
 
+// endHow names how a game the rules ended was won: one winner is a solo
+// victory, several won together (a partnership), none is a draw.
 func endHow(winners []string) string {
-	if len(winners) == 1 {
+	switch len(winners) {
+	case 1:
 		return "solo"
+	case 0:
+		return "draw"
 	}
-	return "draw"
+	return "joint"
 }
 
 func gmRollback(mc *mailCtx, _ *orders.Command) error {
@@ -633,4 +638,13 @@ func engineOptions(o store.GameOptions) string {
 		kv = append(kv, k+"="+o.Engine[k])
 	}
 	return "; game options: " + strings.Join(kv, " ")
+}
+
+// orAlive is winners, or the surviving powers when the rules ended the
+// game without winners (a draw among the survivors).
+func orAlive(winners []string, g *store.Game) []string {
+	if len(winners) == 0 {
+		return g.Alive
+	}
+	return winners
 }

@@ -273,10 +273,8 @@ func (d *Daemon) finish(tx *store.Tx, g *store.Game, rec *store.PhaseRecord, out
 	if len(winners) == 0 {
 		winners = st.Winners
 	}
-	how := "solo"
-	if len(winners) != 1 {
-		how = "draw"
-	}
+	how := endHow(winners)
+	winners = orAlive(winners, g)
 	g.Status = store.Finished // the results mail says no deadline
 	if err := d.publishResults(tx, g, rec); err != nil {
 		return err
@@ -301,6 +299,12 @@ func (d *Daemon) endGame(tx *store.Tx, g *store.Game, how string, winners []stri
 		if senior := seniorOf(g, winners[0]); senior != "" {
 			fmt.Fprintf(&b, "The game's prize goes to the senior diplomat of %s.\n", titleCase(winners[0]))
 		}
+	case "joint":
+		names := make([]string, len(winners))
+		for i, w := range winners {
+			names[i] = titleCase(w)
+		}
+		fmt.Fprintf(&b, "%s have won %s together.\n", strings.Join(names, " and "), g.Name)
 	case "draw":
 		names := make([]string, len(winners))
 		for i, w := range winners {

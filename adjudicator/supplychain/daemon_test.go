@@ -1,111 +1,44 @@
 package supplychain_test
 
 import (
-	"context"
-	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	_ "pbemd/adjudicator/supplychain"
-	"pbemd/daemon"
-	"pbemd/mailer"
+	"pbemd/daemon/daemontest"
 	"pbemd/store"
 )
 
-// table drives the real daemon: mail in through HandleMail, mail out read
-// from the store's outbox, a virtual clock.
+// table drives the real daemon through daemontest, with short names for
+// the mails this file reads.
 type table struct {
-	t   *testing.T
-	d   *daemon.Daemon
-	db  *store.DB
-	now time.Time
-	seq int
+	*daemontest.Table
+	t *testing.T
 }
 
 type mail struct{ to, subject, text, token string }
 
 func newTable(t *testing.T) *table {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbemd.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := db.Check(); err != nil {
-			t.Errorf("bbolt check: %v", err)
-		}
-		db.Close()
-	})
-	tb := &table{t: t, db: db, now: time.Date(2026, 3, 1, 21, 0, 0, 0, time.UTC)}
-	tb.d, err = daemon.New(db, daemon.Options{Address: "gm@example.test", GM: []string{"gm-boss@example.test"},
-		GMPassword: "pw", PasswordCost: 4, Now: func() time.Time { return tb.now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tb
+	return &table{Table: daemontest.New(t), t: t}
 }
 
-func (tb *table) send(from, token, text string) {
-	tb.t.Helper()
-	tb.seq++
-	in := &daemon.Incoming{MsgID: fmt.Sprintf("m%d@test", tb.seq), From: from, Token: token, Subject: "orders", Text: text, Date: tb.now}
-	if err := tb.d.HandleMail(context.Background(), in); err != nil {
-		tb.t.Fatal(err)
-	}
-}
+func (tb *table) send(from, token, text string) { tb.t.Helper(); tb.Send(from, token, text) }
 
-func (tb *table) tick(after time.Duration) {
-	tb.t.Helper()
-	tb.now = tb.now.Add(after)
-	if err := tb.d.Tick(context.Background()); err != nil {
-		tb.t.Fatal(err)
-	}
-}
+func (tb *table) tick(after time.Duration) { tb.t.Helper(); tb.Wait(after) }
 
 func (tb *table) outbox() []mail {
 	tb.t.Helper()
 	var out []mail
-	err := tb.db.Update(func(tx *store.Tx) error {
-		ms, err := tx.DueMail(tb.now.Add(1000*time.Hour), 1<<20)
-		if err != nil {
-			return err
-		}
-		for _, m := range ms {
-			pm, err := mailer.ParseMail(m.Raw, "gm@example.test")
-			if err != nil {
-				return err
-			}
-			ml := mail{to: strings.Join(m.To, ","), subject: pm.Subject, text: pm.Text}
-			if len(pm.ReplyTo) > 0 {
-				addr := pm.ReplyTo[0].Address
-				if i, j := strings.Index(addr, "+"), strings.Index(addr, "@"); i >= 0 && j > i {
-					ml.token = addr[i+1 : j]
-				}
-			}
-			out = append(out, ml)
-			if err := tx.MailSent(m.ID, tb.now); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		tb.t.Fatal(err)
+	for _, m := range tb.Outbox() {
+		out = append(out, mail{to: m.To, subject: m.Subject, text: m.Text, token: m.Token})
 	}
 	return out
 }
 
-func (tb *table) game(name string) *store.Game {
-	tb.t.Helper()
-	var g *store.Game
-	if err := tb.db.View(func(tx *store.Tx) (err error) { g, err = tx.Game(name); return err }); err != nil {
-		tb.t.Fatal(err)
-	}
-	return g
-}
+func (tb *table) game(name string) *store.Game { tb.t.Helper(); return tb.Game(name) }
 
 func only(t *testing.T, ms []mail, to string) mail {
 	t.Helper()

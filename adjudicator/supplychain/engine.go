@@ -291,8 +291,7 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 	var acts []checkItem
 	for _, it := range items {
 		if it.o.isQuery() {
-			l := &ck.Lines[it.line]
-			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Warning, Message: "(a question: answered here, nothing is stored)\n" + g.answer(p, &it.o)})
+			ck.Answers = append(ck.Answers, strings.TrimSpace(ck.Lines[it.line].Text)+":\n"+g.answer(p, &it.o))
 			continue
 		}
 		acts = append(acts, it)

@@ -1,7 +1,10 @@
 package store
 
 import (
+	"strings"
+
 	"bytes"
+	bolt "go.etcd.io/bbolt"
 	"path/filepath"
 	"testing"
 )
@@ -71,5 +74,23 @@ func TestBackupIsAStore(t *testing.T) {
 	}
 	if n != 2 {
 		t.Fatalf("copy's sequence = %d, want 2 (the original had issued 1)", n)
+	}
+}
+
+// A store written by a newer pbemd is refused with a message, not misread.
+func TestNewerSchemaRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pbemd.db")
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.bolt.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put([]byte("schema"), u64(SchemaVersion+1))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "newer than this pbemd") {
+		t.Fatalf("a newer schema opened: %v", err)
 	}
 }

@@ -1,15 +1,23 @@
-// Package demo plays a whole game of Diplomacy (Ancient Mediterranean) by
-// mail against a real pbemd daemon: the embedded IMAP and SMTP server, the
-// daemon's fetcher, sender and deadline ticks, and five scripted players
-// and a GM who write and read real mail. It is `pbemd demo`, and the
-// whole-game test checks the game it plays against the adjudicator run
-// directly.
+// Package demo plays a whole game by mail against a real pbemd daemon:
+// the embedded IMAP and SMTP server, the daemon's fetcher, sender and
+// deadline ticks, and scripted players and a GM who write and read real
+// mail. It is `pbemd demo`, and its tests check every game it plays
+// against the engine run directly.
 //
-// The clock is virtual: the game runs on the seed's schedule (48-hour
+// The default game is Diplomacy (Ancient Mediterranean) with five
+// players. Options.Game picks another: Supremacy 2020, Supply Chain or
+// the Empire Boardgame, each in a short set-up (see Games), whose players
+// order with the engine's own seeded bot.
+//
+// The clock is virtual: the game runs on the daemon's schedule (48-hour
 // order phases, deadlines at 21:00 GMT), and the demo moves the clock to
 // each deadline as soon as every player who meant to send orders has had
-// them acknowledged. Everything the players do derives from the seed and
-// the position, so the same seed plays the same game.
+// them acknowledged; a sequential game's turn ends when its player's
+// orders arrive, without waiting for the clock. Everything the players
+// do derives from the seed and the position, so in Diplomacy the same
+// seed plays the same game. The other games roll dice and shuffle cards
+// with the game's seed, which the daemon draws at CREATE: their course
+// differs from run to run.
 //
 // The players' brains read the position from the store, read-only; every
 // other thing they learn (their power, reply address, password,
@@ -33,11 +41,22 @@ import (
 
 // Options configure a demo game.
 type Options struct {
+	// Game is what is played: "diplomacy" (the default), "supremacy",
+	// "supplychain" or "empire" (see Games).
+	Game string
 	// Seed drives the players: their preferences, orders and mistakes.
 	Seed int64
-	// Years is how many game years are played at most (default 20); the
-	// game stops earlier on a solo victory.
+	// Years is how many game years of Diplomacy are played at most
+	// (default 20); the game stops earlier on a solo victory.
 	Years int
+	// Length is the length of the other games in their own terms:
+	// Supremacy's turns and the Empire Boardgame's rounds (default 2
+	// each). Supply Chain plays until its deck runs out.
+	Length int
+	// Phases caps the phases played in the other games (default 150,
+	// enough for a whole game of each); the game stops earlier at its
+	// end.
+	Phases int
 	// Out gets one line per phase and a final line (nil: discarded).
 	Out io.Writer
 	// Logger gets the daemon's and the mail readers' logs (nil: discarded).
@@ -53,15 +72,20 @@ type Options struct {
 // history against the adjudicator and every mail against what was sent.
 type Result struct {
 	Game      string // the game's name in the store
-	Variant   string // its engine ("ancientmed")
+	Family    string // what was played: "diplomacy", "supremacy", …
+	Variant   string // its engine ("ancientmed", "supremacy-3", …)
+	Create    string // the options given at CREATE ("" for none)
 	DataDir   string // where the store was; it is gone unless Options.DataDir was set
 	Seed      int64
-	StartYear int
-	Years     int // the Years option in effect
+	StartYear int // Diplomacy only
+	Years     int // the Years option in effect (Diplomacy only)
+	MaxPhases int // the Phases option in effect (the other games)
 	Phases    []Phase
-	Over      bool   // the game ended by the rules (solo victory)
-	Winner    string // the winning power, "" when none
-	Forgetful string // the power whose player forgets orders
+	Over      bool     // the game ended by the rules
+	Capped    bool     // the other games: stopped at MaxPhases before the end
+	Winner    string   // the winning power, "" when none or several
+	Winners   []string // the other games: every winner (a draw or joint win lists several)
+	Forgetful string   // the power whose player forgets orders (stays silent)
 	Players   []Player
 	GM        Player   // the site GM: what they sent and read
 	Lines     []string // every line written to Out, the final one last
@@ -90,7 +114,15 @@ type Phase struct {
 	Orders map[string][]string
 	// Forgot lists the powers that owed orders and sent none.
 	Forgot []string
-	Line   string
+	// Idle lists the powers that owed orders but whose player found
+	// nothing to order (the other games' bots), so sent none.
+	Idle []string
+	// Deadline is the deadline the phase had when it opened.
+	Deadline time.Time
+	// EndedOnReceipt: the phase ended when the last orders arrived, not
+	// at its deadline (a sequential game).
+	EndedOnReceipt bool
+	Line           string
 }
 
 // Names of the demo's game and people.
@@ -107,8 +139,17 @@ var Start = time.Date(2027, time.January, 4, 9, 0, 0, 0, time.UTC)
 // Run plays one demo game and returns what happened. It stops the daemon
 // and the mail server before it returns.
 func Run(ctx context.Context, opt Options) (res *Result, err error) {
+	if opt.Game == "" {
+		opt.Game = Diplomacy
+	}
 	if opt.Years <= 0 {
 		opt.Years = 20
+	}
+	if opt.Length <= 0 {
+		opt.Length = 2
+	}
+	if opt.Phases <= 0 {
+		opt.Phases = 150
 	}
 	if opt.Out == nil {
 		opt.Out = io.Discard
@@ -119,9 +160,15 @@ func Run(ctx context.Context, opt Options) (res *Result, err error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 30 * time.Second
 	}
-	e, ok := diplomacy.NewEngine(Variant)
-	if !ok {
-		return nil, fmt.Errorf("demo: variant %s is not compiled in", Variant)
+	var e *diplomacy.Engine
+	var rl *rules
+	if opt.Game == Diplomacy {
+		var ok bool
+		if e, ok = diplomacy.NewEngine(Variant); !ok {
+			return nil, fmt.Errorf("demo: variant %s is not compiled in", Variant)
+		}
+	} else if rl, err = rulesFor(opt.Game, opt.Length); err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
 	}
 	dir := opt.DataDir
 	if dir == "" {
@@ -166,19 +213,42 @@ func Run(ctx context.Context, opt Options) (res *Result, err error) {
 		}
 	}()
 
-	d := &driver{
-		opt: opt, cfg: cfg, srv: srv, e: e, m: e.Map(), clk: clk, po: po,
-		res: &Result{Game: GameName, Variant: Variant, DataDir: dir, Seed: opt.Seed, StartYear: e.Map().StartYear, Years: opt.Years},
-	}
+	b := base{opt: opt, cfg: cfg, srv: srv, clk: clk, po: po,
+		res: &Result{Game: GameName, Family: opt.Game, DataDir: dir, Seed: opt.Seed}}
 	if opt.DataDir == "" {
-		d.res.DataDir = ""
+		b.res.DataDir = ""
 	}
-	err = d.play(ctx)
-	d.collectMail()
+	if rl == nil {
+		b.res.Variant, b.res.StartYear, b.res.Years = Variant, e.Map().StartYear, opt.Years
+		d := &driver{base: b, e: e, m: e.Map()}
+		err = d.play(ctx)
+		d.collectMail()
+		res = d.res
+	} else {
+		b.res.Variant, b.res.Create, b.res.MaxPhases = rl.variant, rl.create, opt.Phases
+		t := &table{base: b, rl: rl, waits: map[int]int{}}
+		err = t.play(ctx)
+		t.collectMail()
+		res = t.res
+	}
 	if err != nil {
-		return d.res, fmt.Errorf("demo: %w", err)
+		return res, fmt.Errorf("demo: %w", err)
 	}
-	return d.res, nil
+	return res, nil
+}
+
+// base is what every demo game has: the daemon, its mail server and
+// clock, the people at the table and what they did.
+type base struct {
+	opt Options
+	cfg daemon.Config
+	srv *daemon.Server
+	clk *clock
+	po  *postOffice
+	res *Result
+
+	players []*seat
+	gm      *seat
 }
 
 // clock is the demo's virtual time: it moves only when the driver says.

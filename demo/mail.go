@@ -27,7 +27,7 @@ type Received struct {
 // Sent is one mail a scripted player sent over SMTP.
 type Sent struct {
 	Phase     int    // the game's phase number it was meant for (-1: before the game)
-	Kind      string // "create", "join", "orders" or "correction"
+	Kind      string // "create", "join", "orders", "correction"; the other games: "partial" (the first of two order mails), "question"
 	MessageID string
 	To        string
 	Text      string

@@ -9,24 +9,16 @@ import (
 	"time"
 
 	"pbemd/adjudicator/diplomacy"
-	"pbemd/daemon"
 	"pbemd/orders"
 	"pbemd/store"
 )
 
-// driver runs one demo game.
+// driver runs one demo game of Diplomacy.
 type driver struct {
-	opt Options
-	cfg daemon.Config
-	srv *daemon.Server
-	e   *diplomacy.Engine
-	m   *diplomacy.Map
-	clk *clock
-	po  *postOffice
-	res *Result
+	base
+	e *diplomacy.Engine
+	m *diplomacy.Map
 
-	players   []*seat
-	gm        *seat
 	forgetful int // index into players
 }
 
@@ -38,7 +30,7 @@ type seat struct {
 }
 
 func (d *driver) play(ctx context.Context) error {
-	if err := d.create(ctx); err != nil {
+	if err := d.create(ctx, fmt.Sprintf("CREATE %s %s\n", GameName, Variant)); err != nil {
 		return err
 	}
 	if err := d.join(ctx); err != nil {
@@ -53,8 +45,8 @@ func (d *driver) play(ctx context.Context) error {
 }
 
 // create has the site GM create the game by replying to the welcome mail
-// (its reply address carries the site GM token).
-func (d *driver) create(ctx context.Context) error {
+// (its reply address carries the site GM token) with text.
+func (d *base) create(ctx context.Context, text string) error {
 	d.gm = &seat{Player: Player{Address: d.cfg.GM[0]}}
 	if err := d.po.open(ctx, d.srv.Mail, d.gm.Address); err != nil {
 		return err
@@ -66,7 +58,7 @@ func (d *driver) create(ctx context.Context) error {
 		return err
 	}
 	reply, err := d.sendAndWait(ctx, d.gm, Sent{Phase: -1, Kind: "create", To: welcome.ReplyTo,
-		Text: fmt.Sprintf("CREATE %s %s\n", GameName, Variant)}, replyPrefix(welcome.Subject), welcome.MessageID)
+		Text: text}, replyPrefix(welcome.Subject), welcome.MessageID)
 	if err != nil {
 		return err
 	}
@@ -145,14 +137,14 @@ func (d *driver) join(ctx context.Context) error {
 
 // sendAndWait sends one mail for p and waits for the daemon's answer to
 // it.
-func (d *driver) sendAndWait(ctx context.Context, p *seat, s Sent, subject, inReplyTo string) (Received, error) {
+func (d *base) sendAndWait(ctx context.Context, p *seat, s Sent, subject, inReplyTo string) (Received, error) {
 	if err := d.send(p, &s, subject, inReplyTo); err != nil {
 		return Received{}, err
 	}
 	return d.answer(ctx, p, s)
 }
 
-func (d *driver) send(p *seat, s *Sent, subject, inReplyTo string) error {
+func (d *base) send(p *seat, s *Sent, subject, inReplyTo string) error {
 	id, err := d.po.send(p.Address, s.To, subject, s.Text, inReplyTo)
 	if err != nil {
 		return err
@@ -162,7 +154,7 @@ func (d *driver) send(p *seat, s *Sent, subject, inReplyTo string) error {
 	return nil
 }
 
-func (d *driver) answer(ctx context.Context, p *seat, s Sent) (Received, error) {
+func (d *base) answer(ctx context.Context, p *seat, s Sent) (Received, error) {
 	return d.po.waitFor(ctx, d.opt.Timeout, p.Address, "the answer to "+s.Kind, func(r Received) bool { return r.InReplyTo == s.MessageID })
 }
 
@@ -365,13 +357,13 @@ func (d *driver) finish(g *store.Game, pos *diplomacy.Position) {
 	}
 }
 
-func (d *driver) print(line string) {
+func (d *base) print(line string) {
 	d.res.Lines = append(d.res.Lines, line)
 	fmt.Fprintln(d.opt.Out, line)
 }
 
 // collectMail copies what everyone sent and read into the result.
-func (d *driver) collectMail() {
+func (d *base) collectMail() {
 	in := d.po.snapshot()
 	if d.gm != nil {
 		d.gm.Inbox = in[d.gm.Address]

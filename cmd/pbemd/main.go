@@ -1,7 +1,7 @@
 // Command pbemd is the play-by-email game master daemon.
 //
 //	pbemd serve [-config FILE]
-//	pbemd demo [-seed N] [-years N]
+//	pbemd demo [-game G] [-seed N] [-years N] [-length N] [-phases N]
 //	pbemd adjudicate < in.json > out.json
 //	pbemd check-orders -variant V -power P < orders.txt
 //	pbemd game create [-config FILE] NAME VARIANT [key=value…]
@@ -37,7 +37,9 @@ const usage = `pbemd — play-by-email game master
 
 usage:
   pbemd serve [-config FILE]          run the daemon (embedded mail server if the config names no accounts)
-  pbemd demo [-seed N] [-years N]     a scripted Ancient Mediterranean game by mail, one line per phase
+  pbemd demo [-game G] [-seed N] [-years N] [-length N] [-phases N]
+                                      a scripted game by mail, one line per phase (G: diplomacy
+                                      (Ancient Mediterranean, the default), supremacy, supplychain, empire)
   pbemd adjudicate                    JSON position and orders on stdin, outcome on stdout
   pbemd check-orders -variant V -power P   parse orders on stdin and say what was understood
   pbemd game create [-config FILE] NAME VARIANT [key=value…]
@@ -126,20 +128,28 @@ func serve(args []string) error {
 
 func runDemo(args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ExitOnError)
+	game := fs.String("game", demo.Diplomacy, "the game: "+strings.Join(demo.Games, ", "))
 	seed := fs.Int64("seed", 1, "seed of the scripted players")
-	years := fs.Int("years", 20, "stop after this many game years")
+	years := fs.Int("years", 20, "diplomacy: stop after this many game years")
+	length := fs.Int("length", 2, "supremacy: turns; empire: rounds")
+	phases := fs.Int("phases", 150, "supremacy, supplychain, empire: stop after this many phases")
 	verbose := fs.Bool("v", false, "log the daemon's work")
 	fs.Parse(args)
 	level := "error" // the mail server warns of every connection dropped at shutdown
-	if *years <= 0 {
+	switch {
+	case *years <= 0:
 		return errors.New("-years must be at least 1")
+	case *length <= 0:
+		return errors.New("-length must be at least 1")
+	case *phases <= 0:
+		return errors.New("-phases must be at least 1")
 	}
 	if *verbose {
 		level = "info"
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	_, err := demo.Run(ctx, demo.Options{Seed: *seed, Years: *years, Out: os.Stdout, Logger: logger(level)})
+	_, err := demo.Run(ctx, demo.Options{Game: *game, Seed: *seed, Years: *years, Length: *length, Phases: *phases, Out: os.Stdout, Logger: logger(level)})
 	return err
 }
 

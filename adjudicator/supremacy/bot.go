@@ -379,7 +379,8 @@ func (b *bot) attack() {
 			o.Strikes = []Strike{st}
 			o.Stay = b.chance(20)
 			b.add(o)
-			if b.chance(30) {
+			counter := w.attack != nil && w.attack.Stage == "counter" // a counterattack step takes no reinforcement
+			if !counter && b.chance(30) {
 				if n := b.controlledNeighbour(a); n >= 0 {
 					sub := newOrder(KMove)
 					sub.Legs = []Leg{{From: n, To: a}}

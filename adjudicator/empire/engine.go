@@ -488,3 +488,18 @@ func titleOf(p string) string {
 	}
 	return strings.ToUpper(p[:1]) + p[1:]
 }
+
+// View implements adjudicator.Viewer: the power's private picture of the
+// position now (its fogged map, its units and what they can do, its
+// territories and points), as its results mail shows it, for the power
+// mail at the start and STATUS.
+func (e *Engine) View(state []byte, power string) (string, error) {
+	g, err := e.decode(state)
+	if err != nil {
+		return "", err
+	}
+	if g.powerIndex(power) == len(g.Powers) {
+		return "", fmt.Errorf("empire: unknown power %q", power)
+	}
+	return strings.TrimLeft(g.view(power), "\n"), nil
+}

@@ -407,3 +407,25 @@ func TestConcurrentResolve(t *testing.T) {
 		}
 	}
 }
+
+// View shows a power its own position and nothing of the other's hidden
+// units under fog.
+func TestViewIsPrivate(t *testing.T) {
+	e, _ := NewEngine("empire2")
+	state, err := e.New(map[string]string{"fog": "1"}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	red, err := e.View(state, "red")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blue, _ := e.View(state, "blue")
+	if !strings.Contains(red, "your position (Red)") || !strings.Contains(blue, "your position (Blue)") || red == blue {
+		t.Fatalf("views:\n%s\n---\n%s", red, blue)
+	}
+	if _, err := e.View(state, "green"); err == nil {
+		t.Fatal("a view for a power not in the game")
+	}
+	var _ adjudicator.Viewer = e
+}

@@ -55,7 +55,10 @@ type Info struct {
 	Name   string   // registry name, e.g. "standard", "ancientmed"
 	Game   string   // family, e.g. "diplomacy"
 	Title  string   // human title, e.g. "Diplomacy (Ancient Mediterranean)"
-	Powers []string // in the engine's canonical order
+	Powers []string // ids, in the engine's canonical order
+	// PowerNames maps an id to the name players read ("usa" → "United
+	// States"); a power without an entry is shown as its id capitalised.
+	PowerNames map[string]string
 	// Simultaneous is true when every power orders each phase (Diplomacy);
 	// false for games where only Status.Waiting powers act.
 	Simultaneous bool

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"pbemd/adjudicator"
@@ -252,7 +253,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Orders received for %s, %s (deadline %s).\n", titleCase(power), mc.game.PhaseTitle, mc.d.showTime(mc.game.Deadline, mc.player))
+	fmt.Fprintf(&b, "Orders received for %s, %s (deadline %s).\n", powerName(power), mc.game.PhaseTitle, mc.d.showTime(mc.game.Deadline, mc.player))
 	b.WriteString("\nYour orders now stand as:\n")
 	if len(standing) == 0 {
 		b.WriteString("  (none)\n")
@@ -491,7 +492,7 @@ func describeGame(d *Daemon, g *store.Game) string {
 	}
 	for _, pw := range store.SortedPowers(powers) {
 		n := len(powers[pw])
-		fmt.Fprintf(&b, "  %s: %d diplomat%s\n", titleCase(pw), n, plural(n))
+		fmt.Fprintf(&b, "  %s: %d diplomat%s\n", powerName(pw), n, plural(n))
 	}
 	return b.String()
 }
@@ -533,7 +534,7 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			if sent[p] {
 				mark = "orders received"
 			}
-			fmt.Fprintf(&b, "  %-10s %s\n", titleCase(p), mark)
+			fmt.Fprintf(&b, "  %-10s %s\n", powerName(p), mark)
 		}
 		b.WriteString("\n" + st.Summary)
 		if mc.player != nil && mc.player.Power != "" {
@@ -601,7 +602,7 @@ func pressFrom(p store.Press) string {
 	if p.From == "" {
 		return "anonymous"
 	}
-	return titleCase(p.From)
+	return powerName(p.From)
 }
 
 func cmdZone(mc *mailCtx, cmd *orders.Command) error {
@@ -622,7 +623,7 @@ func cmdZone(mc *mailCtx, cmd *orders.Command) error {
 
 func cmdSignon(mc *mailCtx, cmd *orders.Command) error {
 	if mc.player != nil && mc.authBy == "password" {
-		mc.say("Signed on as %s in %s.", titleCase(mc.player.Power), mc.game.Name)
+		mc.say("Signed on as %s in %s.", powerName(mc.player.Power), mc.game.Name)
 	} else if mc.gm && mc.authBy == "GM password" {
 		mc.say("Signed on as the GM of %s.", mc.game.Name)
 	} else if mc.siteGM && mc.authBy == "GM password" {
@@ -673,11 +674,11 @@ func cmdResign(mc *mailCtx, _ *orders.Command) error {
 			juniors = append(juniors, q.Address)
 		}
 	}
-	note := fmt.Sprintf("%s (%s) has resigned from %s.", p.Address, titleCase(p.Power), g.Name)
+	note := fmt.Sprintf("%s (%s) has resigned from %s.", p.Address, powerName(p.Power), g.Name)
 	if p.Rank == 0 && len(juniors) > 0 {
-		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", titleCase(p.Power), strings.Join(juniors, ", "))
+		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", powerName(p.Power), strings.Join(juniors, ", "))
 	} else if len(juniors) == 0 && g.Status == store.Active {
-		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", titleCase(p.Power), p.Power)
+		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", powerName(p.Power), p.Power)
 	}
 	return mc.d.alertGM(mc.tx, g, "Player resigned", note)
 }
@@ -695,10 +696,10 @@ func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
 	g.DrawVotes[mc.player.Power] = yes
 	mc.changed = true
 	if !yes {
-		mc.say("Your vote for %s: no draw. (Votes are secret until a draw passes.)", titleCase(mc.player.Power))
+		mc.say("Your vote for %s: no draw. (Votes are secret until a draw passes.)", powerName(mc.player.Power))
 		return nil
 	}
-	mc.say("Your vote for %s: DRAW YES, for %s. (Votes are secret until a draw passes; they last for this phase only.)", titleCase(mc.player.Power), g.PhaseTitle)
+	mc.say("Your vote for %s: DRAW YES, for %s. (Votes are secret until a draw passes; they last for this phase only.)", powerName(mc.player.Power), g.PhaseTitle)
 	for _, p := range g.Alive {
 		if !g.DrawVotes[p] {
 			return nil
@@ -725,7 +726,7 @@ func cmdPace(mc *mailCtx, cmd *orders.Command) error {
 			n++
 		}
 	}
-	mc.say("Your vote for %s: pace %s (%d of %d surviving powers agree).", titleCase(mc.player.Power), pace, n, len(g.Alive))
+	mc.say("Your vote for %s: pace %s (%d of %d surviving powers agree).", powerName(mc.player.Power), pace, n, len(g.Alive))
 	if 2*n > len(g.Alive) && g.Options.Pace != pace {
 		g.Options.Pace = pace
 		g.PaceVotes = nil
@@ -745,9 +746,9 @@ func cmdReady(mc *mailCtx, _ *orders.Command) error {
 	g.Ready[mc.player.Power] = true
 	mc.changed = true
 	if g.Options.ProcessEarly {
-		mc.say("%s is ready. The phase is processed early once every power that must order is ready.", titleCase(mc.player.Power))
+		mc.say("%s is ready. The phase is processed early once every power that must order is ready.", powerName(mc.player.Power))
 	} else {
-		mc.say("%s is ready. (This game does not end phases early: it waits for the deadline.)", titleCase(mc.player.Power))
+		mc.say("%s is ready. (This game does not end phases early: it waits for the deadline.)", powerName(mc.player.Power))
 	}
 	return mc.maybeEarly()
 }
@@ -755,7 +756,7 @@ func cmdReady(mc *mailCtx, _ *orders.Command) error {
 func cmdLock(mc *mailCtx, cmd *orders.Command) error {
 	p := mc.player
 	if p.Rank != 0 {
-		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", titleCase(p.Power))
+		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", powerName(p.Power))
 		return nil
 	}
 	switch strings.ToUpper(cmd.Arg) {
@@ -767,7 +768,7 @@ func cmdLock(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("Your orders override those of your juniors from now on (LOCK JUNIORS OFF to undo).")
 	case "OFF":
 		p.Lock = ""
-		mc.say("The latest orders from any diplomat of %s apply again.", titleCase(p.Power))
+		mc.say("The latest orders from any diplomat of %s apply again.", powerName(p.Power))
 	default:
 		mc.say("LOCK JUNIORS: write LOCK JUNIORS, LOCK JUNIORS ALWAYS or LOCK JUNIORS OFF.")
 		return nil
@@ -790,7 +791,7 @@ func cmdObserve(mc *mailCtx, cmd *orders.Command) error {
 		}
 	}
 	if p := findPlayer(g, mc.sender); p != nil && p.Power != "" && g.Status == store.Active && isAlive(g, p.Power) {
-		mc.say("You play %s in %s already.", titleCase(p.Power), g.Name)
+		mc.say("You play %s in %s already.", powerName(p.Power), g.Name)
 		return nil
 	}
 	if o := findObserver(g, mc.sender); o != nil {
@@ -846,7 +847,30 @@ func cmdUnobserve(mc *mailCtx, _ *orders.Command) error {
 
 // ---- helpers shared by commands ----
 
-// titleCase prints a power id as a name ("england" → "England").
+// powerNameCache caches display names of power ids from the engines' Info.
+var powerNameCache sync.Map // id → name
+
+// powerName is how players read a power id: the name an engine gives it
+// (Info.PowerNames: "usa" → "United States"), else the id capitalised
+// ("england" → "England"). Power ids name the same power in every engine
+// that uses them, so one table serves all games.
+func powerName(id string) string {
+	if n, ok := powerNameCache.Load(id); ok {
+		return n.(string)
+	}
+	name := titleCase(id)
+	for _, v := range adjudicator.Names() {
+		e, _ := adjudicator.Lookup(v)
+		if n := e.Info().PowerNames[id]; n != "" {
+			name = n
+			break
+		}
+	}
+	powerNameCache.Store(id, name)
+	return name
+}
+
+// titleCase capitalises a word ("england" → "England").
 func titleCase(s string) string {
 	if s == "" {
 		return s

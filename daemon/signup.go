@@ -151,11 +151,21 @@ func cmdCreate(mc *mailCtx, cmd *orders.Command) error {
 	return nil
 }
 
+// powerWithID names a power and, when its name is not simply its id
+// capitalised, the id that SIGNON and PRESS TO accept: "England",
+// "United States (usa)".
+func powerWithID(id string) string {
+	if n := powerName(id); n != titleCase(id) {
+		return n + " (" + id + ")"
+	}
+	return titleCase(id)
+}
+
 // powerNames lists an engine's powers as players read them.
 func powerNames(e adjudicator.Engine) []string {
 	var names []string
 	for _, p := range e.Info().Powers {
-		names = append(names, titleCase(p))
+		names = append(names, powerName(p))
 	}
 	return names
 }
@@ -251,8 +261,8 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 	mc.player = &g.Players[len(g.Players)-1]
 	mc.changed = true
 	if g.Status == store.Active {
-		mc.say("Welcome to %s: you are a junior diplomat of %s (seniority %d). Your password is in a separate mail.", g.Name, titleCase(p.Power), p.Rank)
-		return mc.d.alertGM(mc.tx, g, "New junior diplomat", fmt.Sprintf("%s joined %s as a junior diplomat of %s.", p.Address, g.Name, titleCase(p.Power)))
+		mc.say("Welcome to %s: you are a junior diplomat of %s (seniority %d). Your password is in a separate mail.", g.Name, powerName(p.Power), p.Rank)
+		return mc.d.alertGM(mc.tx, g, "New junior diplomat", fmt.Sprintf("%s joined %s as a junior diplomat of %s.", p.Address, g.Name, powerName(p.Power)))
 	}
 	n, need := countPlayers(g), len(e.Info().Powers)
 	mc.say("You are signed up for %s (%d of %d players). Your power is assigned when the game starts; you will get a private mail with it.", g.Name, n, need)
@@ -321,7 +331,7 @@ func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player) error
 		"From another mailbox, write to %s and start your mail with\n"+
 		"  SIGNON %s %s %s\n\n"+
 		"Your password: %s\n",
-		titleCase(p.Power), g.Name, role, g.Name, d.replyAddress(p.Token), d.opt.Address,
+		powerName(p.Power), g.Name, role, g.Name, d.replyAddress(p.Token), d.opt.Address,
 		p.Power, g.Name, pw, pw)
 	if view, err := d.privateView(tx, g, p.Power); err != nil {
 		return err
@@ -329,7 +339,7 @@ func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player) error
 		text += "\n--- for you only ---\n" + view
 	}
 	return d.send(tx, &Outgoing{
-		To: []string{p.Address}, Subject: fmt.Sprintf("[%s] You are %s", g.Name, titleCase(p.Power)),
+		To: []string{p.Address}, Subject: fmt.Sprintf("[%s] You are %s", g.Name, powerWithID(p.Power)),
 		Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
 	})
 }
@@ -420,7 +430,7 @@ func unfilledPowers(g *store.Game, powers []string) []string {
 	var out []string
 	for _, p := range powers {
 		if !has[p] {
-			out = append(out, titleCase(p))
+			out = append(out, powerName(p))
 		}
 	}
 	return out

@@ -251,7 +251,16 @@ func addCount(out []string, n int, one, many string) []string {
 	return out
 }
 
-// titleCase writes a power id as the daemon names it ("usa" ⇒ "Usa").
+// powerName is a power as the daemon names it in mail: the engine's name
+// for it ("usa" ⇒ "United States"), else the id capitalised.
+func (rl *rules) powerName(id string) string {
+	if n := rl.e.Info().PowerNames[id]; n != "" {
+		return n
+	}
+	return titleCase(id)
+}
+
+// titleCase capitalises a power id for the demo's own lines ("usa" ⇒ "Usa").
 func titleCase(s string) string {
 	if s == "" {
 		return s

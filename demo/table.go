@@ -88,7 +88,7 @@ func (t *table) join(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		power := strings.ToLower(strings.TrimPrefix(m.Subject, prefix))
+		power := powerOfSubject(strings.TrimPrefix(m.Subject, prefix))
 		if power != p.Prefs[0] {
 			return fmt.Errorf("%s was given %q, not their first choice %s", p.Address, m.Subject, p.Prefs[0])
 		}
@@ -318,7 +318,7 @@ func (t *table) round(ctx context.Context, title string, ms []*mover) error {
 			if !strings.Contains(reply.Text, t.rl.answer) || strings.Contains(reply.Text, "Orders received") {
 				return fmt.Errorf("%s: %s: the answer to %q does not show %q:\n%s", title, m.p.Power, strings.TrimSpace(m.sent.Text), t.rl.answer, reply.Text)
 			}
-		} else if !strings.Contains(reply.Text, "Orders received for "+titleCase(m.p.Power)+", "+title) {
+		} else if !strings.Contains(reply.Text, "Orders received for "+t.rl.powerName(m.p.Power)+", "+title) {
 			return fmt.Errorf("%s: %s: the answer to the orders is not an acknowledgement:\n%s\n--- the mail ---\n%s", title, m.p.Power, reply.Text, m.sent.Text)
 		}
 		m.p.lastID, m.p.lastSubject = reply.MessageID, reply.Subject
@@ -467,4 +467,13 @@ func (t *table) finish(g *store.Game, state []byte) error {
 		t.print(fmt.Sprintf("The game is %s after %d phases: %s.", g.Status, n, scores))
 	}
 	return nil
+}
+
+// powerOfSubject reads the power id from the end of a power mail's
+// subject: "England" is "england", "United States (usa)" is "usa".
+func powerOfSubject(name string) string {
+	if j := strings.LastIndex(name, " ("); j >= 0 && strings.HasSuffix(name, ")") {
+		return name[j+2 : len(name)-1]
+	}
+	return strings.ToLower(name)
 }

@@ -328,7 +328,7 @@ func checkTableGame(t *testing.T, tg *tableGame, want gameChecks) {
 		for _, p := range res.Players {
 			var text string
 			for _, m := range p.Inbox {
-				if m.Subject == "["+GameName+"] You are "+titleCase(p.Power) {
+				if strings.HasPrefix(m.Subject, "["+GameName+"] You are ") && powerOfSubject(strings.TrimPrefix(m.Subject, "["+GameName+"] You are ")) == p.Power {
 					text = m.Text
 				}
 			}

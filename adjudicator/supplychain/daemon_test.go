@@ -82,8 +82,7 @@ func TestThroughTheDaemon(t *testing.T) {
 		tb.send(addr, "", "JOIN sc1")
 	}
 	for _, m := range tb.outbox() {
-		if i := strings.Index(m.subject, "You are "); i >= 0 {
-			p := strings.ToLower(m.subject[i+len("You are "):])
+		if p, ok := daemontest.PowerOf(m.subject); ok {
 			who[p], tokens[p] = m.to, m.token
 		}
 	}

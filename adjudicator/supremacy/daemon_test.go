@@ -103,8 +103,8 @@ func (tb *table) start(game, variant string) map[string][2]string {
 	who := map[string][2]string{}
 	ms := tb.outbox()
 	for _, m := range ms {
-		if i := strings.Index(m.subject, "You are "); i >= 0 {
-			who[strings.ToLower(m.subject[i+len("You are "):])] = [2]string{m.to, m.token}
+		if p, ok := daemontest.PowerOf(m.subject); ok {
+			who[p] = [2]string{m.to, m.token}
 		}
 	}
 	if len(who) != 3 {

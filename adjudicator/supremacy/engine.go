@@ -169,9 +169,13 @@ func parseOptions(defaults, options map[string]string) (Options, error) {
 
 // Info implements adjudicator.Engine.
 func (e *Engine) Info() adjudicator.Info {
+	names := map[string]string{}
+	for _, p := range e.sc.powers {
+		names[p.ID] = p.Name
+	}
 	return adjudicator.Info{
 		Name: e.name, Game: "supremacy", Title: e.title, Powers: append([]string(nil), e.powers...),
-		Simultaneous: false, Rules: RulesText, Examples: e.examples(),
+		PowerNames: names, Simultaneous: false, Rules: RulesText, Examples: e.examples(),
 	}
 }
 

@@ -213,8 +213,8 @@ func (tb *Table) SignUp(game string, powers []string) map[string]Player {
 	}
 	players := map[string]Player{}
 	for _, m := range tb.Outbox() {
-		if i := strings.Index(m.Subject, "You are "); i >= 0 {
-			players[strings.ToLower(m.Subject[i+len("You are "):])] = Player{m.To, m.Token}
+		if p, ok := PowerOf(m.Subject); ok {
+			players[p] = Player{m.To, m.Token}
 		}
 	}
 	if len(players) != len(powers) {
@@ -237,4 +237,18 @@ func (tb *Table) Game(name string) *store.Game {
 		tb.T.Fatal(err)
 	}
 	return g
+}
+
+// PowerOf reads the power id from the subject of a power mail: "[g] You
+// are England" gives "england", "[g] You are United States (usa)" "usa".
+func PowerOf(subject string) (string, bool) {
+	i := strings.Index(subject, "You are ")
+	if i < 0 {
+		return "", false
+	}
+	name := subject[i+len("You are "):]
+	if j := strings.LastIndex(name, " ("); j >= 0 && strings.HasSuffix(name, ")") {
+		return name[j+2 : len(name)-1], true
+	}
+	return strings.ToLower(name), true
 }

@@ -695,3 +695,15 @@ func TestEngineOptionsReachTheEngine(t *testing.T) {
 		t.Fatalf("with target=3 a score of 3 wins: %s", g.Status)
 	}
 }
+
+// CREATE … seed=N fixes the game's seed (the site GM replays a game).
+func TestCreateWithSeed(t *testing.T) {
+	h := newHarness(t)
+	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE g23 toy seed=42")
+	h.outbox()
+	if g := h.game("g23"); g.Seed != 42 || len(g.Options.Engine) != 0 {
+		t.Fatalf("seed %d, engine options %v", g.Seed, g.Options.Engine)
+	}
+	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE g24 toy seed=soon")
+	mustContain(t, h.only(h.outbox(), harnessGM).Text, `seed "soon" is not a non-negative number`)
+}

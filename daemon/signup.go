@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"regexp"
+	"strconv"
 	"sort"
 	"strings"
 
@@ -117,6 +118,22 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	g := &store.Game{
 		Name: name, Variant: variant, Created: d.now().UTC(), Status: store.Forming,
 		Options: defaultOptions(), Seed: randomSeed(), GMToken: newToken(),
+	}
+	// seed=N replays a game exactly (the site GM's demos and tests): every
+	// phase's dice and shuffles derive from the game's seed.
+	if v, ok := opts["seed"]; ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("seed %q is not a non-negative number", v)
+		}
+		g.Seed = n
+		rest := map[string]string{}
+		for k, v := range opts {
+			if k != "seed" {
+				rest[k] = v
+			}
+		}
+		opts = rest
 	}
 	if gm != "" {
 		g.GM = []string{strings.ToLower(gm)}

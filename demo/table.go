@@ -33,7 +33,9 @@ type table struct {
 
 func (t *table) play(ctx context.Context) error {
 	t.titles = map[string]int{}
-	text := strings.TrimSpace(fmt.Sprintf("CREATE %s %s %s", GameName, t.rl.variant, t.rl.create)) + "\n"
+	// seed= makes the game's own dice follow the demo's seed: the same
+	// seed plays the same game.
+	text := strings.TrimSpace(fmt.Sprintf("CREATE %s %s %s seed=%d", GameName, t.rl.variant, t.rl.create, t.opt.Seed)) + "\n"
 	if err := t.create(ctx, text); err != nil {
 		return err
 	}

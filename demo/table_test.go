@@ -3,6 +3,7 @@ package demo
 import (
 	"bytes"
 	"context"
+	"io"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -552,5 +553,25 @@ func TestRulesFor(t *testing.T) {
 	}
 	if _, err := rulesFor("chess", 2); err == nil {
 		t.Error("an unknown game was accepted")
+	}
+}
+
+// The same seed plays the same game: the players' choices and the game's
+// own dice (CREATE … seed=N) both follow it.
+func TestDemoSameSeedSameGame(t *testing.T) {
+	for _, game := range []string{Supremacy, SupplyChain, Empire} {
+		t.Run(game, func(t *testing.T) {
+			var lines [2][]string
+			for i := range lines {
+				res, err := Run(context.Background(), Options{Game: game, Seed: 11, Phases: 8, Out: io.Discard, Logger: testLogger(t)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines[i] = res.Lines
+			}
+			if strings.Join(lines[0], "\n") != strings.Join(lines[1], "\n") {
+				t.Fatalf("two runs with seed 11 differ:\n%s\n---\n%s", strings.Join(lines[0], "\n"), strings.Join(lines[1], "\n"))
+			}
+		})
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"regexp"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/crypto/bcrypt"

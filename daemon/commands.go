@@ -253,7 +253,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Orders received for %s, %s (deadline %s).\n", powerName(power), mc.game.PhaseTitle, mc.d.showTime(mc.game.Deadline, mc.player))
+	fmt.Fprintf(&b, "Orders received for %s, %s (deadline %s).\n", powerName(mc.game, power), mc.game.PhaseTitle, mc.d.showTime(mc.game.Deadline, mc.player))
 	b.WriteString("\nYour orders now stand as:\n")
 	if len(standing) == 0 {
 		b.WriteString("  (none)\n")
@@ -492,7 +492,7 @@ func describeGame(d *Daemon, g *store.Game) string {
 	}
 	for _, pw := range store.SortedPowers(powers) {
 		n := len(powers[pw])
-		fmt.Fprintf(&b, "  %s: %d diplomat%s\n", powerName(pw), n, plural(n))
+		fmt.Fprintf(&b, "  %s: %d diplomat%s\n", powerName(g, pw), n, plural(n))
 	}
 	return b.String()
 }
@@ -534,7 +534,7 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			if sent[p] {
 				mark = "orders received"
 			}
-			fmt.Fprintf(&b, "  %-10s %s\n", powerName(p), mark)
+			fmt.Fprintf(&b, "  %-10s %s\n", powerName(g, p), mark)
 		}
 		b.WriteString("\n" + st.Summary)
 		if mc.player != nil && mc.player.Power != "" {
@@ -582,7 +582,7 @@ func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
 		fmt.Fprintf(&b, "=== %s ===\n%s\n", rec.Title, rec.Public)
 		for _, p := range press {
 			if p.PhaseID == rec.PhaseID && p.Kind != "private" {
-				fmt.Fprintf(&b, "--- press (%s) from %s ---\n%s\n", p.Kind, pressFrom(p), p.Body)
+				fmt.Fprintf(&b, "--- press (%s) from %s ---\n%s\n", p.Kind, pressFrom(g, p), p.Body)
 			}
 		}
 	}
@@ -598,11 +598,14 @@ func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
 	return nil
 }
 
-func pressFrom(p store.Press) string {
-	if p.From == "" {
+func pressFrom(g *store.Game, p store.Press) string {
+	switch p.From {
+	case "":
 		return "anonymous"
+	case "GM":
+		return "the GM"
 	}
-	return powerName(p.From)
+	return powerName(g, p.From)
 }
 
 func cmdZone(mc *mailCtx, cmd *orders.Command) error {
@@ -623,7 +626,7 @@ func cmdZone(mc *mailCtx, cmd *orders.Command) error {
 
 func cmdSignon(mc *mailCtx, cmd *orders.Command) error {
 	if mc.player != nil && mc.authBy == "password" {
-		mc.say("Signed on as %s in %s.", powerName(mc.player.Power), mc.game.Name)
+		mc.say("Signed on as %s in %s.", powerName(mc.game, mc.player.Power), mc.game.Name)
 	} else if mc.gm && mc.authBy == "GM password" {
 		mc.say("Signed on as the GM of %s.", mc.game.Name)
 	} else if mc.siteGM && mc.authBy == "GM password" {
@@ -674,11 +677,11 @@ func cmdResign(mc *mailCtx, _ *orders.Command) error {
 			juniors = append(juniors, q.Address)
 		}
 	}
-	note := fmt.Sprintf("%s (%s) has resigned from %s.", p.Address, powerName(p.Power), g.Name)
+	note := fmt.Sprintf("%s (%s) has resigned from %s.", p.Address, powerName(g, p.Power), g.Name)
 	if p.Rank == 0 && len(juniors) > 0 {
-		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", powerName(p.Power), strings.Join(juniors, ", "))
+		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", powerName(g, p.Power), strings.Join(juniors, ", "))
 	} else if len(juniors) == 0 && g.Status == store.Active {
-		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", powerName(p.Power), p.Power)
+		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", powerName(g, p.Power), p.Power)
 	}
 	return mc.d.alertGM(mc.tx, g, "Player resigned", note)
 }
@@ -696,10 +699,10 @@ func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
 	g.DrawVotes[mc.player.Power] = yes
 	mc.changed = true
 	if !yes {
-		mc.say("Your vote for %s: no draw. (Votes are secret until a draw passes.)", powerName(mc.player.Power))
+		mc.say("Your vote for %s: no draw. (Votes are secret until a draw passes.)", powerName(g, mc.player.Power))
 		return nil
 	}
-	mc.say("Your vote for %s: DRAW YES, for %s. (Votes are secret until a draw passes; they last for this phase only.)", powerName(mc.player.Power), g.PhaseTitle)
+	mc.say("Your vote for %s: DRAW YES, for %s. (Votes are secret until a draw passes; they last for this phase only.)", powerName(g, mc.player.Power), g.PhaseTitle)
 	for _, p := range g.Alive {
 		if !g.DrawVotes[p] {
 			return nil
@@ -726,7 +729,7 @@ func cmdPace(mc *mailCtx, cmd *orders.Command) error {
 			n++
 		}
 	}
-	mc.say("Your vote for %s: pace %s (%d of %d surviving powers agree).", powerName(mc.player.Power), pace, n, len(g.Alive))
+	mc.say("Your vote for %s: pace %s (%d of %d surviving powers agree).", powerName(g, mc.player.Power), pace, n, len(g.Alive))
 	if 2*n > len(g.Alive) && g.Options.Pace != pace {
 		g.Options.Pace = pace
 		g.PaceVotes = nil
@@ -746,9 +749,9 @@ func cmdReady(mc *mailCtx, _ *orders.Command) error {
 	g.Ready[mc.player.Power] = true
 	mc.changed = true
 	if g.Options.ProcessEarly {
-		mc.say("%s is ready. The phase is processed early once every power that must order is ready.", powerName(mc.player.Power))
+		mc.say("%s is ready. The phase is processed early once every power that must order is ready.", powerName(g, mc.player.Power))
 	} else {
-		mc.say("%s is ready. (This game does not end phases early: it waits for the deadline.)", powerName(mc.player.Power))
+		mc.say("%s is ready. (This game does not end phases early: it waits for the deadline.)", powerName(g, mc.player.Power))
 	}
 	return mc.maybeEarly()
 }
@@ -756,7 +759,7 @@ func cmdReady(mc *mailCtx, _ *orders.Command) error {
 func cmdLock(mc *mailCtx, cmd *orders.Command) error {
 	p := mc.player
 	if p.Rank != 0 {
-		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", powerName(p.Power))
+		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", powerName(mc.game, p.Power))
 		return nil
 	}
 	switch strings.ToUpper(cmd.Arg) {
@@ -768,7 +771,7 @@ func cmdLock(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("Your orders override those of your juniors from now on (LOCK JUNIORS OFF to undo).")
 	case "OFF":
 		p.Lock = ""
-		mc.say("The latest orders from any diplomat of %s apply again.", powerName(p.Power))
+		mc.say("The latest orders from any diplomat of %s apply again.", powerName(mc.game, p.Power))
 	default:
 		mc.say("LOCK JUNIORS: write LOCK JUNIORS, LOCK JUNIORS ALWAYS or LOCK JUNIORS OFF.")
 		return nil
@@ -791,7 +794,7 @@ func cmdObserve(mc *mailCtx, cmd *orders.Command) error {
 		}
 	}
 	if p := findPlayer(g, mc.sender); p != nil && p.Power != "" && g.Status == store.Active && isAlive(g, p.Power) {
-		mc.say("You play %s in %s already.", powerName(p.Power), g.Name)
+		mc.say("You play %s in %s already.", powerName(g, p.Power), g.Name)
 		return nil
 	}
 	if o := findObserver(g, mc.sender); o != nil {
@@ -847,27 +850,34 @@ func cmdUnobserve(mc *mailCtx, _ *orders.Command) error {
 
 // ---- helpers shared by commands ----
 
-// powerNameCache caches display names of power ids from the engines' Info.
-var powerNameCache sync.Map // id → name
+// infoCache keeps each engine's Info: building one can be costly (the
+// Diplomacy engine derives its HELP examples from its map).
+var infoCache sync.Map // variant → adjudicator.Info
 
-// powerName is how players read a power id: the name an engine gives it
-// (Info.PowerNames: "usa" → "United States"), else the id capitalised
-// ("england" → "England"). Power ids name the same power in every engine
-// that uses them, so one table serves all games.
-func powerName(id string) string {
-	if n, ok := powerNameCache.Load(id); ok {
-		return n.(string)
+// powerName is how players read a power id in game g: the name its engine
+// gives it (Info.PowerNames: "usa" → "United States"), else the id
+// capitalised ("england" → "England").
+func powerName(g *store.Game, id string) string {
+	if g == nil {
+		return titleCase(id)
 	}
-	name := titleCase(id)
-	for _, v := range adjudicator.Names() {
-		e, _ := adjudicator.Lookup(v)
-		if n := e.Info().PowerNames[id]; n != "" {
-			name = n
-			break
+	info, ok := infoCache.Load(g.Variant)
+	if !ok {
+		e, found := adjudicator.Lookup(g.Variant)
+		if !found {
+			return titleCase(id)
 		}
+		info, _ = infoCache.LoadOrStore(g.Variant, e.Info())
 	}
-	powerNameCache.Store(id, name)
-	return name
+	return nameFrom(info.(adjudicator.Info), id)
+}
+
+// nameFrom is a power's name from an engine's Info.
+func nameFrom(info adjudicator.Info, id string) string {
+	if n := info.PowerNames[id]; n != "" {
+		return n
+	}
+	return titleCase(id)
 }
 
 // titleCase capitalises a word ("england" → "England").

@@ -707,3 +707,18 @@ func TestCreateWithSeed(t *testing.T) {
 	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE g24 toy seed=soon")
 	mustContain(t, h.only(h.outbox(), harnessGM).Text, `seed "soon" is not a non-negative number`)
 }
+
+// A power's name comes from its own game's engine: the same id may be
+// named differently in another game.
+func TestPowerNamesArePerGame(t *testing.T) {
+	newHarness(t) // registers the toy engines
+	if got := powerName(&store.Game{Variant: "toyseq"}, "blue"); got != "Azure" {
+		t.Errorf("toyseq blue = %q, want Azure", got)
+	}
+	if got := powerName(&store.Game{Variant: "toy"}, "blue"); got != "Blue" {
+		t.Errorf("toy blue = %q, want Blue", got)
+	}
+	if got := powerWithID(&store.Game{Variant: "toyseq"}, "blue"); got != "Azure (blue)" {
+		t.Errorf("power mail name %q", got)
+	}
+}

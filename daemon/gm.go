@@ -278,7 +278,7 @@ func gmSetOrders(mc *mailCtx, cmd *orders.Command) error {
 		if len(bad) == 0 {
 			bad = append(bad, "  (no orders found)")
 		}
-		mc.say("SET ORDERS %s refused, nothing was stored:\n%s", powerName(power), strings.Join(bad, "\n"))
+		mc.say("SET ORDERS %s refused, nothing was stored:\n%s", powerName(g, power), strings.Join(bad, "\n"))
 		return nil
 	}
 	if err := mc.tx.AddOrderSet(g.Name, g.Phase, store.OrderSet{
@@ -286,11 +286,11 @@ func gmSetOrders(mc *mailCtx, cmd *orders.Command) error {
 	}); err != nil {
 		return err
 	}
-	mc.say("Orders of %s for %s set by the GM (they override the power's own):\n  %s", powerName(power), g.PhaseTitle, strings.Join(check.Canonical, "\n  "))
+	mc.say("Orders of %s for %s set by the GM (they override the power's own):\n  %s", powerName(g, power), g.PhaseTitle, strings.Join(check.Canonical, "\n  "))
 	if err := mc.audit("set-orders", power+": "+strings.Join(check.Canonical, "; ")); err != nil {
 		return err
 	}
-	return mc.announce("GM orders", fmt.Sprintf("The GM has set the orders of %s for %s.", powerName(power), g.PhaseTitle))
+	return mc.announce("GM orders", fmt.Sprintf("The GM has set the orders of %s for %s.", powerName(g, power), g.PhaseTitle))
 }
 
 func hasError(ds []orders.Diagnostic) bool {
@@ -423,7 +423,7 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 		return nil
 	}
 	if p := findPlayer(g, addr); p != nil {
-		mc.say("REPLACE refused: %s already plays %s in %s.", addr, powerName(p.Power), g.Name)
+		mc.say("REPLACE refused: %s already plays %s in %s.", addr, powerName(g, p.Power), g.Name)
 		return nil
 	}
 	for i := range g.Players {
@@ -441,11 +441,11 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 		return err
 	}
 	mc.changed = true
-	mc.say("%s is now played by %s (senior diplomat); they have their password and reply address.", powerName(power), addr)
+	mc.say("%s is now played by %s (senior diplomat); they have their password and reply address.", powerName(g, power), addr)
 	if err := mc.audit("replace", power+" → "+addr); err != nil {
 		return err
 	}
-	return mc.announce("New player", fmt.Sprintf("%s has a new senior diplomat.", powerName(power)))
+	return mc.announce("New player", fmt.Sprintf("%s has a new senior diplomat.", powerName(g, power)))
 }
 
 func gmPromote(mc *mailCtx, cmd *orders.Command) error {
@@ -460,7 +460,7 @@ func gmPromote(mc *mailCtx, cmd *orders.Command) error {
 		return nil
 	}
 	if junior.Rank == 0 {
-		mc.say("PROMOTE: %s is already the senior diplomat of %s.", addr, powerName(junior.Power))
+		mc.say("PROMOTE: %s is already the senior diplomat of %s.", addr, powerName(g, junior.Power))
 		return nil
 	}
 	old := junior.Rank
@@ -472,11 +472,11 @@ func gmPromote(mc *mailCtx, cmd *orders.Command) error {
 	}
 	junior.Rank = 0
 	mc.changed = true
-	mc.say("%s is now the senior diplomat of %s.", addr, powerName(junior.Power))
+	mc.say("%s is now the senior diplomat of %s.", addr, powerName(g, junior.Power))
 	if err := mc.audit("promote", junior.Power+": "+addr); err != nil {
 		return err
 	}
-	return mc.announce("New senior diplomat", fmt.Sprintf("The GM has made a new senior diplomat for %s.", powerName(junior.Power)))
+	return mc.announce("New senior diplomat", fmt.Sprintf("The GM has made a new senior diplomat for %s.", powerName(g, junior.Power)))
 }
 
 func gmEject(mc *mailCtx, cmd *orders.Command) error {
@@ -495,11 +495,11 @@ func gmEject(mc *mailCtx, cmd *orders.Command) error {
 		}
 	}
 	mc.changed = true
-	mc.say("%s: %d diplomat%s removed; its units are in civil disorder until REPLACE %s WITH <address>.", powerName(power), n, plural(n), power)
+	mc.say("%s: %d diplomat%s removed; its units are in civil disorder until REPLACE %s WITH <address>.", powerName(g, power), n, plural(n), power)
 	if err := mc.audit("eject", power); err != nil {
 		return err
 	}
-	return mc.announce("Power in civil disorder", fmt.Sprintf("The GM has removed the players of %s; it is in civil disorder.", powerName(power)))
+	return mc.announce("Power in civil disorder", fmt.Sprintf("The GM has removed the players of %s; it is in civil disorder.", powerName(g, power)))
 }
 
 func gmEnd(mc *mailCtx, cmd *orders.Command) error {
@@ -521,7 +521,7 @@ func gmEnd(mc *mailCtx, cmd *orders.Command) error {
 			mc.say("END SOLO refused: %q is not a surviving power of %s.", cmd.Power, g.Name)
 			return nil
 		}
-		mc.say("%s ends with a solo victory of %s.", g.Name, powerName(power))
+		mc.say("%s ends with a solo victory of %s.", g.Name, powerName(g, power))
 		if err := mc.audit("end", "solo "+power); err != nil {
 			return err
 		}
@@ -615,14 +615,14 @@ func (d *Daemon) drawPrize(tx *store.Tx, g *store.Game, survivors []string) (str
 	sort.Strings(sorted)
 	winner := PrizeDraw(g.PrizeSeed, g.Name, sorted, st.Scores)
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nDraw prize: %s wins it.\n", powerName(winner))
+	fmt.Fprintf(&b, "\nDraw prize: %s wins it.\n", powerName(g, winner))
 	fmt.Fprintf(&b, "  secret: %s (its SHA-256, published before the end: %s)\n", g.PrizeSeed, g.PrizeCommit)
 	b.WriteString("  tickets: ")
 	for i, s := range sorted {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s %d", powerName(s), st.Scores[s])
+		fmt.Fprintf(&b, "%s %d", powerName(g, s), st.Scores[s])
 	}
 	fmt.Fprintf(&b, "\n  check: take the first 8 bytes of SHA-256(\"%s:%s\") as a big-endian number, modulo the total of tickets; count through the survivors in the order above.\n", g.PrizeSeed, g.Name)
 	return b.String(), nil

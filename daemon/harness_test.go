@@ -39,7 +39,8 @@ var toyPowers = []string{"blue", "red"}
 
 func (e toyEngine) Info() adjudicator.Info {
 	if e.seq {
-		return adjudicator.Info{Name: "toyseq", Game: "toy", Title: "Toy game, one player at a time", Powers: toyPowers, Examples: []string{"score 3"}}
+		return adjudicator.Info{Name: "toyseq", Game: "toy", Title: "Toy game, one player at a time", Powers: toyPowers, Examples: []string{"score 3"},
+			PowerNames: map[string]string{"blue": "Azure"}}
 	}
 	return adjudicator.Info{Name: "toy", Game: "toy", Title: "Toy game", Powers: toyPowers, Simultaneous: true,
 		Examples: []string{"score 3"}}
@@ -378,7 +379,11 @@ func (h *harness) startToy(name, opts string) (gmToken string, players map[strin
 	players = map[string]player{}
 	for _, m := range h.outbox() {
 		if i := strings.Index(m.Subject, "You are "); i >= 0 {
-			players[strings.ToLower(m.Subject[i+len("You are "):])] = player{m.To, m.Token}
+			name := m.Subject[i+len("You are "):]
+			if j := strings.LastIndex(name, " ("); j >= 0 {
+				name = name[j+2 : len(name)-1] // "Azure (blue)"
+			}
+			players[strings.ToLower(name)] = player{m.To, m.Token}
 		}
 	}
 	if len(players) != 2 {

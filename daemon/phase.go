@@ -295,20 +295,20 @@ func (d *Daemon) endGame(tx *store.Tx, g *store.Game, how string, winners []stri
 	var b strings.Builder
 	switch how {
 	case "solo":
-		fmt.Fprintf(&b, "%s has won %s with a solo victory.\n", powerName(winners[0]), g.Name)
+		fmt.Fprintf(&b, "%s has won %s with a solo victory.\n", powerName(g, winners[0]), g.Name)
 		if senior := seniorOf(g, winners[0]); senior != "" {
-			fmt.Fprintf(&b, "The game's prize goes to the senior diplomat of %s.\n", powerName(winners[0]))
+			fmt.Fprintf(&b, "The game's prize goes to the senior diplomat of %s.\n", powerName(g, winners[0]))
 		}
 	case "joint":
 		names := make([]string, len(winners))
 		for i, w := range winners {
-			names[i] = powerName(w)
+			names[i] = powerName(g, w)
 		}
 		fmt.Fprintf(&b, "%s have won %s together.\n", strings.Join(names, " and "), g.Name)
 	case "draw":
 		names := make([]string, len(winners))
 		for i, w := range winners {
-			names[i] = powerName(w)
+			names[i] = powerName(g, w)
 		}
 		fmt.Fprintf(&b, "%s has ended in a draw shared by %s.\n", g.Name, strings.Join(names, ", "))
 		if g.Options.DrawPrize {
@@ -544,7 +544,7 @@ func (d *Daemon) remindGame(tx *store.Tx, name string, now time.Time) error {
 				continue
 			}
 			text := fmt.Sprintf("Reminder: I have no orders from %s for %s of %s.\nDeadline: %s (in %s).\n\nReply to this mail with your orders. What you do not order follows the civil disorder rule (RULES explains it).",
-				powerName(power), g.PhaseTitle, g.Name, d.showTime(g.Deadline, p), humanDuration(left))
+				powerName(g, power), g.PhaseTitle, g.Name, d.showTime(g.Deadline, p), humanDuration(left))
 			if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: fmt.Sprintf("[%s] Reminder: %s orders due", g.Name, g.PhaseTitle), Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
 				return err
 			}

@@ -73,12 +73,12 @@ func cmdPress(mc *mailCtx, cmd *orders.Command) error {
 	from := mc.player.Power
 	names := make([]string, len(to))
 	for i, p := range to {
-		names[i] = powerName(p)
+		names[i] = powerName(mc.game, p)
 	}
 	g := mc.game
-	subject := fmt.Sprintf("[%s] Press from %s", g.Name, powerName(from))
+	subject := fmt.Sprintf("[%s] Press from %s", g.Name, powerName(g, from))
 	text := fmt.Sprintf("Press from %s to %s (%s):\n\n%s\n\nReply with PRESS TO %s … ENDPRESS to answer.",
-		powerName(from), strings.Join(names, ", "), g.PhaseTitle, body, powerName(from))
+		powerName(g, from), strings.Join(names, ", "), g.PhaseTitle, body, powerName(g, from))
 	n := 0
 	for i := range g.Players {
 		p := &g.Players[i]
@@ -121,8 +121,8 @@ func cmdBroadcast(mc *mailCtx, cmd *orders.Command) error {
 		return err
 	}
 	mc.say("Broadcast sent to every player and observer of %s.", g.Name)
-	return mc.d.publishThread(mc.tx, g, fmt.Sprintf("[%s] Broadcast from %s", g.Name, powerName(from)),
-		fmt.Sprintf("Broadcast from %s (%s):\n\n%s\n", powerName(from), g.PhaseTitle, body), map[string]bool{mc.sender: !mc.gm}, mc.d.pressThread(g, nil))
+	return mc.d.publishThread(mc.tx, g, fmt.Sprintf("[%s] Broadcast from %s", g.Name, powerName(g, from)),
+		fmt.Sprintf("Broadcast from %s (%s):\n\n%s\n", powerName(g, from), g.PhaseTitle, body), map[string]bool{mc.sender: !mc.gm}, mc.d.pressThread(g, nil))
 }
 
 func cmdPSA(mc *mailCtx, cmd *orders.Command) error {

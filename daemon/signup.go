@@ -171,8 +171,8 @@ func cmdCreate(mc *mailCtx, cmd *orders.Command) error {
 // powerWithID names a power and, when its name is not simply its id
 // capitalised, the id that SIGNON and PRESS TO accept: "England",
 // "United States (usa)".
-func powerWithID(id string) string {
-	if n := powerName(id); n != titleCase(id) {
+func powerWithID(g *store.Game, id string) string {
+	if n := powerName(g, id); n != titleCase(id) {
 		return n + " (" + id + ")"
 	}
 	return titleCase(id)
@@ -182,7 +182,7 @@ func powerWithID(id string) string {
 func powerNames(e adjudicator.Engine) []string {
 	var names []string
 	for _, p := range e.Info().Powers {
-		names = append(names, powerName(p))
+		names = append(names, nameFrom(e.Info(), p))
 	}
 	return names
 }
@@ -278,8 +278,8 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 	mc.player = &g.Players[len(g.Players)-1]
 	mc.changed = true
 	if g.Status == store.Active {
-		mc.say("Welcome to %s: you are a junior diplomat of %s (seniority %d). Your password is in a separate mail.", g.Name, powerName(p.Power), p.Rank)
-		return mc.d.alertGM(mc.tx, g, "New junior diplomat", fmt.Sprintf("%s joined %s as a junior diplomat of %s.", p.Address, g.Name, powerName(p.Power)))
+		mc.say("Welcome to %s: you are a junior diplomat of %s (seniority %d). Your password is in a separate mail.", g.Name, powerName(g, p.Power), p.Rank)
+		return mc.d.alertGM(mc.tx, g, "New junior diplomat", fmt.Sprintf("%s joined %s as a junior diplomat of %s.", p.Address, g.Name, powerName(g, p.Power)))
 	}
 	n, need := countPlayers(g), len(e.Info().Powers)
 	mc.say("You are signed up for %s (%d of %d players). Your power is assigned when the game starts; you will get a private mail with it.", g.Name, n, need)
@@ -348,7 +348,7 @@ func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player) error
 		"From another mailbox, write to %s and start your mail with\n"+
 		"  SIGNON %s %s %s\n\n"+
 		"Your password: %s\n",
-		powerName(p.Power), g.Name, role, g.Name, d.replyAddress(p.Token), d.opt.Address,
+		powerName(g, p.Power), g.Name, role, g.Name, d.replyAddress(p.Token), d.opt.Address,
 		p.Power, g.Name, pw, pw)
 	if view, err := d.privateView(tx, g, p.Power); err != nil {
 		return err
@@ -356,7 +356,7 @@ func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player) error
 		text += "\n--- for you only ---\n" + view
 	}
 	return d.send(tx, &Outgoing{
-		To: []string{p.Address}, Subject: fmt.Sprintf("[%s] You are %s", g.Name, powerWithID(p.Power)),
+		To: []string{p.Address}, Subject: fmt.Sprintf("[%s] You are %s", g.Name, powerWithID(g, p.Power)),
 		Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
 	})
 }
@@ -447,7 +447,7 @@ func unfilledPowers(g *store.Game, powers []string) []string {
 	var out []string
 	for _, p := range powers {
 		if !has[p] {
-			out = append(out, powerName(p))
+			out = append(out, powerName(g, p))
 		}
 	}
 	return out

@@ -722,3 +722,15 @@ func TestPowerNamesArePerGame(t *testing.T) {
 		t.Errorf("power mail name %q", got)
 	}
 }
+
+// turn_time gives the turns of a sequential game their own deadline.
+func TestTurnTimeOption(t *testing.T) {
+	h := newHarness(t)
+	h.startToy("g25", "seq turn_time=6h")
+	g := h.game("g25")
+	if want := h.clock.Now().Add(6 * time.Hour); !g.Deadline.Equal(want) {
+		t.Fatalf("deadline %v, want %v", g.Deadline, want)
+	}
+	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE g26 toyseq turn_time=soon")
+	mustContain(t, h.only(h.outbox(), harnessGM).Text, "turn_time is a duration")
+}

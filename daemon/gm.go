@@ -346,7 +346,7 @@ func gmPublish(mc *mailCtx, _ *orders.Command) error {
 		return mc.d.endGame(mc.tx, g, endHow(st.Winners), orAlive(st.Winners, g), "")
 	}
 	g.PhaseStarted = mc.now.UTC()
-	g.Deadline = mc.d.opt.Schedule.Deadline(kindOf(g), g.Options.Pace, mc.now, g.LastOrdersEnd)
+	g.Deadline = mc.d.opt.Schedule.gameDeadline(g.Options, kindOf(g), mc.now, g.LastOrdersEnd)
 	return mc.d.publishResults(mc.tx, g, rec)
 }
 
@@ -396,7 +396,7 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 	g.DrawVotes, g.Ready, g.Reminded = before.DrawVotes, before.Ready, nil
 	g.Winners, g.EndedAs, g.Pending = nil, "", nil
 	g.PhaseStarted = mc.now.UTC()
-	g.Deadline = mc.d.opt.Schedule.Deadline(kindOf(g), g.Options.Pace, mc.now, g.LastOrdersEnd)
+	g.Deadline = mc.d.opt.Schedule.gameDeadline(g.Options, kindOf(g), mc.now, g.LastOrdersEnd)
 	mc.changed = true
 	if err := mc.audit("rollback", rec.PhaseID); err != nil {
 		return err

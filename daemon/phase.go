@@ -259,7 +259,7 @@ func (d *Daemon) openPhase(g *store.Game, st adjudicator.Status, now time.Time) 
 	g.PhaseStarted = now.UTC()
 	g.Waiting, g.Alive = st.Waiting, st.Alive
 	g.Reminded, g.DrawVotes, g.Ready = nil, nil, nil
-	g.Deadline = d.opt.Schedule.Deadline(st.Kind, g.Options.Pace, now, g.LastOrdersEnd)
+	g.Deadline = d.opt.Schedule.gameDeadline(g.Options, st.Kind, now, g.LastOrdersEnd)
 	for i := range g.Players {
 		if strings.HasPrefix(g.Players[i].Lock, "turn:") {
 			g.Players[i].Lock = ""

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"pbemd/adjudicator"
+	"pbemd/store"
 )
 
 // Schedule is when phases end. The defaults are the seed's: Spring orders
@@ -114,6 +115,15 @@ func (s Schedule) due(start time.Time, d time.Duration) time.Time {
 		return start.Add(d)
 	}
 	return s.atSlot(start.Add(d - s.Slack))
+}
+
+// gameDeadline is Deadline with a game's own turn length for the turns
+// and steps of sequential games (the GM's turn_time option).
+func (s Schedule) gameDeadline(o store.GameOptions, kind adjudicator.PhaseKind, start, lastOrdersEnd time.Time) time.Time {
+	if kind == adjudicator.PhaseTurn && o.TurnTime > 0 {
+		return start.Add(o.TurnTime)
+	}
+	return s.Deadline(kind, o.Pace, start, lastOrdersEnd)
 }
 
 // Deadline is when a phase of the given kind, opened at start, ends.

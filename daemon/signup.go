@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -32,6 +33,14 @@ var createOptions = map[string]func(o *store.GameOptions, v string) error{
 			return fmt.Errorf("press is all, white (public only) or none")
 		}
 		o.Press = v
+		return nil
+	},
+	"turn_time": func(o *store.GameOptions, v string) error {
+		d, err := parseDuration(v)
+		if err != nil || d < time.Minute {
+			return fmt.Errorf("turn_time is a duration of at least a minute, e.g. 6h or 2 days")
+		}
+		o.TurnTime = d
 		return nil
 	},
 	"psa":          boolOption(func(o *store.GameOptions) *bool { return &o.PSA }),

@@ -93,6 +93,9 @@ type GameOptions struct {
 	ProcessEarly bool   `json:"process_early"` // process when all are READY (off: the seed forbids cutting phases short)
 	DrawPrize    bool   `json:"draw_prize"`    // the seed's prize lottery on a draw
 	MaxPlayers   int    `json:"max_players,omitempty"`
+	// TurnTime is the deadline of each turn or step of a sequential game
+	// (0: the schedule's turn length), so a GM can keep steps short.
+	TurnTime time.Duration `json:"turn_time,omitempty"`
 	// Engine holds the options the game's engine reads (its New), as the
 	// GM wrote them; the daemon only passes them on.
 	Engine map[string]string `json:"engine,omitempty"`

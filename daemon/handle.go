@@ -40,7 +40,6 @@ type mailCtx struct {
 	reply   []string // sections of the reply, in order
 	silent  bool     // GM said SILENT: do not announce to players
 	changed bool     // game must be written back
-	after   []func() // run after commit
 }
 
 func (mc *mailCtx) say(format string, args ...any) {
@@ -66,7 +65,6 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 		})
 	}
 
-	var after []func()
 	err := d.db.Update(func(tx *store.Tx) error {
 		first, err := tx.MarkMailProcessed(in.MsgID, now)
 		if err != nil {
@@ -98,7 +96,6 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 		if err := mc.run(); err != nil {
 			return err
 		}
-		after = mc.after
 		switch v {
 		case silent:
 			log.Warn("rate limit: mail processed, not answered", "sender", sender)
@@ -110,9 +107,6 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 	})
 	if err != nil {
 		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
-	}
-	for _, f := range after {
-		f()
 	}
 	d.opt.Kick()
 	return nil

@@ -265,7 +265,7 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 		}
 		p.Power = power
 		p.Rank = nextRank(g, power)
-		if err := mc.newPlayerSecrets(g, &p); err != nil {
+		if err := mc.d.mailSecrets(mc.tx, g, &p); err != nil {
 			return err
 		}
 	}
@@ -329,12 +329,9 @@ func fewestDiplomats(g *store.Game, candidates []string) string {
 	return best
 }
 
-// newPlayerSecrets gives a player a password and mails it with their
-// power and reply address.
-func (mc *mailCtx) newPlayerSecrets(g *store.Game, p *store.Player) error {
-	return mc.d.mailSecrets(mc.tx, g, p)
-}
-
+// mailSecrets gives a player a password and mails it with their power,
+// their reply address and (for engines with hidden information) their
+// private view.
 func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player) error {
 	pw := strings.ToLower(newCode())
 	cost := d.opt.PasswordCost

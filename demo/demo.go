@@ -32,11 +32,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
 	"pbemd/adjudicator/diplomacy"
 	"pbemd/daemon"
+	"pbemd/store"
 )
 
 // Options configure a demo game.
@@ -249,6 +251,39 @@ type base struct {
 
 	players []*seat
 	gm      *seat
+}
+
+// snapshot reads the game, its engine state and its last phase record.
+func (b *base) snapshot() (*store.Game, []byte, *store.PhaseRecord, error) {
+	var g *store.Game
+	var state []byte
+	var last *store.PhaseRecord
+	err := b.srv.DB.View(func(tx *store.Tx) error {
+		var err error
+		if g, err = tx.Game(GameName); err != nil {
+			return err
+		}
+		if g.Phase > 0 {
+			if last, err = tx.Phase(GameName, g.Phase-1); err != nil {
+				return err
+			}
+		}
+		state, err = tx.State(GameName)
+		return err
+	})
+	return g, state, last, err
+}
+
+// awaitGameOver waits until every player and the GM has the game-over mail.
+func (b *base) awaitGameOver(ctx context.Context) error {
+	for _, p := range append(slices.Clone(b.players), b.gm) {
+		if _, err := b.po.waitFor(ctx, b.opt.Timeout, p.Address, "the end of the game", func(r Received) bool {
+			return r.Subject == "["+GameName+"] Game over"
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // clock is the demo's virtual time: it moves only when the driver says.

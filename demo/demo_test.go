@@ -285,23 +285,7 @@ func TestDemoGameMatchesAdjudicator(t *testing.T) {
 				t.Errorf("%s (%s) received %v, want %v", p.Address, p.Power, got, want)
 			}
 		}
-		// The GM: the welcome, the answer to CREATE, the start, a copy of
-		// every result and of the end, and nothing else (no alert).
-		want := map[string]int{"welcome": 1, "answer": 1, "started": 1, "results": len(res.Phases)}
-		if res.Over {
-			want["over"] = 1
-		}
-		got := map[string]int{}
-		for _, m := range res.GM.Inbox {
-			k := kindOf(&res.GM, m)
-			if k != "answer" && strings.Contains(m.Subject, "Welcome to pbemd") {
-				k = "welcome"
-			}
-			got[k]++
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("the GM received %v, want %v", got, want)
-		}
+		checkGMInbox(t, res)
 	})
 
 	t.Run("civil disorder of the forgetful power", func(t *testing.T) {
@@ -582,3 +566,24 @@ func TestSignature(t *testing.T) {
 }
 
 func newRand(a, b uint64) *rand.Rand { return rand.New(rand.NewPCG(a, b)) }
+
+// checkGMInbox: the GM gets the welcome, the answer to CREATE, the start,
+// a copy of every result and of the end, and nothing else (no alert).
+func checkGMInbox(t *testing.T, res *Result) {
+	t.Helper()
+	want := map[string]int{"welcome": 1, "answer": 1, "started": 1, "results": len(res.Phases)}
+	if res.Over {
+		want["over"] = 1
+	}
+	got := map[string]int{}
+	for _, m := range res.GM.Inbox {
+		k := kindOf(&res.GM, m)
+		if k != "answer" && strings.Contains(m.Subject, "Welcome to pbemd") {
+			k = "welcome"
+		}
+		got[k]++
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the GM received %v, want %v", got, want)
+	}
+}

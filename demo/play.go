@@ -160,22 +160,7 @@ func (d *base) answer(ctx context.Context, p *seat, s Sent) (Received, error) {
 
 // snapshot is the game as the store has it now.
 func (d *driver) snapshot() (*store.Game, *diplomacy.Position, *store.PhaseRecord, error) {
-	var g *store.Game
-	var state []byte
-	var last *store.PhaseRecord
-	err := d.srv.DB.View(func(tx *store.Tx) error {
-		var err error
-		if g, err = tx.Game(GameName); err != nil {
-			return err
-		}
-		if g.Phase > 0 {
-			if last, err = tx.Phase(GameName, g.Phase-1); err != nil {
-				return err
-			}
-		}
-		state, err = tx.State(GameName)
-		return err
-	})
+	g, state, last, err := d.base.snapshot()
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -309,12 +294,8 @@ func (d *driver) phase(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("%s: no phase record after the deadline", g.PhaseTitle)
 	}
 	if g2.Status == store.Finished {
-		for _, p := range append(slices.Clone(d.players), d.gm) {
-			if _, err := d.po.waitFor(ctx, d.opt.Timeout, p.Address, "the end of the game", func(r Received) bool {
-				return r.Subject == "["+GameName+"] Game over"
-			}); err != nil {
-				return false, err
-			}
+		if err := d.awaitGameOver(ctx); err != nil {
+			return false, err
 		}
 	}
 	ph.Line, err = d.line(&ph, rec, mails, len(again))

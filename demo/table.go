@@ -121,28 +121,6 @@ func (t *table) join(ctx context.Context) error {
 	return nil
 }
 
-// snapshot is the game and its state as the store has them now, with
-// the record of the phase last processed.
-func (t *table) snapshot() (*store.Game, []byte, *store.PhaseRecord, error) {
-	var g *store.Game
-	var state []byte
-	var last *store.PhaseRecord
-	err := t.srv.DB.View(func(tx *store.Tx) error {
-		var err error
-		if g, err = tx.Game(GameName); err != nil {
-			return err
-		}
-		if g.Phase > 0 {
-			if last, err = tx.Phase(GameName, g.Phase-1); err != nil {
-				return err
-			}
-		}
-		state, err = tx.State(GameName)
-		return err
-	})
-	return g, state, last, err
-}
-
 // mover is one player who orders in a phase, and how.
 type mover struct {
 	p     *seat
@@ -285,12 +263,8 @@ func (t *table) phase(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("%s: no phase record after the results", g.PhaseTitle)
 	}
 	if g2.Status == store.Finished {
-		for _, p := range append(slices.Clone(t.players), t.gm) {
-			if _, err := t.po.waitFor(ctx, t.opt.Timeout, p.Address, "the end of the game", func(r Received) bool {
-				return r.Subject == "["+GameName+"] Game over"
-			}); err != nil {
-				return false, err
-			}
+		if err := t.awaitGameOver(ctx); err != nil {
+			return false, err
 		}
 	}
 	ph.Line, err = t.line(&ph, rec, movers)

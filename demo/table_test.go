@@ -364,21 +364,7 @@ func checkTableGame(t *testing.T, tg *tableGame, want gameChecks) {
 				t.Errorf("%s (%s) received %v, want %v", p.Address, p.Power, got, want)
 			}
 		}
-		want := map[string]int{"welcome": 1, "answer": 1, "started": 1, "results": len(res.Phases)}
-		if res.Over {
-			want["over"] = 1
-		}
-		got := map[string]int{}
-		for _, m := range res.GM.Inbox {
-			k := kindOf(&res.GM, m)
-			if k != "answer" && strings.Contains(m.Subject, "Welcome to pbemd") {
-				k = "welcome"
-			}
-			got[k]++
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("the GM received %v, want %v", got, want)
-		}
+		checkGMInbox(t, res)
 	})
 
 	t.Run("exercised", func(t *testing.T) {

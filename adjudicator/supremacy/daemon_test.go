@@ -12,65 +12,27 @@ import (
 	"pbemd/store"
 )
 
-// table drives the real daemon through daemontest, with short names for
-// the mails this file reads.
-type table struct {
-	*daemontest.Table
-	t *testing.T
-}
-
-type mail struct{ to, subject, text, token string }
-
-func newTable(t *testing.T) *table {
-	t.Helper()
-	return &table{Table: daemontest.New(t), t: t}
-}
-
-func (tb *table) send(from, token, text string) { tb.t.Helper(); tb.Send(from, token, text) }
-
-func (tb *table) tick(after time.Duration) { tb.t.Helper(); tb.Wait(after) }
-
-func (tb *table) outbox() []mail {
-	tb.t.Helper()
-	var out []mail
-	for _, m := range tb.Outbox() {
-		out = append(out, mail{to: m.To, subject: m.Subject, text: m.Text, token: m.Token})
-	}
-	return out
-}
-
-func (tb *table) game(name string) *store.Game { tb.t.Helper(); return tb.Game(name) }
-
-func mailsTo(ms []mail, to string) []mail {
-	var got []mail
+func mailsTo(ms []daemontest.Mail, to string) []daemontest.Mail {
+	var got []daemontest.Mail
 	for _, m := range ms {
-		if m.to == to {
+		if m.To == to {
 			got = append(got, m)
 		}
 	}
 	return got
 }
 
-func only(t *testing.T, ms []mail, to string) mail {
+func only(t testing.TB, ms []daemontest.Mail, to string) daemontest.Mail {
 	t.Helper()
 	got := mailsTo(ms, to)
 	if len(got) != 1 {
 		var subs []string
 		for _, m := range ms {
-			subs = append(subs, m.to+": "+m.subject)
+			subs = append(subs, m.To+": "+m.Subject)
 		}
 		t.Fatalf("want one mail to %s, got %d:\n%s", to, len(got), strings.Join(subs, "\n"))
 	}
 	return got[0]
-}
-
-func contains(t *testing.T, text string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(text, w) {
-			t.Errorf("text lacks %q:\n%s", w, text)
-		}
-	}
 }
 
 var registerTest sync.Once
@@ -93,22 +55,22 @@ func registerTestEngines(t *testing.T) {
 }
 
 // players signs three players up and returns power ⇒ (address, token).
-func (tb *table) start(game, variant string) map[string][2]string {
-	tb.t.Helper()
-	tb.send("gm-boss@example.test", "", "SIGNON GM - pw\nCREATE "+game+" "+variant)
-	contains(tb.t, only(tb.t, tb.outbox(), "gm-boss@example.test").text, "created")
-	tb.send("ann@example.test", "", "JOIN "+game+" prefer usa > russia > china")
-	tb.send("bob@example.test", "", "JOIN "+game+" prefer russia > china > usa")
-	tb.send("cid@example.test", "", "JOIN "+game+" prefer china > usa > russia")
+func start(tb *daemontest.Table, game, variant string) map[string][2]string {
+	tb.T.Helper()
+	tb.Send("gm-boss@example.test", "", "SIGNON GM - pw\nCREATE "+game+" "+variant)
+	daemontest.Contains(tb.T, only(tb.T, tb.Outbox(), "gm-boss@example.test").Text, "created")
+	tb.Send("ann@example.test", "", "JOIN "+game+" prefer usa > russia > china")
+	tb.Send("bob@example.test", "", "JOIN "+game+" prefer russia > china > usa")
+	tb.Send("cid@example.test", "", "JOIN "+game+" prefer china > usa > russia")
 	who := map[string][2]string{}
-	ms := tb.outbox()
+	ms := tb.Outbox()
 	for _, m := range ms {
-		if p, ok := daemontest.PowerOf(m.subject); ok {
-			who[p] = [2]string{m.to, m.token}
+		if p, ok := daemontest.PowerOf(m.Subject); ok {
+			who[p] = [2]string{m.To, m.Token}
 		}
 	}
 	if len(who) != 3 {
-		tb.t.Fatalf("powers %v", who)
+		tb.T.Fatalf("powers %v", who)
 	}
 	return who
 }
@@ -118,56 +80,56 @@ func (tb *table) start(game, variant string) map[string][2]string {
 // who misses a deadline, STATUS with the private position, the end.
 func TestThroughTheDaemon(t *testing.T) {
 	registerTestEngines(t)
-	tb := newTable(t)
-	who := tb.start("sup1", "supremacy-test")
-	as := func(p, text string) { tb.send(who[p][0], who[p][1], text) }
-	g := tb.game("sup1")
+	tb := daemontest.New(t)
+	who := start(tb, "sup1", "supremacy-test")
+	as := func(p, text string) { tb.Send(who[p][0], who[p][1], text) }
+	g := tb.Game("sup1")
 	if g.Status != store.Active || g.PhaseID != "T00-0" || strings.Join(g.Waiting, ",") != "usa,russia,china" {
 		t.Fatalf("game %s %s waiting %v", g.Status, g.PhaseID, g.Waiting)
 	}
 
 	// Set-up: a typo is read with a warning, a misorder is reported.
 	as("usa", "PLACE 6 ARMIES IN Texas, 3 NAVIES IN Carribean")
-	ack := only(t, tb.outbox(), who["usa"][0]).text
-	contains(t, ack, "Orders received", "PLACE 6 ARMIES IN tex, 3 NAVIES IN car")
+	ack := only(t, tb.Outbox(), who["usa"][0]).Text
+	daemontest.Contains(t, ack, "Orders received", "PLACE 6 ARMIES IN tex, 3 NAVIES IN car")
 	as("russia", "PLACE 5 ARMIES IN Moscow, 4 ARMIES IN Ukraine")
-	ack = only(t, tb.outbox(), who["russia"][0]).text
-	contains(t, ack, "armies start in a home area, not in Ukraine")
+	ack = only(t, tb.Outbox(), who["russia"][0]).Text
+	daemontest.Contains(t, ack, "armies start in a home area, not in Ukraine")
 	as("russia", "PLACE 5 ARMIES IN Moscow, 4 ARMIES IN Siberia")
-	tb.outbox()
-	if g := tb.game("sup1"); g.PhaseID != "T00-0" {
+	tb.Outbox()
+	if g := tb.Game("sup1"); g.PhaseID != "T00-0" {
 		t.Fatalf("processed before China sent orders: %s", g.PhaseID)
 	}
 	as("china", "place 9 armies in Beijing")
-	tb.outbox()
-	tb.tick(time.Minute)
-	ms := tb.outbox()
-	res := only(t, ms, who["china"][0]).text
-	contains(t, res, "Set-up", "China places 9 armies in Beijing",
+	tb.Outbox()
+	tb.Wait(time.Minute)
+	ms := tb.Outbox()
+	res := only(t, ms, who["china"][0]).Text
+	daemontest.Contains(t, res, "Set-up", "China places 9 armies in Beijing",
 		"--- for you only ---", "Your position (China)", "cash $7,000 BL", "Turn 1 Salaries: orders due")
 	if strings.Contains(res, "Your position (United States)") {
 		t.Error("China sees the United States' position")
 	}
-	if g := tb.game("sup1"); g.PhaseID != "T01-1" {
+	if g := tb.Game("sup1"); g.PhaseID != "T01-1" {
 		t.Fatalf("after set-up: %s", g.PhaseID)
 	}
 
 	// STATUS: the public board and the player's own position.
 	as("russia", "STATUS")
-	contains(t, only(t, tb.outbox(), who["russia"][0]).text, "Market: oil $500 BL", "Your position (Russian Federation)")
+	daemontest.Contains(t, only(t, tb.Outbox(), who["russia"][0]).Text, "Market: oil $500 BL", "Your position (Russian Federation)")
 
 	// Salaries: China misses the deadline and takes the defaults.
 	as("usa", "OPEN ALL")
 	as("russia", "LOAN 2000")
-	tb.outbox()
-	tb.tick(time.Minute)
-	if g := tb.game("sup1"); g.PhaseID != "T01-1" {
+	tb.Outbox()
+	tb.Wait(time.Minute)
+	if g := tb.Game("sup1"); g.PhaseID != "T01-1" {
 		t.Fatalf("processed without China: %s", g.PhaseID)
 	}
-	tb.tick(7 * 24 * time.Hour)
-	ms = tb.outbox()
-	contains(t, only(t, ms, who["russia"][0]).text, "You borrow $2,000 BL", "loans $2,000 BL")
-	if g := tb.game("sup1"); g.PhaseID != "T01-2" {
+	tb.Wait(7 * 24 * time.Hour)
+	ms = tb.Outbox()
+	daemontest.Contains(t, only(t, ms, who["russia"][0]).Text, "You borrow $2,000 BL", "loans $2,000 BL")
+	if g := tb.Game("sup1"); g.PhaseID != "T01-2" {
 		t.Fatalf("after salaries: %s", g.PhaseID)
 	}
 
@@ -175,12 +137,12 @@ func TestThroughTheDaemon(t *testing.T) {
 	as("usa", "IF GRAIN PRICE AT MOST 900: BUY 2 GRAIN\nOFFER TO russia: $600 FOR 1 OIL")
 	as("russia", "buy 3 oil\naccept usa")
 	as("china", "BUY 1 GRAIN\nBUY 1 OIL\nBUY 1 MINERALS")
-	tb.outbox()
-	tb.tick(time.Minute)
-	ms = tb.outbox()
-	res = only(t, ms, who["usa"][0]).text
-	contains(t, res, "Trade phase, in the drawn order", "United States buys 2 grain at $", "Offer 1 to Russian Federation carried out")
-	if strings.Contains(only(t, ms, who["china"][0]).text, "Offer 1 to Russian Federation") {
+	tb.Outbox()
+	tb.Wait(time.Minute)
+	ms = tb.Outbox()
+	res = only(t, ms, who["usa"][0]).Text
+	daemontest.Contains(t, res, "Trade phase, in the drawn order", "United States buys 2 grain at $", "Offer 1 to Russian Federation carried out")
+	if strings.Contains(only(t, ms, who["china"][0]).Text, "Offer 1 to Russian Federation") {
 		t.Error("China sees the private trade's terms")
 	}
 
@@ -188,41 +150,41 @@ func TestThroughTheDaemon(t *testing.T) {
 	as("china", "ATTACK Mongolia FROM Beijing BLITZ 2")
 	as("usa", "PASS")
 	as("russia", "IF ATTACKED: ATTACK mon FROM sib\nPASS")
-	tb.outbox()
-	tb.tick(time.Minute)
-	ms = tb.outbox()
-	contains(t, only(t, ms, who["usa"][0]).text, "China attacks: Mongolia from Beijing", "dice (armies of the minor power Mongolia)")
+	tb.Outbox()
+	tb.Wait(time.Minute)
+	ms = tb.Outbox()
+	daemontest.Contains(t, only(t, ms, who["usa"][0]).Text, "China attacks: Mongolia from Beijing", "dice (armies of the minor power Mongolia)")
 
 	// Move and build: nothing much, then the end of the one-turn game.
 	for _, p := range []string{"usa", "russia", "china"} {
 		as(p, "MOVE 1 Beijing - Shanghai")
 	}
-	tb.outbox()
-	tb.tick(time.Minute)
-	tb.outbox()
-	if g := tb.game("sup1"); g.PhaseID != "T01-5" {
+	tb.Outbox()
+	tb.Wait(time.Minute)
+	tb.Outbox()
+	if g := tb.Game("sup1"); g.PhaseID != "T01-5" {
 		t.Fatalf("before the build phase: %s", g.PhaseID)
 	}
 	for _, p := range []string{"usa", "russia", "china"} {
 		as(p, "RESEARCH OIL MAX 1")
 	}
-	tb.outbox()
-	tb.tick(time.Minute)
-	ms = tb.outbox()
-	g = tb.game("sup1")
+	tb.Outbox()
+	tb.Wait(time.Minute)
+	ms = tb.Outbox()
+	g = tb.Game("sup1")
 	if g.Status != store.Finished || len(g.Winners) != 1 {
 		t.Fatalf("game %s winners %v", g.Status, g.Winners)
 	}
 	var over string
 	for _, m := range mailsTo(ms, who["usa"][0]) {
-		if strings.Contains(m.subject, "Game over") {
-			over = m.text
+		if strings.Contains(m.Subject, "Game over") {
+			over = m.Text
 		}
-		if strings.Contains(m.subject, "results") {
-			contains(t, m.text, "FINAL NET WORTH", "Supreme Superpower")
+		if strings.Contains(m.Subject, "results") {
+			daemontest.Contains(t, m.Text, "FINAL NET WORTH", "Supreme Superpower")
 		}
 	}
-	contains(t, over, "has won sup1")
+	daemontest.Contains(t, over, "has won sup1")
 }
 
 // The attack phase step by step through the daemon: the phase waits for
@@ -230,25 +192,25 @@ func TestThroughTheDaemon(t *testing.T) {
 // not answer by the deadline passes.
 func TestAttackStepsThroughTheDaemon(t *testing.T) {
 	registerTestEngines(t)
-	tb := newTable(t)
-	who := tb.start("sup2", "supremacy-test-steps")
-	as := func(p, text string) { tb.send(who[p][0], who[p][1], text) }
+	tb := daemontest.New(t)
+	who := start(tb, "sup2", "supremacy-test-steps")
+	as := func(p, text string) { tb.Send(who[p][0], who[p][1], text) }
 	as("usa", "PLACE 9 ARMIES IN tex")
 	as("russia", "PLACE 9 ARMIES IN sib")
 	as("china", "PLACE 9 ARMIES IN man")
-	tb.tick(time.Minute)
+	tb.Wait(time.Minute)
 	for _, step := range [][2]string{{"T01-1", "OPEN ALL"}, {"T01-2", "BUY 1 OIL\nBUY 1 MINERALS\nBUY 1 GRAIN"}} {
 		phase := step[0]
 		for _, p := range []string{"usa", "russia", "china"} {
 			as(p, step[1])
 		}
-		tb.tick(time.Minute)
-		if g := tb.game("sup2"); g.PhaseID <= phase {
+		tb.Wait(time.Minute)
+		if g := tb.Game("sup2"); g.PhaseID <= phase {
 			t.Fatalf("stuck in %s", g.PhaseID)
 		}
 	}
-	tb.outbox()
-	g := tb.game("sup2")
+	tb.Outbox()
+	g := tb.Game("sup2")
 	if g.PhaseKind != "turn" || len(g.Waiting) != 1 {
 		t.Fatalf("attack phase %s kind %s waiting %v", g.PhaseID, g.PhaseKind, g.Waiting)
 	}
@@ -260,32 +222,32 @@ func TestAttackStepsThroughTheDaemon(t *testing.T) {
 			as(p, "LOAN 1000")
 		}
 	}
-	tb.tick(time.Minute)
-	if g := tb.game("sup2"); g.PhaseID != "T01-3-000" {
+	tb.Wait(time.Minute)
+	if g := tb.Game("sup2"); g.PhaseID != "T01-3-000" {
 		t.Fatalf("another player's mail moved the step on: %s", g.PhaseID)
 	}
-	tb.outbox()
+	tb.Outbox()
 	// Whoever cannot act is refused: an attack out of one's step.
 	other := "usa"
 	if first == "usa" {
 		other = "russia"
 	}
 	as(other, "ATTACK ukr FROM sib")
-	contains(t, only(t, tb.outbox(), who[other][0]).text, "not your step")
+	daemontest.Contains(t, only(t, tb.Outbox(), who[other][0]).Text, "not your step")
 	as(first, target)
-	tb.outbox()
-	tb.tick(time.Minute)
-	ms := tb.outbox()
-	contains(t, only(t, ms, who[first][0]).text, "attacks:", "dice (")
-	g = tb.game("sup2")
+	tb.Outbox()
+	tb.Wait(time.Minute)
+	ms := tb.Outbox()
+	daemontest.Contains(t, only(t, ms, who[first][0]).Text, "attacks:", "dice (")
+	g = tb.Game("sup2")
 	if g.PhaseID != "T01-3-001" || len(g.Waiting) != 1 || g.Waiting[0] != first {
 		t.Fatalf("after the attack on a minor (no counterattack): %s waiting %v", g.PhaseID, g.Waiting)
 	}
 	// The attacker does not answer: at the deadline he passes.
-	tb.tick(30 * 24 * time.Hour)
-	g = tb.game("sup2")
+	tb.Wait(30 * 24 * time.Hour)
+	g = tb.Game("sup2")
 	if g.PhaseID != "T01-3-002" || len(g.Waiting) != 1 || g.Waiting[0] == first {
 		t.Fatalf("after the pass: %s waiting %v", g.PhaseID, g.Waiting)
 	}
-	contains(t, only(t, tb.outbox(), who[first][0]).text, "makes no further attack")
+	daemontest.Contains(t, only(t, tb.Outbox(), who[first][0]).Text, "makes no further attack")
 }

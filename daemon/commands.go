@@ -324,7 +324,7 @@ func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []s
 	}
 	merger, _ := e.(adjudicator.Merger)
 	out := map[string][]string{}
-	for _, power := range store.SortedPowers(byPower) {
+	for _, power := range store.SortedKeys(byPower) {
 		vs := byPower[power]
 		locked := seniorLocked(g, power)
 		weight := func(s store.OrderSet) int {
@@ -490,7 +490,7 @@ func describeGame(d *Daemon, g *store.Game) string {
 			powers[p.Power] = append(powers[p.Power], "")
 		}
 	}
-	for _, pw := range store.SortedPowers(powers) {
+	for _, pw := range store.SortedKeys(powers) {
 		n := len(powers[pw])
 		fmt.Fprintf(&b, "  %s: %d diplomat%s\n", powerName(g, pw), n, plural(n))
 	}

@@ -634,7 +634,7 @@ func engineOptions(o store.GameOptions) string {
 		return ""
 	}
 	var kv []string
-	for _, k := range store.SortedPowers(o.Engine) {
+	for _, k := range store.SortedKeys(o.Engine) {
 		kv = append(kv, k+"="+o.Engine[k])
 	}
 	return "; game options: " + strings.Join(kv, " ")

@@ -78,7 +78,7 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 		engine[k] = v
 	}
 	changed := false
-	for _, k := range store.SortedPowers(opts) {
+	for _, k := range store.SortedKeys(opts) {
 		key := strings.ToLower(k)
 		if set, ok := createOptions[key]; ok {
 			if err := set(o, strings.ToLower(opts[k])); err != nil {
@@ -93,10 +93,10 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 		return nil
 	}
 	if !forming {
-		return fmt.Errorf("the game's own options (%s) are fixed once it has started", strings.Join(store.SortedPowers(engine), ", "))
+		return fmt.Errorf("the game's own options (%s) are fixed once it has started", strings.Join(store.SortedKeys(engine), ", "))
 	}
 	if _, err := e.New(engine, 0); err != nil {
-		return fmt.Errorf("%v (the pbemd options are: %s)", err, strings.Join(store.SortedPowers(createOptions), ", "))
+		return fmt.Errorf("%v (the pbemd options are: %s)", err, strings.Join(store.SortedKeys(createOptions), ", "))
 	}
 	o.Engine = engine
 	return nil

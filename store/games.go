@@ -522,8 +522,8 @@ func (tx *Tx) PutMeta(key, value string) error {
 	return tx.bucket(bucketMeta).Put([]byte("m:"+key), []byte(value))
 }
 
-// SortedPowers returns the keys of m in sorted order.
-func SortedPowers[V any](m map[string]V) []string {
+// SortedKeys returns the keys of m in sorted order (powers, option names).
+func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -117,10 +117,12 @@ func (mc *mailCtx) run() error {
 	if err := mc.identifyByToken(); err != nil {
 		return err
 	}
-	// A first pass without a game's lexicon finds the commands; it is
-	// enough for SIGNON and for mails that carry no orders.
-	res := orders.Parse(mc.in.Text, orders.Options{})
+	// A pass without a game's lexicon finds the commands: enough for
+	// SIGNON and for mails that carry no orders. A player's mail is read
+	// once more, with the game's lexicon, by the engine.
+	var res *orders.Result
 	if mc.player == nil && !mc.gm {
+		res = orders.Parse(mc.in.Text, orders.Options{})
 		if err := mc.identifyByPassword(res); err != nil {
 			return err
 		}
@@ -128,7 +130,7 @@ func (mc *mailCtx) run() error {
 	if err := mc.loadGame(); err != nil {
 		return err
 	}
-	lines := res.Lines
+	var lines []orders.Line
 	var check *adjudicator.Check
 	if mc.player != nil && mc.player.Power != "" && mc.engine != nil && mc.game.Status == store.Active {
 		c, err := mc.engine.Check(mc.state, mc.player.Power, mc.in.Text)
@@ -137,6 +139,11 @@ func (mc *mailCtx) run() error {
 		}
 		check = &c
 		lines = c.Lines
+	} else {
+		if res == nil {
+			res = orders.Parse(mc.in.Text, orders.Options{})
+		}
+		lines = res.Lines
 	}
 	if err := mc.execute(lines, check); err != nil {
 		return err

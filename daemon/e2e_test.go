@@ -31,7 +31,10 @@ type e2e struct {
 
 const e2eGM = "master@pbemd.localhost"
 
-func newE2E(t *testing.T) *e2e {
+func newE2E(t *testing.T) *e2e { t.Helper(); return newE2EWith(t, nil) }
+
+// newE2EWith is newE2E with the config edited before the server opens.
+func newE2EWith(t *testing.T, edit func(*Config)) *e2e {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.DataDir = t.TempDir()
@@ -39,6 +42,9 @@ func newE2E(t *testing.T) *e2e {
 	cfg.GMPassword = "sesame"
 	cfg.PasswordCost = 4
 	cfg.Mailserver.IMAPAddr, cfg.Mailserver.SMTPAddr, cfg.Mailserver.StateFile = "127.0.0.1:0", "127.0.0.1:0", ""
+	if edit != nil {
+		edit(&cfg)
+	}
 	c := &clock{t: time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)}
 	srv, err := Open(cfg, nil, c.Now)
 	if err != nil {

@@ -38,13 +38,16 @@ type Server struct {
 }
 
 // Open wires a Server from cfg without starting its loops. now is the
-// clock (nil: time.Now).
+// clock (nil: time.Now); log may be nil (nothing is logged).
 func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if now == nil {
 		now = time.Now
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data folder: %w", err)
@@ -84,6 +87,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 		db.View(func(tx *store.Tx) error { n = tx.OutboxLen(); return nil })
 		return n
 	}
+	metrics.Problems = s.mailProblems
 	var sender *mailer.Sender
 	d, err := New(db, Options{
 		Address: cfg.Address, GM: cfg.GM, GMPassword: cfg.GMPassword, Schedule: cfg.Schedule,
@@ -109,24 +113,111 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	s.fetcher, err = mailer.NewFetcher(s.IMAP, mailer.FetcherOptions{
 		Logger: log, State: NewInboxState(db), Now: now,
 		Handler: func(ctx context.Context, m *mailer.Mail) error {
-			if err := d.HandleMail(ctx, IncomingFromMail(m)); err != nil {
+			in := IncomingFromMail(m)
+			if err := d.HandleMail(ctx, in); err != nil {
+				if errors.Is(err, store.ErrWrite) {
+					// Not the mail's fault: nothing of it landed, and the
+					// fetcher hands it over again later without counting
+					// this toward setting it aside. Nor does it count
+					// toward the sender's rate limit.
+					if !in.Auto {
+						d.rate.uncount(in.Sender(), d.now())
+					}
+					return fmt.Errorf("%w: %w", mailer.ErrRetryLater, err)
+				}
 				return err
 			}
 			s.Kick() // the mail may have made a phase due (PROCESS, early end)
 			return nil
 		},
-		OnPoison: func(ctx context.Context, p mailer.Poisoned) {
-			from := "?"
-			if p.Mail != nil && p.Mail.From != nil {
-				from = p.Mail.From.Address
-			}
-			s.tellGM("A mail was set aside", fmt.Sprintf("A mail from %s could not be processed after %d attempts and was set aside (flagged in the mailbox).\nError: %v\nThe sender was not answered; please look at it by hand.", from, p.Failures, p.Err))
-		},
+		OnPoison: s.poisoned,
 	})
 	if err != nil {
 		return fail(err)
 	}
 	return s, nil
+}
+
+// mailProblems is what the fetcher and the sender report as wrong now,
+// for /healthz.
+func (s *Server) mailProblems() []string {
+	var out []string
+	if s.fetcher != nil {
+		if h := s.fetcher.Health(); !h.OK() {
+			out = append(out, fmt.Sprintf("incoming mail: %s (since %s)", h.Problem, h.Since.UTC().Format(time.RFC3339)))
+		}
+	}
+	if s.sender != nil {
+		if h := s.sender.Health(); !h.OK() {
+			out = append(out, fmt.Sprintf("outgoing mail: %s (since %s)", h.Problem, h.Since.UTC().Format(time.RFC3339)))
+		}
+	}
+	return out
+}
+
+// poisoned handles a mail the fetcher set aside: the GM is told, and so is
+// its sender, once a day at most, so that nobody's orders vanish without
+// a word.
+func (s *Server) poisoned(_ context.Context, p mailer.Poisoned) {
+	from, told := "an unknown sender", false
+	if p.Mail != nil && p.Mail.From != nil {
+		from = p.Mail.From.Address
+		told = s.tellUnreadable(p.Mail)
+	}
+	what := fmt.Sprintf("could not be processed after %d attempts", p.Failures)
+	if p.Failures == 0 {
+		what = "could not be read at all"
+	}
+	answer := "The sender was not answered (no usable address, a robot, or told already today)."
+	if told {
+		answer = "The sender was told that the mail could not be read and was asked to send it again."
+	}
+	s.tellGM("A mail was set aside", fmt.Sprintf("A mail from %s %s and was set aside (flagged in the mailbox).\nError: %v\n%s Please look at it by hand.", from, what, p.Err, answer))
+}
+
+// tellUnreadable answers the From address of a mail that was set aside,
+// unless it is a robot, ourselves, or was told so in the last day. It
+// reports whether the answer was queued. The answer goes to From, never
+// to Reply-To: a mail nobody could read is not trusted to name a third
+// party.
+func (s *Server) tellUnreadable(m *mailer.Mail) bool {
+	to := strings.ToLower(m.From.Address)
+	local, domain, _ := strings.Cut(to, "@")
+	base, _, _ := strings.Cut(local, "+")
+	if m.NoReply() || domain == "" || domain == s.Daemon.domain && base == s.Daemon.local {
+		return false
+	}
+	var refs []string
+	if m.MessageID != "" {
+		refs = append(refs, m.References...)
+		refs = append(refs, m.MessageID)
+	}
+	told := false
+	err := s.DB.Update(func(tx *store.Tx) error {
+		ok, err := tx.AllowOncePer("unreadable:"+to, s.Daemon.now(), 24*time.Hour)
+		if err != nil || !ok {
+			return err
+		}
+		subject := m.Subject
+		if subject == "" {
+			subject = "(no subject)"
+		}
+		told = true
+		return s.Daemon.send(tx, &Outgoing{
+			To: []string{to}, Subject: reSubject(m.Subject), InReplyTo: m.MessageID, References: refs, Auto: autoReplied,
+			Text: fmt.Sprintf("I could not read your mail \"%s\", so nothing in it was carried out.\n"+
+				"The game master has been told and will look at it.\n"+
+				"Please send your orders again as plain text, in a new mail or as a reply to one of my mails.\n", subject),
+		})
+	})
+	if err != nil {
+		s.log.Error("answer to a mail that was set aside", "err", err, "to", to)
+		return false
+	}
+	if told {
+		s.sender.Kick()
+	}
+	return told
 }
 
 func giveUpText(g mailer.GiveUp) string {

@@ -173,7 +173,7 @@ func TestSenderRepliesAndRetries(t *testing.T) {
 				giveUps []GiveUp
 			)
 			s, err := NewSender(testSMTPConfig(srv.addr()), q, SenderOptions{
-				Logger: testLogger(t), MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, MaxAttempts: c.maxAtt,
+				Logger: testLogger(t), MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, MaxAttempts: c.maxAtt, RunGrace: time.Nanosecond,
 				OnGiveUp: func(g GiveUp) { mu.Lock(); giveUps = append(giveUps, g); mu.Unlock() },
 			})
 			if err != nil {
@@ -219,19 +219,6 @@ func TestSenderKeepsGoingAfterARefusal(t *testing.T) {
 	drain(t, s, q, 5*time.Second)
 	if got := srv.deliveries(); len(got) != 1 || got[0].to[0] != "good@x.org" {
 		t.Fatalf("deliveries %+v", got)
-	}
-}
-
-func TestSenderGivesUpOldMail(t *testing.T) {
-	srv := startScriptSMTP(t, nil)
-	q := newMemQueue()
-	var reasons []string
-	s, _ := NewSender(testSMTPConfig(srv.addr()), q, SenderOptions{Logger: testLogger(t), MaxAge: time.Hour,
-		OnGiveUp: func(g GiveUp) { reasons = append(reasons, g.Err.Error()) }})
-	q.add(outMail(t, "p@x.org"), time.Now().Add(-2*time.Hour))
-	drain(t, s, q, 5*time.Second)
-	if len(srv.deliveries()) != 0 || len(reasons) != 1 || !strings.Contains(reasons[0], "gave up") {
-		t.Fatalf("deliveries %d, reasons %v", len(srv.deliveries()), reasons)
 	}
 }
 

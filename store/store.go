@@ -48,8 +48,9 @@ var ErrNotFound = errors.New("not found")
 
 // DB is an open store.
 type DB struct {
-	bolt *bolt.DB
-	path string
+	bolt   *bolt.DB
+	path   string
+	faults writeFaults // fault.go
 }
 
 // Open opens (creating if needed, mode 0600) the store at path, creates its
@@ -96,9 +97,18 @@ func (db *DB) Close() error { return db.bolt.Close() }
 func (db *DB) Path() string { return db.path }
 
 // Update runs fn in one read-write transaction: all of its writes land or
-// none do.
+// none do. An error of fn is returned as is; a failure to write the
+// transaction wraps ErrWrite (see fault.go).
 func (db *DB) Update(fn func(tx *Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) })
+	btx, err := db.bolt.Begin(true)
+	if err != nil {
+		return db.writeFailed(err)
+	}
+	defer btx.Rollback() // after an error or a panic in fn; a no-op after a commit
+	if err := fn(&Tx{btx: btx}); err != nil {
+		return err
+	}
+	return db.commit(btx)
 }
 
 // View runs fn in a read-only transaction.

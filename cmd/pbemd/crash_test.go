@@ -179,7 +179,10 @@ late_grace = "1h"
 	t.Logf("chaos over after %v: %d kills, %d order mails (deliver %v, kill+start %v)", time.Since(began).Round(time.Millisecond), kills, len(sent), inDeliver, inKill)
 	// Let it settle: every order mail acknowledged, then stop it cleanly.
 	acks := map[string]int{}
-	waitFor(t, 60*time.Second, "every order mail acknowledged", func() bool {
+	// An acknowledgement whose delivery was cut by a kill waits for its
+	// retry (30 s, doubling per attempt a kill interrupted), so a mail
+	// hit twice can take 90 s and more to arrive.
+	waitFor(t, 180*time.Second, "every order mail acknowledged", func() bool {
 		for k := range acks {
 			delete(acks, k)
 		}

@@ -105,6 +105,9 @@ func TestSystemPasswordsFile(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 {
 		t.Fatalf("password file mode %04o", fi.Mode().Perm())
 	}
+	if fi, err := os.Stat(cfg.StateFile); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("state file: %v %v", fi, err)
+	}
 	raw, _ := os.ReadFile(cfg.PasswordFile)
 	for _, a := range first {
 		if !strings.Contains(string(raw), a.Address+" "+a.Password+"\n") {

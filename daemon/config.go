@@ -14,6 +14,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"pbemd/mailer"
+	"pbemd/mailserver"
 )
 
 // Config is pbemd's one configuration file (TOML). Every field is
@@ -35,10 +36,10 @@ type Config struct {
 
 	// IMAP and SMTP are the real mail accounts. When both are absent the
 	// embedded mail server is used.
-	IMAP       *mailer.IMAPConfig  `toml:"imap"`
-	SMTP       *mailer.SMTPConfig  `toml:"smtp"`
-	Mailserver mailer.ServerConfig `toml:"mailserver"`
-	Schedule   Schedule            `toml:"schedule"`
+	IMAP       *mailer.IMAPConfig `toml:"imap"`
+	SMTP       *mailer.SMTPConfig `toml:"smtp"`
+	Mailserver mailserver.Config  `toml:"mailserver"`
+	Schedule   Schedule           `toml:"schedule"`
 }
 
 //go:embed config.example.toml
@@ -62,10 +63,10 @@ func DefaultConfig() Config {
 		HTTP:      "127.0.0.1:8025",
 		RateLimit: 30,
 		LogLevel:  "info",
-		Mailserver: mailer.ServerConfig{
-			IMAPAddr:  mailer.DefaultServerIMAPAddr,
-			SMTPAddr:  mailer.DefaultServerSMTPAddr,
-			Domain:    mailer.DefaultServerDomain,
+		Mailserver: mailserver.Config{
+			IMAPAddr:  mailserver.DefaultIMAPAddr,
+			SMTPAddr:  mailserver.DefaultSMTPAddr,
+			Domain:    mailserver.DefaultDomain,
 			StateFile: "mail.db",
 		},
 		Schedule: DefaultSchedule(),
@@ -173,7 +174,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.UsesEmbedded() {
-		if err := c.Mailserver.Validate(); err != nil {
+		if err := c.embeddedConfig().Validate(); err != nil {
 			return err
 		}
 		if _, domain, _ := strings.Cut(strings.ToLower(c.Address), "@"); domain != strings.ToLower(c.Mailserver.Domain) {
@@ -188,6 +189,33 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// embeddedConfig is the [mailserver] table with what the file does not
+// say: paths in the data folder, the system accounts (the daemon's own
+// address and the site GMs' at the domain: generated passwords, nothing
+// else opens them) and the password hash cost.
+func (c *Config) embeddedConfig() mailserver.Config {
+	mc := c.Mailserver
+	if mc.StateFile != "" && !filepath.IsAbs(mc.StateFile) {
+		mc.StateFile = filepath.Join(c.DataDir, mc.StateFile)
+	}
+	mc.PasswordFile = filepath.Join(c.DataDir, MailPasswordFile)
+	mc.HashCost = c.PasswordCost
+	domain := strings.ToLower(mc.Domain)
+	if domain == "" {
+		domain = mailserver.DefaultDomain
+	}
+	for _, a := range append([]string{c.Address}, c.GM...) {
+		if _, d, _ := strings.Cut(strings.ToLower(a), "@"); d == domain {
+			mc.System = append(mc.System, a)
+		}
+	}
+	return mc
+}
+
+// MailPasswordFile (in the data folder) keeps the generated passwords of
+// the embedded server's system accounts.
+const MailPasswordFile = "mail-passwords"
 
 // DBPath is the bbolt file inside the data folder.
 func (c *Config) DBPath() string { return filepath.Join(c.DataDir, "pbemd.db") }

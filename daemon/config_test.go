@@ -1,12 +1,14 @@
 package daemon
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"pbemd/mailer"
+	"pbemd/mailserver"
 )
 
 // The example config must decode with no unknown key, validate, equal the
@@ -110,5 +112,33 @@ func TestConfigSecretsFromEnvironment(t *testing.T) {
 	cfg.applyEnv()
 	if cfg.GMPassword != "from-env" || cfg.SMTP.Password != "smtp-env" {
 		t.Fatalf("env secrets not applied: %q %q", cfg.GMPassword, cfg.SMTP.Password)
+	}
+}
+
+// The example config states the embedded server's size and quota
+// defaults in its comments ("0: 32 MiB"); they are the mail server's.
+func TestExampleConfigStatesTheMailserverDefaults(t *testing.T) {
+	size := func(n int64) string {
+		if n%(1<<30) == 0 {
+			return fmt.Sprintf("%d GiB", n>>30)
+		}
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	for key, def := range map[string]string{
+		"max_message_bytes":    size(mailserver.DefaultMaxMessageBytes),
+		"mailbox_quota":        size(mailserver.DefaultMailboxQuota),
+		"mailbox_max_messages": fmt.Sprint(mailserver.DefaultMailboxMaxMessages),
+		"total_quota":          size(mailserver.DefaultTotalQuota),
+		"total_max_messages":   fmt.Sprint(mailserver.DefaultTotalMaxMessages),
+	} {
+		found := false
+		for _, line := range strings.Split(ExampleConfig(), "\n") {
+			if strings.HasPrefix(line, key+" = 0 ") && strings.HasSuffix(line, "0: "+def) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the example config does not say %s = 0 means %s", key, def)
+		}
 	}
 }

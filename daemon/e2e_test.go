@@ -127,7 +127,7 @@ func (e *e2e) quiet(addr, subj string) {
 // fresh returns the mails that arrived for addr since the last call.
 func (e *e2e) fresh(addr string) []*mailer.Mail {
 	e.t.Helper()
-	cfg, err := e.srv.Mail.IMAPConfig(addr)
+	cfg, err := EmbeddedIMAP(e.srv.Mail, addr)
 	if err != nil {
 		e.t.Fatal(err)
 	}

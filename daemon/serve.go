@@ -18,6 +18,7 @@ import (
 
 	"pbemd/adjudicator"
 	"pbemd/mailer"
+	"pbemd/mailserver"
 	"pbemd/store"
 )
 
@@ -26,7 +27,7 @@ import (
 type Server struct {
 	Daemon  *Daemon
 	DB      *store.DB
-	Mail    *mailer.Server // the embedded mail server, nil with real accounts
+	Mail    *mailserver.Server // the embedded mail server, nil with real accounts
 	IMAP    mailer.IMAPConfig
 	SMTP    mailer.SMTPConfig
 	HTTP    string // the endpoint's address, "" when off
@@ -62,17 +63,14 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 		return nil, err
 	}
 	if cfg.UsesEmbedded() {
-		mc := cfg.Mailserver
-		if mc.StateFile != "" && !filepath.IsAbs(mc.StateFile) {
-			mc.StateFile = filepath.Join(cfg.DataDir, mc.StateFile)
-		}
-		if s.Mail, err = mailer.StartServer(mc, log); err != nil {
+		if s.Mail, err = mailserver.Start(cfg.embeddedConfig(), log); err != nil {
 			return fail(err)
 		}
-		if s.IMAP, err = s.Mail.IMAPConfig(cfg.Address); err != nil {
+		// the daemon logs in to its own mailbox with its generated password
+		if s.IMAP, err = EmbeddedIMAP(s.Mail, cfg.Address); err != nil {
 			return fail(err)
 		}
-		if s.SMTP, err = s.Mail.SMTPConfig(cfg.Address); err != nil {
+		if s.SMTP, err = EmbeddedSMTP(s.Mail, cfg.Address); err != nil {
 			return fail(err)
 		}
 	} else {
@@ -218,6 +216,26 @@ func (s *Server) tellUnreadable(m *mailer.Mail) bool {
 		s.sender.Kick()
 	}
 	return told
+}
+
+// EmbeddedIMAP is the IMAP client config for an account of the embedded
+// server (for the daemon's own address: its generated password).
+func EmbeddedIMAP(ms *mailserver.Server, address string) (mailer.IMAPConfig, error) {
+	user, pw, err := ms.Credentials(address)
+	if err != nil {
+		return mailer.IMAPConfig{}, err
+	}
+	return mailer.IMAPConfig{Addr: ms.IMAPAddr(), Username: user, Password: pw, Security: mailer.SecurityPlain, Address: user}, nil
+}
+
+// EmbeddedSMTP is the SMTP client config for an account of the embedded
+// server.
+func EmbeddedSMTP(ms *mailserver.Server, address string) (mailer.SMTPConfig, error) {
+	user, pw, err := ms.Credentials(address)
+	if err != nil {
+		return mailer.SMTPConfig{}, err
+	}
+	return mailer.SMTPConfig{Addr: ms.SMTPAddr(), Username: user, Password: pw, Security: mailer.SecurityPlain, Hello: "localhost"}, nil
 }
 
 func giveUpText(g mailer.GiveUp) string {
@@ -378,11 +396,15 @@ func (s *Server) Close() error {
 func (s *Server) Describe(w io.Writer) {
 	if s.Mail != nil {
 		fmt.Fprintf(w, "embedded mail server: IMAP %s, SMTP %s (no encryption), domain %s\n", s.Mail.IMAPAddr(), s.Mail.SMTPAddr(), s.Mail.Domain())
-		fmt.Fprintf(w, "  every address @%s is a mailbox, created on first use; its password is its local part (alice@%s: \"alice\")", s.Mail.Domain(), s.Mail.Domain())
-		if s.cfg.Mailserver.PlayerPassword != "" {
-			fmt.Fprintf(w, ", or the configured player_password")
+		for _, a := range s.Mail.SystemAccounts() {
+			fmt.Fprintf(w, "  %s  password %s\n", a.Address, a.Password)
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  (generated, kept in %s; nothing else opens these)\n", filepath.Join(s.cfg.DataDir, MailPasswordFile))
+		if s.cfg.Mailserver.PlayerPassword != "" {
+			fmt.Fprintf(w, "  every other address @%s is a mailbox, created on first use; its password is the configured player_password\n", s.Mail.Domain())
+		} else {
+			fmt.Fprintf(w, "  every other address @%s is a mailbox, created on first use; its password is its local part (alice@%s: \"alice\")\n", s.Mail.Domain(), s.Mail.Domain())
+		}
 	} else {
 		fmt.Fprintf(w, "mail: IMAP %s as %s, SMTP %s\n", s.IMAP.Addr, s.IMAP.Username, s.SMTP.Addr)
 	}

@@ -84,9 +84,8 @@ func TestSMTPConfigValidate(t *testing.T) {
 // The config structs are embedded in the daemon's TOML file.
 func TestConfigFromTOML(t *testing.T) {
 	var cfg struct {
-		IMAP   IMAPConfig   `toml:"imap"`
-		SMTP   SMTPConfig   `toml:"smtp"`
-		Server ServerConfig `toml:"mailserver"`
+		IMAP IMAPConfig `toml:"imap"`
+		SMTP SMTPConfig `toml:"smtp"`
 	}
 	md, err := toml.Decode(`
 [imap]
@@ -110,16 +109,6 @@ password = "secret"
 security = "starttls"
 auth = "login"
 hello = "pbemd.example.org"
-
-[mailserver]
-imap_addr = "127.0.0.1:1143"
-smtp_addr = "127.0.0.1:1025"
-domain = "pbemd.localhost"
-state_file = "mail.db"
-player_password = "play"
-[[mailserver.accounts]]
-address = "gm@pbemd.localhost"
-password = "gmpass"
 `, &cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -128,10 +117,10 @@ password = "gmpass"
 		t.Fatalf("keys not in the structs: %v", u)
 	}
 	if cfg.IMAP.Poll != 150*time.Second || cfg.IMAP.MaxSize != 2<<20 || cfg.IMAP.PoisonFolder != "Poison" || cfg.SMTP.Security != SecurityStartTLS ||
-		cfg.Server.StateFile != "mail.db" || len(cfg.Server.Accounts) != 1 || cfg.IMAP.Timeout != 45*time.Second {
+		cfg.IMAP.Timeout != 45*time.Second {
 		t.Fatalf("decoded %+v", cfg)
 	}
-	for _, err := range []error{cfg.IMAP.Validate(), cfg.SMTP.Validate(), cfg.Server.Validate()} {
+	for _, err := range []error{cfg.IMAP.Validate(), cfg.SMTP.Validate()} {
 		if err != nil {
 			t.Error(err)
 		}

@@ -1,15 +1,17 @@
 // Package mailer moves mail between the daemon and the world: IMAP in
-// (Fetcher), SMTP out (Sender), MIME both ways (ParseMail, Compose), and an
-// embedded IMAP + SMTP server (StartServer) so that pbemd runs with no mail
-// account at all.
+// (Fetcher), SMTP out (Sender), MIME both ways (ParseMail, Compose). It is
+// a client only: the embedded IMAP + SMTP server that lets pbemd run with
+// no mail account is package mailserver, which the tests here use as the
+// server on loopback.
 //
 // It knows no games, no players and no store: durable state reaches it
 // through two small interfaces the daemon implements over the store
 // (Queue for the outbox, InboxState for checkpoints and failure counts),
 // and mail reaches the daemon through a Handler. It must never import
-// store, daemon or an engine, never send mail that is not in the outbox,
-// and never mark a mail read before the daemon has committed what it
-// caused.
+// store, daemon, mailserver or an engine, never listen on a socket (the
+// server side is package mailserver), never send mail that is not in the
+// outbox, and never mark a mail read before the daemon has committed what
+// it caused.
 //
 // # Guarantees
 //

@@ -1,9 +1,13 @@
-package mailer
+package mailserver
 
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
+	"mime"
+	"net/mail"
 	"slices"
 	"sort"
 	"strings"
@@ -12,33 +16,47 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-message/textproto"
+	"github.com/emersion/go-sasl"
 )
 
-// memSession is one IMAP connection to the embedded server.
-type memSession struct {
+// imapSession is one IMAP connection to the embedded server.
+type imapSession struct {
 	srv    *Server
-	user   *memUser
-	sel    *memSelected
+	user   *user
+	sel    *selected
 	closed bool
 }
 
-type memSelected struct {
-	mb        *memMailbox
+type selected struct {
+	mb        *mailbox
 	tracker   *imapserver.SessionTracker
 	readOnly  bool
 	searchRes imap.UIDSet
 }
 
 var (
-	_ imapserver.SessionIMAP4rev2 = (*memSession)(nil)
-	_ imapserver.SessionSASL      = (*memSession)(nil)
+	_ imapserver.SessionIMAP4rev2   = (*imapSession)(nil)
+	_ imapserver.SessionSASL        = (*imapSession)(nil)
+	_ imapserver.SessionAppendLimit = (*imapSession)(nil)
 )
+
+// AppendLimit is the largest APPEND: the largest mail SMTP takes.
+func (s *imapSession) AppendLimit() uint32 { return uint32(min(s.srv.cfg.MaxMessageBytes, 1<<32-1)) }
+
+// imapQuota turns a *QuotaError into NO [OVERQUOTA] (RFC 9208).
+func imapQuota(err error) error {
+	var qe *QuotaError
+	if errors.As(err, &qe) {
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeOverQuota, Text: qe.Error()}
+	}
+	return err
+}
 
 var errReadOnly = &imap.Error{Type: imap.StatusResponseTypeNo, Text: "Mailbox is read-only (EXAMINE)"}
 
-func (s *memSession) store() *memStore { return s.srv.store }
+func (s *imapSession) store() *store { return s.srv.store }
 
-func (s *memSession) Close() error {
+func (s *imapSession) Close() error {
 	st := s.store()
 	st.mu.Lock()
 	s.unselectLocked()
@@ -53,14 +71,14 @@ func (s *memSession) Close() error {
 
 // unselectLocked drops the selection. Callers hold the store lock: an
 // IDLE goroutine may still be reading s.sel when the connection closes.
-func (s *memSession) unselectLocked() {
+func (s *imapSession) unselectLocked() {
 	if s.sel != nil {
 		s.sel.tracker.Close()
 		s.sel = nil
 	}
 }
 
-func (s *memSession) Login(username, password string) error {
+func (s *imapSession) Login(username, password string) error {
 	u, err := s.srv.login(username, password)
 	if err != nil {
 		return imapserver.ErrAuthFailed
@@ -69,9 +87,9 @@ func (s *memSession) Login(username, password string) error {
 	return nil
 }
 
-func (s *memSession) AuthenticateMechanisms() []string { return []string{"PLAIN", "LOGIN"} }
+func (s *imapSession) AuthenticateMechanisms() []string { return []string{"PLAIN", "LOGIN"} }
 
-func (s *memSession) Authenticate(mech string) (saslServer, error) {
+func (s *imapSession) Authenticate(mech string) (sasl.Server, error) {
 	login := func(identity, username, password string) error {
 		if identity != "" && !strings.EqualFold(identity, username) {
 			return imapserver.ErrAuthFailed
@@ -80,14 +98,14 @@ func (s *memSession) Authenticate(mech string) (saslServer, error) {
 	}
 	switch strings.ToUpper(mech) {
 	case "PLAIN":
-		return newPlainServer(login), nil
+		return sasl.NewPlainServer(login), nil
 	case "LOGIN":
 		return newLoginServer(func(u, p string) error { return login("", u, p) }), nil
 	}
 	return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "Unsupported SASL mechanism"}
 }
 
-func (s *memSession) mailbox(name string) (*memMailbox, error) {
+func (s *imapSession) mailbox(name string) (*mailbox, error) {
 	mb := s.user.mailboxes[mailboxKey(name)]
 	if mb == nil {
 		return nil, errNoMailbox
@@ -95,7 +113,7 @@ func (s *memSession) mailbox(name string) (*memMailbox, error) {
 	return mb, nil
 }
 
-func (s *memSession) Select(name string, opts *imap.SelectOptions) (*imap.SelectData, error) {
+func (s *imapSession) Select(name string, opts *imap.SelectOptions) (*imap.SelectData, error) {
 	st := s.store()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -104,7 +122,7 @@ func (s *memSession) Select(name string, opts *imap.SelectOptions) (*imap.Select
 		return nil, err
 	}
 	s.unselectLocked()
-	s.sel = &memSelected{mb: mb, tracker: mb.tracker.NewSession(), readOnly: opts != nil && opts.ReadOnly}
+	s.sel = &selected{mb: mb, tracker: mb.tracker.NewSession(), readOnly: opts != nil && opts.ReadOnly}
 	flags := []imap.Flag{imap.FlagSeen, imap.FlagAnswered, imap.FlagFlagged, imap.FlagDeleted, imap.FlagDraft}
 	data := &imap.SelectData{
 		Flags:          flags,
@@ -122,7 +140,7 @@ func (s *memSession) Select(name string, opts *imap.SelectOptions) (*imap.Select
 	return data, nil
 }
 
-func (s *memSession) Unselect() error {
+func (s *imapSession) Unselect() error {
 	st := s.store()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -130,7 +148,7 @@ func (s *memSession) Unselect() error {
 	return nil
 }
 
-func (s *memSession) Create(name string, _ *imap.CreateOptions) error {
+func (s *imapSession) Create(name string, _ *imap.CreateOptions) error {
 	st := s.store()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -138,7 +156,7 @@ func (s *memSession) Create(name string, _ *imap.CreateOptions) error {
 	return err
 }
 
-func (s *memSession) Delete(name string) error {
+func (s *imapSession) Delete(name string) error {
 	st := s.store()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -148,14 +166,14 @@ func (s *memSession) Delete(name string) error {
 	return st.deleteMailboxLocked(s.user, name)
 }
 
-func (s *memSession) Rename(oldName, newName string, _ *imap.RenameOptions) error {
+func (s *imapSession) Rename(oldName, newName string, _ *imap.RenameOptions) error {
 	st := s.store()
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return st.renameMailboxLocked(s.user, oldName, newName)
 }
 
-func (s *memSession) setSubscribed(name string, on bool) error {
+func (s *imapSession) setSubscribed(name string, on bool) error {
 	st := s.store()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -164,17 +182,17 @@ func (s *memSession) setSubscribed(name string, on bool) error {
 		return err
 	}
 	mb.subscribed = on
-	return st.persist(mb.saveMeta)
+	return st.db.Update(mb.saveMeta)
 }
 
-func (s *memSession) Subscribe(name string) error   { return s.setSubscribed(name, true) }
-func (s *memSession) Unsubscribe(name string) error { return s.setSubscribed(name, false) }
+func (s *imapSession) Subscribe(name string) error   { return s.setSubscribed(name, true) }
+func (s *imapSession) Unsubscribe(name string) error { return s.setSubscribed(name, false) }
 
-func (s *memSession) Namespace() (*imap.NamespaceData, error) {
+func (s *imapSession) Namespace() (*imap.NamespaceData, error) {
 	return &imap.NamespaceData{Personal: []imap.NamespaceDescriptor{{Delim: '/'}}}, nil
 }
 
-func (s *memSession) List(w *imapserver.ListWriter, ref string, patterns []string, opts *imap.ListOptions) error {
+func (s *imapSession) List(w *imapserver.ListWriter, ref string, patterns []string, opts *imap.ListOptions) error {
 	if len(patterns) == 0 {
 		return w.WriteList(&imap.ListData{Attrs: []imap.MailboxAttr{imap.MailboxAttrNoSelect}, Delim: '/'})
 	}
@@ -211,7 +229,7 @@ func (s *memSession) List(w *imapserver.ListWriter, ref string, patterns []strin
 	return nil
 }
 
-func (mb *memMailbox) status(opts *imap.StatusOptions) *imap.StatusData {
+func (mb *mailbox) status(opts *imap.StatusOptions) *imap.StatusData {
 	d := &imap.StatusData{Mailbox: mb.name}
 	n := uint32(len(mb.msgs))
 	if opts.NumMessages {
@@ -232,7 +250,7 @@ func (mb *memMailbox) status(opts *imap.StatusOptions) *imap.StatusData {
 		if m.hasFlag(imap.FlagDeleted) {
 			deleted++
 		}
-		size += int64(len(m.raw))
+		size += m.size
 	}
 	if opts.NumUnseen {
 		d.NumUnseen = &unseen
@@ -250,7 +268,7 @@ func (mb *memMailbox) status(opts *imap.StatusOptions) *imap.StatusData {
 	return d
 }
 
-func (s *memSession) Status(name string, opts *imap.StatusOptions) (*imap.StatusData, error) {
+func (s *imapSession) Status(name string, opts *imap.StatusOptions) (*imap.StatusData, error) {
 	st := s.store()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -261,7 +279,7 @@ func (s *memSession) Status(name string, opts *imap.StatusOptions) (*imap.Status
 	return mb.status(opts), nil
 }
 
-func (s *memSession) Append(name string, r imap.LiteralReader, opts *imap.AppendOptions) (*imap.AppendData, error) {
+func (s *imapSession) Append(name string, r imap.LiteralReader, opts *imap.AppendOptions) (*imap.AppendData, error) {
 	raw, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -273,14 +291,14 @@ func (s *memSession) Append(name string, r imap.LiteralReader, opts *imap.Append
 	if err != nil {
 		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeTryCreate, Text: "No such mailbox"}
 	}
-	m, err := st.appendLocked(mb, raw, opts.Flags, opts.Time)
+	msgs, err := st.deliverLocked([]*mailbox{mb}, [][]byte{nil}, raw, opts.Flags, opts.Time)
 	if err != nil {
-		return nil, err
+		return nil, imapQuota(err)
 	}
-	return &imap.AppendData{UID: imap.UID(m.uid), UIDValidity: mb.uidValidity}, nil
+	return &imap.AppendData{UID: imap.UID(msgs[0].uid), UIDValidity: mb.uidValidity}, nil
 }
 
-func (s *memSession) Poll(w *imapserver.UpdateWriter, allowExpunge bool) error {
+func (s *imapSession) Poll(w *imapserver.UpdateWriter, allowExpunge bool) error {
 	if s.sel == nil {
 		return nil
 	}
@@ -290,7 +308,7 @@ func (s *memSession) Poll(w *imapserver.UpdateWriter, allowExpunge bool) error {
 // Idle registers for wake-ups before it flushes pending updates, so an
 // update that lands between the previous command and IDLE is never missed
 // (the cause of go-imap's occasional lost IDLE notification).
-func (s *memSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+func (s *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 	st := s.store()
 	st.mu.Lock()
 	sel := s.sel
@@ -321,7 +339,7 @@ func (s *memSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) erro
 
 // indexes resolves a sequence or UID set to indexes into mb.msgs, in
 // ascending order. Callers hold the store lock.
-func (sel *memSelected) indexes(numSet imap.NumSet) []int {
+func (sel *selected) indexes(numSet imap.NumSet) []int {
 	mb := sel.mb
 	if imap.IsSearchRes(numSet) {
 		numSet = sel.searchRes
@@ -391,26 +409,38 @@ func staticUIDSet(set imap.UIDSet, maxUID imap.UID) imap.UIDSet {
 	return out
 }
 
-func (s *memSession) Expunge(_ *imapserver.ExpungeWriter, uids *imap.UIDSet) error {
+func (s *imapSession) Expunge(_ *imapserver.ExpungeWriter, uids *imap.UIDSet) error {
 	if s.sel.readOnly {
 		return errReadOnly
 	}
 	st := s.store()
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return st.expungeLocked(s.sel.mb, func(m *memMessage) bool {
+	return st.expungeLocked(s.sel.mb, func(m *message) bool {
 		return m.hasFlag(imap.FlagDeleted) && (uids == nil || uids.Contains(imap.UID(m.uid)))
 	})
 }
 
 type fetchItem struct {
 	seq      uint32
-	msg      *memMessage
+	msg      *message // read its content (pinned), not its fields
+	uid      uint32
+	size     int64
+	date     time.Time
 	flags    []imap.Flag
 	newFlags bool
 }
 
-func (s *memSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, opts *imap.FetchOptions) error {
+// needsContent reports whether a FETCH reads message contents.
+func needsContent(opts *imap.FetchOptions) bool {
+	return opts.Envelope || opts.BodyStructure != nil || len(opts.BodySection) > 0 ||
+		len(opts.BinarySection) > 0 || len(opts.BinarySectionSize) > 0
+}
+
+// Fetch answers from memory what memory has (UID, flags, dates, sizes)
+// and reads contents from the file after the store lock is released,
+// the messages pinned meanwhile.
+func (s *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, opts *imap.FetchOptions) error {
 	markSeen := false
 	for _, bs := range opts.BodySection {
 		markSeen = markSeen || !bs.Peek
@@ -419,13 +449,20 @@ func (s *memSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, opts *
 		markSeen = markSeen || !bs.Peek
 	}
 	markSeen = markSeen && !s.sel.readOnly
+	content := needsContent(opts)
 
 	st := s.store()
 	st.mu.Lock()
 	var items []fetchItem
+	var pinned []*message
+	defer func() {
+		if len(pinned) > 0 {
+			st.unpin(pinned)
+		}
+	}()
 	for _, i := range s.sel.indexes(numSet) {
 		m := s.sel.mb.msgs[i]
-		it := fetchItem{seq: s.sel.tracker.EncodeSeqNum(uint32(i + 1)), msg: m}
+		it := fetchItem{seq: s.sel.tracker.EncodeSeqNum(uint32(i + 1)), msg: m, uid: m.uid, size: m.size, date: m.date}
 		if markSeen && !m.hasFlag(imap.FlagSeen) {
 			if err := st.setFlagsLocked(s.sel.mb, i, imap.StoreFlagsAdd, []imap.Flag{imap.FlagSeen}, s.sel.tracker); err != nil {
 				st.mu.Unlock()
@@ -434,73 +471,88 @@ func (s *memSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, opts *
 			it.newFlags = true
 		}
 		it.flags = slices.Clone(m.flags)
+		if content {
+			m.pin()
+			pinned = append(pinned, m)
+		}
 		items = append(items, it)
 	}
 	st.mu.Unlock()
 
 	for _, it := range items {
-		if err := writeFetch(w.CreateMessage(it.seq), it, opts); err != nil {
+		if err := writeFetch(w.CreateMessage(it.seq), it, opts, st); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func writeFetch(rw *imapserver.FetchResponseWriter, it fetchItem, opts *imap.FetchOptions) error {
-	m := it.msg
-	rw.WriteUID(imap.UID(m.uid))
+// copyBufSize is the piece of a content read at a time.
+const copyBufSize = 256 << 10
+
+func writeFetch(rw *imapserver.FetchResponseWriter, it fetchItem, opts *imap.FetchOptions, st *store) error {
+	rw.WriteUID(imap.UID(it.uid))
 	if opts.Flags || it.newFlags {
 		rw.WriteFlags(it.flags)
 	}
 	if opts.InternalDate {
-		rw.WriteInternalDate(m.date)
+		rw.WriteInternalDate(it.date)
 	}
 	if opts.RFC822Size {
-		rw.WriteRFC822Size(int64(len(m.raw)))
+		rw.WriteRFC822Size(it.size)
 	}
+	open := func() *bufio.Reader { return bufio.NewReaderSize(st.reader(it.msg.content), 32<<10) }
 	if opts.Envelope {
-		if h, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(m.raw))); err == nil {
+		if h, err := textproto.ReadHeader(open()); err == nil {
 			rw.WriteEnvelope(imapserver.ExtractEnvelope(h))
 		}
 	}
 	if opts.BodyStructure != nil {
-		rw.WriteBodyStructure(imapserver.ExtractBodyStructure(bytes.NewReader(m.raw)))
+		rw.WriteBodyStructure(imapserver.ExtractBodyStructure(open()))
 	}
 	for _, bs := range opts.BodySection {
-		b := bodySection(m.raw, bs)
-		if err := writeLiteral(rw.WriteBodySection(bs, int64(len(b))), b); err != nil {
+		if err := writeBodySection(rw, bs, it, st); err != nil {
 			return err
 		}
 	}
 	for _, bs := range opts.BinarySection {
-		b := imapserver.ExtractBinarySection(bytes.NewReader(m.raw), bs)
+		b := imapserver.ExtractBinarySection(open(), bs)
 		if err := writeLiteral(rw.WriteBinarySection(bs, int64(len(b))), b); err != nil {
 			return err
 		}
 	}
 	for _, bss := range opts.BinarySectionSize {
-		rw.WriteBinarySectionSize(bss, imapserver.ExtractBinarySectionSize(bytes.NewReader(m.raw), bss))
+		rw.WriteBinarySectionSize(bss, imapserver.ExtractBinarySectionSize(open(), bss))
 	}
 	return rw.Close()
 }
 
-// bodySection returns BODY[section]. The whole message is served as
-// stored, byte for byte, even when its header cannot be parsed (the
-// library helper would return nothing then).
-func bodySection(raw []byte, bs *imap.FetchItemBodySection) []byte {
+// writeBodySection writes BODY[section]. The whole message (or a
+// <partial> of it) is streamed from the file as stored, byte for byte,
+// even when its header cannot be parsed (the library helper would return
+// nothing then); a part is cut out by the library.
+func writeBodySection(rw *imapserver.FetchResponseWriter, bs *imap.FetchItemBodySection, it fetchItem, st *store) error {
 	if bs.Specifier != imap.PartSpecifierNone || len(bs.Part) > 0 || len(bs.HeaderFields) > 0 || len(bs.HeaderFieldsNot) > 0 {
-		return imapserver.ExtractBodySection(bytes.NewReader(raw), bs)
+		b := imapserver.ExtractBodySection(bufio.NewReaderSize(st.reader(it.msg.content), 32<<10), bs)
+		return writeLiteral(rw.WriteBodySection(bs, int64(len(b))), b)
 	}
+	off, n := int64(0), it.size
 	if p := bs.Partial; p != nil {
-		if p.Offset >= int64(len(raw)) {
-			return nil
-		}
-		raw = raw[p.Offset:]
-		if p.Size < int64(len(raw)) {
-			raw = raw[:p.Size]
+		off = min(p.Offset, it.size)
+		n = min(p.Size, it.size-off)
+	}
+	r := st.reader(it.msg.content)
+	if off > 0 {
+		if _, err := io.CopyN(io.Discard, r, off); err != nil {
+			return fmt.Errorf("mailserver: read message %d: %w", it.uid, err)
 		}
 	}
-	return raw
+	wc := rw.WriteBodySection(bs, n)
+	_, err := io.CopyBuffer(wc, io.LimitReader(r, n), make([]byte, copyBufSize))
+	if cerr := wc.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func writeLiteral(wc io.WriteCloser, b []byte) error {
@@ -511,7 +563,7 @@ func writeLiteral(wc io.WriteCloser, b []byte) error {
 	return err
 }
 
-func (s *memSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *imap.StoreFlags, _ *imap.StoreOptions) error {
+func (s *imapSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *imap.StoreFlags, _ *imap.StoreOptions) error {
 	if s.sel.readOnly {
 		return errReadOnly
 	}
@@ -524,37 +576,39 @@ func (s *memSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags 
 			return err
 		}
 		m := s.sel.mb.msgs[i]
-		items = append(items, fetchItem{seq: s.sel.tracker.EncodeSeqNum(uint32(i + 1)), msg: m, flags: slices.Clone(m.flags), newFlags: true})
+		items = append(items, fetchItem{seq: s.sel.tracker.EncodeSeqNum(uint32(i + 1)), msg: m, uid: m.uid, flags: slices.Clone(m.flags), newFlags: true})
 	}
 	st.mu.Unlock()
 	if flags.Silent {
 		return nil
 	}
 	for _, it := range items {
-		if err := writeFetch(w.CreateMessage(it.seq), it, &imap.FetchOptions{Flags: true}); err != nil {
+		if err := writeFetch(w.CreateMessage(it.seq), it, &imap.FetchOptions{Flags: true}, st); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// copyLocked appends copies of the messages at idx to dest.
-func (s *memSession) copyLocked(idx []int, dest *memMailbox) (*imap.CopyData, error) {
-	st := s.store()
-	var src, dst imap.UIDSet
-	for _, i := range idx {
-		m := s.sel.mb.msgs[i]
-		c, err := st.appendLocked(dest, m.raw, m.flags, m.date)
-		if err != nil {
-			return nil, err
-		}
-		src.AddNum(imap.UID(m.uid))
-		dst.AddNum(imap.UID(c.uid))
+// copyIndexesLocked appends copies of the messages at idx to dest.
+func (s *imapSession) copyIndexesLocked(idx []int, dest *mailbox) (*imap.CopyData, error) {
+	src := make([]*message, len(idx))
+	for j, i := range idx {
+		src[j] = s.sel.mb.msgs[i]
 	}
-	return &imap.CopyData{UIDValidity: dest.uidValidity, SourceUIDs: src, DestUIDs: dst}, nil
+	copies, err := s.store().copyLocked(src, dest)
+	if err != nil {
+		return nil, imapQuota(err)
+	}
+	var srcUIDs, dstUIDs imap.UIDSet
+	for j := range src {
+		srcUIDs.AddNum(imap.UID(src[j].uid))
+		dstUIDs.AddNum(imap.UID(copies[j].uid))
+	}
+	return &imap.CopyData{UIDValidity: dest.uidValidity, SourceUIDs: srcUIDs, DestUIDs: dstUIDs}, nil
 }
 
-func (s *memSession) copyDest(name string) (*memMailbox, error) {
+func (s *imapSession) copyDest(name string) (*mailbox, error) {
 	dest := s.user.mailboxes[mailboxKey(name)]
 	if dest == nil {
 		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeTryCreate, Text: "No such mailbox"}
@@ -565,7 +619,7 @@ func (s *memSession) copyDest(name string) (*memMailbox, error) {
 	return dest, nil
 }
 
-func (s *memSession) Copy(numSet imap.NumSet, name string) (*imap.CopyData, error) {
+func (s *imapSession) Copy(numSet imap.NumSet, name string) (*imap.CopyData, error) {
 	st := s.store()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -573,12 +627,12 @@ func (s *memSession) Copy(numSet imap.NumSet, name string) (*imap.CopyData, erro
 	if err != nil {
 		return nil, err
 	}
-	return s.copyLocked(s.sel.indexes(numSet), dest)
+	return s.copyIndexesLocked(s.sel.indexes(numSet), dest)
 }
 
 // Move copies, then expunges the originals; the EXPUNGE responses reach
 // this session through Poll, right after the COPYUID.
-func (s *memSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, name string) error {
+func (s *imapSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, name string) error {
 	if s.sel.readOnly {
 		return errReadOnly
 	}
@@ -590,16 +644,16 @@ func (s *memSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, name str
 		return err
 	}
 	idx := s.sel.indexes(numSet)
-	data, err := s.copyLocked(idx, dest)
+	data, err := s.copyIndexesLocked(idx, dest)
 	if err != nil {
 		st.mu.Unlock()
 		return err
 	}
-	moved := map[*memMessage]bool{}
+	moved := map[*message]bool{}
 	for _, i := range idx {
 		moved[s.sel.mb.msgs[i]] = true
 	}
-	err = st.expungeLocked(s.sel.mb, func(m *memMessage) bool { return moved[m] })
+	err = st.expungeLocked(s.sel.mb, func(m *message) bool { return moved[m] })
 	st.mu.Unlock()
 	if err != nil {
 		return err
@@ -607,30 +661,37 @@ func (s *memSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, name str
 	return w.WriteCopyData(data)
 }
 
-func (s *memSession) Search(kind imapserver.NumKind, criteria *imap.SearchCriteria, opts *imap.SearchOptions) (*imap.SearchData, error) {
+// Search decides from memory what memory has and reads contents (for
+// HEADER, TEXT, BODY, SENTSINCE…) from the file after the store lock is
+// released; a message expunged meanwhile does not match.
+func (s *imapSession) Search(kind imapserver.NumKind, criteria *imap.SearchCriteria, opts *imap.SearchOptions) (*imap.SearchData, error) {
 	st := s.store()
 	st.mu.Lock()
-	defer st.mu.Unlock()
 	mb := s.sel.mb
 	crit := s.staticCriteria(criteria)
+	views := make([]*msgView, len(mb.msgs))
+	for i, m := range mb.msgs {
+		views[i] = &msgView{st: st, seq: s.sel.tracker.EncodeSeqNum(uint32(i + 1)), uid: m.uid, size: m.size,
+			date: m.date, flags: slices.Clone(m.flags), content: m.content}
+	}
+	st.mu.Unlock()
 	var (
 		data   imap.SearchData
 		seqSet imap.SeqSet
 		uidSet imap.UIDSet
 	)
-	for i, m := range mb.msgs {
-		seq := s.sel.tracker.EncodeSeqNum(uint32(i + 1))
-		if !matchCriteria(m, seq, crit) {
+	for _, v := range views {
+		if !matchCriteria(v, crit) {
 			continue
 		}
-		uidSet.AddNum(imap.UID(m.uid))
-		num := m.uid
+		uidSet.AddNum(imap.UID(v.uid))
+		num := v.uid
 		if kind == imapserver.NumKindSeq {
-			if seq == 0 {
+			if v.seq == 0 {
 				continue
 			}
-			seqSet.AddNum(seq)
-			num = seq
+			seqSet.AddNum(v.seq)
+			num = v.seq
 		}
 		if data.Min == 0 || num < data.Min {
 			data.Min = num
@@ -646,13 +707,17 @@ func (s *memSession) Search(kind imapserver.NumKind, criteria *imap.SearchCriter
 		data.All = uidSet
 	}
 	if opts != nil && opts.ReturnSave {
-		s.sel.searchRes = uidSet
+		st.mu.Lock()
+		if s.sel != nil {
+			s.sel.searchRes = uidSet
+		}
+		st.mu.Unlock()
 	}
 	return &data, nil
 }
 
 // staticCriteria replaces "*" and "$" in the number sets of a search.
-func (s *memSession) staticCriteria(c *imap.SearchCriteria) *imap.SearchCriteria {
+func (s *imapSession) staticCriteria(c *imap.SearchCriteria) *imap.SearchCriteria {
 	out := *c
 	out.SeqNum, out.UID = nil, nil
 	mb := s.sel.mb
@@ -689,73 +754,137 @@ func (s *memSession) staticCriteria(c *imap.SearchCriteria) *imap.SearchCriteria
 	return &out
 }
 
-func matchCriteria(m *memMessage, seq uint32, c *imap.SearchCriteria) bool {
+// msgView is what SEARCH knows of a message; its header is read from
+// the file once, when a criterion needs it.
+type msgView struct {
+	st      *store
+	seq     uint32
+	uid     uint32
+	size    int64
+	date    time.Time
+	flags   []imap.Flag
+	content uint64
+	header  *textproto.Header
+}
+
+func (v *msgView) hasFlag(f imap.Flag) bool { return slices.Contains(v.flags, canonicalFlag(f)) }
+
+func (v *msgView) readHeader() textproto.Header {
+	if v.header == nil {
+		h, _ := textproto.ReadHeader(bufio.NewReader(v.st.reader(v.content)))
+		v.header = &h
+	}
+	return *v.header
+}
+
+// contains reports whether the message (or its body) contains sub,
+// without regard to case, reading it a piece at a time.
+func (v *msgView) contains(sub string, bodyOnly bool) bool {
+	needle := bytes.ToLower([]byte(sub))
+	if len(needle) == 0 {
+		return true
+	}
+	r := bufio.NewReaderSize(v.st.reader(v.content), 32<<10)
+	if bodyOnly && !skipHeader(r) {
+		return false
+	}
+	overlap := 2*len(needle) + 8 // lower-casing may change byte lengths a little
+	buf := make([]byte, 64<<10)
+	var tail []byte
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			window := append(tail, buf[:n]...)
+			if bytes.Contains(bytes.ToLower(window), needle) {
+				return true
+			}
+			tail = slices.Clone(window[max(0, len(window)-overlap):])
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// skipHeader reads up to and including the blank line after the header;
+// false when there is none.
+func skipHeader(r *bufio.Reader) bool {
+	for {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return false
+		}
+		if len(line) == 1 || len(line) == 2 && line[0] == '\r' {
+			return true
+		}
+	}
+}
+
+func matchCriteria(v *msgView, c *imap.SearchCriteria) bool {
 	for _, set := range c.SeqNum {
-		if seq == 0 || !set.Contains(seq) {
+		if v.seq == 0 || !set.Contains(v.seq) {
 			return false
 		}
 	}
 	for _, set := range c.UID {
-		if !set.Contains(imap.UID(m.uid)) {
+		if !set.Contains(imap.UID(v.uid)) {
 			return false
 		}
 	}
-	if !inDateRange(m.date, c.Since, c.Before) {
+	if !inDateRange(v.date, c.Since, c.Before) {
 		return false
 	}
 	for _, f := range c.Flag {
-		if !m.hasFlag(f) {
+		if !v.hasFlag(f) {
 			return false
 		}
 	}
 	for _, f := range c.NotFlag {
-		if m.hasFlag(f) {
+		if v.hasFlag(f) {
 			return false
 		}
 	}
-	size := int64(len(m.raw))
-	if c.Larger != 0 && size <= c.Larger || c.Smaller != 0 && size >= c.Smaller {
+	if c.Larger != 0 && v.size <= c.Larger || c.Smaller != 0 && v.size >= c.Smaller {
 		return false
 	}
 	if len(c.Header) > 0 || !c.SentSince.IsZero() || !c.SentBefore.IsZero() {
-		h, _ := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(m.raw)))
+		h := v.readHeader()
 		for _, hc := range c.Header {
 			vals := h.Values(hc.Key)
 			if len(vals) == 0 {
 				return false
 			}
-			if hc.Value != "" && !slices.ContainsFunc(vals, func(v string) bool { return containsFold(decodeHeaderText(v), hc.Value) }) {
+			if hc.Value != "" && !slices.ContainsFunc(vals, func(x string) bool { return containsFold(decodeHeader(x), hc.Value) }) {
 				return false
 			}
 		}
 		if !c.SentSince.IsZero() || !c.SentBefore.IsZero() {
-			t := parseDate(h.Get("Date"))
-			if t.IsZero() || !inDateRange(t, c.SentSince, c.SentBefore) {
+			t, err := mail.ParseDate(h.Get("Date"))
+			if err != nil || !inDateRange(t, c.SentSince, c.SentBefore) {
 				return false
 			}
 		}
 	}
-	body := m.raw
-	if i := bytes.Index(m.raw, []byte("\r\n\r\n")); i >= 0 {
-		body = m.raw[i+4:]
-	}
 	for _, t := range c.Text {
-		if !containsFold(string(m.raw), t) {
+		if !v.contains(t, false) {
 			return false
 		}
 	}
 	for _, t := range c.Body {
-		if !containsFold(string(body), t) {
+		if !v.contains(t, true) {
 			return false
 		}
 	}
 	for i := range c.Not {
-		if matchCriteria(m, seq, &c.Not[i]) {
+		if matchCriteria(v, &c.Not[i]) {
 			return false
 		}
 	}
 	for i := range c.Or {
-		if !matchCriteria(m, seq, &c.Or[i][0]) && !matchCriteria(m, seq, &c.Or[i][1]) {
+		if !matchCriteria(v, &c.Or[i][0]) && !matchCriteria(v, &c.Or[i][1]) {
 			return false
 		}
 	}
@@ -764,6 +893,15 @@ func matchCriteria(m *memMessage, seq uint32, c *imap.SearchCriteria) bool {
 
 func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+// decodeHeader decodes the RFC 2047 words of a header value; words in a
+// charset it does not know stay as they are.
+func decodeHeader(v string) string {
+	if d, err := new(mime.WordDecoder).DecodeHeader(v); err == nil {
+		return d
+	}
+	return v
 }
 
 // inDateRange compares calendar dates only, as SEARCH SINCE/BEFORE do.

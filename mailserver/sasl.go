@@ -1,16 +1,10 @@
-package mailer
+package mailserver
 
 import (
 	"errors"
 
 	"github.com/emersion/go-sasl"
 )
-
-type saslServer = sasl.Server
-
-func newPlainServer(check func(identity, username, password string) error) sasl.Server {
-	return sasl.NewPlainServer(check)
-}
 
 // loginServer is the server side of the (obsolete but common) LOGIN SASL
 // mechanism, which go-sasl implements only as a client: it asks

@@ -10,6 +10,7 @@ import (
 type attacked struct {
 	defenders []int         // player indexes, in the order first hit
 	areas     map[int][]int // defender ⇒ its areas attacked
+	strategic bool          // a strategic attack: no reinforcing moves follow
 }
 
 func (at *attacked) add(d, a int) {
@@ -433,7 +434,7 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge 
 		}
 		r.rep.public("    %s holds %s.", holder, tn)
 		if wasMinor && w.minorI[t] > 0 {
-			r.minorRetaliates(t, i)
+			r.minorRetaliates(t, i, w.minorI[t])
 		}
 		return
 	}
@@ -442,7 +443,7 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge 
 			r.rep.public("    %s's defenders are destroyed, but no army is left to occupy it.", tn)
 		}
 		if wasMinor && w.minorI[t] > 0 {
-			r.minorRetaliates(t, i)
+			r.minorRetaliates(t, i, w.minorI[t])
 		}
 		return
 	}
@@ -462,7 +463,7 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge 
 		r.rep.public("    %s's defenders are destroyed; %s stays put.", tn, w.pname(i))
 	}
 	if wasMinor && w.minorI[t] > 0 {
-		r.minorRetaliates(t, i)
+		r.minorRetaliates(t, i, w.minorI[t])
 	}
 }
 
@@ -651,7 +652,7 @@ func (r *run) strategicWith(i int, o *Order, what string, aim map[int][]Launch) 
 		r.rep.public("  %s's %s is not made: %s.", w.pname(i), what, why)
 		return nil
 	}
-	at := &attacked{}
+	at := &attacked{strategic: true}
 	var missiles []*icbm
 	var parts []string
 	for _, t := range o.Targets {
@@ -672,16 +673,20 @@ func (r *run) strategicWith(i int, o *Order, what string, aim map[int][]Launch) 
 	}
 	r.rep.public("  %s launches %s (%s): %s.", w.pname(i), plural(len(missiles), "ICBM", "ICBMs"), what, strings.Join(parts, ", "))
 	r.interceptWith(missiles, aim)
-	minors := map[int]bool{}
+	// Seed: Arms Sales — "If Minors have ICBMs, they will always fire them
+	// at any player that attacks them": a minor under a strike fires what it
+	// holds when the strike comes, even if the strike destroys it (its
+	// missiles are counted before they could be lost with it).
+	minors := map[int]int{} // minor area ⇒ its ICBMs as the strike comes
 	for _, m := range missiles {
 		if !w.isSea(m.area) && w.minor(m.area) && w.armiesIn(m.area) < 0 && w.minorI[m.area] > 0 {
-			minors[m.area] = true
+			minors[m.area] = w.minorI[m.area]
 		}
 	}
 	r.detonate(missiles, i)
 	for _, a := range sortedKeys(minors) {
 		if !w.over {
-			r.minorRetaliates(a, i)
+			r.minorRetaliates(a, i, minors[a])
 		}
 	}
 	return at
@@ -913,11 +918,11 @@ func (r *run) destroyCompanies(a, city int) {
 	}
 }
 
-// minorRetaliates fires every ICBM a minor power holds at the player who
-// attacked it, at his home cities in turn (seed: Arms Sales).
-func (r *run) minorRetaliates(a, attacker int) {
+// minorRetaliates fires the n ICBMs a minor power held when it was attacked
+// at the player who attacked it, at his home cities in turn (seed: Arms
+// Sales).
+func (r *run) minorRetaliates(a, attacker, n int) {
 	w := r.w
-	n := w.minorI[a]
 	cities := w.homeCities(attacker)
 	if n == 0 || len(cities) == 0 {
 		return
@@ -966,17 +971,26 @@ func (r *run) reaction(d int, t *trigger, counter bool) *Order {
 	return nil
 }
 
-// afterAttack runs the steps that follow an attack: each defender's
-// reinforcement (a standing reaction), the attacker's reinforcement, and,
-// unless this was itself a counterattack, the counterattacks (seed: Attack,
-// step sequence; Conventional Attack, steps 5 and 6).
+// afterAttack runs the steps that follow an attack: after a conventional
+// attack each defender's reinforcement (a standing reaction) and the
+// attacker's reinforcement, and, unless this was itself a counterattack,
+// the counterattacks (seed: Attack, step sequence; Conventional Attack,
+// steps 5 and 6). A strategic attack has no reinforcing moves: "Defender
+// Reinforce" and "Attacker Reinforce" are steps of the conventional attack
+// only (seed: Strategic Attack lists Identify, ABMs, Resolve Combat).
 func (r *run) afterAttack(i int, at *attacked, reinforce *Order, counters bool) {
 	w := r.w
 	if at == nil || w.over {
 		return
 	}
 	defenders := r.shuffle(at.defenders)
+	if at.strategic {
+		reinforce = nil
+	}
 	for _, d := range defenders {
+		if at.strategic {
+			break
+		}
 		if !w.players[d].alive() {
 			continue
 		}

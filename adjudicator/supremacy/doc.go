@@ -66,8 +66,7 @@
 // rules (largest group first; navies not carrying armies first at sea); a
 // minor area held by a player raises no armies; minors buy armies, ICBMs and
 // ABMs (no navies) and fire all their ICBMs at the attacker's home cities;
-// bought-back weapons are disarmed; a destroyed company card drawn in
-// research ends the attempt only when it is of the announced type; armies
+// bought-back weapons are disarmed; armies
 // bought from another player are placed like builds; conquered and bankrupt
 // players' home areas become plain neutral areas (no minor armies); the
 // high tech edge is strictly the most ABMs among players and gives three

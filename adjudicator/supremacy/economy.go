@@ -724,8 +724,8 @@ func (r *run) disbandUnpaid(i, n int) {
 }
 
 // blockades takes the production of blockaded companies: every sea next to
-// the company's area must be controlled by one of its declarers (seed:
-// Naval Blockade).
+// the company's area must hold a navy of one of its declarers and none of
+// the company's owner (seed: Naval Blockade).
 func (r *run) blockades(decl map[int][]int, produced map[int]int) {
 	w := r.w
 	cards := make([]int, 0, len(decl))
@@ -764,14 +764,20 @@ func (r *run) blockades(decl map[int][]int, produced map[int]int) {
 			fail("a player cannot blockade its own company")
 			continue
 		}
+		// Seed: "To control a sea area, you must have at least 1 Navy in
+		// it, while the enemy has none. Several players may collectively
+		// Blockade a target player." A sea counts when one of the
+		// blockaders has a navy there and the blockaded player has none;
+		// blockaders sharing a sea do not break their own blockade, and a
+		// third player's navies neither help nor hinder (navies of
+		// different players coexist peacefully: Naval Operations).
 		held := true
 		for _, s := range r.sc.areas[a].seas {
-			ctl := w.controller(s)
-			ok := false
+			ours := false
 			for _, i := range by {
-				ok = ok || ctl == i
+				ours = ours || w.navies(i, s) > 0
 			}
-			if !ok {
+			if !ours || w.navies(owner, s) > 0 {
 				held = false
 				fail(fmt.Sprintf("%s is not controlled by the blockaders", r.sc.areaName(s)))
 				break
@@ -1069,13 +1075,16 @@ func (r *run) research(i int, o *Order) {
 		turned++
 		cd := r.sc.cards[c]
 		shown = append(shown, cd.name)
+		// Seed: Resolving an ICBM Attack — a destroyed card "pulled later
+		// during research, the money is wasted and the research attempt
+		// fails", whatever its type.
+		if w.cardDed[c] {
+			result = "turns up " + cd.name + ", destroyed by a nuclear strike: the money is wasted and the attempt fails"
+			break
+		}
 		match := (o.Tech != 0 && cd.tech == o.Tech) || (o.Tech == 0 && cd.company != nil && cd.company.res == o.Res)
 		if !match {
 			continue
-		}
-		if w.cardDed[c] {
-			result = "turns up " + cd.name + ", destroyed by a nuclear strike: the attempt fails"
-			break
 		}
 		found = c
 		break

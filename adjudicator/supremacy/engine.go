@@ -323,19 +323,30 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		acting = acting || j == i
 	}
 	n := 0
+	prev := KNone // the kind of the last order line stored (KNone after one refused)
 	for k := range ck.Lines {
 		l := &ck.Lines[k]
 		o, ok := l.Value.(*Order)
 		if l.Kind != orders.OrderLine || !ok {
+			if l.Kind == orders.OrderLine {
+				prev = KNone
+			}
 			continue
 		}
 		errs, warns := w.vet(i, o, acting)
+		if o.Kind == KReinforce {
+			if why := reinforceAfter(prev); why != "" {
+				errs = append(errs, why)
+			}
+		}
 		for _, m := range errs {
 			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: m})
 		}
 		if len(errs) > 0 {
+			prev = KNone
 			continue
 		}
+		prev = o.Kind
 		for _, m := range warns {
 			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Warning, Message: m})
 		}
@@ -346,6 +357,20 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 	}
 	ck.Notes = w.notes(i, acting, n)
 	return ck, nil
+}
+
+// reinforceAfter says why a REINFORCE line cannot follow an order of kind
+// prev ("" when it may). Reinforcing moves are steps 5 and 6 of the
+// conventional attack (seed: Conventional Attack); a strategic attack has
+// none (seed: Strategic Attack: Identify, ABMs, Resolve Combat).
+func reinforceAfter(prev Kind) string {
+	switch prev {
+	case KAttack:
+		return ""
+	case KLaunch:
+		return "no reinforcing move follows a strategic attack: the seed's reinforcing moves are steps of the conventional attack only"
+	}
+	return "REINFORCE goes on the line right after the ATTACK it follows (an ATTACK that was accepted)"
 }
 
 // notes tell a player what the phase expects and what happens by default.

@@ -56,8 +56,10 @@ SALARIES (one round, everybody at once): OPEN/CLOSE <company>|ALL, DISBAND n
   interest cannot be paid, bonds are sold and the bank lends (up to the loan
   limit) before a default; a default is bankruptcy. Production goes into the
   Strategic Reserve up to its columns; the rest is lost. A blockade takes an
-  open company's production when every sea next to its area is controlled by
-  the blockaders (all who order BLOCKADE of it); the first of them in the
+  open company's production when every sea next to its area holds a navy of
+  one of the blockaders (all who order BLOCKADE of it; they may share a sea)
+  and none of the company's owner (the enemy: one navy of his breaks it;
+  other players' navies neither help nor hinder); the first of them in the
   drawn order with room takes it, the owner keeps paying. Blockaded companies
   count $600 BL of net worth until the next salaries.
 TRADE: BUY 3 OIL / SELL 2 GRAIN — three trades a turn, one resource per trade,
@@ -107,7 +109,8 @@ BUILD: BUILD 3 ARMIES IN mos / BUILD 2 ARMIES IN mos, 1 NAVY IN blt ($300 +
   1 set per 3), BUILD 1 ICBM ($500 + 1 minerals), BUILD 1 ABM ($1,000 + 2
   minerals); armies in controlled home cities, navies in seas next to them.
   RESEARCH OIL|MINERALS|GRAIN|ICBM|ABM [MAX n] — 3 attempts, $200 a card
-  turned; a destroyed company of the type ends the attempt in failure. In the
+  turned; a destroyed company card turned up ends the attempt in failure,
+  whatever its type (seed: "the money is wasted"). In the
   turn a technology is found, one piece of it may be built for minerals only.
   SELL 3 ARMIES IN mos TO kaz / SELL 1 ICBM TO mex (pieces built this turn;
   minors pay twice the cash cost); BUY BACK 1 ICBM FROM mex (twice what the

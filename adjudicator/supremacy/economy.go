@@ -106,6 +106,20 @@ func (r *run) applyStanding(i int, ords []*Order) {
 			p.Permits = append(kept, sign+" "+who+" "+choke)
 		case KABM:
 			p.ABMPolicy, p.ABMPowers = o.Policy, o.Powers
+		case KLosses:
+			p.Losses = nil
+			for _, a := range o.Losses {
+				if a == lossAfloat {
+					p.Losses = append(p.Losses, "afloat")
+				} else {
+					p.Losses = append(p.Losses, r.sc.areas[a].ID)
+				}
+			}
+			if len(p.Losses) == 0 {
+				r.rep.private(p.ID, "  Your losses are taken by the default rule (largest group first).")
+			} else {
+				r.rep.private(p.ID, "  Your attacking pieces are now lost first from: %s.", strings.Join(p.Losses, ", "))
+			}
 		}
 	}
 	if newReact {
@@ -1150,6 +1164,21 @@ func (r *run) sellMinor(i int, o *Order) {
 		w.addArmies(i, o.Area, -o.N)
 		p.Built.Armies[id] -= o.N
 		w.minorA[o.Minor] += o.N
+	case UNavy:
+		// Seed: Arms Sales — "He may also sell them to any Minor Power":
+		// navies too. The minor needs a coast; its navies are kept with it.
+		id := r.sc.areas[o.Area].ID
+		if len(r.sc.areas[o.Minor].seas) == 0 {
+			refuse(r.sc.areaName(o.Minor) + " has no coast: it cannot keep navies")
+			return
+		}
+		if min(w.navies(i, o.Area), p.Built.Navies[id]) < o.N {
+			refuse(fmt.Sprintf("you have not built %d navies in %s this turn", o.N, r.sc.areaName(o.Area)))
+			return
+		}
+		w.addNavies(i, o.Area, -o.N)
+		p.Built.Navies[id] -= o.N
+		w.minorN[o.Minor] += o.N
 	case UICBM:
 		if min(p.ICBM, p.Built.ICBM) < o.N {
 			refuse(fmt.Sprintf("you have not built %d ICBMs this turn", o.N))
@@ -1182,7 +1211,7 @@ func (r *run) buyBack(i int, o *Order) {
 		refuse(r.sc.areaName(o.Minor) + " is not a free minor power")
 		return
 	}
-	have := map[Unit]*int{UArmy: &w.minorA[o.Minor], UICBM: &w.minorI[o.Minor], UABM: &w.minorB[o.Minor]}[o.Unit]
+	have := map[Unit]*int{UArmy: &w.minorA[o.Minor], UNavy: &w.minorN[o.Minor], UICBM: &w.minorI[o.Minor], UABM: &w.minorB[o.Minor]}[o.Unit]
 	if *have < o.N {
 		refuse(fmt.Sprintf("%s has %d", r.sc.areaName(o.Minor), *have))
 		return

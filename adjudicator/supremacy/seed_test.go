@@ -291,3 +291,136 @@ func TestSeedWorkedExamples(t *testing.T) {
 		f.eq("Areas are still in play (and defending Armies) until all cities in them are destroyed", f.armyIn("japan", "jap"), 3)
 	})
 }
+
+// Seed, High Tech Edge: "The player with the most ABMs has a technological
+// advantage in a Conventional Attack: he may re-roll any 3 dice." A contest
+// at sea is a round of the conventional attack, so the edge applies there
+// too.
+func TestSeedHighTechEdgeInContestRounds(t *testing.T) {
+	f := newFixture(t, "japan,china", nil).order("japan", "china")
+	f.armies("japan", "jap", 3).navies("japan", "soj", 3).res("japan", 2, 1, 1)
+	f.player("japan").ABM = 1 // the most ABMs
+	f.navies("china", "soj", 1)
+	f.player("china").Contests = []string{"CONTEST soj ROUNDS 1"}
+	f.resolve(map[string][]string{"japan": {"ATTACK kor FROM jap VIA soj"}},
+		1, 1, // Japan's two escorts miss
+		6,       // China's navy hits
+		1, 6, 1, // the edge: China's hit re-rolled (1), then Japan's two misses (6, 1)
+		2,             // Korea raises 1
+		6, 1, 1, 1, 1, // three landed armies and two escorts
+		1) // Korea misses
+	f.says("China contests Sea of Japan", "High tech edge: Japan (most ABMs) re-rolls 3 dice [6 1 1] → [1 6 1]")
+	f.eq("china navies", f.navyIn("china", "soj"), 0)
+	f.eq("japan navies", f.navyIn("japan", "soj"), 3)
+	f.eq("japan in kor", f.armyIn("japan", "kor"), 3)
+}
+
+// Seed, Conventional Attack: "4. Occupy: If all defending armies are
+// destroyed, attacking Armies may immediately occupy the defender's area":
+// may, so some may stay where they attacked from.
+func TestSeedOccupyLeavingArmiesBehind(t *testing.T) {
+	f := newFixture(t, "eu,russia", nil).order("russia", "eu")
+	f.armies("russia", "mos", 3).armies("russia", "vol", 2).res("russia", 1, 1, 1)
+	f.resolve(map[string][]string{"russia": {"ATTACK ukr FROM Moscow, Volgograd LEAVE 1 IN Moscow, 1 IN Volgograd"}},
+		2,             // Ukraine raises 1
+		6, 1, 1, 1, 1, // Russia's five armies: one hit
+		1) // Ukraine misses
+	f.eq("russia in ukr", f.armyIn("russia", "ukr"), 3)
+	f.eq("russia left in mos", f.armyIn("russia", "mos"), 1)
+	f.eq("russia left in vol", f.armyIn("russia", "vol"), 1)
+	f.says("Russian Federation occupies Ukraine with 3 armies; 1 in Moscow, 1 in Volgograd stay behind")
+	f.phase(PhaseAttack, 1)
+	if errs, _ := f.check("russia", "ATTACK ukr FROM mos LEAVE 1 IN stp"); len(errs) == 0 || !strings.Contains(errs[0], "LEAVE names an area") {
+		t.Errorf("Check accepts LEAVE in an area that does not attack: %v", errs)
+	}
+}
+
+// Seed, Naval Combat: "players select their own pieces to remove for
+// losses" (and Conventional Attack: "remove 1 participating enemy piece
+// for every 4-6 result"). A standing LOSSES order says which of the
+// attacker's places lose first.
+func TestSeedLossesChosenByTheirOwner(t *testing.T) {
+	play := func(t *testing.T, lines ...string) *fixture {
+		f := newFixture(t, "eu,russia", nil).order("russia", "eu")
+		f.armies("russia", "mos", 2).armies("russia", "vol", 3).res("russia", 1, 1, 1)
+		f.armies("eu", "ukr", 3)
+		f.resolve(map[string][]string{"russia": append(lines, "ATTACK ukr FROM mos, vol")},
+			1, 1, 1, 1, 1, // Russia misses
+			6, 6, 1) // the EU hits twice
+		return f
+	}
+	t.Run("by default the largest group", func(t *testing.T) {
+		f := play(t)
+		f.eq("russia in vol", f.armyIn("russia", "vol"), 2)
+		f.eq("russia in mos", f.armyIn("russia", "mos")+f.armyIn("russia", "vol"), 3)
+	})
+	t.Run("LOSSES mos: Moscow's armies first", func(t *testing.T) {
+		f := play(t, "LOSSES mos")
+		f.eq("russia in mos", f.armyIn("russia", "mos"), 0)
+		f.eq("russia in vol", f.armyIn("russia", "vol"), 3)
+		f.tells("russia", "Your attacking pieces are now lost first from: mos")
+		if got := strings.Join(f.player("russia").Losses, ","); got != "mos" {
+			t.Errorf("standing losses %q", got)
+		}
+	})
+	t.Run("the order stands for later attacks", func(t *testing.T) {
+		f := newFixture(t, "eu,russia", nil).order("russia", "eu")
+		f.player("russia").Losses = []string{"mos"}
+		f.armies("russia", "mos", 2).armies("russia", "vol", 3).res("russia", 1, 1, 1).armies("eu", "ukr", 3)
+		f.resolve(map[string][]string{"russia": {"ATTACK ukr FROM mos, vol"}}, 1, 1, 1, 1, 1, 6, 1, 1)
+		f.eq("russia in mos", f.armyIn("russia", "mos"), 1)
+		f.eq("russia in vol", f.armyIn("russia", "vol"), 3)
+	})
+}
+
+// Seed, Costs: "Players do not spend 1 resource for each piece moved.
+// Instead, they spend 1 resource to move a whole group" — "Any units can
+// move, as long as they end their move in the same designated area". Navies
+// of two seas sailing into one sea before combat pay one oil.
+func TestSeedGroupMovePaysOnce(t *testing.T) {
+	f := newFixture(t, "japan,china", nil).order("japan", "china")
+	f.navies("japan", "npo", 1).navies("japan", "okh", 1).res("japan", 2, 1, 1)
+	f.resolve(map[string][]string{"japan": {"ATTACK kor FROM npo TO soj, okh TO soj"}},
+		2,    // Korea raises 1
+		6, 1, // the two navies fire at the coast
+		1) // Korea misses
+	f.says("(1 set of supplies, 1 oil for navy moves)")
+	f.eq("japan oil", f.player("japan").Oil, 0)
+	f.eq("japan navies in soj", f.navyIn("japan", "soj"), 2)
+}
+
+// Seed, Arms Sales: "he may sell some or all of them to other players ...
+// He may also sell them to any Minor Power for profit" and "Minors will
+// pay twice the build cost in cash to buy weapons": navies too.
+func TestSeedMinorsBuyNavies(t *testing.T) {
+	f := newFixture(t, "usa,russia", nil).phase(PhaseBuild, 1)
+	f.res("usa", 1, 1, 1)
+	f.resolve(map[string][]string{"usa": {"BUILD 3 NAVIES IN car", "SELL 3 NAVIES IN car TO Mexico"}})
+	f.eq("mexico navies", f.w.minorN[f.area("mex")], 3)
+	f.eq("usa navies", f.navyIn("usa", "car"), 0)
+	f.eq("usa cash: $300 for the set, twice $100 a navy back", f.player("usa").Cash, 7000-300+600)
+	f.says("United States sells 3 NAVIES to Mexico for $600 BL")
+	f.phase(PhaseBuild, 1)
+	if errs, _ := f.check("usa", "SELL 3 NAVIES IN car TO kaz"); len(errs) == 0 || !strings.Contains(errs[0], "no coast") {
+		t.Errorf("Check: a landlocked minor buys navies: %v", errs)
+	}
+	// "Minors will sell their weapons for twice what they paid."
+	f.phase(PhaseBuild, 2).resolve(map[string][]string{"russia": {"BUY BACK 1 NAVY FROM mex"}})
+	f.eq("mexico navies", f.w.minorN[f.area("mex")], 2)
+	f.eq("russia cash", f.player("russia").Cash, 7000-400)
+	// "Navies can fire at Armies in adjacent areas": the minor's navies
+	// fire in its defence; it loses its raised armies first, then navies.
+	f.phase(PhaseAttack, 3).armies("usa", "tex", 3).res("usa", 1, 1, 1)
+	f.resolve(map[string][]string{"usa": {"ATTACK mex FROM tex"}},
+		2,       // Mexico raises 1
+		6, 6, 1, // the United States hits twice
+		1, 1, 1) // Mexico's army and two navies miss
+	f.says("Mexico's 2 navies off its coast fire in its defence", "dice (Mexico defending with 3)")
+	f.eq("mexico navies left", f.w.minorN[f.area("mex")], 1)
+	f.eq("usa in mex", f.armyIn("usa", "mex"), 3)
+	// the state keeps them
+	w2, err := decodeWorld(f.w.encode())
+	if err != nil || w2.minorN[f.area("mex")] != 1 {
+		t.Errorf("minor navies lost in the state: %v", err)
+	}
+}

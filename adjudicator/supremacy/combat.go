@@ -281,8 +281,7 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, leave map[int]int, 
 	// Navies sail first (one move before combat); carried armies embark.
 	landArmies := map[int]int{} // land source ⇒ armies attacking from it
 	carried := 0                // armies afloat
-	var carrierSeas []int
-	var fireSeas []int // seas whose activated navies fire
+	var fireSeas []int          // seas whose activated navies fire
 	carriers := map[int]int{}
 	escorts := map[int]int{}
 	for _, ac := range acts {
@@ -299,7 +298,6 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, leave map[int]int, 
 			need := (n + r.sc.Rules.TransportPerNavy - 1) / r.sc.Rules.TransportPerNavy
 			carriers[ac.final] += need
 			escorts[ac.final] += nav - need
-			carrierSeas = append(carrierSeas, ac.final)
 			if nav > need && !slices.Contains(fireSeas, ac.final) {
 				fireSeas = append(fireSeas, ac.final)
 			}

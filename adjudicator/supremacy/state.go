@@ -314,9 +314,6 @@ func (w *world) playerOf(id string) *player {
 	return nil
 }
 
-// pidx returns the player index of a superpower index, or -1.
-func (w *world) pidx(power int) int { return w.byPower[power] }
-
 func (w *world) encode() []byte {
 	sc := w.sc
 	j := stateJSON{

@@ -122,7 +122,8 @@ A turn: up to two DIFFERENT actions (two purchases from different areas are diff
   BUY <card> FROM <player> FOR $n        one for two, one for one plus money; the other
   TRADE <card> FOR <card> WITH <player>  player ACCEPTs or DECLINEs before the turn goes on
   SWAP <hand card> FOR <listed card>     the listed card must be cheaper (special offices:
-                                         any listed card); not a card bought stale
+                                         any listed card); not a card bought stale (the
+                                         mark stays while it is placed and closed back)
   PLACE <card> AT x,y [TURN n]           all PLACE lines of a turn are one Place action:
   PLACE <card> EAST OF <placed card>     one card or one block
   PLACE <derelict> AT <player> x,y       attach a derelict to another player's property

@@ -934,8 +934,9 @@ func (g *game) closeCards(p int, os []*Order) error {
 			return err
 		}
 		i := placedIndex(t, c)
+		stale := t.placed[i].stale
 		t.placed = append(t.placed[:i], t.placed[i+1:]...)
-		g.players[p].hand = append(g.players[p].hand, handCard{card: c})
+		g.players[p].hand = append(g.players[p].hand, handCard{card: c, stale: stale})
 		taken = append(taken, c)
 	}
 	normalizeToken(t)

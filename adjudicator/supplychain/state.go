@@ -101,6 +101,9 @@ type placed struct {
 	card int
 	x, y int
 	rot  int // quarter turns clockwise from the printed orientation
+	// stale: bought from the Stale Sale pile; the mark stays while the
+	// card is placed, so a Close brings it back unswappable (seed: Swap).
+	stale bool
 }
 
 type thorn struct {
@@ -208,10 +211,11 @@ type jsonPlayer struct {
 }
 
 type jsonPlaced struct {
-	Card string `json:"card"`
-	X    int    `json:"x"`
-	Y    int    `json:"y"`
-	Rot  int    `json:"rot"`
+	Card  string `json:"card"`
+	X     int    `json:"x"`
+	Y     int    `json:"y"`
+	Rot   int    `json:"rot"`
+	Stale bool   `json:"stale,omitempty"`
 }
 
 type jsonThorn struct {
@@ -326,7 +330,7 @@ func (g *game) encode() []byte {
 	for _, t := range g.teams {
 		jt := jsonTeam{Placed: []jsonPlaced{}, Plan: g.code(t.plan), Main: g.code(t.main)}
 		for _, pl := range t.placed {
-			jt.Placed = append(jt.Placed, jsonPlaced{Card: g.code(pl.card), X: pl.x, Y: pl.y, Rot: pl.rot})
+			jt.Placed = append(jt.Placed, jsonPlaced{Card: g.code(pl.card), X: pl.x, Y: pl.y, Rot: pl.rot, Stale: pl.stale})
 		}
 		for _, th := range t.thorns {
 			jt.Thorns = append(jt.Thorns, jsonThorn{Card: g.code(th.card), X: th.x, Y: th.y, Rot: th.rot, Target: g.code(th.target), From: th.from})
@@ -436,7 +440,7 @@ func decodeState(b []byte) (*game, error) {
 			t.main = i
 		}
 		for _, pl := range jt.Placed {
-			t.placed = append(t.placed, placed{card: card(pl.Card), x: pl.X, y: pl.Y, rot: pl.Rot & 3})
+			t.placed = append(t.placed, placed{card: card(pl.Card), x: pl.X, y: pl.Y, rot: pl.Rot & 3, stale: pl.Stale})
 		}
 		for _, th := range jt.Thorns {
 			tc := card(th.Card)

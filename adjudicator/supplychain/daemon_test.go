@@ -130,3 +130,40 @@ func TestThroughTheDaemon(t *testing.T) {
 		t.Fatalf("after green: %s", g.PhaseID)
 	}
 }
+
+// Seed (1-player solo game): "there are enough cards in the Short Deck for
+// 2 people to each play a solitaire game at the same time" — the
+// supplychain-solo2 variant through the daemon: each player sees his own
+// cards only, one player's mail does not end the phase for the other, and
+// a deadline without orders finishes both games.
+func TestTwoSolitaireGamesThroughTheDaemon(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("sol2", "supplychain-solo2", "")
+	ps := tb.SignUp("sol2", []string{"red", "blue"})
+	g := tb.Game("sol2")
+	if g.Status != store.Active || strings.Join(g.Waiting, ",") != "red,blue" {
+		t.Fatalf("game %s waiting %v", g.Status, g.Waiting)
+	}
+	tb.As(ps["red"], "STATUS")
+	status := only(t, tb.Outbox(), ps["red"].Addr).Text
+	daemontest.Contains(t, status, "== Red (playing)", "== Blue (playing)", "Cards left to place (16)", "Cards left to place: 16.")
+	// Red cannot finish with the Starter in hand; the refusal keeps the
+	// phase open for both.
+	tb.As(ps["red"], "FINISH")
+	daemontest.Contains(t, only(t, tb.Outbox(), ps["red"].Addr).Text, "you must place your Starter business")
+	tb.Wait(time.Minute)
+	if g := tb.Game("sol2"); g.PhaseID != "S001" {
+		t.Fatalf("phase %s after a refused mail", g.PhaseID)
+	}
+	tb.Wait(72 * time.Hour)
+	ms := tb.Outbox()
+	for _, p := range []string{"red", "blue"} {
+		m := daemontest.One(t, ms, ps[p].Addr, "results")
+		daemontest.Contains(t, m.Text, "Red sent no orders by the deadline: that solitaire game ends here.",
+			"Blue sent no orders by the deadline", "Final scores", "Winner")
+		daemontest.One(t, ms, ps[p].Addr, "Game over")
+	}
+	if g := tb.Game("sol2"); g.Status == store.Active {
+		t.Fatalf("the game goes on: %s %s", g.Status, g.PhaseID)
+	}
+}

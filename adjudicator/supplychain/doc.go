@@ -71,7 +71,10 @@
 //     streets at the end.
 //   - End: at the end of the round in which the listing became empty; most
 //     VP wins; a tie goes to the best revenue route; still tied: shared.
-//   - Variants: the solo game, the co-op game, Laissez-faire supply, Fire
+//   - Variants: the solo game, two solo games side by side from one Short
+//     Deck (the seed's aside; each player on his own tableau, one open
+//     phase for both, the game over when both have finished; most VP wins,
+//     then fewer contracts), the co-op game, Laissez-faire supply, Fire
 //     Sale (options, see New).
 //
 // # Where the seed is silent (choices)
@@ -82,11 +85,12 @@
 // # Through the daemon
 //
 // Engines are registered per preset (the daemon passes New no options
-// yet): "supplychain" (4 players), "supplychain-solo", "supplychain-2"
+// yet): "supplychain" (4 players), "supplychain-solo",
+// "supplychain-solo2" (two solitaire games side by side), "supplychain-2"
 // (Short Deck), "supplychain-3", "supplychain-5", "supplychain-6" and
 // "supplychain-coop" (4 players in two partnerships). New's options
-// (players, deck, coop, laissez_faire, fire_sale, default, cards) refine a
-// preset. Every results mail carries each player's hand in that player's
+// (players, deck, coop, laissez_faire, fire_sale, solo, default, cards)
+// refine a preset. Every results mail carries each player's hand in that player's
 // private part; the Viewer (STATUS) shows it at any time; HAND answers the
 // same at once. Questions and refused turns come back to the daemon as
 // error lines, so nothing is stored and the turn stays open. An offer
@@ -170,6 +174,10 @@ Choices where the rules are silent:
 - Solo: a main office is dealt (placement needs one); each mail is one batch of orders
   checked as a whole; FINISH (or no orders by the deadline) ends it; FINISH needs the
   Starter placed. Score: VP, then fewer contracts.
+- Two solitaire games side by side (supplychain-solo2): one Short Deck deals fifteen
+  properties to each; both play at once, each on his own tableau, taking contracts and
+  vehicles from the same decks; a player's FINISH ends his game only; the game is over
+  when both have finished; the winner has more VP, then fewer contracts.
 - Co-op: partners share main office, tableau, plan and token; law B counts partnerships;
   a card is never sold for money below its price.
 - Laissez-faire: any placed card supplies every card; links still join all cards.`

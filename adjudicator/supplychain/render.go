@@ -158,8 +158,8 @@ func (g *game) tableauText(ti int) string {
 // publicText is the position as everyone sees it.
 func (g *game) publicText() string {
 	var b strings.Builder
-	if g.opt.Players == 1 {
-		return g.soloText(false)
+	if g.opt.Solo {
+		return g.soloText(-1)
 	}
 	fmt.Fprintf(&b, "Listed cards (age in taps; at %d taps a card goes to the Stale Sale pile):\n", g.d.Rules.ListingRounds)
 	for i, s := range g.listing {
@@ -235,8 +235,8 @@ func (g *game) privateText(p int) string {
 	pl := &g.players[p]
 	t := g.teamOf(p)
 	var b strings.Builder
-	if g.opt.Players == 1 {
-		return g.soloText(true)
+	if g.opt.Solo {
+		return g.soloText(p)
 	}
 	fmt.Fprintf(&b, "Your money: %s. Your hand (%s, limit %d):\n", money(pl.money), count(len(pl.hand), "card"), g.handLimit(p))
 	if len(pl.hand) == 0 {
@@ -315,23 +315,39 @@ func (g *game) turnHelp(p int) string {
 	return b.String()
 }
 
-// soloText is the solo game's position.
-func (g *game) soloText(private bool) string {
+// soloText is the solitaire position: every player's tableau, and the
+// hand and plan of viewer (-1: nobody's, until the end).
+func (g *game) soloText(viewer int) string {
 	var b strings.Builder
-	pl := &g.players[0]
-	t := &g.teams[0]
-	fmt.Fprintf(&b, "Solo game: %d VP so far (business plan counted at the end), %s placed.\n", g.vp(0, g.phase == phaseOver), count(g.contractsPlaced(0), "contract"))
-	b.WriteString(g.tableauText(0))
-	if private || g.phase == phaseOver {
-		fmt.Fprintf(&b, "Cards left to place (%d):\n", len(pl.hand))
-		for _, h := range pl.hand {
-			fmt.Fprintf(&b, "  %s\n", g.describe(h.card))
+	for p := range g.players {
+		pl := &g.players[p]
+		ti := pl.team
+		t := &g.teams[ti]
+		if len(g.players) > 1 {
+			state := "playing"
+			if pl.done {
+				state = "finished"
+			}
+			fmt.Fprintf(&b, "== %s (%s): ", titleCase(pl.power), state)
 		}
-		if t.plan >= 0 {
-			fmt.Fprintf(&b, "Business plan: %s\n", g.describe(t.plan))
+		fmt.Fprintf(&b, "Solo game: %d VP so far (business plan counted at the end), %s placed.\n", g.vp(ti, g.phase == phaseOver), count(g.contractsPlaced(ti), "contract"))
+		b.WriteString(g.tableauText(ti))
+		if p == viewer || g.phase == phaseOver {
+			fmt.Fprintf(&b, "Cards left to place (%d):\n", len(pl.hand))
+			for _, h := range pl.hand {
+				fmt.Fprintf(&b, "  %s\n", g.describe(h.card))
+			}
+			if t.plan >= 0 {
+				fmt.Fprintf(&b, "Business plan: %s\n", g.describe(t.plan))
+			}
+		} else if len(g.players) > 1 {
+			fmt.Fprintf(&b, "Cards left to place: %d.\n", len(pl.hand))
+		}
+		if len(g.players) > 1 && p < len(g.players)-1 {
+			b.WriteString("\n")
 		}
 	}
-	if private && g.phase == phaseSolo {
+	if viewer >= 0 && g.phase == phaseSolo && !g.players[viewer].done {
 		b.WriteString("\nOrders: PLACE <card> AT x,y [TURN n], MOVE <card> TO x,y, CLOSE <card>, SPIN <card>, TOKEN AT x,y E, PICK <contract or vehicle>, RETURN <card>, FINISH.\n")
 	}
 	return b.String()
@@ -353,7 +369,13 @@ func (g *game) summary() string {
 	var b strings.Builder
 	switch g.phase {
 	case phaseSolo:
-		fmt.Fprintf(&b, "Solo game: %d VP, %s placed.\n", g.vp(0, false), count(len(g.teams[0].placed), "card"))
+		for p := range g.players {
+			if len(g.players) > 1 {
+				fmt.Fprintf(&b, "%s: ", titleCase(g.players[p].power))
+			}
+			ti := g.players[p].team
+			fmt.Fprintf(&b, "Solo game: %d VP, %s placed.\n", g.vp(ti, false), count(len(g.teams[ti].placed), "card"))
+		}
 		return b.String()
 	case phaseOver:
 		b.WriteString("Game over.\n")

@@ -1,7 +1,6 @@
 package supplychain
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -253,8 +252,6 @@ func normalizeToken(t *team) {
 }
 
 // ---- resolving what the player wrote ----
-
-var errNoCard = errors.New("no such card")
 
 func (g *game) refText(r cardRef) string {
 	if r.card >= 0 {

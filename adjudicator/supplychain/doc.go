@@ -90,9 +90,17 @@
 // (Short Deck), "supplychain-3", "supplychain-5", "supplychain-6" and
 // "supplychain-coop" (4 players in two partnerships). New's options
 // (players, deck, coop, laissez_faire, fire_sale, solo, default, cards)
-// refine a preset. Every results mail carries each player's hand in that player's
-// private part; the Viewer (STATUS) shows it at any time; HAND answers the
-// same at once. Questions and refused turns come back to the daemon as
+// refine a preset. A results mail says what changed and what its reader
+// must do: the phase's events, the listing and the Stale Sale pile when
+// they changed, the tableaux that changed (with the new cards described),
+// one standing line per team; the player who acts next gets his hand and
+// plan described, the listing and what he can do, the others their money
+// and hand on one line. The whole board — every tableau, the piles, every
+// card described — is Status.Summary (STATUS, and the start mail), the
+// hand is the Viewer (STATUS) and HAND; the mail that ends the game, and
+// every solitaire mail, shows everything. (Issue 15: a 3-player game's
+// results mails averaged 8.7 KB with the whole board in each; see
+// TestMailVolume.) Questions and refused turns come back to the daemon as
 // error lines, so nothing is stored and the turn stays open. An offer
 // phase waits for the partner only; its deadline is the daemon's turn
 // deadline. (*Engine).BotOrders gives a seeded player's orders for tests

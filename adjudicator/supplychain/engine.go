@@ -221,7 +221,7 @@ func (e *Engine) Status(state []byte) (adjudicator.Status, error) {
 }
 
 func (g *game) status() adjudicator.Status {
-	st := adjudicator.Status{ID: g.phaseID(), Title: g.phaseTitle(), Kind: adjudicator.PhaseTurn, Scores: map[string]int{}, Summary: g.summary()}
+	st := adjudicator.Status{ID: g.phaseID(), Title: g.phaseTitle(), Kind: adjudicator.PhaseTurn, Scores: map[string]int{}, Summary: g.publicText()}
 	for _, p := range g.players {
 		st.Alive = append(st.Alive, p.power)
 		st.Scores[p.power] = g.vp(p.team, g.phase == phaseOver)
@@ -522,6 +522,7 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 		return adjudicator.Outcome{}, err
 	}
 	g.rep = &report{}
+	before := g.clone()
 	id, title := g.phaseID(), g.phaseTitle()
 	skip := "" // whose free orders the phase itself carries out
 	if g.phase == phaseTurn {
@@ -596,10 +597,18 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 	for _, l := range g.rep.pub {
 		fmt.Fprintf(&pub, "- %s\n", l)
 	}
+	// A results mail says what changed and what its reader must do; the
+	// whole board is on request (Status.Summary: STATUS), and in the mail
+	// that ends the game. The solitaire game shows its tableaux each time.
+	full := g.phase == phaseOver || g.opt.Solo
 	if g.phase == phaseOver {
 		pub.WriteString("\n" + g.finalText())
 	}
-	pub.WriteString("\n" + g.publicText())
+	if full {
+		pub.WriteString("\n" + g.publicText())
+	} else {
+		pub.WriteString("\n" + g.changesText(before))
+	}
 	out := adjudicator.Outcome{Next: g.encode(), Over: st.Over, Winners: st.Winners}
 	out.Report.Public = pub.String()
 	out.Report.Private = map[string]string{}
@@ -608,7 +617,14 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 		for _, l := range g.rep.priv[i] {
 			fmt.Fprintf(&b, "%s\n", l)
 		}
-		b.WriteString(g.privateText(i))
+		if full || g.actor() == i {
+			b.WriteString(g.privateText(i))
+			if !full && g.phase == phaseTurn {
+				fmt.Fprintf(&b, "Listed now:%s\nStale Sale pile (half price): %s\n", g.listingCompact(), g.staleCompact())
+			}
+		} else {
+			b.WriteString(g.handCompact(i))
+		}
 		out.Report.Private[p.power] = b.String()
 	}
 	data, err := json.Marshal(resultData{Phase: id, Events: append([]string{}, g.rep.pub...), Scores: st.Scores, Winners: st.Winners})

@@ -70,8 +70,9 @@ func seesUnit(vis []bool, viewer string, u *Unit) bool {
 	return false
 }
 
-// renderMap draws the board as text: one line per row of hexes, odd rows
-// shifted half a hex; vis limits the units shown (nil: all).
+// renderMap draws the board as text: one line per row of hexes, the
+// even-numbered rows (2, 4, …) shifted half a hex; vis limits the units
+// shown (nil: all).
 func (g *Game) renderMap(viewer string, vis []bool) string {
 	w := g.World
 	type cell struct {

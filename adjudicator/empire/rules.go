@@ -13,7 +13,8 @@ func rulesText(players int) string {
 	fmt.Fprintf(&b, "Empire Boardgame by mail, %d players (red, blue, green, yellow in that order).\n", players)
 	b.WriteString(`
 THE WORLD. A board of hexes named by column letter and row number (A1 top
-left; odd rows are shifted half a hex right). A hex has six land fragments
+left; the even-numbered rows 2, 4, 6, ... are shifted half a hex right, as
+the map shows: B2 touches B1 and C1 above it, B3 touches A2 and B2). A hex has six land fragments
 when all land, 1 to 5 on a shoreline, 0 when open water. Land units cross
 only between neighbouring hexes that share land (the two wedges facing each
 other across their edge are both land). The world is the default one (four

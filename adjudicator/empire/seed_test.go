@@ -1,0 +1,77 @@
+package empire
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The tests in this file each quote the line of the seed
+// (shared/seeds/empire-boardgame.txt) or of RULES they enforce, on the
+// shipped worlds and unit table.
+
+// RULES: "the even-numbered rows 2, 4, 6, ... are shifted half a hex
+// right" — true of the geometry the engine plays and of the map players
+// get, with the row names players see.
+func TestSeedRulesRowShiftMatchesGeometry(t *testing.T) {
+	e := engine(t, "empire")
+	rules := e.Info().Rules
+	if !strings.Contains(strings.Join(strings.Fields(rules), " "), "the even-numbered rows 2, 4, 6, ... are shifted half a hex right") {
+		t.Fatalf("RULES does not say which rows are shifted:\n%s", rules)
+	}
+	st, err := e.New(nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := decodeGame(st, "empire")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := g.World
+	name := func(h int) string {
+		if h < 0 {
+			return "-"
+		}
+		return w.HexName(h)
+	}
+	for h := 0; h < w.Hexes(); h++ {
+		col, row := h%w.Width(), h/w.Width()+1 // row as players name it
+		if row == 1 || col == 0 || col == w.Width()-1 {
+			continue
+		}
+		up := func(c int) string { return string(rune('A'+c)) + strconv.Itoa(row-1) }
+		nw, ne := name(w.g.neighbour(h, dirNW)), name(w.g.neighbour(h, dirNE))
+		if row%2 == 0 {
+			// shifted right: it sits between the same column and the next above
+			if nw != up(col) || ne != up(col+1) {
+				t.Fatalf("%s touches %s and %s above, want %s and %s (shifted right)", name(h), nw, ne, up(col), up(col+1))
+			}
+		} else if nw != up(col-1) || ne != up(col) {
+			t.Fatalf("%s touches %s and %s above, want %s and %s (not shifted)", name(h), nw, ne, up(col-1), up(col))
+		}
+	}
+	// RULES' own example: "B2 touches B1 and C1 above it, B3 touches A2 and B2"
+	b2, _ := w.ParseHex("B2")
+	b3, _ := w.ParseHex("B3")
+	if name(w.g.neighbour(b2, dirNW)) != "B1" || name(w.g.neighbour(b2, dirNE)) != "C1" ||
+		name(w.g.neighbour(b3, dirNW)) != "A2" || name(w.g.neighbour(b3, dirNE)) != "B2" {
+		t.Error("RULES' example does not hold")
+	}
+	// The map players get indents the even-numbered rows.
+	s, _ := e.Status(st)
+	var row1, row2 string
+	for _, l := range strings.Split(s.Summary, "\n") {
+		switch {
+		case strings.HasPrefix(l, "  1 "):
+			row1 = l
+		case strings.HasPrefix(l, "  2 "):
+			row2 = l
+		}
+	}
+	if row1 == "" || row2 == "" {
+		t.Fatalf("no map rows in the summary:\n%s", s.Summary)
+	}
+	if lead := func(l string) int { return len(l[4:]) - len(strings.TrimLeft(l[4:], " ")) }; lead(row2) <= lead(row1) {
+		t.Errorf("the map does not shift row 2 right of row 1:\n%s\n%s", row1, row2)
+	}
+}

@@ -276,7 +276,60 @@ func (e *Engine) Check(state []byte, power, text string) (adjudicator.Check, err
 		ck.Canonical = append(ck.Canonical, formatOrder(g.World, o))
 	}
 	ck.Notes = g.notes(power, set)
+	if g.Step == stepDeploy {
+		ck.Notes = append(ck.Notes, e.supplyForecast(state, power, set.accepted)...)
+	}
 	return ck, nil
+}
+
+// supplyForecast tells a power in the deployment step what the strategic
+// supply check will do to its units if these deployment orders stand
+// (seed, The Strategical Phase: "Check for the supply availability for all
+// units that require strategic supplies. For any such units not receiving
+// supplies, apply consequences"). A power's territories are its own units
+// only, so the outcome depends on its own orders alone and can be told at
+// once: the deployment is carried out on a copy of the game.
+func (e *Engine) supplyForecast(state []byte, p string, accepted []Order) []string {
+	c, err := e.decode(state)
+	if err != nil {
+		return nil
+	}
+	s, _ := c.collect(p, accepted)
+	res := c.resolveDeploy(map[string]*orderSet{p: s})
+	var perish, disable, sacrifice []string
+	for _, ev := range res.Supply {
+		if ev.Power != p {
+			continue
+		}
+		name := ev.Unit + " (" + ev.Hex + ")"
+		switch ev.What {
+		case "perished":
+			perish = append(perish, name)
+		case "disabled":
+			disable = append(disable, name)
+		case "sacrificed":
+			sacrifice = append(sacrifice, name)
+		}
+	}
+	if len(perish)+len(disable) == 0 {
+		out := []string{"Strategic supply, if these deployment orders stand: every unit of yours keeps its supply."}
+		if len(sacrifice) > 0 {
+			out = append(out, "  "+strings.Join(sacrifice, ", ")+" will be used up (SACRIFICE) to supply its territory.")
+		}
+		return out
+	}
+	out := []string{"Strategic supply, if these deployment orders stand (no territory with a factory, army base or army group HQ reaches them):"}
+	if len(perish) > 0 {
+		out = append(out, "  will perish: "+strings.Join(perish, ", "))
+	}
+	if len(disable) > 0 {
+		out = append(out, "  will be disabled: "+strings.Join(disable, ", "))
+	}
+	if len(sacrifice) > 0 {
+		out = append(out, "  will be used up (SACRIFICE): "+strings.Join(sacrifice, ", "))
+	}
+	out = append(out, "  To save them: KEEP them next to a supplied territory, POOL them into one, TRANSFORM a headquarters, or SACRIFICE one unit of their territory.")
+	return out
 }
 
 // Merge implements adjudicator.Merger: a newer order for a unit (or a newer

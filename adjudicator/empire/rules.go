@@ -61,7 +61,10 @@ STRATEGIC PHASE.
     army base or army group HQ supplies all its units and its pool; a field
     base or army HQ supplies the units in its own hex. Units that need
     strategic supply and lack it perish or are disabled; one unit
-    SACRIFICEd supplies its whole territory for the phase.
+    SACRIFICEd supplies its whole territory for the phase. The
+    acknowledgement of your deployment orders says which of your units
+    the check will remove or disable if the orders stand (it depends on
+    your own units only).
  2. Bids: each power secretly bids a number of strategic turns (BID n, 1 to
     max_bid, default 6; no bid counts as the maximum). The lowest bid is
     the number of turns; only it and who bid it are announced.

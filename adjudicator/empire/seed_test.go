@@ -75,3 +75,66 @@ func TestSeedRulesRowShiftMatchesGeometry(t *testing.T) {
 		t.Errorf("the map does not shift row 2 right of row 1:\n%s\n%s", row1, row2)
 	}
 }
+
+// Seed, The Strategical Phase: "Check for the supply availability for all
+// units that require strategic supplies. For any such units not receiving
+// supplies, apply consequences (which usually means the unit is removed
+// from play)." The check depends on the power's own deployment only, so
+// the acknowledgement of the orders says which units will perish.
+func TestSeedDeploymentTellsWhoWillStarve(t *testing.T) {
+	g := testGame(t, openBoard, `
+red FAC1 A1
+red RID2 B1
+red RAD3 C1-D1
+red CHQ4 F4
+red RID5 F3
+blue FAC6 E4
+`)
+	g.Step = stepDeploy
+	state := g.encode("empire3")
+	e := engine(t, "empire3")
+	notes := func(text string) string {
+		t.Helper()
+		ck, err := e.Check(state, "red", text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range ck.Lines {
+			for _, d := range l.Diags {
+				if d.Severity == 2 {
+					t.Fatalf("%q refused: %s", text, d.Message)
+				}
+			}
+		}
+		return strings.Join(ck.Notes, "\n")
+	}
+	// RAD3 settling in D1 leaves B1's territory: cut off, it perishes; the
+	// corps HQ and the infantry in F3-F4 have no generator anyway.
+	got := notes("KEEP RAD3 D1")
+	for _, want := range []string{"will perish: RAD3 (D1), RID5 (F3)", "will be disabled: CHQ4 (F4)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("notes lack %q:\n%s", want, got)
+		}
+	}
+	got = notes("KEEP RAD3 C1")
+	if strings.Contains(got, "RAD3") || !strings.Contains(got, "will perish: RID5 (F3)") {
+		t.Errorf("RAD3 next to its factory's territory is supplied; notes:\n%s", got)
+	}
+	// one unit sacrificed supplies the cut-off territory
+	got = notes("KEEP RAD3 C1\nSACRIFICE RID5")
+	if !strings.Contains(got, "every unit of yours keeps its supply") || !strings.Contains(got, "RID5 (F3) will be used up") {
+		t.Errorf("notes after a sacrifice:\n%s", got)
+	}
+	// the forecast is what the deployment does
+	e2 := engine(t, "empire3")
+	out, err := e2.Resolve(state, map[string][]string{"red": {"KEEP RAD3 D1"}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := decodeGame(out.Next, "empire3")
+	for _, u := range after.Units {
+		if n := u.Name(); u.Owner == "red" && (n == "RAD3" || n == "RID5") {
+			t.Errorf("%s survived the strategic supply check the note foretold", n)
+		}
+	}
+}

@@ -126,7 +126,7 @@ func (g *Game) renderMap(viewer string, vis []bool) string {
 			case ce.owner != "":
 				letter := "*"
 				if ce.owner != "*" {
-					letter = strings.ToUpper(ce.owner[:1])
+					letter = letterOf(ce.owner)
 				}
 				count := "+"
 				if ce.n < 10 {
@@ -150,7 +150,11 @@ func (g *Game) renderMap(viewer string, vis []bool) string {
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
-	b.WriteString("Units: R, B, G, Y and how many (F factory, B base, H headquarters there); land: . (6 fragments), 1-5 shoreline, ~ water")
+	var letters []string
+	for _, p := range g.Powers {
+		letters = append(letters, letterOf(p)+" "+p)
+	}
+	fmt.Fprintf(&b, "Units: the power's letter (%s) and how many (F factory, B base, H headquarters there); land: . (6 fragments), 1-5 shoreline, ~ water", strings.Join(letters, ", "))
 	if vis != nil {
 		b.WriteString(", ? out of sight")
 	}

@@ -10,7 +10,7 @@ import (
 // "House choice"), and the order reference.
 func rulesText(players int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Empire Boardgame by mail, %d players (red, blue, green, yellow in that order).\n", players)
+	fmt.Fprintf(&b, "Empire Boardgame by mail, %d players (%s in that order).\n", players, strings.Join(powerIDs[:min(players, len(powerIDs))], ", "))
 	b.WriteString(`
 THE WORLD. A board of hexes named by column letter and row number (A1 top
 left; the even-numbered rows 2, 4, 6, ... are shifted half a hex right, as
@@ -19,7 +19,11 @@ when all land, 1 to 5 on a shoreline, 0 when open water. Land units cross
 only between neighbouring hexes that share land (the two wedges facing each
 other across their edge are both land). The world is the default one (four
 tiles), or with option world=generated a new board made from the game's
-seed.
+seed. The powers are named after the seed's counter sheets (red, blue,
+green, yellow, white, black, khaki, olive: eight at most); the shipped
+worlds seat 2 to 4, five to eight play on a generated world, larger for
+more players (House choice: 18x14 hexes for 5, 20x16 for 6, 24x16 for 7,
+26x18 for 8; 26 columns is the most the column letters name).
 
 UNITS (codes are how units are named: RID3 is your regular infantry
 division number 3). Speed in hexes per tactical turn; "perish"/"disable" is

@@ -1,9 +1,12 @@
 package empire
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+
+	"pbemd/adjudicator"
 )
 
 // The tests in this file each quote the line of the seed
@@ -136,5 +139,65 @@ blue FAC6 E4
 		if n := u.Name(); u.Owner == "red" && (n == "RAD3" || n == "RID5") {
 			t.Errorf("%s survived the strategic supply check the note foretold", n)
 		}
+	}
+}
+
+// Seed, Counter Sheets: "Black on white counters, White on black counters,
+// White on blue counters, White on red counters, Black on khaki counters,
+// Black on olive green counters, Black on yellow counters, Dark green on
+// white counters" — eight sets of counters, so up to eight powers, on
+// generated worlds large enough for them. Each is played by random players
+// to its end with the invariants checked after every phase.
+func TestSeedUpToEightPowers(t *testing.T) {
+	want := map[string]int{"empire5": 5, "empire6": 6, "empire7": 7, "empire8": 8}
+	for _, name := range []string{"empire5", "empire6", "empire7", "empire8"} {
+		n := want[name]
+		a, ok := adjudicator.Lookup(name)
+		if !ok {
+			t.Fatalf("%s is not registered", name)
+		}
+		info := a.Info()
+		if len(info.Powers) != n || !strings.Contains(info.Rules, fmt.Sprintf("%d players", n)) {
+			t.Errorf("%s: powers %v", name, info.Powers)
+		}
+		st, err := a.New(nil, 3)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		s, _ := a.Status(st)
+		if len(s.Waiting) != n {
+			t.Errorf("%s waits for %v", name, s.Waiting)
+		}
+		g, _ := decodeGame(st, name)
+		if len(g.World.Homes) != n {
+			t.Errorf("%s: %d homes", name, len(g.World.Homes))
+		}
+		letters := map[string]bool{}
+		for _, p := range g.Powers {
+			if letters[letterOf(p)] {
+				t.Errorf("%s: two powers are %s on the map", name, letterOf(p))
+			}
+			letters[letterOf(p)] = true
+			if !strings.Contains(s.Summary, letterOf(p)+" "+p) {
+				t.Errorf("%s: the map legend lacks %s", name, p)
+			}
+		}
+	}
+	if _, err := engine(t, "empire6").New(map[string]string{"world": "default"}, 1); err == nil || !strings.Contains(err.Error(), "generated world") {
+		t.Errorf("six players on the 4-seat default world: %v", err)
+	}
+	for _, name := range []string{"empire6", "empire8"} {
+		t.Run(name, func(t *testing.T) {
+			var st gameStats
+			states := playRandom(t, name, nil, 7, &st)
+			last, _ := decodeGame(states[len(states)-1], name)
+			if !last.Over {
+				t.Fatal("no end")
+			}
+			t.Logf("%s: %d phases, %d battles, %d shots, winners %v", name, st.phases, st.battles, st.shots, last.Winners)
+			if st.battles == 0 {
+				t.Errorf("no battle in a %s game", name)
+			}
+		})
 	}
 }

@@ -191,3 +191,23 @@ func TestDeploymentAcknowledgementTellsWhoWillStarve(t *testing.T) {
 	daemontest.Contains(t, ack.Text, "KEEP RAD5 C3", "every unit of yours keeps its supply")
 	daemontest.Lacks(t, ack.Text, "will perish")
 }
+
+// Six powers sign up for empire6 through the daemon; each gets its own
+// power and the start mail shows the generated world with all six.
+func TestSixPowersThroughTheDaemon(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("e6", "empire6", "")
+	powers := []string{"red", "blue", "green", "yellow", "white", "black"}
+	for _, p := range powers {
+		tb.Send(p+"@example.test", "", "JOIN e6 prefer "+p)
+	}
+	ms := tb.Outbox()
+	for _, p := range powers {
+		daemontest.One(t, ms, p+"@example.test", "You are "+strings.ToUpper(p[:1])+p[1:])
+	}
+	start := daemontest.One(t, ms, "white@example.test", "has started")
+	daemontest.Contains(t, start.Text, "Generated world, 20×16 hexes", "W white", "K black", "White: FAC1", "Black: FAC1")
+	if g := tb.Game("e6"); g.Status != store.Active || len(g.Waiting) != 6 {
+		t.Fatalf("game %s waiting %v", g.Status, g.Waiting)
+	}
+}

@@ -257,6 +257,18 @@ func TestSeedWorkedExamples(t *testing.T) {
 		f.eq("china navies untouched", f.navyIn("china", "soj"), 2)
 		f.eq("japan in kor", f.armyIn("japan", "kor"), 3)
 	})
+	t.Run("Choke Points: The map designates several key choke points ... For example: the Panama Canal, Suez, Gibraltar", func(t *testing.T) {
+		sc, _ := ScenarioByName("default")
+		names := map[string]bool{}
+		for _, c := range sc.chokes {
+			names[c.Name] = true
+		}
+		for _, n := range []string{"Panama Canal", "Suez", "Gibraltar"} {
+			if !names[n] {
+				t.Errorf("no choke point %s", n)
+			}
+		}
+	})
 	t.Run("Choke Points: Egypt controls naval movement from the Arabian Sea to the Eastern Med", func(t *testing.T) {
 		f := newFixture(t, "usa,eu,russia", nil).phase(PhaseMove, 1)
 		f.navies("usa", "ars", 2).res("usa", 3, 0, 0).armies("eu", "egy", 1)

@@ -210,6 +210,7 @@ func FuzzGrammar(f *testing.F) {
 		"if oil price <= 600: buy 3 oil", "move 3 mos - ukr, 2 mos - blr", "BUILD 2 ARMIES IN mos, 1 NAVY IN blt",
 		"transport 3 jap - sha via soj to ecs", "sell 3 armies in mos to kaz", "loan $5,000", "accept china 1 place usw, npo",
 		"contest nth against usa rounds 2", "permit all through suez", "abm defend usa, eu", "if china does not control kor: sell 1 oil",
+		"attack ukr from mos, vol leave 1 in mos, 2 in vol", "losses afloat, mos, soj", "sell 3 navies in blt to pol", "buy back 1 navy from pol",
 	} {
 		f.Add(s)
 	}

@@ -179,6 +179,9 @@ Choices where the rules are silent:
 - The token returns to its 3VP side when it no longer lies between two placed cards.
 - A derelict attachment is a Place action of its own.
 - Ties: the best revenue route at the end decides; still tied, the winners share.
+- A results mail shows what changed (the turn's events, the listing and piles when they
+  changed, the tableaux that changed, a standing line per team); the player who acts next
+  also gets his hand, plan and options. STATUS shows the whole board; HAND your hand.
 - Solo: a main office is dealt (placement needs one); each mail is one batch of orders
   checked as a whole; FINISH (or no orders by the deadline) ends it; FINISH needs the
   Starter placed. Score: VP, then fewer contracts.

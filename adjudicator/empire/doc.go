@@ -2,8 +2,11 @@
 // of secret simultaneous orders, supply lines and Galaxy-PBM-style random
 // combat, played by mail (seed: ../shared/seeds/empire-boardgame.txt).
 //
-// It registers the engines "empire" (4 players), "empire2", "empire3" and
-// "empire-random" (4 players on a world generated from the game's seed).
+// It registers the engines "empire" (4 players), "empire2", "empire3",
+// "empire-random" (4 players on a world generated from the game's seed)
+// and "empire5" to "empire8" (5 to 8 players on a larger generated world:
+// the seed's counters come in eight sheets, and the shipped tiles seat at
+// most four).
 // Options (New): see optionHelp and the RULES text.
 //
 // It must never do I/O, read a clock, log, or use a global random source:

@@ -70,10 +70,10 @@ func invariants(w *world) error {
 		if owners > 1 {
 			return fmt.Errorf("armies of %d players in %s", owners, sc.areas[a].ID)
 		}
-		if w.minorA[a] < 0 || w.minorI[a] < 0 || w.minorB[a] < 0 {
+		if w.minorA[a] < 0 || w.minorI[a] < 0 || w.minorB[a] < 0 || w.minorN[a] < 0 {
 			return fmt.Errorf("negative minor arms in %s", sc.areas[a].ID)
 		}
-		if w.dead[a] && (w.minorA[a] > 0) {
+		if w.dead[a] && (w.minorA[a] > 0 || w.minorN[a] > 0) {
 			return fmt.Errorf("minor armies in contaminated %s", sc.areas[a].ID)
 		}
 	}

@@ -314,9 +314,9 @@ func dedupe(xs []string) []string {
 }
 
 // effectiveOrders folds every stored version of each power's orders into the
-// set that applies: oldest first, so the latest wins; a senior's LOCK makes
-// the senior's versions apply after the juniors'; the GM's (SET ORDERS) apply
-// last of all.
+// set that applies, in the order foldOrder gives: the latest wins, except
+// that a senior's LOCK JUNIORS makes the senior's versions apply after the
+// juniors', and the GM's (SET ORDERS) apply last of all.
 func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []store.OrderSet) map[string][]string {
 	byPower := map[string][]store.OrderSet{}
 	for _, s := range sets {
@@ -325,18 +325,7 @@ func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []s
 	merger, _ := e.(adjudicator.Merger)
 	out := map[string][]string{}
 	for _, power := range store.SortedKeys(byPower) {
-		vs := byPower[power]
-		locked := seniorLocked(g, power)
-		weight := func(s store.OrderSet) int {
-			switch {
-			case s.GM:
-				return 2
-			case locked && s.Rank == 0:
-				return 1
-			}
-			return 0
-		}
-		sort.SliceStable(vs, func(i, j int) bool { return weight(vs[i]) < weight(vs[j]) })
+		vs := foldOrder(g, power, byPower[power])
 		standing := append([]string(nil), vs[0].Lines...) // merging into nothing changes nothing
 		for _, s := range vs[1:] {
 			if merger == nil {
@@ -350,15 +339,35 @@ func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []s
 	return out
 }
 
-// seniorLocked tells whether the senior of power has locked out the
-// juniors for the game's open phase.
-func seniorLocked(g *store.Game, power string) bool {
-	for _, p := range g.Players {
-		if p.Power == power && p.Rank == 0 && !p.Left {
-			return p.Lock == "always" || p.Lock == "turn:"+g.PhaseID
-		}
+// foldOrder returns the versions of one power's orders (vs, oldest first)
+// in the order they apply, so the last applied wins: in time order, except
+// that with LOCK JUNIORS on the locking senior's versions come after every
+// junior's, and the GM's (SET ORDERS) come last of all. vs may be
+// reordered.
+func foldOrder(g *store.Game, power string, vs []store.OrderSet) []store.OrderSet {
+	senior := ""
+	if seniorLocked(g, power) {
+		senior = g.Locks[power].By
 	}
-	return false
+	weight := func(s store.OrderSet) int {
+		switch {
+		case s.GM:
+			return 2
+		case senior != "" && s.Address == senior:
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(vs, func(i, j int) bool { return weight(vs[i]) < weight(vs[j]) })
+	return vs
+}
+
+// seniorLocked tells whether the senior of power has locked out the
+// juniors for the game's open phase (a lock lapses when the power gets
+// another senior).
+func seniorLocked(g *store.Game, power string) bool {
+	lock, ok := g.Locks[power]
+	return ok && lock.By != "" && lock.By == seniorOf(g, power)
 }
 
 // maybeEarly makes the phase due now when it may end early: a sequential
@@ -708,7 +717,7 @@ func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
 			return nil
 		}
 	}
-	return mc.d.endGame(mc.tx, g, "draw", g.Alive, "Every surviving power voted for a draw.")
+	return mc.d.endGame(mc.tx, g, "draw", g.Alive, "Every surviving power voted for a draw.", nil)
 }
 
 func cmdPace(mc *mailCtx, cmd *orders.Command) error {
@@ -757,27 +766,42 @@ func cmdReady(mc *mailCtx, _ *orders.Command) error {
 }
 
 func cmdLock(mc *mailCtx, cmd *orders.Command) error {
-	p := mc.player
+	p, g := mc.player, mc.game
 	if p.Rank != 0 {
-		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", powerName(mc.game, p.Power))
+		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", powerName(g, p.Power))
 		return nil
 	}
-	switch strings.ToUpper(cmd.Arg) {
+	arg := strings.ToUpper(cmd.Arg)
+	switch arg {
 	case "", "TURN":
-		p.Lock = "turn:" + mc.game.PhaseID
-		mc.say("Your orders override those of your juniors for %s.", mc.game.PhaseTitle)
+		arg = "TURN"
+		setLock(g, p.Power, &store.Lock{By: p.Address})
+		mc.say("Your orders override those of your juniors for %s.", g.PhaseTitle)
 	case "ALWAYS":
-		p.Lock = "always"
+		setLock(g, p.Power, &store.Lock{By: p.Address, Always: true})
 		mc.say("Your orders override those of your juniors from now on (LOCK JUNIORS OFF to undo).")
 	case "OFF":
-		p.Lock = ""
-		mc.say("The latest orders from any diplomat of %s apply again.", powerName(mc.game, p.Power))
+		setLock(g, p.Power, nil)
+		mc.say("The latest orders from any diplomat of %s apply again.", powerName(g, p.Power))
 	default:
 		mc.say("LOCK JUNIORS: write LOCK JUNIORS, LOCK JUNIORS ALWAYS or LOCK JUNIORS OFF.")
 		return nil
 	}
 	mc.changed = true
-	return mc.audit("lock", p.Lock)
+	return mc.audit("lock", p.Power+": "+arg)
+}
+
+// setLock sets (or, with nil, lifts) the LOCK JUNIORS of a power in the
+// open phase.
+func setLock(g *store.Game, power string, l *store.Lock) {
+	if l == nil {
+		delete(g.Locks, power)
+		return
+	}
+	if g.Locks == nil {
+		g.Locks = map[string]store.Lock{}
+	}
+	g.Locks[power] = *l
 }
 
 func cmdObserve(mc *mailCtx, cmd *orders.Command) error {

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"pbemd/adjudicator"
 	"pbemd/orders"
 	"pbemd/store"
 )
@@ -339,14 +337,9 @@ func gmPublish(mc *mailCtx, _ *orders.Command) error {
 	}
 	mc.say("Results of %s published.", rec.Title)
 	if st.Over {
-		g.Status = store.Finished
-		if err := mc.d.publishResults(mc.tx, g, rec); err != nil {
-			return err
-		}
-		return mc.d.endGame(mc.tx, g, endHow(st.Winners), orAlive(st.Winners, g), "")
+		return mc.d.endGame(mc.tx, g, endHow(st.Winners), orAlive(st.Winners, g), "", rec)
 	}
-	g.PhaseStarted = mc.now.UTC()
-	g.Deadline = mc.d.opt.Schedule.gameDeadline(g.Options, kindOf(g), mc.now, g.LastOrdersEnd)
+	mc.d.openPhase(g, g.OpenPhase, mc.now) // its clock starts now
 	return mc.d.publishResults(mc.tx, g, rec)
 }
 
@@ -373,9 +366,9 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 	if err != nil {
 		return err
 	}
-	var before store.Game
-	if err := json.Unmarshal(rec.Game, &before); err != nil {
-		return fmt.Errorf("rollback: stored game record: %w", err)
+	open, err := rec.Reopen()
+	if err != nil {
+		return fmt.Errorf("rollback: %w", err)
 	}
 	wasPending := g.Pending != nil
 	// The orders sent for the phase being thrown away go with it; the
@@ -391,12 +384,11 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 	}
 	mc.state = rec.StateBefore
 	g.Status = store.Active
-	g.Phase, g.PhaseID, g.PhaseTitle, g.PhaseKind = before.Phase, before.PhaseID, before.PhaseTitle, before.PhaseKind
-	g.Waiting, g.Alive, g.LastOrdersEnd = before.Waiting, before.Alive, before.LastOrdersEnd
-	g.DrawVotes, g.Ready, g.Reminded = before.DrawVotes, before.Ready, nil
 	g.Winners, g.EndedAs, g.Pending = nil, "", nil
-	g.PhaseStarted = mc.now.UTC()
-	g.Deadline = mc.d.opt.Schedule.gameDeadline(g.Options, kindOf(g), mc.now, g.LastOrdersEnd)
+	// The phase comes back whole, as it was processed: orders, locks,
+	// votes, ready flags, seed. Only its clock is new: the old deadline
+	// has passed, so it gets a new one (and new reminders).
+	mc.d.openPhase(g, open, mc.now)
 	mc.changed = true
 	if err := mc.audit("rollback", rec.PhaseID); err != nil {
 		return err
@@ -407,8 +399,6 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 	}
 	return mc.announce("Phase reopened", fmt.Sprintf("The GM has reopened %s: its results are withdrawn, the position and your orders are as they were before it was processed. You may change your orders until the new deadline, %s.", rec.Title, mc.d.showTime(g.Deadline, nil)))
 }
-
-func kindOf(g *store.Game) adjudicator.PhaseKind { return adjudicator.PhaseKind(g.PhaseKind) }
 
 func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 	g := mc.game
@@ -514,7 +504,7 @@ func gmEnd(mc *mailCtx, cmd *orders.Command) error {
 			return err
 		}
 		mc.changed = false
-		return mc.d.endGame(mc.tx, g, "draw", g.Alive, "The GM has declared a draw.")
+		return mc.d.endGame(mc.tx, g, "draw", g.Alive, "The GM has declared a draw.", nil)
 	case "SOLO":
 		power, ok := matchPower(mc.engine, cmd.Power)
 		if !ok || !isAlive(g, power) {
@@ -526,7 +516,7 @@ func gmEnd(mc *mailCtx, cmd *orders.Command) error {
 			return err
 		}
 		mc.changed = false
-		return mc.d.endGame(mc.tx, g, "solo", []string{power}, "The GM has declared the result.")
+		return mc.d.endGame(mc.tx, g, "solo", []string{power}, "The GM has declared the result.", nil)
 	}
 	mc.say("END: write END DRAW or END SOLO <power>.")
 	return nil

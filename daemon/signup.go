@@ -413,7 +413,7 @@ func (d *Daemon) startGame(tx *store.Tx, g *store.Game) error {
 		return err
 	}
 	g.Status = store.Active
-	d.openPhase(g, st, now)
+	d.openPhase(g, nextPhase(g, st, 0, time.Time{}), now)
 	for i := range g.Players {
 		if !g.Players[i].Left {
 			if err := d.mailSecrets(tx, g, &g.Players[i]); err != nil {

@@ -140,3 +140,52 @@ func TestRollbackThenReprocessGivesIdenticalResults(t *testing.T) {
 		}
 	}
 }
+
+// Every duration and date the GM writes is bounded (a minute to 90 days;
+// deadlines within a year): EXTEND 9999999h once overflowed to a deadline
+// in 1734, and the game was never processed. A refused command changes
+// nothing and tells the players nothing; the game still runs to its
+// deadline.
+func TestGMDatesAndDurationsAreBounded(t *testing.T) {
+	h := newHarness(t)
+	gm, tok := h.startToy("bounds", "")
+	deadline := h.game("bounds").Deadline
+	for _, c := range []struct{ cmd, want string }{
+		{"EXTEND 9999999h", "EXTEND refused: 9999999h is too long: a duration runs from a minute to 90 days"},
+		{"EXTEND 2562048h", "EXTEND refused: 2562048h is too long"},
+		{"EXTEND 91 days", "EXTEND refused: 91 days is too long"},
+		{"EXTEND 100000000000 weeks", "too long"},
+		{"EXTEND 10000000000000 weeks", "is not a duration I can read"},
+		{"EXTEND 10s", "EXTEND refused: 10s is too short"},
+		{"EXTEND -5h", "EXTEND refused: -5h is too short"},
+		{"DEADLINE +9999999h", "DEADLINE refused: 9999999h is too long"},
+		{"DEADLINE 9999-12-31 21:00", "DEADLINE refused: 9999-12-31 21:00 UTC is more than a year ahead"},
+		{"DEADLINE 2028-01-01", "more than a year ahead"},
+	} {
+		h.send(harnessGM, gm, c.cmd)
+		ms := h.outbox()
+		mustContain(t, h.only(ms, harnessGM).Text, c.want, "Nothing was changed")
+		if n := len(to(ms, tok["red"].addr)); n != 0 {
+			t.Errorf("%s: the players got %d mails", c.cmd, n)
+		}
+		if g := h.game("bounds"); !g.Deadline.Equal(deadline) {
+			t.Fatalf("%s moved the deadline to %v", c.cmd, g.Deadline)
+		}
+	}
+	// Within the bounds, the GM may go up to a year ahead, and no further.
+	for i := 0; i < 4; i++ {
+		h.send(harnessGM, gm, "EXTEND 90 days")
+		mustContain(t, h.reply(h.outbox(), harnessGM).Text, "The deadline of Phase 0 is now")
+	}
+	h.send(harnessGM, gm, "EXTEND 90 days")
+	mustContain(t, h.only(h.outbox(), harnessGM).Text, "EXTEND refused: the deadline would be", "more than a year ahead")
+	h.send(harnessGM, gm, "DEADLINE +36h")
+	h.outbox()
+	h.clock.Add(36 * time.Hour)
+	h.tick()
+	mustContain(t, h.subject(h.outbox(), tok["red"].addr, "results").Text, "Results of phase 0")
+
+	// The site GM's CREATE bounds turn_time the same way.
+	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE seqlong toyseq turn_time=9999999h")
+	mustContain(t, h.only(h.outbox(), harnessGM).Text, "Nothing was created", "turn_time is a duration from a minute to 90 days")
+}

@@ -158,12 +158,22 @@ func (d *Daemon) resume(tx *store.Tx, g *store.Game, now time.Time, why string) 
 		fmt.Sprintf("%s\n%s — deadline %s.\n", why, g.PhaseTitle, d.showTime(g.Deadline, nil)), nil)
 }
 
+// The bounds of what a GM may write: every duration (EXTEND, DEADLINE +…,
+// turn_time, the schedule's lengths and pause cap) runs from a minute to
+// 90 days, and no deadline lies more than a year ahead. Past them a time
+// overflows or a game would sleep for good; they are refused with a reason.
+const (
+	minDuration = time.Minute
+	maxDuration = 90 * 24 * time.Hour
+	maxAhead    = 365 * 24 * time.Hour
+)
+
 var deadlineLayouts = []string{
 	time.RFC3339, "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02 15:04 MST", "2 Jan 2006 15:04", "2006-01-02",
 }
 
 // parseDeadline reads an absolute time (UTC unless a zone is written) or a
-// relative one ("+36h").
+// relative one ("+36h"); either must lie within a year of now.
 func parseDeadline(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if strings.HasPrefix(s, "+") {
@@ -175,23 +185,27 @@ func parseDeadline(s string, now time.Time) (time.Time, error) {
 			if l == "2006-01-02" {
 				t = t.Add(21 * time.Hour)
 			}
+			if t.After(now.Add(maxAhead)) {
+				return time.Time{}, fmt.Errorf("%s is more than a year ahead; a deadline must fall within a year (by %s)", t.UTC().Format("2006-01-02 15:04 MST"), now.Add(maxAhead).UTC().Format("2006-01-02"))
+			}
 			return t.UTC(), nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("I cannot read %q as a time; write e.g. 2026-12-24 21:00 (UTC) or +36h", s)
+	return time.Time{}, fmt.Errorf("%q is not a time I can read; write e.g. 2026-12-24 21:00 (UTC) or +36h", s)
 }
 
-var durationRE = regexp.MustCompile(`^(\d+(?:\.\d+)?)\s*(m|min|mins|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$`)
+var durationRE = regexp.MustCompile(`^(\d{1,12}(?:\.\d{1,6})?)\s*(m|min|mins|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$`)
 
-// parseDuration reads "36h", "2 days", "90 minutes", "1w" (Go durations too).
+// parseDuration reads "36h", "2 days", "90 minutes", "1w" (Go durations
+// too), from a minute to 90 days.
 func parseDuration(s string) (time.Duration, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
-	if d, err := time.ParseDuration(s); err == nil && d > 0 {
-		return d, nil
+	if d, err := time.ParseDuration(s); err == nil {
+		return boundDuration(s, float64(d))
 	}
 	m := durationRE.FindStringSubmatch(s)
 	if m == nil {
-		return 0, fmt.Errorf("I cannot read %q as a duration; write e.g. 24h, 2 days or 90 minutes", s)
+		return 0, fmt.Errorf("%q is not a duration I can read; write e.g. 24h, 2 days or 90 minutes", s)
 	}
 	n, _ := strconv.ParseFloat(m[1], 64)
 	unit := time.Minute
@@ -203,7 +217,18 @@ func parseDuration(s string) (time.Duration, error) {
 	case 'w':
 		unit = 7 * 24 * time.Hour
 	}
-	return time.Duration(n * float64(unit)), nil
+	return boundDuration(s, n*float64(unit)) // compared as a float: no overflow
+}
+
+// boundDuration checks a duration of ns nanoseconds against the bounds.
+func boundDuration(s string, ns float64) (time.Duration, error) {
+	switch {
+	case ns > float64(maxDuration):
+		return 0, fmt.Errorf("%s is too long: a duration runs from a minute to 90 days", s)
+	case ns < float64(minDuration):
+		return 0, fmt.Errorf("%s is too short: a duration runs from a minute to 90 days", s)
+	}
+	return time.Duration(ns), nil
 }
 
 func gmDeadline(mc *mailCtx, cmd *orders.Command) error {
@@ -246,6 +271,10 @@ func gmExtend(mc *mailCtx, cmd *orders.Command) error {
 	base := mc.game.Deadline
 	if base.Before(mc.now) {
 		base = mc.now
+	}
+	if t := base.Add(d); t.After(mc.now.Add(maxAhead)) {
+		mc.say("EXTEND refused: the deadline would be %s, more than a year ahead. Nothing was changed.", mc.d.showTime(t, nil))
+		return nil
 	}
 	return setDeadline(mc, base.Add(d), "extend")
 }

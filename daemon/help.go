@@ -51,6 +51,7 @@ GM commands (reply to a GM mail, or SIGNON GM <game> <password>):
   CREATE <game> <variant> [pace=slow|fast press=all|white|none psa=on|off preview=on|off early=on|off prize=on|off
          turn_time=6h (turns and steps of sequential games) seed=N; other keys go to the game]
   START  PROCESS  PAUSE <reason>  RESUME  DEADLINE 2026-12-24 21:00  EXTEND 24h
+         (durations from a minute to 90 days; deadlines within a year)
   ROLLBACK  PREVIEW ON|OFF  PUBLISH  SET ORDERS <power> (orders follow, ENDORDERS)
   REPLACE <power> WITH <address>  PROMOTE <address>  EJECT <power>
   END DRAW  END SOLO <power>  BROADCAST ... ENDPRESS  RULES (text) ENDRULES

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"fmt"
 	"time"
 
 	"pbemd/adjudicator"
@@ -52,6 +53,32 @@ func DefaultSchedule() Schedule {
 		PauseCap:     7 * 24 * time.Hour,
 		LateGrace:    15 * time.Minute,
 	}
+}
+
+// Validate checks every length of the schedule against the bounds of a
+// GM's own durations: a minute to 90 days (0 is the default). A longer one
+// would put deadlines or the end of a pause past any sane date.
+func (s Schedule) Validate() error {
+	lengths := []struct {
+		key string
+		d   time.Duration
+	}{
+		{"orders", s.Orders}, {"retreats", s.Retreats}, {"builds", s.Builds}, {"turn", s.Turn},
+		{"fast", s.Fast}, {"fast_adjust", s.FastAdjust}, {"slack", s.Slack}, {"pause_cap", s.PauseCap},
+		{"late_grace", s.LateGrace},
+	}
+	for _, r := range s.Reminders {
+		lengths = append(lengths, struct {
+			key string
+			d   time.Duration
+		}{"reminders", r})
+	}
+	for _, l := range lengths {
+		if l.d != 0 && (l.d < minDuration || l.d > maxDuration) {
+			return fmt.Errorf("schedule.%s %s: it must run from a minute to 90 days (2160h)", l.key, l.d)
+		}
+	}
+	return nil
 }
 
 func (s Schedule) withDefaults() Schedule {

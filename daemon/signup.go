@@ -37,8 +37,8 @@ var createOptions = map[string]func(o *store.GameOptions, v string) error{
 	},
 	"turn_time": func(o *store.GameOptions, v string) error {
 		d, err := parseDuration(v)
-		if err != nil || d < time.Minute {
-			return fmt.Errorf("turn_time is a duration of at least a minute, e.g. 6h or 2 days")
+		if err != nil {
+			return fmt.Errorf("turn_time is a duration from a minute to 90 days, e.g. 6h or 2 days: %w", err)
 		}
 		o.TurnTime = d
 		return nil

@@ -19,6 +19,7 @@ const (
 	anyone   access = iota // no proof needed (JOIN, LIST, HELP, VERIFY, …)
 	member                 // a player or observer of the game
 	diplomat               // a player with a power
+	decider                // a player with a power, or the game's GM (answers to join requests)
 	gmOnly                 // the game's GM
 	siteOnly               // the site's GM
 )
@@ -55,6 +56,9 @@ func init() {
 		orders.VerbPace:       {diplomat, cmdPace},
 		orders.VerbReady:      {diplomat, cmdReady},
 		orders.VerbLockJunior: {diplomat, cmdLock},
+		orders.VerbRelease:    {diplomat, cmdRelease},
+		orders.VerbAccept:     {decider, cmdAccept},
+		orders.VerbRefuse:     {decider, cmdRefuse},
 	}
 	for verb, run := range gmCommands {
 		commands[verb] = commandSpec{gmOnly, run}
@@ -154,6 +158,11 @@ func (mc *mailCtx) command(cmd *orders.Command) error {
 			mc.say("%s: only a player with a power can do that.", cmd.Verb)
 			return nil
 		}
+	case decider:
+		if !mc.gm && (mc.player == nil || mc.player.Power == "") {
+			mc.say("%s: only the senior diplomat of a power (or the GM) can answer a request to join it.", cmd.Verb)
+			return nil
+		}
 	case gmOnly:
 		if !mc.gm {
 			mc.say("%s: only the game's GM can do that, by replying to a GM mail or with SIGNON GM <game> <password>. Nothing was changed.", cmd.Verb)
@@ -247,20 +256,14 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 	if err != nil {
 		return "", err
 	}
-	standing := effectiveOrders(mc.engine, mc.state, mc.game, sets)[power]
+	standing, from := standingOrders(mc.engine, mc.state, mc.game, power, sets)
 	full, err := mc.engine.Check(mc.state, power, strings.Join(standing, "\n"))
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Orders received for %s, %s (deadline %s).\n", powerName(mc.game, power), mc.game.PhaseTitle, mc.d.showTime(mc.game.Deadline, mc.player))
-	b.WriteString("\nYour orders now stand as:\n")
-	if len(standing) == 0 {
-		b.WriteString("  (none)\n")
-	}
-	for _, l := range standing {
-		fmt.Fprintf(&b, "  %s\n", l)
-	}
+	mc.writeStanding(&b, power, standing, from)
 	var warn []string
 	for i := range lines {
 		l := &lines[i]
@@ -326,6 +329,9 @@ func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []s
 	out := map[string][]string{}
 	for _, power := range store.SortedKeys(byPower) {
 		vs := foldOrder(g, power, byPower[power])
+		if len(vs) == 0 {
+			continue // only versions of diplomats whose orders no longer count
+		}
 		standing := append([]string(nil), vs[0].Lines...) // merging into nothing changes nothing
 		for _, s := range vs[1:] {
 			if merger == nil {
@@ -339,12 +345,123 @@ func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []s
 	return out
 }
 
+// standingOrders is power's standing orders, and for each line the
+// version it came from: the last one applied that holds the line.
+func standingOrders(e adjudicator.Engine, state []byte, g *store.Game, power string, sets []store.OrderSet) ([]string, []*store.OrderSet) {
+	var mine []store.OrderSet
+	for _, s := range sets {
+		if s.Power == power {
+			mine = append(mine, s)
+		}
+	}
+	if len(mine) == 0 {
+		return nil, nil
+	}
+	lines := effectiveOrders(e, state, g, mine)[power]
+	folded := foldOrder(g, power, mine)
+	last := make(map[string]int, len(lines))
+	for i, s := range folded {
+		for _, l := range s.Lines {
+			last[l] = i
+		}
+	}
+	from := make([]*store.OrderSet, len(lines))
+	for i, l := range lines {
+		if j, ok := last[l]; ok {
+			from[i] = &folded[j]
+		}
+	}
+	return lines, from
+}
+
+// writeStanding writes a power's standing orders for its diplomat (or the
+// GM) reading them. When anyone but the reader has a hand in them (another
+// diplomat of the power, the GM) each line says who sent it and when.
+func (mc *mailCtx) writeStanding(b *strings.Builder, power string, lines []string, from []*store.OrderSet) {
+	g := mc.game
+	reader := ""
+	if mc.player != nil {
+		reader = mc.player.Address
+	}
+	show := diplomatsOf(g, power) > 1 || reader == ""
+	for _, f := range from {
+		show = show || f != nil && (f.GM || f.Address != reader)
+	}
+	if !show || len(lines) == 0 {
+		b.WriteString("\nYour orders now stand as:\n")
+		if len(lines) == 0 {
+			b.WriteString("  (none)\n")
+		}
+		for _, l := range lines {
+			fmt.Fprintf(b, "  %s\n", l)
+		}
+	} else {
+		fmt.Fprintf(b, "\nThe orders of %s now stand as (who sent each):\n", powerName(g, power))
+		width := 0
+		for _, l := range lines {
+			width = max(width, min(len(l), 36))
+		}
+		for i, l := range lines {
+			fmt.Fprintf(b, "  %-*s  %s\n", width, l, mc.orderSender(power, from[i]))
+		}
+	}
+	if seniorLocked(g, power) {
+		how := "for " + g.PhaseTitle
+		if g.Locks[power].Always {
+			how = "for every phase"
+		}
+		fmt.Fprintf(b, "LOCK JUNIORS is on %s: the senior's orders (and the GM's) win over the juniors'.\n", how)
+	}
+}
+
+// orderSender names who sent a version of a power's orders, and when.
+func (mc *mailCtx) orderSender(power string, s *store.OrderSet) string {
+	if s == nil {
+		return ""
+	}
+	at := s.Received.UTC().Format("Mon 2 Jan 15:04 UTC")
+	switch {
+	case s.GM:
+		return "the GM (SET ORDERS), " + at
+	case mc.player != nil && s.Address == mc.player.Address:
+		return "you, " + at
+	}
+	role := "junior"
+	if s.Address == seniorOf(mc.game, power) {
+		role = "senior"
+	} else if p := findPlayer(mc.game, s.Address); p == nil || p.Power != power {
+		role = "no longer a diplomat of " + powerName(mc.game, power)
+	}
+	return fmt.Sprintf("%s (%s), %s", s.Address, role, at)
+}
+
+// diplomatsOf counts the diplomats of a power.
+func diplomatsOf(g *store.Game, power string) int {
+	n := 0
+	for _, p := range g.Players {
+		if !p.Left && p.Power == power {
+			n++
+		}
+	}
+	return n
+}
+
 // foldOrder returns the versions of one power's orders (vs, oldest first)
 // in the order they apply, so the last applied wins: in time order, except
 // that with LOCK JUNIORS on the locking senior's versions come after every
-// junior's, and the GM's (SET ORDERS) come last of all. vs may be
-// reordered.
+// junior's, and the GM's (SET ORDERS) come last of all. Versions from
+// diplomats released or ejected during the phase (OpenPhase.Dropped) do
+// not count. vs may be reordered.
 func foldOrder(g *store.Game, power string, vs []store.OrderSet) []store.OrderSet {
+	if len(g.Dropped) > 0 {
+		kept := vs[:0:0]
+		for _, s := range vs {
+			if s.GM || !contains(g.Dropped, s.Address) {
+				kept = append(kept, s)
+			}
+		}
+		vs = kept
+	}
 	senior := ""
 	if seniorLocked(g, power) {
 		senior = g.Locks[power].By
@@ -391,10 +508,7 @@ func (mc *mailCtx) maybeEarly() error {
 	if err != nil {
 		return err
 	}
-	sent := map[string]bool{}
-	for _, s := range sets {
-		sent[s.Power] = true
-	}
+	sent := powersWithOrders(g, sets)
 	for _, p := range g.Waiting {
 		if onReceipt && !sent[p] {
 			return nil
@@ -533,10 +647,7 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 		if err != nil {
 			return err
 		}
-		sent := map[string]bool{}
-		for _, s := range sets {
-			sent[s.Power] = true
-		}
+		sent := powersWithOrders(g, sets)
 		fmt.Fprintf(&b, "\n%s — deadline %s\n", g.PhaseTitle, mc.d.showTime(g.Deadline, mc.player))
 		for _, p := range st.Waiting {
 			mark := "no orders yet"
@@ -544,6 +655,10 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 				mark = "orders received"
 			}
 			fmt.Fprintf(&b, "  %-10s %s\n", powerName(g, p), mark)
+		}
+		if mc.player != nil && mc.player.Power != "" {
+			lines, from := standingOrders(mc.engine, mc.state, g, mc.player.Power, sets)
+			mc.writeStanding(&b, mc.player.Power, lines, from)
 		}
 		b.WriteString("\n" + st.Summary)
 		if mc.player != nil && mc.player.Power != "" {
@@ -556,8 +671,25 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			}
 		}
 	}
+	for _, r := range g.Requests {
+		if !r.Refused && (mc.player != nil || mc.gm) && mc.decides(r.Power) {
+			fmt.Fprintf(&b, "\nWaiting for your answer: %s asks to join %s as a junior diplomat (since %s). Reply ACCEPT %s or REFUSE %s.\n",
+				r.Address, powerName(g, r.Power), mc.d.showTime(r.Asked, mc.player), r.Address, r.Address)
+		}
+	}
 	mc.say("%s", b.String())
 	return nil
+}
+
+// powersWithOrders tells which powers have orders that count this phase.
+func powersWithOrders(g *store.Game, sets []store.OrderSet) map[string]bool {
+	sent := map[string]bool{}
+	for _, s := range sets {
+		if s.GM || !contains(g.Dropped, s.Address) {
+			sent[s.Power] = true
+		}
+	}
+	return sent
 }
 
 func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
@@ -674,23 +806,38 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 func cmdResign(mc *mailCtx, _ *orders.Command) error {
 	p := mc.player
 	g := mc.game
-	p.Left = true
+	wasSenior := p.Rank == 0
+	if err := mc.d.removeDiplomat(mc.tx, g, p, store.LeftResigned, mc.now, ""); err != nil {
+		return err
+	}
 	mc.changed = true
 	if err := mc.audit("resign", p.Power); err != nil {
 		return err
 	}
 	mc.say("You have left %s. Thank you for playing.", g.Name)
-	var juniors []string
+	pn := powerName(g, p.Power)
+	if err := mc.d.tellPower(mc.tx, g, p.Power, fmt.Sprintf("%s left %s", p.Address, pn), leftNote(g, p)); err != nil {
+		return err
+	}
+	var juniors, asking []string
 	for _, q := range g.Players {
 		if q.Power == p.Power && !q.Left {
 			juniors = append(juniors, q.Address)
 		}
 	}
-	note := fmt.Sprintf("%s (%s) has resigned from %s.", p.Address, powerName(g, p.Power), g.Name)
-	if p.Rank == 0 && len(juniors) > 0 {
-		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", powerName(g, p.Power), strings.Join(juniors, ", "))
+	for _, r := range g.Requests {
+		if r.Power == p.Power && !r.Refused {
+			asking = append(asking, r.Address)
+		}
+	}
+	note := fmt.Sprintf("%s (%s) has resigned from %s.", p.Address, pn, g.Name)
+	if wasSenior && len(juniors) > 0 {
+		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", pn, strings.Join(juniors, ", "))
 	} else if len(juniors) == 0 && g.Status == store.Active {
-		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", powerName(g, p.Power), p.Power)
+		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", pn, p.Power)
+	}
+	if wasSenior && len(asking) > 0 {
+		note += fmt.Sprintf(" Waiting to join %s as juniors: %s; until it has a senior again, you decide (ACCEPT or REFUSE <address>).", pn, strings.Join(asking, ", "))
 	}
 	return mc.d.alertGM(mc.tx, g, "Player resigned", note)
 }

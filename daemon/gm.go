@@ -445,14 +445,21 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("REPLACE refused: %s already plays %s in %s.", addr, powerName(g, p.Power), g.Name)
 		return nil
 	}
+	pn := powerName(g, power)
+	var note strings.Builder
 	for i := range g.Players {
 		p := &g.Players[i]
 		if p.Power == power && p.Rank == 0 && !p.Left {
-			p.Left = true
+			err := mc.d.removeDiplomat(mc.tx, g, p, store.LeftReplaced, mc.now,
+				fmt.Sprintf("The GM has replaced you as the senior diplomat of %s in %s: another player takes over.\nOrders you sent for %s stand until they send their own.", pn, g.Name, g.PhaseTitle))
+			if err != nil {
+				return err
+			}
+			note.WriteString(leftNote(g, p))
 		}
 	}
 	np := store.Player{Address: addr, Power: power, Rank: 0, Token: newToken(), Joined: mc.now.UTC()}
-	if err := mc.d.mailSecrets(mc.tx, g, &np); err != nil {
+	if err := mc.d.mailSecrets(mc.tx, g, &np, ""); err != nil {
 		return err
 	}
 	g.Players = append(g.Players, np)
@@ -460,11 +467,15 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 		return err
 	}
 	mc.changed = true
-	mc.say("%s is now played by %s (senior diplomat); they have their password and reply address.", powerName(g, power), addr)
+	mc.say("%s is now played by %s (senior diplomat); they have their password and reply address.", pn, addr)
 	if err := mc.audit("replace", power+" → "+addr); err != nil {
 		return err
 	}
-	return mc.announce("New player", fmt.Sprintf("%s has a new senior diplomat.", powerName(g, power)))
+	fmt.Fprintf(&note, "%s is the new senior diplomat of %s, put in by the GM.\n", addr, pn)
+	if err := mc.d.tellPower(mc.tx, g, power, "New senior diplomat of "+pn, note.String(), addr); err != nil {
+		return err
+	}
+	return mc.announce("New player", fmt.Sprintf("%s has a new senior diplomat.", pn), power)
 }
 
 func gmPromote(mc *mailCtx, cmd *orders.Command) error {
@@ -491,34 +502,78 @@ func gmPromote(mc *mailCtx, cmd *orders.Command) error {
 	}
 	junior.Rank = 0
 	mc.changed = true
-	mc.say("%s is now the senior diplomat of %s.", addr, powerName(g, junior.Power))
+	pn := powerName(g, junior.Power)
+	mc.say("%s is now the senior diplomat of %s.", addr, pn)
 	if err := mc.audit("promote", junior.Power+": "+addr); err != nil {
 		return err
 	}
-	return mc.announce("New senior diplomat", fmt.Sprintf("The GM has made a new senior diplomat for %s.", powerName(g, junior.Power)))
+	if err := mc.d.tellPower(mc.tx, g, junior.Power, "New senior diplomat of "+pn,
+		fmt.Sprintf("The GM has made %s the senior diplomat of %s: they decide requests to join it, may LOCK JUNIORS and RELEASE juniors.\n", addr, pn)); err != nil {
+		return err
+	}
+	return mc.announce("New senior diplomat", fmt.Sprintf("The GM has made a new senior diplomat for %s.", pn), junior.Power)
 }
 
+// gmEject removes one diplomat (EJECT <address>) or every diplomat of a
+// power (EJECT <power>: it is in civil disorder). Each is told once; their
+// orders for the open phase stop counting.
 func gmEject(mc *mailCtx, cmd *orders.Command) error {
 	g := mc.game
+	if cmd.Address != "" {
+		return ejectDiplomat(mc, strings.ToLower(strings.TrimSpace(cmd.Address)))
+	}
 	power, ok := matchPower(mc.engine, cmd.Power)
 	if !ok {
 		mc.say("EJECT refused: %q is not a power of %s.", cmd.Power, g.Name)
 		return nil
 	}
+	pn := powerName(g, power)
 	n := 0
 	for i := range g.Players {
 		p := &g.Players[i]
 		if p.Power == power && !p.Left {
-			p.Left = true
+			err := mc.d.removeDiplomat(mc.tx, g, p, store.LeftEjected, mc.now,
+				fmt.Sprintf("The GM has removed the diplomats of %s from %s; you no longer play it.\nOrders you sent for %s no longer count.", pn, g.Name, g.PhaseTitle))
+			if err != nil {
+				return err
+			}
 			n++
 		}
 	}
 	mc.changed = true
-	mc.say("%s: %d diplomat%s removed; its units are in civil disorder until REPLACE %s WITH <address>.", powerName(g, power), n, plural(n), power)
+	mc.say("%s: %d diplomat%s removed (each is told); its units are in civil disorder until REPLACE %s WITH <address>.", pn, n, plural(n), power)
 	if err := mc.audit("eject", power); err != nil {
 		return err
 	}
-	return mc.announce("Power in civil disorder", fmt.Sprintf("The GM has removed the players of %s; it is in civil disorder.", powerName(g, power)))
+	return mc.announce("Power in civil disorder", fmt.Sprintf("The GM has removed the players of %s; it is in civil disorder.", pn))
+}
+
+// ejectDiplomat is EJECT <address>: one diplomat leaves; the rest of the
+// power goes on.
+func ejectDiplomat(mc *mailCtx, addr string) error {
+	g := mc.game
+	p := findPlayer(g, addr)
+	if p == nil || p.Power == "" {
+		mc.say("EJECT refused: %s is not a diplomat in %s. Nothing was changed.", addr, g.Name)
+		return nil
+	}
+	pn, power := powerName(g, p.Power), p.Power
+	err := mc.d.removeDiplomat(mc.tx, g, p, store.LeftEjected, mc.now,
+		fmt.Sprintf("The GM has removed you from %s: you are no longer a diplomat of %s.\nOrders you sent for %s no longer count.", g.Name, pn, g.PhaseTitle))
+	if err != nil {
+		return err
+	}
+	mc.changed = true
+	mc.say("%s is no longer a diplomat of %s; orders they sent for %s no longer count. They and the rest of %s are told.", addr, pn, g.PhaseTitle, pn)
+	if !hasDiplomats(g, power) {
+		mc.say("%s has no diplomat left: its units are in civil disorder until REPLACE %s WITH <address>.", pn, power)
+	} else if seniorOf(g, power) == "" {
+		mc.say("%s has no senior diplomat now: PROMOTE one of its juniors.", pn)
+	}
+	if err := mc.audit("eject", power+": "+addr); err != nil {
+		return err
+	}
+	return mc.d.tellPower(mc.tx, g, power, fmt.Sprintf("%s left %s", addr, pn), leftNote(g, p))
 }
 
 func gmEnd(mc *mailCtx, cmd *orders.Command) error {

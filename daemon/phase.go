@@ -481,11 +481,19 @@ func phaseOf(g *store.Game) string {
 }
 
 // announce tells everyone in the mail's game, unless the GM said SILENT.
-func (mc *mailCtx) announce(subject, text string) error {
+// The diplomats of the powers named in skipPowers get nothing (they were
+// told in their own words).
+func (mc *mailCtx) announce(subject, text string, skipPowers ...string) error {
 	if mc.silent || mc.game == nil {
 		return nil
 	}
-	return mc.d.publish(mc.tx, mc.game, fmt.Sprintf("[%s] %s", mc.game.Name, subject), text, map[string]bool{})
+	skip := map[string]bool{}
+	for _, p := range mc.game.Players {
+		if !p.Left && contains(skipPowers, p.Power) {
+			skip[p.Address] = true
+		}
+	}
+	return mc.d.publish(mc.tx, mc.game, fmt.Sprintf("[%s] %s", mc.game.Name, subject), text, skip)
 }
 
 // remind mails the powers that still owe orders when a deadline comes
@@ -555,10 +563,7 @@ func (d *Daemon) remindGame(tx *store.Tx, name string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	sent := map[string]bool{}
-	for _, s := range sets {
-		sent[s.Power] = true
-	}
+	sent := powersWithOrders(g, sets)
 	for _, power := range g.Waiting {
 		if sent[power] {
 			continue

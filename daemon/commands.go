@@ -264,6 +264,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 	var b strings.Builder
 	fmt.Fprintf(&b, "Orders received for %s, %s (deadline %s).\n", powerName(mc.game, power), mc.game.PhaseTitle, mc.d.showTime(mc.game.Deadline, mc.player))
 	mc.writeStanding(&b, power, standing, from)
+	mc.writeGMOrders(&b, power, sets, standing, from)
 	var warn []string
 	for i := range lines {
 		l := &lines[i]
@@ -318,8 +319,8 @@ func dedupe(xs []string) []string {
 
 // effectiveOrders folds every stored version of each power's orders into the
 // set that applies, in the order foldOrder gives: the latest wins, except
-// that a senior's LOCK JUNIORS makes the senior's versions apply after the
-// juniors', and the GM's (SET ORDERS) apply last of all.
+// that a senior's LOCK JUNIORS makes the senior's versions (and the GM's)
+// apply after the juniors'.
 func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []store.OrderSet) map[string][]string {
 	byPower := map[string][]store.OrderSet{}
 	for _, s := range sets {
@@ -414,6 +415,47 @@ func (mc *mailCtx) writeStanding(b *strings.Builder, power string, lines []strin
 	}
 }
 
+// writeGMOrders tells a diplomat who has just sent orders what became of
+// the orders the GM set for the power this phase (SET ORDERS): which
+// lines the mail replaced and which still stand as the GM set them.
+// sets holds every version, the mail's own last; standing and from are
+// the power's orders now.
+func (mc *mailCtx) writeGMOrders(b *strings.Builder, power string, sets []store.OrderSet, standing []string, from []*store.OrderSet) {
+	var last *store.OrderSet
+	for i := range sets {
+		if sets[i].Power == power && sets[i].GM {
+			last = &sets[i]
+		}
+	}
+	if last == nil || len(sets) == 0 || sets[len(sets)-1].MsgID != mc.in.MsgID {
+		return
+	}
+	before, beforeFrom := standingOrders(mc.engine, mc.state, mc.game, power, sets[:len(sets)-1])
+	var replaced, still []string
+	for i, l := range before {
+		if beforeFrom[i] != nil && beforeFrom[i].GM && !contains(standing, l) {
+			replaced = append(replaced, l)
+		}
+	}
+	for i, l := range standing {
+		if from[i] != nil && from[i].GM {
+			still = append(still, l)
+		}
+	}
+	fmt.Fprintf(b, "\nThe GM set orders for %s this phase (SET ORDERS, %s). They count as the power's own, so your mail changed them as it would change yours:\n",
+		powerName(mc.game, power), last.Received.UTC().Format("Mon 2 Jan 15:04 UTC"))
+	if len(replaced) > 0 {
+		fmt.Fprintf(b, "  replaced by your mail: %s\n", strings.Join(replaced, "; "))
+	} else {
+		b.WriteString("  your mail replaced none of them\n")
+	}
+	if len(still) > 0 {
+		fmt.Fprintf(b, "  still standing as the GM set them: %s\n", strings.Join(still, "; "))
+	} else {
+		b.WriteString("  none of them stands any more\n")
+	}
+}
+
 // orderSender names who sent a version of a power's orders, and when.
 func (mc *mailCtx) orderSender(power string, s *store.OrderSet) string {
 	if s == nil {
@@ -449,7 +491,9 @@ func diplomatsOf(g *store.Game, power string) int {
 // foldOrder returns the versions of one power's orders (vs, oldest first)
 // in the order they apply, so the last applied wins: in time order, except
 // that with LOCK JUNIORS on the locking senior's versions come after every
-// junior's, and the GM's (SET ORDERS) come last of all. Versions from
+// junior's. The GM's SET ORDERS are orders given on the power's behalf, as
+// its senior would: in time order with the rest (a later mail of the power
+// changes them), and with the senior's under a lock. Versions from
 // diplomats released or ejected during the phase (OpenPhase.Dropped) do
 // not count. vs may be reordered.
 func foldOrder(g *store.Game, power string, vs []store.OrderSet) []store.OrderSet {
@@ -467,10 +511,7 @@ func foldOrder(g *store.Game, power string, vs []store.OrderSet) []store.OrderSe
 		senior = g.Locks[power].By
 	}
 	weight := func(s store.OrderSet) int {
-		switch {
-		case s.GM:
-			return 2
-		case senior != "" && s.Address == senior:
+		if senior != "" && (s.GM || s.Address == senior) {
 			return 1
 		}
 		return 0
@@ -776,6 +817,17 @@ func cmdSignon(mc *mailCtx, cmd *orders.Command) error {
 	return nil
 }
 
+// ordersRules is what the game master itself rules about whose orders
+// stand (RULES; HELP says it shorter).
+const ordersRules = `Whose orders stand (this game master's rules):
+- A power's diplomats are its senior and the juniors the senior accepted. The
+  latest orders of any of them stand, unless the senior sends LOCK JUNIORS (this
+  phase) or LOCK JUNIORS ALWAYS: then the senior's orders win. A diplomat the
+  senior RELEASEs, or the GM EJECTs, no longer counts, nor do their orders.
+- Orders the GM sets with SET ORDERS count as the power's own: they stand until
+  the power sends others, and a mail from the power changes them as it would
+  change its own orders. Acknowledgements and STATUS show who sent each order.`
+
 func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if mc.gm && len(cmd.Body) > 0 {
 		mc.game.HouseRules = strings.TrimSpace(strings.Join(cmd.Body, "\n"))
@@ -794,6 +846,7 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if e, err := engineFor(mc.game); err == nil && e.Info().Rules != "" {
 		b.WriteString(e.Info().Rules + "\n\n")
 	}
+	b.WriteString(ordersRules + "\n\n")
 	if mc.game.HouseRules != "" {
 		b.WriteString("House rules of " + mc.game.Name + ":\n" + mc.game.HouseRules)
 	} else {

@@ -3,6 +3,7 @@ package daemon
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -491,5 +492,68 @@ func TestEveryParsedVerbIsHandled(t *testing.T) {
 		if _, ok := commands[v]; ok {
 			t.Errorf("%s is handled now: take it off the list of exceptions", v)
 		}
+	}
+}
+
+// SET ORDERS is never invisible: the power's diplomats get the GM's
+// orders, and after the player's next mail her acknowledgement says which
+// lines the GM set, which her mail replaced and which still stand; at the
+// deadline exactly those orders are carried out.
+func TestGMSetOrdersShowInThePlayersAcknowledgement(t *testing.T) {
+	h := newHarness(t)
+	gm, pl := h.startStandard("gmo")
+	eng := pl["england"]
+	h.send(harnessGM, gm, "SET ORDERS england\nF Lon - Eng\nA Lvp - Yor\nENDORDERS")
+	ms := h.outbox()
+	mustContain(t, h.reply(ms, harnessGM).Text, "Orders of England for Spring 1901 Movement set by the GM:", "They count as the power's own orders")
+	told := h.only(ms, eng.addr)
+	mustContain(t, told.Subject, "The GM has set your orders")
+	mustContain(t, told.Text, "The GM has set orders for England for Spring 1901 Movement:\n  F Lon - Eng\n  A Lvp - Yor", "a mail\nfrom you changes them as it would change your own")
+	mustContain(t, h.only(ms, pl["france"].addr).Text, "The GM has set the orders of England for Spring 1901 Movement.")
+
+	h.clock.Add(10 * time.Minute)
+	h.as(eng, "F Lon - Nth\nF Edi - Nwg")
+	ack := h.only(h.outbox(), eng.addr).Text
+	mustContain(t, ack,
+		"The orders of England now stand as (who sent each):",
+		"F Lon - Nth  you, Sun 6 Dec 21:10 UTC",
+		"A Lvp - Yor  the GM (SET ORDERS), Sun 6 Dec 21:00 UTC",
+		"F Edi - Nwg  you, Sun 6 Dec 21:10 UTC",
+		"The GM set orders for England this phase (SET ORDERS, Sun 6 Dec 21:00 UTC). They count as the power's own, so your mail changed them as it would change yours:",
+		"  replaced by your mail: F Lon - Eng\n",
+		"  still standing as the GM set them: A Lvp - Yor\n")
+	if strings.Contains(ack, "F Lon - Eng  ") {
+		t.Errorf("the acknowledgement shows the GM's replaced order as standing:\n%s", ack)
+	}
+	h.as(eng, "STATUS")
+	mustContain(t, h.only(h.outbox(), eng.addr).Text, "A Lvp - Yor  the GM (SET ORDERS)")
+
+	h.send(harnessGM, gm, "PROCESS")
+	h.outbox()
+	h.tick()
+	rec := h.phaseRecord("gmo", 0)
+	got := append([]string(nil), rec.Orders["england"]...)
+	sort.Strings(got)
+	if strings.Join(got, "; ") != "A Lvp - Yor; F Edi - Nwg; F Lon - Nth" {
+		t.Errorf("England's orders carried out: %v", got)
+	}
+}
+
+// Under LOCK JUNIORS the GM's orders count as the senior's: a junior's
+// later mail does not change them, and the junior is told so.
+func TestGMOrdersUnderALockCountAsTheSeniors(t *testing.T) {
+	h := newHarness(t)
+	gm, tok := h.startToy("gmlock", "")
+	junior := h.addJunior("gmlock", "red", tok["red"], "aide@example.test")
+	h.as(tok["red"], "LOCK JUNIORS")
+	h.send(harnessGM, gm, "SET ORDERS red\nscore 3\nENDORDERS")
+	h.outbox()
+	h.as(junior, "score 5")
+	mustContain(t, h.only(h.outbox(), junior.addr).Text, "score 3  the GM (SET ORDERS)", "your mail replaced none of them", "still standing as the GM set them: score 3")
+	h.send(harnessGM, gm, "PROCESS")
+	h.outbox()
+	h.tick()
+	if got := h.phaseRecord("gmlock", 0).Orders["red"]; len(got) != 1 || got[0] != "score 3" {
+		t.Errorf("red's orders under the lock: %v", got)
 	}
 }

@@ -313,11 +313,20 @@ func gmSetOrders(mc *mailCtx, cmd *orders.Command) error {
 	}); err != nil {
 		return err
 	}
-	mc.say("Orders of %s for %s set by the GM (they override the power's own):\n  %s", powerName(g, power), g.PhaseTitle, strings.Join(check.Canonical, "\n  "))
+	pn := powerName(g, power)
+	mc.say("Orders of %s for %s set by the GM:\n  %s\nThey count as the power's own orders: a later mail from its diplomats changes them as it would change theirs (each acknowledgement says which of yours still stand).",
+		pn, g.PhaseTitle, strings.Join(check.Canonical, "\n  "))
 	if err := mc.audit("set-orders", power+": "+strings.Join(check.Canonical, "; ")); err != nil {
 		return err
 	}
-	return mc.announce("GM orders", fmt.Sprintf("The GM has set the orders of %s for %s.", powerName(g, power), g.PhaseTitle))
+	// The power's diplomats see the orders; SILENT hides the change from
+	// the others only.
+	if err := mc.d.tellPower(mc.tx, g, power, "The GM has set your orders",
+		fmt.Sprintf("The GM has set orders for %s for %s:\n  %s\n\nThey count as your power's own orders: they stand unless you send others, and a mail\nfrom you changes them as it would change your own (your acknowledgement shows\nwhich of the GM's orders still stand). STATUS shows them too.\n",
+			pn, g.PhaseTitle, strings.Join(check.Canonical, "\n  "))); err != nil {
+		return err
+	}
+	return mc.announce("GM orders", fmt.Sprintf("The GM has set the orders of %s for %s.", pn, g.PhaseTitle), power)
 }
 
 func hasError(ds []orders.Diagnostic) bool {

@@ -47,6 +47,9 @@ func helpText(mc *mailCtx) string {
   SIGNON <power> <game> <password>  first line of a mail not sent as a reply
 
 Reply to a mail I sent you: its reply address proves who you are.
+The latest orders of any diplomat of your power stand (the senior may LOCK
+JUNIORS). Orders the GM sets (SET ORDERS) count as your power's own: your
+next mail changes them as it would change yours. RULES says more.
 `)
 	if mc.gm || mc.siteGM {
 		b.WriteString(`
@@ -55,7 +58,8 @@ GM commands (reply to a GM mail, or SIGNON GM <game> <password>):
          turn_time=6h (turns and steps of sequential games) seed=N; other keys go to the game]
   START  PROCESS  PAUSE <reason>  RESUME  DEADLINE 2026-12-24 21:00  EXTEND 24h
          (durations from a minute to 90 days; deadlines within a year)
-  ROLLBACK  PREVIEW ON|OFF  PUBLISH  SET ORDERS <power> (orders follow, ENDORDERS)
+  ROLLBACK  PREVIEW ON|OFF  PUBLISH  SET ORDERS <power> (orders follow, ENDORDERS;
+         they count as the power's own: its later mail changes them)
   REPLACE <power> WITH <address>  PROMOTE <address>  EJECT <power>|<address>
   ACCEPT / REFUSE <address>  (requests to join a power that has no senior)
   END DRAW  END SOLO <power>  BROADCAST ... ENDPRESS  RULES (text) ENDRULES

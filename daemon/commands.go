@@ -214,10 +214,24 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		mc.say("The results of %s are with the GM before publication; please wait for them before sending new orders.", mc.game.PhaseTitle)
 		return nil
 	}
+	// A reply to a mail of another phase (the power mail, an old
+	// acknowledgement) is read for the open phase: every mail says "reply
+	// to any mail I send you". Only when nothing in it is a valid order
+	// now is it refused, as meant for the phase it answered.
 	if sent, ok := mc.tx.SentMail(mc.in.InReplyTo); ok && sent.Game == mc.game.Name && sent.Phase != "" && sent.Phase != mc.game.PhaseID {
-		mc.say("You replied to a mail from an earlier phase (%s), which is over: the game is now in %s. I did not store these orders, in case they were meant for the old phase. If they are for %s, reply to this mail with them.",
-			sent.Phase, mc.game.PhaseTitle, mc.game.PhaseTitle)
-		return nil
+		then, now := mc.phaseTitle(sent.Phase), mc.game.PhaseTitle
+		if validOrders(lines) == 0 {
+			var problems []string
+			for i := range lines {
+				if lines[i].Kind == orders.OrderLine || lines[i].Kind == orders.ErrorLine {
+					problems = append(problems, describeLine(&lines[i]))
+				}
+			}
+			mc.say("You replied to a mail I sent during %s; the game is now in %s. None of the orders in your mail is valid for %s, so I take them to be meant for %s, which is over, and did not store them; your standing orders are unchanged.\n%s",
+				then, now, now, then, strings.Join(problems, "\n"))
+			return nil
+		}
+		mc.say("You replied to a mail I sent during %s, but the game is now in %s: I have read the orders in your mail as orders for %s.", then, now, now)
 	}
 	if len(check.Canonical) == 0 {
 		// Nothing understood as an order: store nothing (a stored empty set
@@ -247,6 +261,29 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 	}
 	mc.say("%s", ack)
 	return mc.maybeEarly()
+}
+
+// validOrders counts the lines of a mail that are orders with no error.
+func validOrders(lines []orders.Line) int {
+	n := 0
+	for i := range lines {
+		if lines[i].Kind == orders.OrderLine && !hasError(lines[i].Diags) {
+			n++
+		}
+	}
+	return n
+}
+
+// phaseTitle is how players read a phase id of the game: the title of its
+// history record, when one of the last phases has it.
+func (mc *mailCtx) phaseTitle(id string) string {
+	g := mc.game
+	for n := g.Phase - 1; n >= 0 && n >= g.Phase-50; n-- {
+		if rec, err := mc.tx.Phase(g.Name, n); err == nil && rec.PhaseID == id {
+			return rec.Title
+		}
+	}
+	return id
 }
 
 // acknowledge writes the standing orders of a power, with the misorders of

@@ -526,7 +526,9 @@ func TestSequentialTurnEndsOnReceipt(t *testing.T) {
 	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "blue: score 2")
 }
 
-func TestOrdersReplyingToAnEndedPhaseAreRefused(t *testing.T) {
+// A reply to a mail of an earlier phase is read for the open phase and
+// says so; only a mail with no order valid now is refused, with the reason.
+func TestOrdersReplyingToAnEndedPhase(t *testing.T) {
 	h := newHarness(t)
 	gm, tok := h.startToy("g14", "")
 	h.as(tok["red"], "score 1")
@@ -536,12 +538,19 @@ func TestOrdersReplyingToAnEndedPhaseAreRefused(t *testing.T) {
 	h.tick()
 	h.outbox()
 	// A reply to the acknowledgement of phase 0 arrives in phase 1.
-	h.sendMail(&Incoming{MsgID: "late@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 5", InReplyTo: ack.Mail.MessageID})
-	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "which is over", "I did not store these orders")
+	h.sendMail(&Incoming{MsgID: "late@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 0", InReplyTo: ack.Mail.MessageID})
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "You replied to a mail I sent during Phase 0; the game is now in Phase 1.",
+		"None of the orders in your mail is valid for Phase 1", "did not store them", "a score of 0 does nothing")
 	var sets []store.OrderSet
 	h.db.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets("g14", 1); return err })
 	if len(sets) != 0 {
-		t.Fatalf("stale orders stored: %+v", sets)
+		t.Fatalf("orders valid for no phase but the old one were stored: %+v", sets)
+	}
+	h.sendMail(&Incoming{MsgID: "late2@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 5", InReplyTo: ack.Mail.MessageID})
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "I have read the orders in your mail as orders for Phase 1.", "Orders received for Red, Phase 1")
+	h.db.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets("g14", 1); return err })
+	if len(sets) != 1 || sets[0].Lines[0] != "score 5" {
+		t.Fatalf("orders for the open phase: %+v", sets)
 	}
 }
 

@@ -557,3 +557,42 @@ func TestGMOrdersUnderALockCountAsTheSeniors(t *testing.T) {
 		t.Errorf("red's orders under the lock: %v", got)
 	}
 }
+
+// The power mail says "reply to this mail (or to any mail I send you)": a
+// reply to it after the first phase is read for the open phase, and the
+// acknowledgement says for which; a reply none of whose orders is valid
+// now is refused with the reason, never stored for the wrong phase.
+func TestReplyToThePowerMailAfterTheFirstPhase(t *testing.T) {
+	h := newHarness(t)
+	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE pm standard")
+	gm := h.only(h.outbox(), harnessGM).Token
+	var powerMail sent
+	for _, p := range standardPowers {
+		h.send(p+"@example.test", "", "JOIN pm prefer "+p)
+	}
+	powerMail = h.subject(h.outbox(), "england@example.test", "You are England")
+	h.send(harnessGM, gm, "PROCESS")
+	h.outbox()
+	h.tick()
+	h.outbox()
+	if g := h.game("pm"); g.PhaseID != "F1901M" {
+		t.Fatalf("phase %s", g.PhaseID)
+	}
+	reply := func(id, text string) string {
+		h.sendMail(&Incoming{MsgID: id, From: "england@example.test", Token: powerMail.Token, Subject: "Re: " + powerMail.Subject, Text: text, InReplyTo: powerMail.Mail.MessageID})
+		return h.only(h.outbox(), "england@example.test").Text
+	}
+	// Orders for France's units: valid for no phase of England's.
+	got := reply("pm1@test", "A Par - Bur\nA Mar - Spa")
+	mustContain(t, got, "You replied to a mail I sent during Spring 1901 Movement; the game is now in Fall 1901 Movement.",
+		"None of the orders in your mail is valid for Fall 1901 Movement", "did not store them")
+	if sets := h.orderSets("pm", 1); len(sets) != 0 {
+		t.Fatalf("stored: %+v", sets)
+	}
+	got = reply("pm2@test", "F Lon - Nth\nF Edi - Nwg\nA Lvp - Yor")
+	mustContain(t, got, "You replied to a mail I sent during Spring 1901 Movement, but the game is now in Fall 1901 Movement: I have read the orders in your mail as orders for Fall 1901 Movement.",
+		"Orders received for England, Fall 1901 Movement", "  F Lon - Nth\n")
+	if sets := h.orderSets("pm", 1); len(sets) != 1 || len(sets[0].Lines) != 3 {
+		t.Fatalf("stored for Fall 1901: %+v", sets)
+	}
+}

@@ -531,13 +531,13 @@ func diplomatsOf(g *store.Game, power string) int {
 // junior's. The GM's SET ORDERS are orders given on the power's behalf, as
 // its senior would: in time order with the rest (a later mail of the power
 // changes them), and with the senior's under a lock. Versions from
-// diplomats released or ejected during the phase (OpenPhase.Dropped) do
-// not count. vs may be reordered.
+// diplomats released or ejected during the phase, sent before that
+// (OpenPhase.Struck), do not count. vs may be reordered.
 func foldOrder(g *store.Game, power string, vs []store.OrderSet) []store.OrderSet {
 	if len(g.Dropped) > 0 {
 		kept := vs[:0:0]
 		for _, s := range vs {
-			if s.GM || !contains(g.Dropped, s.Address) {
+			if !g.Struck(s) {
 				kept = append(kept, s)
 			}
 		}
@@ -763,7 +763,7 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 func powersWithOrders(g *store.Game, sets []store.OrderSet) map[string]bool {
 	sent := map[string]bool{}
 	for _, s := range sets {
-		if s.GM || !contains(g.Dropped, s.Address) {
+		if !g.Struck(s) {
 			sent[s.Power] = true
 		}
 	}

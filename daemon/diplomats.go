@@ -321,8 +321,8 @@ func (d *Daemon) tellPowerAndGM(tx *store.Tx, g *store.Game, power, subject, tex
 // power is told by the caller, with leftNote.
 func (d *Daemon) removeDiplomat(tx *store.Tx, g *store.Game, p *store.Player, how string, now time.Time, why string) error {
 	p.Left, p.LeftHow, p.LeftAt = true, how, now.UTC()
-	if dropsOrders(how) && !contains(g.Dropped, p.Address) {
-		g.Dropped = append(g.Dropped, p.Address)
+	if dropsOrders(how) {
+		g.Dropped = append(g.Dropped, store.Drop{Address: p.Address, At: now.UTC()})
 	}
 	if why == "" {
 		return nil

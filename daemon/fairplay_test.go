@@ -461,6 +461,12 @@ func TestJoinRequestEdges(t *testing.T) {
 	if n := len(to(ms, tok["blue"].addr)); n != 0 {
 		t.Errorf("SILENT: blue got %d mails", n)
 	}
+	// Taken back later in the phase, the ejected junior's new orders count
+	// (only those sent before the ejection were struck).
+	h.clock.Add(time.Minute)
+	r1 := h.addJunior("edges", "red", tok["red"], "r1@example.test")
+	h.as(r1, "score 4")
+	mustContain(t, h.only(h.outbox(), r1.addr).Text, "score 4  you, Sun 6 Dec 21:01 UTC")
 
 	// The senior locks for good; a new senior does not inherit the lock.
 	r2 := h.addJunior("edges", "red", tok["red"], "r2@example.test")

@@ -104,9 +104,30 @@ type OpenPhase struct {
 	Ready     map[string]bool   `json:"ready,omitempty"`      // power → ready, this phase
 	// Locks are the seniors' LOCK JUNIORS, by power.
 	Locks map[string]Lock `json:"locks,omitempty"`
-	// Dropped lists the diplomats (address) whose orders for this phase
-	// no longer count: released by their senior or ejected by the GM.
-	Dropped []string `json:"dropped,omitempty"`
+	// Dropped lists the diplomats whose orders for this phase, up to the
+	// moment they were released by their senior or ejected by the GM, no
+	// longer count.
+	Dropped []Drop `json:"dropped,omitempty"`
+}
+
+// Drop is one diplomat's orders struck from the open phase: those they
+// sent up to At.
+type Drop struct {
+	Address string    `json:"address"`
+	At      time.Time `json:"at"`
+}
+
+// Struck tells whether a version of orders is struck from the phase.
+func (p *OpenPhase) Struck(s OrderSet) bool {
+	if s.GM {
+		return false
+	}
+	for _, d := range p.Dropped {
+		if d.Address == s.Address && !s.Received.After(d.At) {
+			return true
+		}
+	}
+	return false
 }
 
 // Lock is a senior diplomat's LOCK JUNIORS: the senior's orders (and the

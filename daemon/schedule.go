@@ -55,9 +55,11 @@ func DefaultSchedule() Schedule {
 	}
 }
 
-// Validate checks every length of the schedule against the bounds of a
-// GM's own durations: a minute to 90 days (0 is the default). A longer one
-// would put deadlines or the end of a pause past any sane date.
+// Validate checks every length of the schedule: positive (0 is the
+// default) and at most 90 days, the bound of a GM's own durations; a
+// longer one would put deadlines or the end of a pause past any sane date.
+// Lengths under a minute are allowed here (tests and demos run whole games
+// in seconds); a GM's EXTEND and turn_time are not.
 func (s Schedule) Validate() error {
 	lengths := []struct {
 		key string
@@ -74,8 +76,8 @@ func (s Schedule) Validate() error {
 		}{"reminders", r})
 	}
 	for _, l := range lengths {
-		if l.d != 0 && (l.d < minDuration || l.d > maxDuration) {
-			return fmt.Errorf("schedule.%s %s: it must run from a minute to 90 days (2160h)", l.key, l.d)
+		if l.d < 0 || l.d > maxDuration {
+			return fmt.Errorf("schedule.%s %s: it must be positive and at most 90 days (2160h)", l.key, l.d)
 		}
 	}
 	return nil

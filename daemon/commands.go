@@ -19,6 +19,7 @@ const (
 	anyone   access = iota // no proof needed (JOIN, LIST, HELP, VERIFY, …)
 	member                 // a player or observer of the game
 	diplomat               // a player with a power
+	decider                // a player with a power, or the game's GM (answers to join requests)
 	gmOnly                 // the game's GM
 	siteOnly               // the site's GM
 )
@@ -55,6 +56,9 @@ func init() {
 		orders.VerbPace:       {diplomat, cmdPace},
 		orders.VerbReady:      {diplomat, cmdReady},
 		orders.VerbLockJunior: {diplomat, cmdLock},
+		orders.VerbRelease:    {diplomat, cmdRelease},
+		orders.VerbAccept:     {decider, cmdAccept},
+		orders.VerbRefuse:     {decider, cmdRefuse},
 	}
 	for verb, run := range gmCommands {
 		commands[verb] = commandSpec{gmOnly, run}
@@ -154,6 +158,11 @@ func (mc *mailCtx) command(cmd *orders.Command) error {
 			mc.say("%s: only a player with a power can do that.", cmd.Verb)
 			return nil
 		}
+	case decider:
+		if !mc.gm && (mc.player == nil || mc.player.Power == "") {
+			mc.say("%s: only the senior diplomat of a power (or the GM) can answer a request to join it.", cmd.Verb)
+			return nil
+		}
 	case gmOnly:
 		if !mc.gm {
 			mc.say("%s: only the game's GM can do that, by replying to a GM mail or with SIGNON GM <game> <password>. Nothing was changed.", cmd.Verb)
@@ -205,10 +214,24 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		mc.say("The results of %s are with the GM before publication; please wait for them before sending new orders.", mc.game.PhaseTitle)
 		return nil
 	}
+	// A reply to a mail of another phase (the power mail, an old
+	// acknowledgement) is read for the open phase: every mail says "reply
+	// to any mail I send you". Only when nothing in it is a valid order
+	// now is it refused, as meant for the phase it answered.
 	if sent, ok := mc.tx.SentMail(mc.in.InReplyTo); ok && sent.Game == mc.game.Name && sent.Phase != "" && sent.Phase != mc.game.PhaseID {
-		mc.say("You replied to a mail from an earlier phase (%s), which is over: the game is now in %s. I did not store these orders, in case they were meant for the old phase. If they are for %s, reply to this mail with them.",
-			sent.Phase, mc.game.PhaseTitle, mc.game.PhaseTitle)
-		return nil
+		then, now := mc.phaseTitle(sent.Phase), mc.game.PhaseTitle
+		if validOrders(lines) == 0 {
+			var problems []string
+			for i := range lines {
+				if lines[i].Kind == orders.OrderLine || lines[i].Kind == orders.ErrorLine {
+					problems = append(problems, describeLine(&lines[i]))
+				}
+			}
+			mc.say("You replied to a mail I sent during %s; the game is now in %s. None of the orders in your mail is valid for %s, so I take them to be meant for %s, which is over, and did not store them; your standing orders are unchanged.\n%s",
+				then, now, now, then, strings.Join(problems, "\n"))
+			return nil
+		}
+		mc.say("You replied to a mail I sent during %s, but the game is now in %s: I have read the orders in your mail as orders for %s.", then, now, now)
 	}
 	if len(check.Canonical) == 0 {
 		// Nothing understood as an order: store nothing (a stored empty set
@@ -240,6 +263,29 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 	return mc.maybeEarly()
 }
 
+// validOrders counts the lines of a mail that are orders with no error.
+func validOrders(lines []orders.Line) int {
+	n := 0
+	for i := range lines {
+		if lines[i].Kind == orders.OrderLine && !hasError(lines[i].Diags) {
+			n++
+		}
+	}
+	return n
+}
+
+// phaseTitle is how players read a phase id of the game: the title of its
+// history record, when one of the last phases has it.
+func (mc *mailCtx) phaseTitle(id string) string {
+	g := mc.game
+	for n := g.Phase - 1; n >= 0 && n >= g.Phase-50; n-- {
+		if rec, err := mc.tx.Phase(g.Name, n); err == nil && rec.PhaseID == id {
+			return rec.Title
+		}
+	}
+	return id
+}
+
 // acknowledge writes the standing orders of a power, with the misorders of
 // the mail just received and the notes of the engine.
 func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string) (string, error) {
@@ -247,20 +293,15 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 	if err != nil {
 		return "", err
 	}
-	standing := effectiveOrders(mc.engine, mc.state, mc.game, sets)[power]
+	standing, from := standingOrders(mc.engine, mc.state, mc.game, power, sets)
 	full, err := mc.engine.Check(mc.state, power, strings.Join(standing, "\n"))
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Orders received for %s, %s (deadline %s).\n", powerName(mc.game, power), mc.game.PhaseTitle, mc.d.showTime(mc.game.Deadline, mc.player))
-	b.WriteString("\nYour orders now stand as:\n")
-	if len(standing) == 0 {
-		b.WriteString("  (none)\n")
-	}
-	for _, l := range standing {
-		fmt.Fprintf(&b, "  %s\n", l)
-	}
+	mc.writeStanding(&b, power, standing, from)
+	mc.writeGMOrders(&b, power, sets, standing, from)
 	var warn []string
 	for i := range lines {
 		l := &lines[i]
@@ -314,9 +355,9 @@ func dedupe(xs []string) []string {
 }
 
 // effectiveOrders folds every stored version of each power's orders into the
-// set that applies: oldest first, so the latest wins; a senior's LOCK makes
-// the senior's versions apply after the juniors'; the GM's (SET ORDERS) apply
-// last of all.
+// set that applies, in the order foldOrder gives: the latest wins, except
+// that a senior's LOCK JUNIORS makes the senior's versions (and the GM's)
+// apply after the juniors'.
 func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []store.OrderSet) map[string][]string {
 	byPower := map[string][]store.OrderSet{}
 	for _, s := range sets {
@@ -325,18 +366,10 @@ func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []s
 	merger, _ := e.(adjudicator.Merger)
 	out := map[string][]string{}
 	for _, power := range store.SortedKeys(byPower) {
-		vs := byPower[power]
-		locked := seniorLocked(g, power)
-		weight := func(s store.OrderSet) int {
-			switch {
-			case s.GM:
-				return 2
-			case locked && s.Rank == 0:
-				return 1
-			}
-			return 0
+		vs := foldOrder(g, power, byPower[power])
+		if len(vs) == 0 {
+			continue // only versions of diplomats whose orders no longer count
 		}
-		sort.SliceStable(vs, func(i, j int) bool { return weight(vs[i]) < weight(vs[j]) })
 		standing := append([]string(nil), vs[0].Lines...) // merging into nothing changes nothing
 		for _, s := range vs[1:] {
 			if merger == nil {
@@ -350,15 +383,186 @@ func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []s
 	return out
 }
 
-// seniorLocked tells whether the senior of power has locked out the
-// juniors for the game's open phase.
-func seniorLocked(g *store.Game, power string) bool {
-	for _, p := range g.Players {
-		if p.Power == power && p.Rank == 0 && !p.Left {
-			return p.Lock == "always" || p.Lock == "turn:"+g.PhaseID
+// standingOrders is power's standing orders, and for each line the
+// version it came from: the last one applied that holds the line.
+func standingOrders(e adjudicator.Engine, state []byte, g *store.Game, power string, sets []store.OrderSet) ([]string, []*store.OrderSet) {
+	var mine []store.OrderSet
+	for _, s := range sets {
+		if s.Power == power {
+			mine = append(mine, s)
 		}
 	}
-	return false
+	if len(mine) == 0 {
+		return nil, nil
+	}
+	lines := effectiveOrders(e, state, g, mine)[power]
+	folded := foldOrder(g, power, mine)
+	last := make(map[string]int, len(lines))
+	for i, s := range folded {
+		for _, l := range s.Lines {
+			last[l] = i
+		}
+	}
+	from := make([]*store.OrderSet, len(lines))
+	for i, l := range lines {
+		if j, ok := last[l]; ok {
+			from[i] = &folded[j]
+		}
+	}
+	return lines, from
+}
+
+// writeStanding writes a power's standing orders for its diplomat (or the
+// GM) reading them. When anyone but the reader has a hand in them (another
+// diplomat of the power, the GM) each line says who sent it and when.
+func (mc *mailCtx) writeStanding(b *strings.Builder, power string, lines []string, from []*store.OrderSet) {
+	g := mc.game
+	reader := ""
+	if mc.player != nil {
+		reader = mc.player.Address
+	}
+	show := diplomatsOf(g, power) > 1 || reader == ""
+	for _, f := range from {
+		show = show || f != nil && (f.GM || f.Address != reader)
+	}
+	if !show || len(lines) == 0 {
+		b.WriteString("\nYour orders now stand as:\n")
+		if len(lines) == 0 {
+			b.WriteString("  (none)\n")
+		}
+		for _, l := range lines {
+			fmt.Fprintf(b, "  %s\n", l)
+		}
+	} else {
+		fmt.Fprintf(b, "\nThe orders of %s now stand as (who sent each):\n", powerName(g, power))
+		width := 0
+		for _, l := range lines {
+			width = max(width, min(len(l), 36))
+		}
+		for i, l := range lines {
+			fmt.Fprintf(b, "  %-*s  %s\n", width, l, mc.orderSender(power, from[i]))
+		}
+	}
+	if seniorLocked(g, power) {
+		how := "for " + g.PhaseTitle
+		if g.Locks[power].Always {
+			how = "for every phase"
+		}
+		fmt.Fprintf(b, "LOCK JUNIORS is on %s: the senior's orders (and the GM's) win over the juniors'.\n", how)
+	}
+}
+
+// writeGMOrders tells a diplomat who has just sent orders what became of
+// the orders the GM set for the power this phase (SET ORDERS): which
+// lines the mail replaced and which still stand as the GM set them.
+// sets holds every version, the mail's own last; standing and from are
+// the power's orders now.
+func (mc *mailCtx) writeGMOrders(b *strings.Builder, power string, sets []store.OrderSet, standing []string, from []*store.OrderSet) {
+	var last *store.OrderSet
+	for i := range sets {
+		if sets[i].Power == power && sets[i].GM {
+			last = &sets[i]
+		}
+	}
+	if last == nil || len(sets) == 0 || sets[len(sets)-1].MsgID != mc.in.MsgID {
+		return
+	}
+	before, beforeFrom := standingOrders(mc.engine, mc.state, mc.game, power, sets[:len(sets)-1])
+	var replaced, still []string
+	for i, l := range before {
+		if beforeFrom[i] != nil && beforeFrom[i].GM && !contains(standing, l) {
+			replaced = append(replaced, l)
+		}
+	}
+	for i, l := range standing {
+		if from[i] != nil && from[i].GM {
+			still = append(still, l)
+		}
+	}
+	fmt.Fprintf(b, "\nThe GM set orders for %s this phase (SET ORDERS, %s). They count as the power's own, so your mail changed them as it would change yours:\n",
+		powerName(mc.game, power), last.Received.UTC().Format("Mon 2 Jan 15:04 UTC"))
+	if len(replaced) > 0 {
+		fmt.Fprintf(b, "  replaced by your mail: %s\n", strings.Join(replaced, "; "))
+	} else {
+		b.WriteString("  your mail replaced none of them\n")
+	}
+	if len(still) > 0 {
+		fmt.Fprintf(b, "  still standing as the GM set them: %s\n", strings.Join(still, "; "))
+	} else {
+		b.WriteString("  none of them stands any more\n")
+	}
+}
+
+// orderSender names who sent a version of a power's orders, and when.
+func (mc *mailCtx) orderSender(power string, s *store.OrderSet) string {
+	if s == nil {
+		return ""
+	}
+	at := s.Received.UTC().Format("Mon 2 Jan 15:04 UTC")
+	switch {
+	case s.GM:
+		return "the GM (SET ORDERS), " + at
+	case mc.player != nil && s.Address == mc.player.Address:
+		return "you, " + at
+	}
+	role := "junior"
+	if s.Address == seniorOf(mc.game, power) {
+		role = "senior"
+	} else if p := findPlayer(mc.game, s.Address); p == nil || p.Power != power {
+		role = "no longer a diplomat of " + powerName(mc.game, power)
+	}
+	return fmt.Sprintf("%s (%s), %s", s.Address, role, at)
+}
+
+// diplomatsOf counts the diplomats of a power.
+func diplomatsOf(g *store.Game, power string) int {
+	n := 0
+	for _, p := range g.Players {
+		if !p.Left && p.Power == power {
+			n++
+		}
+	}
+	return n
+}
+
+// foldOrder returns the versions of one power's orders (vs, oldest first)
+// in the order they apply, so the last applied wins: in time order, except
+// that with LOCK JUNIORS on the locking senior's versions come after every
+// junior's. The GM's SET ORDERS are orders given on the power's behalf, as
+// its senior would: in time order with the rest (a later mail of the power
+// changes them), and with the senior's under a lock. Versions from
+// diplomats released or ejected during the phase, sent before that
+// (OpenPhase.Struck), do not count. vs may be reordered.
+func foldOrder(g *store.Game, power string, vs []store.OrderSet) []store.OrderSet {
+	if len(g.Dropped) > 0 {
+		kept := vs[:0:0]
+		for _, s := range vs {
+			if !g.Struck(s) {
+				kept = append(kept, s)
+			}
+		}
+		vs = kept
+	}
+	senior := ""
+	if seniorLocked(g, power) {
+		senior = g.Locks[power].By
+	}
+	weight := func(s store.OrderSet) int {
+		if senior != "" && (s.GM || s.Address == senior) {
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(vs, func(i, j int) bool { return weight(vs[i]) < weight(vs[j]) })
+	return vs
+}
+
+// seniorLocked tells whether the senior of power has locked out the
+// juniors for the game's open phase (a lock lapses when the power gets
+// another senior).
+func seniorLocked(g *store.Game, power string) bool {
+	lock, ok := g.Locks[power]
+	return ok && lock.By != "" && lock.By == seniorOf(g, power)
 }
 
 // maybeEarly makes the phase due now when it may end early: a sequential
@@ -382,10 +586,7 @@ func (mc *mailCtx) maybeEarly() error {
 	if err != nil {
 		return err
 	}
-	sent := map[string]bool{}
-	for _, s := range sets {
-		sent[s.Power] = true
-	}
+	sent := powersWithOrders(g, sets)
 	for _, p := range g.Waiting {
 		if onReceipt && !sent[p] {
 			return nil
@@ -524,10 +725,7 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 		if err != nil {
 			return err
 		}
-		sent := map[string]bool{}
-		for _, s := range sets {
-			sent[s.Power] = true
-		}
+		sent := powersWithOrders(g, sets)
 		fmt.Fprintf(&b, "\n%s — deadline %s\n", g.PhaseTitle, mc.d.showTime(g.Deadline, mc.player))
 		for _, p := range st.Waiting {
 			mark := "no orders yet"
@@ -535,6 +733,10 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 				mark = "orders received"
 			}
 			fmt.Fprintf(&b, "  %-10s %s\n", powerName(g, p), mark)
+		}
+		if mc.player != nil && mc.player.Power != "" {
+			lines, from := standingOrders(mc.engine, mc.state, g, mc.player.Power, sets)
+			mc.writeStanding(&b, mc.player.Power, lines, from)
 		}
 		b.WriteString("\n" + st.Summary)
 		if mc.player != nil && mc.player.Power != "" {
@@ -547,8 +749,25 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			}
 		}
 	}
+	for _, r := range g.Requests {
+		if !r.Refused && (mc.player != nil || mc.gm) && mc.decides(r.Power) {
+			fmt.Fprintf(&b, "\nWaiting for your answer: %s asks to join %s as a junior diplomat (since %s). Reply ACCEPT %s or REFUSE %s.\n",
+				r.Address, powerName(g, r.Power), mc.d.showTime(r.Asked, mc.player), r.Address, r.Address)
+		}
+	}
 	mc.say("%s", b.String())
 	return nil
+}
+
+// powersWithOrders tells which powers have orders that count this phase.
+func powersWithOrders(g *store.Game, sets []store.OrderSet) map[string]bool {
+	sent := map[string]bool{}
+	for _, s := range sets {
+		if !g.Struck(s) {
+			sent[s.Power] = true
+		}
+	}
+	return sent
 }
 
 func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
@@ -635,6 +854,17 @@ func cmdSignon(mc *mailCtx, cmd *orders.Command) error {
 	return nil
 }
 
+// ordersRules is what the game master itself rules about whose orders
+// stand (RULES; HELP says it shorter).
+const ordersRules = `Whose orders stand (this game master's rules):
+- A power's diplomats are its senior and the juniors the senior accepted. The
+  latest orders of any of them stand, unless the senior sends LOCK JUNIORS (this
+  phase) or LOCK JUNIORS ALWAYS: then the senior's orders win. A diplomat the
+  senior RELEASEs, or the GM EJECTs, no longer counts, nor do their orders.
+- Orders the GM sets with SET ORDERS count as the power's own: they stand until
+  the power sends others, and a mail from the power changes them as it would
+  change its own orders. Acknowledgements and STATUS show who sent each order.`
+
 func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if mc.gm && len(cmd.Body) > 0 {
 		mc.game.HouseRules = strings.TrimSpace(strings.Join(cmd.Body, "\n"))
@@ -653,6 +883,7 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if e, err := engineFor(mc.game); err == nil && e.Info().Rules != "" {
 		b.WriteString(e.Info().Rules + "\n\n")
 	}
+	b.WriteString(ordersRules + "\n\n")
 	if mc.game.HouseRules != "" {
 		b.WriteString("House rules of " + mc.game.Name + ":\n" + mc.game.HouseRules)
 	} else {
@@ -665,23 +896,38 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 func cmdResign(mc *mailCtx, _ *orders.Command) error {
 	p := mc.player
 	g := mc.game
-	p.Left = true
+	wasSenior := p.Rank == 0
+	if err := mc.d.removeDiplomat(mc.tx, g, p, store.LeftResigned, mc.now, ""); err != nil {
+		return err
+	}
 	mc.changed = true
 	if err := mc.audit("resign", p.Power); err != nil {
 		return err
 	}
 	mc.say("You have left %s. Thank you for playing.", g.Name)
-	var juniors []string
+	pn := powerName(g, p.Power)
+	if err := mc.d.tellPower(mc.tx, g, p.Power, fmt.Sprintf("%s left %s", p.Address, pn), leftNote(g, p)); err != nil {
+		return err
+	}
+	var juniors, asking []string
 	for _, q := range g.Players {
 		if q.Power == p.Power && !q.Left {
 			juniors = append(juniors, q.Address)
 		}
 	}
-	note := fmt.Sprintf("%s (%s) has resigned from %s.", p.Address, powerName(g, p.Power), g.Name)
-	if p.Rank == 0 && len(juniors) > 0 {
-		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", powerName(g, p.Power), strings.Join(juniors, ", "))
+	for _, r := range g.Requests {
+		if r.Power == p.Power && !r.Refused {
+			asking = append(asking, r.Address)
+		}
+	}
+	note := fmt.Sprintf("%s (%s) has resigned from %s.", p.Address, pn, g.Name)
+	if wasSenior && len(juniors) > 0 {
+		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", pn, strings.Join(juniors, ", "))
 	} else if len(juniors) == 0 && g.Status == store.Active {
-		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", powerName(g, p.Power), p.Power)
+		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", pn, p.Power)
+	}
+	if wasSenior && len(asking) > 0 {
+		note += fmt.Sprintf(" Waiting to join %s as juniors: %s; until it has a senior again, you decide (ACCEPT or REFUSE <address>).", pn, strings.Join(asking, ", "))
 	}
 	return mc.d.alertGM(mc.tx, g, "Player resigned", note)
 }
@@ -708,7 +954,7 @@ func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
 			return nil
 		}
 	}
-	return mc.d.endGame(mc.tx, g, "draw", g.Alive, "Every surviving power voted for a draw.")
+	return mc.d.endGame(mc.tx, g, "draw", g.Alive, "Every surviving power voted for a draw.", nil)
 }
 
 func cmdPace(mc *mailCtx, cmd *orders.Command) error {
@@ -757,27 +1003,42 @@ func cmdReady(mc *mailCtx, _ *orders.Command) error {
 }
 
 func cmdLock(mc *mailCtx, cmd *orders.Command) error {
-	p := mc.player
+	p, g := mc.player, mc.game
 	if p.Rank != 0 {
-		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", powerName(mc.game, p.Power))
+		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", powerName(g, p.Power))
 		return nil
 	}
-	switch strings.ToUpper(cmd.Arg) {
+	arg := strings.ToUpper(cmd.Arg)
+	switch arg {
 	case "", "TURN":
-		p.Lock = "turn:" + mc.game.PhaseID
-		mc.say("Your orders override those of your juniors for %s.", mc.game.PhaseTitle)
+		arg = "TURN"
+		setLock(g, p.Power, &store.Lock{By: p.Address})
+		mc.say("Your orders override those of your juniors for %s.", g.PhaseTitle)
 	case "ALWAYS":
-		p.Lock = "always"
+		setLock(g, p.Power, &store.Lock{By: p.Address, Always: true})
 		mc.say("Your orders override those of your juniors from now on (LOCK JUNIORS OFF to undo).")
 	case "OFF":
-		p.Lock = ""
-		mc.say("The latest orders from any diplomat of %s apply again.", powerName(mc.game, p.Power))
+		setLock(g, p.Power, nil)
+		mc.say("The latest orders from any diplomat of %s apply again.", powerName(g, p.Power))
 	default:
 		mc.say("LOCK JUNIORS: write LOCK JUNIORS, LOCK JUNIORS ALWAYS or LOCK JUNIORS OFF.")
 		return nil
 	}
 	mc.changed = true
-	return mc.audit("lock", p.Lock)
+	return mc.audit("lock", p.Power+": "+arg)
+}
+
+// setLock sets (or, with nil, lifts) the LOCK JUNIORS of a power in the
+// open phase.
+func setLock(g *store.Game, power string, l *store.Lock) {
+	if l == nil {
+		delete(g.Locks, power)
+		return
+	}
+	if g.Locks == nil {
+		g.Locks = map[string]store.Lock{}
+	}
+	g.Locks[power] = *l
 }
 
 func cmdObserve(mc *mailCtx, cmd *orders.Command) error {

@@ -181,6 +181,9 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("address %q must be at the embedded mail server's domain %q", c.Address, c.Mailserver.Domain)
 		}
 	}
+	if err := c.Schedule.Validate(); err != nil {
+		return err
+	}
 	if c.Schedule.DeadlineHour > 23 {
 		return fmt.Errorf("schedule.deadline_hour %d is not an hour of the day", c.Schedule.DeadlineHour)
 	}

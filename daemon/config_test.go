@@ -89,6 +89,9 @@ func TestConfigRefusesUnknownKeysAndBadValues(t *testing.T) {
 		"plain imap off-host": "[imap]\naddr = \"mail.example.org:143\"\nusername = \"u\"\nsecurity = \"plain\"\n[smtp]\naddr = \"mail.example.org:25\"\nsecurity = \"plain\"",
 		"only imap":           "[imap]\naddr = \"127.0.0.1:143\"\nusername = \"u\"\nsecurity = \"plain\"",
 		"bad zone":            "time_zone = \"Mars/Olympus\"",
+		"pause cap of a year": "[schedule]\npause_cap = \"8760h\"",
+		"negative orders":     "[schedule]\norders = \"-48h\"",
+		"reminder 100 days":   "[schedule]\nreminders = [\"2400h\"]",
 	}
 	for name, text := range cases {
 		t.Run(name, func(t *testing.T) {

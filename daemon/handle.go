@@ -40,6 +40,7 @@ type mailCtx struct {
 	reply   []string // sections of the reply, in order
 	silent  bool     // GM said SILENT: do not announce to players
 	changed bool     // game must be written back
+	done    bool     // answered already: read nothing more of the mail
 }
 
 func (mc *mailCtx) say(format string, args ...any) {
@@ -114,7 +115,7 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 
 // run identifies the sender, parses the mail and carries out what it says.
 func (mc *mailCtx) run() error {
-	if err := mc.identifyByToken(); err != nil {
+	if err := mc.identifyByToken(); err != nil || mc.done {
 		return err
 	}
 	// A pass without a game's lexicon finds the commands: enough for
@@ -184,8 +185,11 @@ func (mc *mailCtx) identifyByToken() error {
 		} else if o := findObserver(g, ref.Address); o != nil && o.Token == ref.Token {
 			mc.observer, mc.obs = true, o
 		} else {
+			// Someone who left (resigned, replaced, released, ejected):
+			// told once when it happened, now one sentence, nothing done.
 			mc.game = nil
-			mc.say("That reply address belongs to someone who no longer plays in %s. If that is you, ask the GM to put you back.", ref.Game)
+			mc.say("%s", mc.d.leftSentence(g, ref.Token))
+			mc.done = true
 		}
 	}
 	return nil

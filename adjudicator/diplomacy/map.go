@@ -77,6 +77,7 @@ type Map struct {
 	scs      []int          // supply centre provinces
 	names    []string       // province -> printed name (Abbrev)
 	lex      *orders.Lexicon
+	geometry func() (*Geometry, error) // parsed at first use (geometry.go)
 }
 
 type location struct {
@@ -159,6 +160,7 @@ func ParseMap(file string, data []byte) (*Map, error) {
 		coasts []string
 	}
 	var coasts []coastLine
+	var geo []geoLine // parsed at first use, not here
 	wantProvinces, wantCentres := -1, -1
 	seen := map[string]bool{}
 	for i, raw := range strings.Split(string(data), "\n") {
@@ -282,9 +284,14 @@ func ParseMap(file string, data []byte) (*Map, error) {
 			}
 			units = append(units, unitLine{no, f[0], ut, strings.TrimSpace(l)})
 		default:
+			if strings.HasPrefix(key, "geo-") {
+				geo = append(geo, geoLine{no, key, rest})
+				continue
+			}
 			return nil, errf("unknown directive %q", key)
 		}
 	}
+	m.initGeometry(file, geo)
 	fail := func(no int, format string, a ...any) error {
 		return fmt.Errorf("map %s line %d: %s", file, no, fmt.Sprintf(format, a...))
 	}

@@ -25,6 +25,8 @@ type Geometry struct {
 	// Coasts is where a fleet stands on each named coast ("spa/nc").
 	Coasts map[string]picture.Point
 	Links  []Link
+	// Colors is each power's colour (geo-colour), by power id.
+	Colors map[string]picture.Color
 }
 
 // Link is an adjacency the shapes cannot show (an island's fleet border
@@ -45,6 +47,7 @@ func (m *Map) Geometry() (*Geometry, error) { return m.geometry() }
 
 func (m *Map) initGeometry(file string, lines []geoLine) {
 	m.geometry = sync.OnceValues(func() (*Geometry, error) { return m.parseGeometry(file, lines) })
+	m.board = sync.OnceValues(func() (*board, error) { return newBoard(m) })
 }
 
 func (m *Map) parseGeometry(file string, lines []geoLine) (*Geometry, error) {
@@ -52,7 +55,7 @@ func (m *Map) parseGeometry(file string, lines []geoLine) (*Geometry, error) {
 		return nil, fmt.Errorf("map %s has no geometry: it cannot be drawn", file)
 	}
 	g := &Geometry{Shapes: make([][][]picture.Point, len(m.Provinces)), Unit: make([]picture.Point, len(m.Provinces)),
-		Label: make([]picture.Point, len(m.Provinces)), Coasts: map[string]picture.Point{}}
+		Label: make([]picture.Point, len(m.Provinces)), Coasts: map[string]picture.Point{}, Colors: map[string]picture.Color{}}
 	placed := make([]bool, len(m.Provinces))
 	for _, l := range lines {
 		errf := func(format string, a ...any) error {
@@ -160,6 +163,15 @@ func (m *Map) parseGeometry(file string, lines []geoLine) (*Geometry, error) {
 				return nil, err
 			}
 			g.Links = append(g.Links, Link{A: ids[0], B: ids[1], From: p[0], To: p[1]})
+		case "geo-colour":
+			if _, ok := m.powerIdx[name]; !ok {
+				return nil, errf("geo-colour of unknown power %q", name)
+			}
+			v, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(data), "#"), 16, 32)
+			if err != nil || len(strings.TrimPrefix(strings.TrimSpace(data), "#")) != 6 {
+				return nil, errf("geo-colour %s: want #rrggbb, got %q", name, strings.TrimSpace(data))
+			}
+			g.Colors[name] = picture.Hex(uint32(v))
 		default:
 			return nil, errf("unknown directive %q", l.key)
 		}

@@ -78,6 +78,7 @@ type Map struct {
 	names    []string       // province -> printed name (Abbrev)
 	lex      *orders.Lexicon
 	geometry func() (*Geometry, error) // parsed at first use (geometry.go)
+	board    func() (*board, error)    // what every picture shares, made at the first (draw.go)
 }
 
 type location struct {

@@ -58,7 +58,12 @@ func (g *grid) writeDebug(path string, sk *sketch, chains []chain) error {
 // report lists where the traced picture and the map's adjacency disagree:
 // regions sharing a border of some length that are not adjacent, and
 // adjacent provinces that share no border (they need a link).
-func (g *grid) report(m *diplomacy.Map, chains []chain) {
+func (g *grid) report(m *diplomacy.Map, chains []chain, links [][2]string) {
+	linked := map[[2]string]bool{}
+	for _, l := range links {
+		linked[l] = true
+		linked[[2]string{l[1], l[0]}] = true
+	}
 	shared := map[[2]int]float64{}
 	for _, c := range chains {
 		a, b := c.left, c.right
@@ -83,7 +88,7 @@ func (g *grid) report(m *diplomacy.Map, chains []chain) {
 	}
 	for a := 0; a < g.nProv; a++ {
 		for b := a + 1; b < g.nProv; b++ {
-			if adjacent(g.ids[a], g.ids[b]) && shared[[2]int{a, b}] < 6 {
+			if adjacent(g.ids[a], g.ids[b]) && shared[[2]int{a, b}] < 6 && !linked[[2]string{g.ids[a], g.ids[b]}] {
 				lines = append(lines, fmt.Sprintf("adjacent but no border: %s %s (%.1f px)", g.ids[a], g.ids[b], shared[[2]int{a, b}]/2))
 			}
 		}

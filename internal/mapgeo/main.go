@@ -92,7 +92,7 @@ func run(atlasPath, sketchPath, mapPath, debug string) error {
 			return err
 		}
 	}
-	g.report(m, chains)
+	g.report(m, chains, sk.links)
 	return nil
 }
 
@@ -116,6 +116,7 @@ type sketch struct {
 	places                   map[string][2]float64
 	labels                   map[string][2]float64
 	links                    [][2]string
+	colours                  [][2]string // power, #rrggbb
 }
 
 func readSketch(path string) (*sketch, error) {
@@ -191,6 +192,8 @@ func readSketch(path string) (*sketch, error) {
 				return nil, bad("%s wants: %s id | lon lat", key, key)
 			}
 			map[string]map[string][2]float64{"coast": sk.coasts, "place": sk.places, "label": sk.labels}[key][name] = [2]float64{v[0], v[1]}
+		case "colour":
+			sk.colours = append(sk.colours, [2]string{name, strings.TrimSpace(data)})
 		case "link":
 			f := strings.Fields(rest)
 			if len(f) != 2 {
@@ -912,56 +915,44 @@ type place struct {
 	unit, label [2]float64
 }
 
-// places puts a unit at the point farthest from a province's borders and
-// its label at the next best point some way from the unit (or below it).
+// places puts each province's unit and, just above it, its name where
+// both fit best: at the point whose own distance to the borders and its
+// name's are largest together (a sketch's place and label lines win).
 func (g *grid) places(sk *sketch) []place {
 	d := g.distance()
+	const up = 34 // the name's baseline above the unit, in grid pixels
 	out := make([]place, g.nProv)
-	bestU := make([]int, g.nProv)
-	for i := range bestU {
-		bestU[i] = -1
-	}
-	for i, l := range g.label {
-		if l >= 0 && l < g.nProv && (bestU[l] < 0 || d[i] > d[bestU[l]]) {
-			bestU[l] = i
-		}
-	}
-	const sep = 34.0 // pixels of the grid (twice the picture's)
-	bestL := make([]int, g.nProv)
+	best := make([]int, g.nProv)
 	score := make([]float64, g.nProv)
-	for i := range bestL {
-		bestL[i] = -1
+	for i := range best {
+		best[i] = -1
 	}
 	for i, l := range g.label {
-		if l < 0 || l >= g.nProv || bestU[l] < 0 {
+		if l < 0 || l >= g.nProv || i < up*g.w {
 			continue
 		}
-		u := bestU[l]
-		dx, dy := float64(i%g.w-u%g.w), float64(i/g.w-u/g.w)
-		dist := math.Hypot(dx, dy)
-		if dist < sep || dist > 4*sep {
-			continue
+		j := i - up*g.w
+		s := d[i]
+		if g.label[j] != l {
+			s = math.Min(s, 0.3*d[i])
+		} else {
+			s = math.Min(s, d[j]+6)
 		}
-		s := math.Min(d[i], 30) - dist/20
-		if bestL[l] < 0 || s > score[l] {
-			bestL[l], score[l] = i, s
+		if best[l] < 0 || s > score[l] {
+			best[l], score[l] = i, s
 		}
 	}
 	for l := 0; l < g.nProv; l++ {
-		u := bestU[l]
-		ux, uy := float64(u%g.w)+0.5, float64(u/g.w)+0.5
+		i := best[l]
+		ux, uy := float64(i%g.w)+0.5, float64(i/g.w)+0.5
 		if p, ok := sk.places[g.ids[l]]; ok {
 			ux, uy = g.px(p[0], p[1])
 		}
 		out[l].unit = [2]float64{ux, uy}
+		out[l].label = [2]float64{ux, uy - up}
 		if p, ok := sk.labels[g.ids[l]]; ok {
 			x, y := g.px(p[0], p[1])
 			out[l].label = [2]float64{x, y}
-		} else if bestL[l] >= 0 && score[l] >= 10 {
-			i := bestL[l]
-			out[l].label = [2]float64{float64(i%g.w) + 0.5, float64(i/g.w) + 0.5}
-		} else {
-			out[l].label = [2]float64{ux, uy + sep}
 		}
 	}
 	return out
@@ -988,6 +979,9 @@ func (g *grid) emit(sk *sketch, m *diplomacy.Map, chains []chain) []byte {
 	fmt.Fprintf(w, "# projected Lambert conformal conic (centre %g°E %g°N, standard parallels %g°N and %g°N), frame %g..%g°E %g..%g°N.\n", sk.lon0, sk.lat0, sk.lat1, sk.lat2, sk.west, sk.east, sk.south, sk.north)
 	fmt.Fprintf(w, "# Province borders: our own sketch (internal/mapgeo/%s.sketch), grown over the coastline raster and traced.\n", m.Name)
 	fmt.Fprintf(w, "geo-size %d %d\n", g.w, g.h)
+	for _, c := range sk.colours {
+		fmt.Fprintf(w, "geo-colour %s | %s\n", c[0], c[1])
+	}
 	for l := 0; l < g.nProv+2; l++ {
 		name := ""
 		switch {

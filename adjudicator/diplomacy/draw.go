@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"pbemd/adjudicator"
 	"pbemd/orders"
 	"pbemd/picture"
 )
@@ -171,6 +172,8 @@ func (b *board) point(l orders.Location) picture.Point {
 	}
 	return picture.Point{}
 }
+
+var _ adjudicator.Drawer = (*Engine)(nil)
 
 // drawnResults is what a picture shows of a phase's results.
 type drawnResults struct {
@@ -409,7 +412,7 @@ func (b *board) unit(u Unit, c picture.Point, k float64) []picture.Item {
 	} else {
 		shape = &picture.Circle{C: c, R: 10.5 * k, Style: st}
 	}
-	return []picture.Item{shape, &picture.Text{At: letterAt, S: b.initials[pi], Size: 12 * k, Bold: true, Anchor: picture.Middle, Color: contrast(col)}}
+	return []picture.Item{shape, &picture.Text{At: letterAt, S: b.initials[pi], Size: math.Max(picture.MinText, 12*k), Bold: true, Anchor: picture.Middle, Color: contrast(col)}}
 }
 
 // contrast is black or white, whichever reads better on c.

@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
@@ -194,17 +195,15 @@ func key15(r, g, b uint8) int { return int(r>>3)<<10 | int(g>>3)<<5 | int(b>>3) 
 // convert maps premultiplied RGBA pixels (composited on black where not
 // opaque) to palette indices.
 func (q *quantizer) convert(dst []uint8, src []uint8) {
-	last := uint32(1 << 24) // no 24-bit colour equals it
+	last := uint32(1 << 31) // no pixel value with alpha 0 equals it
 	var li uint8
 	for i := range dst {
-		o := 4 * i
-		r, g, b := src[o], src[o+1], src[o+2]
-		v := uint32(r)<<16 | uint32(g)<<8 | uint32(b)
+		v := binary.LittleEndian.Uint32(src[4*i:]) &^ 0xFF000000
 		if v == last {
 			dst[i] = li
 			continue
 		}
-		li = q.lut[key15(r, g, b)]
+		li = q.lut[key15(uint8(v), uint8(v>>8), uint8(v>>16))]
 		last = v
 		dst[i] = li
 	}

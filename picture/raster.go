@@ -1,7 +1,6 @@
 package picture
 
 import (
-	"encoding/binary"
 	"image"
 	"image/color"
 	"image/draw"
@@ -32,6 +31,7 @@ type raster struct {
 	z   vector.Rasterizer
 	// polys collects the polygons of one fill before they are drawn.
 	polys [][]Point
+	mask  []uint8 // coverage of one fill, reused
 }
 
 func (r *raster) items(items []Item) {
@@ -77,15 +77,68 @@ func (r *raster) fill(c Color) {
 			maxX, maxY = math.Max(maxX, q.X), math.Max(maxY, q.Y)
 		}
 	}
-	b := image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX))+1, int(math.Ceil(maxY))+1).Intersect(r.dst.Rect)
+	b := pixelBounds(minX, minY, maxX, maxY).Intersect(r.dst.Rect)
 	if b.Empty() {
 		return
 	}
+	// The rasteriser works on the whole bounding box; a shape that covers
+	// little of a large box (a long diagonal or curved stroke) is drawn
+	// tile by tile, each tile with the parts that reach it, so the work
+	// follows the shape.
+	if b.Dx()*b.Dy() > 2*tile*tile && len(r.polys) > 1 {
+		boxes := make([]image.Rectangle, len(r.polys))
+		for i, pl := range r.polys {
+			boxes[i] = polyBounds(pl)
+		}
+		var in [][]Point
+		for ty := b.Min.Y; ty < b.Max.Y; ty += tile {
+			for tx := b.Min.X; tx < b.Max.X; tx += tile {
+				t := image.Rect(tx, ty, tx+tile, ty+tile).Intersect(b)
+				in = in[:0]
+				for i, pl := range r.polys {
+					if boxes[i].Overlaps(t) {
+						in = append(in, pl)
+					}
+				}
+				if len(in) > 0 {
+					r.rasterize(in, t, c)
+				}
+			}
+		}
+		return
+	}
+	r.rasterize(r.polys, b, c)
+}
+
+// tile is the side of the tiles a wide, sparse shape is drawn in.
+const tile = 32
+
+func pixelBounds(minX, minY, maxX, maxY float64) image.Rectangle {
+	return image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX))+1, int(math.Ceil(maxY))+1)
+}
+
+func polyBounds(pl []Point) image.Rectangle {
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, q := range pl {
+		minX, minY = math.Min(minX, q.X), math.Min(minY, q.Y)
+		maxX, maxY = math.Max(maxX, q.X), math.Max(maxY, q.Y)
+	}
+	return pixelBounds(minX, minY, maxX, maxY)
+}
+
+// rasterize fills polys within the pixel box b: the rasteriser writes the
+// coverage into a reused mask, and only covered pixels are blended.
+func (r *raster) rasterize(polys [][]Point, b image.Rectangle, c Color) {
+	if b.Empty() {
+		return
+	}
+	w, h := b.Dx(), b.Dy()
 	// The rasteriser's (0,0) is b.Min; its size clips the far edges, and
 	// points before b.Min are clamped by it.
-	r.z.Reset(b.Dx(), b.Dy())
+	r.z.Reset(w, h)
+	r.z.DrawOp = draw.Src
 	ox, oy := float64(b.Min.X), float64(b.Min.Y)
-	for _, pl := range r.polys {
+	for _, pl := range polys {
 		if len(pl) < 3 {
 			continue
 		}
@@ -95,7 +148,33 @@ func (r *raster) fill(c Color) {
 		}
 		r.z.ClosePath()
 	}
-	r.z.Draw(r.dst, b, uniform(c), image.Point{})
+	if cap(r.mask) < w*h {
+		r.mask = make([]uint8, w*h)
+	}
+	mask := &image.Alpha{Pix: r.mask[:w*h], Stride: w, Rect: image.Rect(0, 0, w, h)}
+	r.z.Draw(mask, mask.Rect, image.Opaque, image.Point{})
+	pc := premul(c)
+	sa := uint32(c.A)
+	d := r.dst.Pix
+	for y := 0; y < h; y++ {
+		row := mask.Pix[y*w : y*w+w]
+		o := r.dst.PixOffset(b.Min.X, b.Min.Y+y)
+		for x, m := range row {
+			if m == 0 {
+				continue
+			}
+			i := o + 4*x
+			if m == 255 && sa == 255 {
+				d[i], d[i+1], d[i+2], d[i+3] = pc[0], pc[1], pc[2], 255
+				continue
+			}
+			cov := uint32(m)
+			ia := 255 - cov*sa/255
+			for k := 0; k < 4; k++ {
+				d[i+k] = uint8((uint32(pc[k])*cov + uint32(d[i+k])*ia + 127) / 255)
+			}
+		}
+	}
 }
 
 // signedArea is positive for rings counter-clockwise on screen (y down).
@@ -240,12 +319,21 @@ func (r *raster) strokeLine(pts []Point, w float64, dash []float64, closed bool)
 			continue
 		}
 		n := Point{-d.Y / l * h, d.X / l * h}
-		r.addOriented([]Point{p.Add(n), q.Add(n), q.Sub(n), p.Sub(n)}, false)
+		// A long segment goes in pieces, so that fill can keep each
+		// piece's box small.
+		k := int(math.Ceil(l / maxPiece))
+		for j := 0; j < k; j++ {
+			a, b := p.Lerp(q, float64(j)/float64(k)), p.Lerp(q, float64(j+1)/float64(k))
+			r.addOriented([]Point{a.Add(n), b.Add(n), b.Sub(n), a.Sub(n)}, false)
+		}
 		if i+1 < len(pts)-1 || closed {
 			r.addOriented(joinPoints(q, h), false)
 		}
 	}
 }
+
+// maxPiece is the longest piece of a stroked segment, in pixels.
+const maxPiece = 24
 
 // joinPoints is a small polygon round a joint.
 func joinPoints(c Point, h float64) []Point {
@@ -411,13 +499,17 @@ func (lr *layerRaster) drawOver(dst *image.RGBA) {
 // shapes or partly covered.
 type regionRaster struct {
 	w, h  int
-	index []uint16 // shape index, or noRegion, or edgeRegion
+	runs  []regionRun // runs of pixels one shape covers fully
 	edges []edgePixel
 }
 
+type regionRun struct {
+	off, n int32
+	s      uint16
+}
+
 const (
-	noRegion   = 0xFFFF
-	edgeRegion = 0xFFFE
+	noRegion = 0xFFFF
 )
 
 type edgePixel struct {
@@ -489,19 +581,28 @@ func (rs *Regions) rasterFor(w, h int) *regionRaster {
 			}
 		}
 	}
-	rr := &regionRaster{w: w, h: h, index: best}
-	for i := range best {
-		switch {
-		case best[i] == noRegion:
-		case bestC[i] == 255:
-		default:
+	rr := &regionRaster{w: w, h: h}
+	for i := 0; i < n; {
+		s := best[i]
+		if s == noRegion {
+			i++
+			continue
+		}
+		if bestC[i] != 255 {
 			cb := secondC[i]
 			if int(bestC[i])+int(cb) > 255 {
 				cb = 255 - bestC[i]
 			}
-			rr.edges = append(rr.edges, edgePixel{off: int32(i), a: best[i], b: second[i], ca: bestC[i], cb: cb})
-			best[i] = edgeRegion
+			rr.edges = append(rr.edges, edgePixel{off: int32(i), a: s, b: second[i], ca: bestC[i], cb: cb})
+			i++
+			continue
 		}
+		j := i
+		for j < n && best[j] == s && bestC[j] == 255 {
+			j++
+		}
+		rr.runs = append(rr.runs, regionRun{off: int32(i), n: int32(j - i), s: s})
+		i = j
 	}
 	if len(rs.raster) < 4 {
 		rs.raster = append(rs.raster, rr)
@@ -515,10 +616,8 @@ func (rr *regionRaster) paint(dst *image.RGBA, fill []Color) {
 		return
 	}
 	cols := make([][4]uint8, len(fill))
-	packed := make([]uint32, len(fill))
 	for i, c := range fill {
 		cols[i] = premul(c)
-		packed[i] = binary.LittleEndian.Uint32(cols[i][:])
 	}
 	col := func(i uint16) ([4]uint8, bool) {
 		if int(i) >= len(cols) {
@@ -527,22 +626,22 @@ func (rr *regionRaster) paint(dst *image.RGBA, fill []Color) {
 		return cols[i], cols[i][3] != 0
 	}
 	d := dst.Pix
-	n := uint16(len(fill))
-	for i, s := range rr.index {
-		if s >= n {
-			continue // none, edge, or a shape without a colour
+	for _, run := range rr.runs {
+		if int(run.s) >= len(cols) {
+			continue
 		}
-		a := packed[s] >> 24
-		switch a {
+		c := cols[run.s]
+		o, e := 4*int(run.off), 4*int(run.off+run.n)
+		switch c[3] {
 		case 255:
-			binary.LittleEndian.PutUint32(d[4*i:], packed[s])
+			fillPix(d[o:e], c)
 		case 0:
 		default:
-			o := 4 * i
-			c := cols[s]
-			ia := 255 - a
-			for k := 0; k < 4; k++ {
-				d[o+k] = c[k] + uint8((uint32(d[o+k])*ia+127)/255)
+			ia := 255 - uint32(c[3])
+			for ; o < e; o += 4 {
+				for k := 0; k < 4; k++ {
+					d[o+k] = c[k] + uint8((uint32(d[o+k])*ia+127)/255)
+				}
 			}
 		}
 	}

@@ -147,6 +147,7 @@ func newBoard(m *Map) (*board, error) {
 		at := g.Label[i].Scale(b.scale)
 		items = append(items, &picture.Text{At: at.Add(picture.Pt(0, 4)), S: p.Abbrev, Size: 12, Bold: p.Kind != Sea, Anchor: picture.Middle, Color: c, Halo: picture.White.Alpha(200)})
 	}
+	items = append(items, b.legendKey()...)
 	b.static = picture.NewLayer("borders", items...)
 
 	b.palette = []picture.Color{seaColor, waterColor, landColor, neutralColor, borderColor, seaLineColor, seaTextColor, textColor,
@@ -510,7 +511,7 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 	}
 	casing := func(a *picture.Arrow) *picture.Arrow {
 		c := *a
-		c.Style = picture.Style{Stroke: picture.White.Alpha(190), StrokeWidth: a.StrokeWidth + 2.4, Dash: a.Dash}
+		c.Style = picture.Style{Stroke: picture.White, StrokeWidth: a.StrokeWidth + 2.4, Dash: a.Dash}
 		c.HeadFill = picture.Color{}
 		c.Head = a.Head + 2
 		return &c
@@ -608,56 +609,71 @@ func (r *drawnResults) ordered(k orders.OrderKind, prov string) bool {
 	return false
 }
 
-// legend is the strip below the board: the phase, the powers with their
-// centres, and a key to the symbols.
-func (b *board) legend(pos *Position, title string) []picture.Item {
+// legendKey is the legend's static part (drawn once, in the static layer):
+// its box and, right-aligned on the first line, a key to the symbols.
+func (b *board) legendKey() []picture.Item {
 	m := b.m
 	y0 := float64(b.h)
 	items := []picture.Item{
 		&picture.Path{Rings: [][]picture.Point{{{X: 0, Y: y0}, {X: float64(b.w), Y: y0}, {X: float64(b.w), Y: y0 + legendHeight}, {X: 0, Y: y0 + legendHeight}}},
 			Style: picture.Style{Fill: legendBg, Stroke: borderColor, StrokeWidth: 1}},
-		&picture.Text{At: picture.Pt(12, y0+22), S: title, Size: 16, Bold: true, Color: textColor},
+		&picture.Text{At: picture.Pt(float64(b.w)-12, y0+55), S: "centres (units)", Size: 12, Anchor: picture.End, Color: failColor},
 	}
-	// Key to the symbols, right of the title.
-	x := 12 + picture.TextWidth(title, 16, true) + 28
-	key := func(label string, draw func(c picture.Point) []picture.Item, w float64) {
-		items = append(items, draw(picture.Pt(x+w/2, y0+17))...)
-		items = append(items, &picture.Text{At: picture.Pt(x+w+5, y0+21), S: label, Size: 12, Color: textColor})
-		x += w + 12 + picture.TextWidth(label, 12, false)
+	type entry struct {
+		label string
+		w     float64
+		draw  func(c picture.Point) []picture.Item
 	}
-	grey := Unit{Power: m.Powers[0].ID}
-	key("army", func(c picture.Point) []picture.Item {
-		return b.unit(Unit{Power: grey.Power, Type: orders.Army}, c, 0.8)
-	}, 18)
-	key("fleet", func(c picture.Point) []picture.Item {
-		return b.unit(Unit{Power: grey.Power, Type: orders.Fleet}, c.Add(picture.Pt(0, 2)), 0.8)
-	}, 24)
-	key("move", func(c picture.Point) []picture.Item {
-		return []picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 9, Style: picture.Style{Stroke: textColor, StrokeWidth: 2.5}}}
-	}, 28)
-	key("support", func(c picture.Point) []picture.Item {
-		return []picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 7, Style: picture.Style{Stroke: textColor, StrokeWidth: 2, Dash: []float64{6, 4}}}}
-	}, 28)
-	key("convoy", func(c picture.Point) []picture.Item {
-		return []picture.Item{&picture.Path{Lines: [][]picture.Point{{c.Add(picture.Pt(-14, 0)), c.Add(picture.Pt(14, 0))}}, Style: picture.Style{Stroke: textColor, StrokeWidth: 2.2, Dash: []float64{1.5, 3.5}}}}
-	}, 28)
-	key("failed", func(c picture.Point) []picture.Item {
-		return append([]picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 9, HeadFill: picture.White, Style: picture.Style{Stroke: failColor, StrokeWidth: 2.5}}}, cross(c)...)
-	}, 28)
-	key("standoff", func(c picture.Point) []picture.Item {
-		return []picture.Item{&picture.Circle{C: c, R: 6, Style: picture.Style{Fill: standoffColor, Stroke: picture.White}}}
-	}, 14)
-	key("dislodged", func(c picture.Point) []picture.Item {
-		return []picture.Item{&picture.Circle{C: c, R: 8, Style: picture.Style{Fill: picture.White, Stroke: crossColor, StrokeWidth: 1.8, Dash: []float64{4, 2}}}}
-	}, 16)
-	key("centre", func(c picture.Point) []picture.Item {
-		return []picture.Item{&picture.Circle{C: c, R: 4.5, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}}}
-	}, 10)
+	p0 := m.Powers[0].ID
+	entries := []entry{
+		{"army", 18, func(c picture.Point) []picture.Item { return b.unit(Unit{Power: p0, Type: orders.Army}, c, 0.8) }},
+		{"fleet", 24, func(c picture.Point) []picture.Item {
+			return b.unit(Unit{Power: p0, Type: orders.Fleet}, c.Add(picture.Pt(0, 2)), 0.8)
+		}},
+		{"move", 28, func(c picture.Point) []picture.Item {
+			return []picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 9, Style: picture.Style{Stroke: textColor, StrokeWidth: 2.5}}}
+		}},
+		{"support", 28, func(c picture.Point) []picture.Item {
+			return []picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 7, Style: picture.Style{Stroke: textColor, StrokeWidth: 2, Dash: []float64{6, 4}}}}
+		}},
+		{"convoy", 28, func(c picture.Point) []picture.Item {
+			return []picture.Item{&picture.Path{Lines: [][]picture.Point{{c.Add(picture.Pt(-14, 0)), c.Add(picture.Pt(14, 0))}}, Style: picture.Style{Stroke: textColor, StrokeWidth: 2.2, Dash: []float64{1.5, 3.5}}}}
+		}},
+		{"failed", 28, func(c picture.Point) []picture.Item {
+			return append([]picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 9, HeadFill: picture.White, Style: picture.Style{Stroke: failColor, StrokeWidth: 2.5}}}, cross(c)...)
+		}},
+		{"standoff", 14, func(c picture.Point) []picture.Item {
+			return []picture.Item{&picture.Circle{C: c, R: 6, Style: picture.Style{Fill: standoffColor, Stroke: picture.White}}}
+		}},
+		{"dislodged", 16, func(c picture.Point) []picture.Item {
+			return []picture.Item{&picture.Circle{C: c, R: 8, Style: picture.Style{Fill: picture.White, Stroke: crossColor, StrokeWidth: 1.8, Dash: []float64{4, 2}}}}
+		}},
+		{"centre", 10, func(c picture.Point) []picture.Item {
+			return []picture.Item{&picture.Circle{C: c, R: 4.5, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}}}
+		}},
+	}
+	width := 0.0
+	for _, e := range entries {
+		width += e.w + 12 + picture.TextWidth(e.label, 12, false)
+	}
+	x := float64(b.w) - 12 - width + 12
+	for _, e := range entries {
+		items = append(items, e.draw(picture.Pt(x+e.w/2, y0+17))...)
+		items = append(items, &picture.Text{At: picture.Pt(x+e.w+5, y0+21), S: e.label, Size: 12, Color: textColor})
+		x += e.w + 12 + picture.TextWidth(e.label, 12, false)
+	}
+	return items
+}
 
-	// Powers: a chip, the name and the centre count.
+// legend is the legend's part that changes: the phase and each power's
+// colour, initial, centres and units.
+func (b *board) legend(pos *Position, title string) []picture.Item {
+	m := b.m
+	y0 := float64(b.h)
+	items := []picture.Item{&picture.Text{At: picture.Pt(12, y0+22), S: title, Size: 16, Bold: true, Color: textColor}}
 	centres := pos.CentreCount()
 	units := pos.UnitCount()
-	x = 12
+	x := 12.0
 	for i, pw := range m.Powers {
 		c := picture.Pt(x+10, y0+50)
 		items = append(items, &picture.Circle{C: c, R: 10, Style: picture.Style{Fill: b.colors[i], Stroke: textColor, StrokeWidth: 1.2}},
@@ -669,6 +685,5 @@ func (b *board) legend(pos *Position, title string) []picture.Item {
 		items = append(items, &picture.Text{At: picture.Pt(x, y0+55), S: sub, Size: 12, Color: failColor})
 		x += picture.TextWidth(sub, 12, false) + 18
 	}
-	items = append(items, &picture.Text{At: picture.Pt(float64(b.w)-12, y0+55), S: "centres (units)", Size: 12, Anchor: picture.End, Color: failColor})
 	return items
 }

@@ -45,9 +45,40 @@ type geoLine struct {
 // kept). A map without one has none and cannot be drawn.
 func (m *Map) Geometry() (*Geometry, error) { return m.geometry() }
 
-func (m *Map) initGeometry(file string, lines []geoLine) {
-	m.geometry = sync.OnceValues(func() (*Geometry, error) { return m.parseGeometry(file, lines) })
+// geometryMarker starts a map file's generated geometry section; what
+// follows it is not read when the map loads.
+const geometryMarker = "# ---- geometry"
+
+func (m *Map) initGeometry(file string, lines []geoLine, tail []byte, tailLine int) {
+	m.geometry = sync.OnceValues(func() (*Geometry, error) {
+		all, err := geoLines(file, lines, tail, tailLine)
+		if err != nil {
+			return nil, err
+		}
+		return m.parseGeometry(file, all)
+	})
 	m.board = sync.OnceValues(func() (*board, error) { return newBoard(m) })
+}
+
+// geoLines adds the directives of the geometry section to those met before
+// it; only geo- directives may stand there.
+func geoLines(file string, lines []geoLine, tail []byte, first int) ([]geoLine, error) {
+	if len(tail) == 0 {
+		return lines, nil
+	}
+	all := append([]geoLine(nil), lines...)
+	for i, raw := range strings.Split(string(tail), "\n") {
+		text := strings.TrimSpace(raw)
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		key, rest, _ := strings.Cut(text, " ")
+		if !strings.HasPrefix(key, "geo-") {
+			return nil, fmt.Errorf("map %s line %d: %q in the geometry section (only geo- directives go there)", file, first+i, key)
+		}
+		all = append(all, geoLine{first + i, key, strings.TrimSpace(rest)})
+	}
+	return all, nil
 }
 
 func (m *Map) parseGeometry(file string, lines []geoLine) (*Geometry, error) {

@@ -1,6 +1,7 @@
 package diplomacy
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -24,8 +25,9 @@ func TestGeometryReadAtFirstUse(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a bad geometry line refused the map: %v", err)
 	}
-	if _, err := m.Geometry(); err == nil || !strings.Contains(err.Error(), `unknown province "narnia"`) || !strings.Contains(err.Error(), "line ") {
-		t.Errorf("Geometry: %v, want the unknown province and its line", err)
+	line := fmt.Sprintf("line %d:", strings.Count(text, "\n"))
+	if _, err := m.Geometry(); err == nil || !strings.Contains(err.Error(), `unknown province "narnia"`) || !strings.Contains(err.Error(), line) {
+		t.Errorf("Geometry: %v, want the unknown province and %s", err, line)
 	}
 	e := &Engine{m: m}
 	st, _ := e.New(nil, 0)
@@ -58,6 +60,7 @@ func TestGeometryChecks(t *testing.T) {
 		{"a colour of nobody", geo + "geo-colour narnia | #123456\n", "unknown power"},
 		{"a bad colour", geo + "geo-colour france | blue\n", "want #rrggbb"},
 		{"unknown directive", geo + "geo-river lon | 1,1 2,2\n", `unknown directive "geo-river"`},
+		{"a map directive in the geometry", geo + "army lon | wal\n", "only geo- directives go there"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := ParseMap("standard.map", []byte(head+tc.geo))

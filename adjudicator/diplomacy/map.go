@@ -1,6 +1,7 @@
 package diplomacy
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"math/bits"
@@ -150,6 +151,8 @@ type mapSource struct {
 	units                      []unitLine
 	coasts                     []coastLine
 	geo                        []geoLine // parsed at first use, not here (geometry.go)
+	geoTail                    []byte    // the section after the geometry marker, unread
+	geoTailLine                int       // its first line's number
 	wantProvinces, wantCentres int
 }
 
@@ -193,7 +196,7 @@ func ParseMap(file string, data []byte) (*Map, error) {
 			return nil, err
 		}
 	}
-	m.initGeometry(file, src.geo)
+	m.initGeometry(file, src.geo, src.geoTail, src.geoTailLine)
 	return m, nil
 }
 
@@ -202,6 +205,11 @@ func ParseMap(file string, data []byte) (*Map, error) {
 // directives and wrong field counts.
 func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 	src := &mapSource{file: file, wantProvinces: -1, wantCentres: -1}
+	// The generated geometry section is kept whole for its first use.
+	if i := bytes.Index(data, []byte("\n"+geometryMarker)); i >= 0 {
+		src.geoTail, src.geoTailLine = data[i+1:], bytes.Count(data[:i+1], []byte("\n"))+1
+		data = data[:i+1]
+	}
 	seen := map[string]bool{}
 	for i, raw := range strings.Split(string(data), "\n") {
 		no := i + 1

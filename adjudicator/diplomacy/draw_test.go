@@ -446,3 +446,33 @@ func BenchmarkPicturePNG(b *testing.B) {
 		})
 	}
 }
+
+// A fleet on a coast of a multi-coast province stands at that coast's
+// point, not at the province's.
+func TestFleetOnCoastDrawnAtCoast(t *testing.T) {
+	p, err := DrawJSON(strings.NewReader(`{"variant": "standard", "units": [
+	    {"power": "France", "type": "fleet", "province": "spa", "coast": "nc"},
+	    {"power": "Russia", "type": "fleet", "province": "stp", "coast": "sc"},
+	    {"power": "Turkey", "type": "army", "province": "bul"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := MapByName("standard")
+	b, _ := m.board()
+	units := section(string(svgOf(t, p)), "units")
+	for _, l := range []orders.Location{{Province: "spa", Coast: "nc"}, {Province: "stp", Coast: "sc"}, {Province: "bul"}} {
+		c := b.point(l)
+		if l.Coast != "" && c == b.point(orders.Location{Province: l.Province}) {
+			t.Fatalf("%v: the coast point is the province's", l)
+		}
+		var want string
+		if l.Coast != "" { // the hull's first corner
+			want = fmt.Sprintf(`M%s %s`, fmtNum(c.X-14), fmtNum(c.Y-3))
+		} else {
+			want = fmt.Sprintf(`cx="%s" cy="%s"`, fmtNum(c.X), fmtNum(c.Y))
+		}
+		if !strings.Contains(units, want) {
+			t.Errorf("%v: no unit drawn at %v (%s)", l, c, want)
+		}
+	}
+}

@@ -51,6 +51,16 @@
 // Set Palette to the engine's fixed colour list so the colour table is
 // built once.
 //
+// # For engines
+//
+// An engine draws through the optional adjudicator.Drawer interface: Draw
+// returns a *Picture made fresh for the call, which the caller encodes with
+// WritePNG (mail) or WriteSVG (tests, the web). Keep what never changes for
+// a board — its Regions, a Layer of borders and names, the colour list for
+// Palette — in a value made once at the first picture (sync.OnceValue),
+// never at init; Layers and Regions are safe to share between pictures
+// drawn at once. Diplomacy's adjudicator/diplomacy/draw.go is an example.
+//
 // # Legibility and colour
 //
 // Powers and players are told apart by the colours of Colors (Okabe & Ito's

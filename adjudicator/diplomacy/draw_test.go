@@ -476,3 +476,63 @@ func TestFleetOnCoastDrawnAtCoast(t *testing.T) {
 		}
 	}
 }
+
+// Pictures of one map drawn at once share the map's caches safely (run
+// with -race) and come out the same.
+func TestPictureConcurrent(t *testing.T) {
+	e, _ := NewEngine("ancientmed")
+	st, res, _ := midGame(t, e)
+	want := svgOf(t, mustDraw(t, e, st, res))
+	done := make(chan []byte)
+	for i := 0; i < 4; i++ {
+		go func() {
+			p, err := e.Draw(st, res, "")
+			if err != nil {
+				done <- nil
+				return
+			}
+			var b, svg bytes.Buffer
+			if p.WritePNG(&b) != nil || p.WriteSVG(&svg) != nil {
+				done <- nil
+				return
+			}
+			done <- svg.Bytes()
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if got := <-done; !bytes.Equal(got, want) {
+			t.Error("a picture drawn concurrently differs")
+		}
+	}
+}
+
+func mustDraw(t *testing.T, e *Engine, st, res []byte) *picture.Picture {
+	t.Helper()
+	p, err := e.Draw(st, res, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkPicturePNGParallel is the deadline burst's view: pictures drawn
+// and encoded on every core at once.
+func BenchmarkPicturePNGParallel(b *testing.B) {
+	e, _ := NewEngine("standard")
+	st, res, _ := midGame(b, e)
+	b.RunParallel(func(pb *testing.PB) {
+		var buf bytes.Buffer
+		for pb.Next() {
+			buf.Reset()
+			p, err := e.Draw(st, res, "")
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			if err := p.WritePNG(&buf); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}

@@ -7,8 +7,12 @@
 // since the coastline decides it), neutral land and water, straits to
 // close, the coasts of multi-coast provinces and drawn links.
 //
-//	go run ./internal/mapgeo -atlas land-50m.json -sketch internal/mapgeo/standard.sketch \
+//	npm pack world-atlas@2.0.2 && tar xzf world-atlas-2.0.2.tgz   # package/land-50m.json
+//	go run ./internal/mapgeo -atlas package/land-50m.json -sketch internal/mapgeo/standard.sketch \
 //	    -map adjudicator/diplomacy/maps/standard.map [-debug out.png]
+//
+// The atlas is not kept in the repository: the map files hold the result,
+// and their geometry section names its source.
 //
 // It projects the coastline (Lambert conformal conic), rasterises land and
 // water at twice the picture's resolution, paints each sketch polygon on

@@ -520,6 +520,7 @@ func mustDraw(t *testing.T, e *Engine, st, res []byte) *picture.Picture {
 func BenchmarkPicturePNGParallel(b *testing.B) {
 	e, _ := NewEngine("standard")
 	st, res, _ := midGame(b, e)
+	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		var buf bytes.Buffer
 		for pb.Next() {

@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"pbemd/orders"
+	"pbemd/picture"
 )
 
 // Engine is one playable game (or one variant of a game, such as a Diplomacy
@@ -146,6 +147,17 @@ type Merger interface {
 // plans), beside the public Status.Summary.
 type Viewer interface {
 	View(state []byte, power string) (string, error)
+}
+
+// Drawer is implemented by engines that can show a position as a picture
+// (mailed with results, STATUS and MAP replies). state is the position to
+// draw — after the phase when results are given — and results is that
+// phase's Report.Data (nil: the position alone). viewer is the power whose
+// picture it is ("" for the public or an observer's): a picture never shows
+// what that viewer may not see. The picture is drawn from the engine's state
+// and results only, never from mail or store data.
+type Drawer interface {
+	Draw(state []byte, results []byte, viewer string) (*picture.Picture, error)
 }
 
 var (

@@ -3,6 +3,7 @@
 //	pbemd serve [-config FILE]
 //	pbemd demo [-game G] [-seed N] [-years N] [-length N] [-phases N]
 //	pbemd adjudicate < in.json > out.json
+//	pbemd map [-o FILE.png|FILE.svg] < in.json
 //	pbemd check-orders -variant V -power P < orders.txt
 //	pbemd game create [-config FILE] NAME VARIANT [key=value…]
 //	pbemd backup [-config FILE] FILE
@@ -41,6 +42,8 @@ usage:
                                       a scripted game by mail, one line per phase (G: diplomacy
                                       (Ancient Mediterranean, the default), supremacy, supplychain, empire)
   pbemd adjudicate                    JSON position and orders on stdin, outcome on stdout
+  pbemd map [-o FILE.png|FILE.svg]    draw adjudicate's JSON (a position, or its output with results);
+                                      PNG on stdout without -o
   pbemd check-orders -variant V -power P   parse orders on stdin and say what was understood
   pbemd game create [-config FILE] NAME VARIANT [key=value…]
   pbemd backup [-config FILE] FILE    consistent copy of the store (hot, while serve runs)
@@ -63,6 +66,12 @@ func main() {
 		err = diplomacy.AdjudicateJSON(os.Stdin, os.Stdout)
 		if errors.Is(err, diplomacy.ErrBadInput) {
 			fmt.Fprintln(os.Stderr, "pbemd adjudicate:", err)
+			os.Exit(2)
+		}
+	case "map":
+		err = drawMap(args, os.Stdin, os.Stdout)
+		if errors.Is(err, diplomacy.ErrBadInput) {
+			fmt.Fprintln(os.Stderr, "pbemd map:", err)
 			os.Exit(2)
 		}
 	case "check-orders":
@@ -151,6 +160,48 @@ func runDemo(args []string) error {
 	defer stop()
 	_, err := demo.Run(ctx, demo.Options{Game: *game, Seed: *seed, Years: *years, Length: *length, Phases: *phases, Out: os.Stdout, Logger: logger(level)})
 	return err
+}
+
+// drawMap is `pbemd map`: the picture of adjudicate's JSON, as PNG or SVG
+// by the -o file's extension (PNG on stdout without -o).
+func drawMap(args []string, in io.Reader, stdout io.Writer) error {
+	fs := flag.NewFlagSet("map", flag.ContinueOnError)
+	out := fs.String("o", "", "write the picture to this .png or .svg file (default: PNG on stdout)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", diplomacy.ErrBadInput, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %q (the JSON comes on stdin)", diplomacy.ErrBadInput, fs.Args())
+	}
+	svg := strings.HasSuffix(strings.ToLower(*out), ".svg")
+	if *out != "" && !svg && !strings.HasSuffix(strings.ToLower(*out), ".png") {
+		return fmt.Errorf("%w: -o %s: want a .png or .svg file", diplomacy.ErrBadInput, *out)
+	}
+	pic, err := diplomacy.DrawJSON(in)
+	if err != nil {
+		return err
+	}
+	w := stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	if svg {
+		err = pic.WriteSVG(w)
+	} else {
+		err = pic.WritePNG(w)
+	}
+	if err != nil {
+		return err
+	}
+	if f, ok := w.(*os.File); ok && f != os.Stdout {
+		return f.Close()
+	}
+	return nil
 }
 
 func checkOrders(args []string, in io.Reader, out io.Writer) error {

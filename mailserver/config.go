@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"time"
 )
 
 // Config configures the embedded mail server. In pbemd's TOML file it is
@@ -42,6 +43,12 @@ type Config struct {
 	// HashCost is the bcrypt cost of stored passwords (0: bcrypt's
 	// default, 10).
 	HashCost int `toml:"-"`
+	// LoginFailures is how many failed logins in a row an account with a
+	// password of its own takes before it is throttled, and LoginLockout
+	// how long the first lockout lasts (0: DefaultLoginFailures,
+	// DefaultLoginLockout; see throttle.go).
+	LoginFailures int           `toml:"-"`
+	LoginLockout  time.Duration `toml:"-"`
 }
 
 // Account is a configured account with its own password.
@@ -60,6 +67,8 @@ const (
 	DefaultMailboxMaxMessages = 50_000
 	DefaultTotalQuota         = 2 << 30
 	DefaultTotalMaxMessages   = 200_000
+	DefaultLoginFailures      = 5
+	DefaultLoginLockout       = time.Minute
 	// MaxAccounts bounds the accounts, automatic ones included: a stranger
 	// who writes to a million addresses does not get a million accounts.
 	MaxAccounts = 10_000

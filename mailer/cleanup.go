@@ -239,7 +239,11 @@ func (f *Fetcher) checkQuota(ctx context.Context) {
 		return
 	}
 	pct := int(q.Fraction() * 100)
-	f.quotaHealth.set(now, fmt.Sprintf("the mailbox of %s is %d%% full (%s); once it is full, new mail is refused", f.cfg.Username, pct, q), nil)
+	usage := q.String()
+	if q.Root != "" && !strings.EqualFold(q.Root, f.cfg.Username) {
+		usage += "; quota: " + q.Root
+	}
+	f.quotaHealth.set(now, fmt.Sprintf("the mailbox of %s is %d%% full (%s); once it is full, new mail is refused", f.cfg.Username, pct, usage), nil)
 	f.log.Warn("mailbox nearly full", "percent", pct, "usage", q.String())
 	if f.opt.OnQuota != nil {
 		f.opt.OnQuota(ctx, q)

@@ -345,7 +345,7 @@ func TestQuotaFromTheIMAPQuotaExtension(t *testing.T) {
 	})
 	poll(t, f)
 	h := f.Health()
-	if p.asked.Load() != 1 || warned.Load() != 1 || !strings.Contains(h.Problem, "90% full (10 of 1000 messages, 900 KiB of 1000 KiB)") {
+	if p.asked.Load() != 1 || warned.Load() != 1 || !strings.Contains(h.Problem, "90% full (10 of 1000 messages, 900 KiB of 1000 KiB; quota: User quota)") {
 		t.Fatalf("GETQUOTAROOT asked %d times, OnQuota %d; health %+v", p.asked.Load(), warned.Load(), h)
 	}
 	p.storage.Store(100)

@@ -32,6 +32,12 @@ type Config struct {
 	MailboxMaxMessages int   `toml:"mailbox_max_messages"`
 	TotalQuota         int64 `toml:"total_quota"`
 	TotalMaxMessages   int   `toml:"total_max_messages"`
+	// DeleteHandledAfter is for the program that reads the daemon's own
+	// mailbox on this server, not for the server (which deletes nothing
+	// by itself): pbemd's mail reader deletes mail it has handled once it
+	// arrived longer ago than this (mailer.IMAPConfig.DeleteHandledAfter),
+	// so that the mailbox never fills up with old mail. 0 keeps it.
+	DeleteHandledAfter time.Duration `toml:"delete_handled_after"`
 
 	// System lists the system accounts (the daemon's own address and the
 	// site GM's): each gets a generated password, kept in PasswordFile,
@@ -146,6 +152,9 @@ func (c Config) Validate() error {
 		if q.v < 0 {
 			return fmt.Errorf("mailserver: %s must not be negative", q.name)
 		}
+	}
+	if c.DeleteHandledAfter < 0 {
+		return errors.New("mailserver: delete_handled_after must not be negative (0 keeps handled mail)")
 	}
 	if c.MaxMessageBytes > c.MailboxQuota {
 		return fmt.Errorf("mailserver: max_message_bytes (%d) is larger than mailbox_quota (%d): such a mail could never be stored", c.MaxMessageBytes, c.MailboxQuota)

@@ -180,7 +180,10 @@ func (h *health) set(now time.Time, problem string, err error) {
 //   - a handler error wrapping ErrRetryLater is not counted against the
 //     mail: the poll stops there and the mail is handed over again after
 //     a backoff, so nothing accepted by the server is set aside because
-//     the store could not write.
+//     the store could not write;
+//   - with IMAPConfig.DeleteHandledAfter, handled mail older than that is
+//     deleted, hourly and in bounded runs, and how full the account is
+//     goes into Health and OnQuota (cleanup.go).
 type Fetcher struct {
 	cfg  IMAPConfig
 	opt  FetcherOptions

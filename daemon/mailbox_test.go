@@ -115,3 +115,23 @@ func TestDaemonMailboxRetentionFromTheConfig(t *testing.T) {
 		t.Fatalf("a year later the daemon's mailbox holds %d mails, want both", n)
 	}
 }
+
+// A negative delete_handled_after, in [mailserver] or [imap], is refused.
+func TestConfigRefusesNegativeRetention(t *testing.T) {
+	for name, text := range map[string]string{
+		"mailserver": "[mailserver]\ndelete_handled_after = \"-1h\"",
+		"imap": "[imap]\naddr = \"127.0.0.1:143\"\nusername = \"u\"\nsecurity = \"plain\"\ndelete_handled_after = \"-1h\"\n" +
+			"[smtp]\naddr = \"127.0.0.1:25\"\nsecurity = \"plain\"",
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			err := DecodeConfig(text, &cfg)
+			if err == nil {
+				err = cfg.Validate()
+			}
+			if err == nil || !strings.Contains(err.Error(), "delete_handled_after") {
+				t.Fatalf("accepted or unclear (%v):\n%s", err, text)
+			}
+		})
+	}
+}

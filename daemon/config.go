@@ -68,6 +68,8 @@ func DefaultConfig() Config {
 			SMTPAddr:  mailserver.DefaultSMTPAddr,
 			Domain:    mailserver.DefaultDomain,
 			StateFile: "mail.db",
+			// handled mail leaves the daemon's own mailbox after 30 days
+			DeleteHandledAfter: DefaultDeleteHandledAfter,
 		},
 		Schedule: DefaultSchedule(),
 	}
@@ -215,6 +217,13 @@ func (c *Config) embeddedConfig() mailserver.Config {
 	}
 	return mc
 }
+
+// DefaultDeleteHandledAfter is how long the daemon keeps mail it has
+// handled in its mailbox on the embedded server ([mailserver]
+// delete_handled_after): long enough for a GM to look a mail up, short
+// enough that the mailbox's quota is never reached by old mail. With a
+// real account ([imap]) the default is to keep mail.
+const DefaultDeleteHandledAfter = 30 * 24 * time.Hour
 
 // MailPasswordFile (in the data folder) keeps the generated passwords of
 // the embedded server's system accounts.

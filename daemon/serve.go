@@ -73,6 +73,8 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 		if s.SMTP, err = EmbeddedSMTP(s.Mail, cfg.Address); err != nil {
 			return fail(err)
 		}
+		// the daemon's mailbox has a quota: handled mail leaves it
+		s.IMAP.DeleteHandledAfter = cfg.Mailserver.DeleteHandledAfter
 	} else {
 		s.IMAP, s.SMTP = *cfg.IMAP, *cfg.SMTP
 		if s.IMAP.Address == "" {
@@ -129,6 +131,8 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 			return nil
 		},
 		OnPoison: s.poisoned,
+		Quota:    s.embeddedQuota(),
+		OnQuota:  s.mailboxFilling,
 	})
 	if err != nil {
 		return fail(err)
@@ -151,6 +155,98 @@ func (s *Server) mailProblems() []string {
 		}
 	}
 	return out
+}
+
+// embeddedQuota tells the fetcher how full the daemon's mailbox on the
+// embedded server is (the server offers no IMAP QUOTA): its account's
+// quota or the whole server's, whichever is fuller, since a full server
+// refuses the daemon's mail as well. Nil with real accounts: the fetcher
+// asks the server itself.
+func (s *Server) embeddedQuota() func(context.Context) (mailer.QuotaUsage, error) {
+	if s.Mail == nil {
+		return nil
+	}
+	return func(context.Context) (mailer.QuotaUsage, error) {
+		acct, all, err := s.Mail.Usage(s.cfg.Address)
+		if err != nil {
+			return mailer.QuotaUsage{}, err
+		}
+		own := mailer.QuotaUsage{Root: s.IMAP.Username, Bytes: acct.Bytes, BytesLimit: acct.MaxBytes,
+			Messages: int64(acct.Messages), MessagesLimit: int64(acct.MaxMessages)}
+		server := mailer.QuotaUsage{Root: "all mailboxes of the embedded mail server", Bytes: all.Bytes, BytesLimit: all.MaxBytes,
+			Messages: int64(all.Messages), MessagesLimit: int64(all.MaxMessages)}
+		if server.Fraction() > own.Fraction() {
+			return server, nil
+		}
+		return own, nil
+	}
+}
+
+// mailboxFilling tells the site GM, once a day at most, that the daemon's
+// own mailbox is nearly full and what to do: once it is full the mail
+// server refuses new mail, players' orders included, and nothing else
+// would say so.
+func (s *Server) mailboxFilling(_ context.Context, q mailer.QuotaUsage) {
+	usage := q.String()
+	if q.Root != "" && q.Root != s.IMAP.Username {
+		usage += "; the quota of " + q.Root
+	}
+	var todo string
+	switch {
+	case s.Mail != nil && s.IMAP.DeleteHandledAfter > 0:
+		todo = fmt.Sprintf("pbemd deletes mail it has handled %s after it arrived (delete_handled_after = %q in [mailserver]). "+
+			"To make room, lower delete_handled_after, or raise mailbox_quota and mailbox_max_messages "+
+			"(total_quota and total_max_messages for the whole server) in [mailserver], then restart pbemd.",
+			durationText(s.IMAP.DeleteHandledAfter), tomlDuration(s.IMAP.DeleteHandledAfter))
+	case s.Mail != nil:
+		todo = "pbemd keeps every mail it has handled (delete_handled_after = \"0s\" in [mailserver]). " +
+			"Set delete_handled_after = \"720h\" there to have handled mail deleted after 30 days, or raise " +
+			"mailbox_quota and mailbox_max_messages, then restart pbemd."
+	default:
+		todo = "Delete old mail from that mailbox, or set delete_handled_after in [imap] (e.g. \"720h\") to have pbemd " +
+			"delete mail it has handled after 30 days, or ask your mail provider for more room."
+	}
+	text := fmt.Sprintf("The daemon's mailbox %s is %d%% full (%s).\n\n"+
+		"When it is full, the mail server refuses new mail, players' orders included.\n\n"+
+		"What to do: %s\n\nMail that was set aside (flagged) is never deleted by pbemd: look at it and delete it by hand.\n",
+		s.IMAP.Username, int(q.Fraction()*100), usage, todo)
+	sent := false
+	err := s.DB.Update(func(tx *store.Tx) error {
+		ok, err := tx.AllowOncePer("mailbox-full:"+s.IMAP.Username, s.Daemon.now(), 24*time.Hour)
+		if err != nil || !ok {
+			return err
+		}
+		sent = true
+		return s.Daemon.alertGM(tx, nil, "The daemon's mailbox is nearly full", text)
+	})
+	if err != nil {
+		s.log.Error("GM alert: mailbox nearly full", "err", err)
+		return
+	}
+	if sent {
+		s.sender.Kick()
+	}
+}
+
+// durationText says a duration in days when it is whole days ("30
+// days"), else as Go writes it.
+func durationText(d time.Duration) string {
+	const day = 24 * time.Hour
+	switch {
+	case d == day:
+		return "1 day"
+	case d > day && d%day == 0:
+		return fmt.Sprintf("%d days", d/day)
+	}
+	return d.String()
+}
+
+// tomlDuration writes a duration as the config file would: "720h".
+func tomlDuration(d time.Duration) string {
+	if d > 0 && d%time.Hour == 0 {
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
+	return d.String()
 }
 
 // poisoned handles a mail the fetcher set aside: the GM is told, and so is

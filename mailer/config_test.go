@@ -30,6 +30,11 @@ func TestIMAPConfigValidate(t *testing.T) {
 		{"processed is the mailbox", func(c *IMAPConfig) { c.ProcessedFolder = "INBOX" }, "processed_folder"},
 		{"poison is the mailbox", func(c *IMAPConfig) { c.Mailbox, c.PoisonFolder = "Orders", "Orders" }, "poison_folder"},
 		{"CRLF in password", func(c *IMAPConfig) { c.Password = "a\r\nb" }, "CR, LF"},
+		{"negative delete_handled_after", func(c *IMAPConfig) { c.DeleteHandledAfter = -time.Hour }, "negative"},
+		{"deleting, processed and poison alike", func(c *IMAPConfig) {
+			c.DeleteHandledAfter, c.ProcessedFolder, c.PoisonFolder = time.Hour, "Done", "Done"
+		}, "poison_folder must differ from processed_folder"},
+		{"keeping, processed and poison alike", func(c *IMAPConfig) { c.ProcessedFolder, c.PoisonFolder = "Done", "Done" }, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,6 +106,7 @@ no_idle = false
 max_size = 2097152
 max_failures = 5
 timeout = "45s"
+delete_handled_after = "720h"
 
 [smtp]
 addr = "smtp.example.org:587"
@@ -117,7 +123,7 @@ hello = "pbemd.example.org"
 		t.Fatalf("keys not in the structs: %v", u)
 	}
 	if cfg.IMAP.Poll != 150*time.Second || cfg.IMAP.MaxSize != 2<<20 || cfg.IMAP.PoisonFolder != "Poison" || cfg.SMTP.Security != SecurityStartTLS ||
-		cfg.IMAP.Timeout != 45*time.Second {
+		cfg.IMAP.Timeout != 45*time.Second || cfg.IMAP.DeleteHandledAfter != 30*24*time.Hour {
 		t.Fatalf("decoded %+v", cfg)
 	}
 	for _, err := range []error{cfg.IMAP.Validate(), cfg.SMTP.Validate()} {

@@ -23,6 +23,15 @@
 // store cannot write) is never counted: the mail waits, with the mail
 // behind it, and is tried again after a backoff.
 //
+// Mail is deleted only when IMAPConfig.DeleteHandledAfter is set, at most
+// once an hour and at most FetcherOptions.CleanupLimit mails a run, and
+// only mail the daemon handled that arrived longer ago than that: never
+// mail not handled yet (above the checkpoint, even when someone read
+// it), never mail set aside, never mail someone flagged. The fetcher also
+// watches how full the account is (the server's QUOTA extension, or
+// FetcherOptions.Quota) and reports an account at 80% in Health and to
+// FetcherOptions.OnQuota.
+//
 // Outbound mail leaves the outbox only after the server accepted it; it is
 // sent twice only if the daemon dies (or the connection breaks) between
 // the server's acceptance of the final "." and the commit that records it

@@ -82,6 +82,26 @@ type FetcherOptions struct {
 	Batch int
 	// Now is the clock (time.Now).
 	Now func() time.Time
+
+	// CleanupEvery is how often the fetcher looks for handled mail older
+	// than IMAPConfig.DeleteHandledAfter (1h); CleanupLimit bounds the
+	// mails deleted per run (5000): a run that reaches it goes on at the
+	// next poll instead of an hour later.
+	CleanupEvery time.Duration
+	CleanupLimit int
+	// Quota, when set, says how full the account is; the embedded server
+	// answers it in-process (it does not speak IMAP QUOTA). When nil the
+	// fetcher asks the server with GETQUOTAROOT if it offers QUOTA
+	// (RFC 9208) and skips the check silently if not.
+	Quota func(ctx context.Context) (QuotaUsage, error)
+	// QuotaWarn is the fraction of a quota (0.8) from which Health reports
+	// the account as nearly full and OnQuota is called.
+	QuotaWarn float64
+	// OnQuota is called, on the fetcher goroutine, after every check that
+	// found the account at QuotaWarn or above: after each poll that
+	// handled mail, and every CleanupEvery. The daemon decides how often
+	// to tell the GM.
+	OnQuota func(ctx context.Context, q QuotaUsage)
 }
 
 // PollStats counts what one poll did.
@@ -93,6 +113,9 @@ type PollStats struct {
 	// with ErrRetryLater (that mail and the ones after it wait).
 	Deferred int
 	Rescan   bool
+	// Deleted counts handled mail deleted because it was older than
+	// IMAPConfig.DeleteHandledAfter.
+	Deleted int
 }
 
 // Health is what a Fetcher or a Sender says about itself, for a health
@@ -157,7 +180,10 @@ func (h *health) set(now time.Time, problem string, err error) {
 //   - a handler error wrapping ErrRetryLater is not counted against the
 //     mail: the poll stops there and the mail is handed over again after
 //     a backoff, so nothing accepted by the server is set aside because
-//     the store could not write.
+//     the store could not write;
+//   - with IMAPConfig.DeleteHandledAfter, handled mail older than that is
+//     deleted, hourly and in bounded runs, and how full the account is
+//     goes into Health and OnQuota (cleanup.go).
 type Fetcher struct {
 	cfg  IMAPConfig
 	opt  FetcherOptions
@@ -170,8 +196,13 @@ type Fetcher struct {
 	folderReady bool
 	done        map[uint32]bool // UIDs above the checkpoint already finished, this UIDVALIDITY
 	doneValid   uint32
+	selValidity uint32 // UIDVALIDITY of the mailbox at the last SELECT
 
-	health health
+	nextHousekeeping time.Time // when old handled mail is looked for next
+	warnedNoUIDPlus  bool
+
+	health      health
+	quotaHealth health
 }
 
 // NewFetcher checks cfg and returns a Fetcher; call Run to start it.
@@ -197,6 +228,15 @@ func NewFetcher(cfg IMAPConfig, opt FetcherOptions) (*Fetcher, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
+	if opt.CleanupEvery <= 0 {
+		opt.CleanupEvery = DefaultCleanupEvery
+	}
+	if opt.CleanupLimit <= 0 {
+		opt.CleanupLimit = DefaultCleanupLimit
+	}
+	if opt.QuotaWarn <= 0 || opt.QuotaWarn > 1 {
+		opt.QuotaWarn = DefaultQuotaWarn
+	}
 	cfg = cfg.withDefaults()
 	return &Fetcher{
 		cfg:  cfg,
@@ -208,9 +248,16 @@ func NewFetcher(cfg IMAPConfig, opt FetcherOptions) (*Fetcher, error) {
 }
 
 // Health says whether the last poll went well and, if not, why: the IMAP
-// login fails, the server cannot be reached, or mail waits because the
-// handler said ErrRetryLater. It is safe to call from any goroutine.
-func (f *Fetcher) Health() Health { return f.health.get() }
+// login fails, the server cannot be reached, mail waits because the
+// handler said ErrRetryLater, or (when the last poll went well) the
+// account is nearly full (see FetcherOptions.QuotaWarn). It is safe to
+// call from any goroutine.
+func (f *Fetcher) Health() Health {
+	if h := f.health.get(); !h.OK() {
+		return h
+	}
+	return f.quotaHealth.get()
+}
 
 // CheckpointKey is the InboxState key this fetcher keeps its checkpoint
 // under.
@@ -440,15 +487,25 @@ func (f *Fetcher) Poll(ctx context.Context) (PollStats, error) {
 }
 
 func (f *Fetcher) poll(ctx context.Context) (PollStats, error) {
-	var st PollStats
 	if f.c == nil {
 		if err := f.connect(ctx); err != nil {
-			return st, err
+			return PollStats{}, err
 		}
 	}
 	c := f.c // the AfterFunc runs on its own goroutine: no access to f
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
+	st, err := f.pollMailbox(ctx)
+	if err == nil {
+		f.housekeep(ctx, &st)
+	}
+	return st, err
+}
+
+// pollMailbox selects the mailbox and hands every new mail to the
+// handler once.
+func (f *Fetcher) pollMailbox(ctx context.Context) (PollStats, error) {
+	var st PollStats
 	if err := f.ensureFolders(); err != nil {
 		return st, err
 	}
@@ -456,6 +513,7 @@ func (f *Fetcher) poll(ctx context.Context) (PollStats, error) {
 	if err != nil {
 		return st, fmt.Errorf("select %s: %w", f.cfg.Mailbox, err)
 	}
+	f.selValidity = sel.UIDValidity
 	cp, err := f.opt.State.Checkpoint(f.key)
 	if err != nil {
 		return st, fmt.Errorf("read checkpoint: %w", err)

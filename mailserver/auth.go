@@ -38,7 +38,8 @@ import (
 // comparison, or subtle.ConstantTimeCompare of SHA-256 digests (the rule
 // passwords, and the digest of the last password that passed bcrypt,
 // kept in memory only so that a client that logs in for every poll does
-// not pay bcrypt each time; a wrong password always pays it).
+// not pay bcrypt each time; a wrong password pays it, within the limits
+// of the login throttle, throttle.go).
 
 // errAuth is every failed login: it does not say whether the account
 // exists.

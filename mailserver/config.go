@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"time"
 )
 
 // Config configures the embedded mail server. In pbemd's TOML file it is
@@ -31,6 +32,12 @@ type Config struct {
 	MailboxMaxMessages int   `toml:"mailbox_max_messages"`
 	TotalQuota         int64 `toml:"total_quota"`
 	TotalMaxMessages   int   `toml:"total_max_messages"`
+	// DeleteHandledAfter is for the program that reads the daemon's own
+	// mailbox on this server, not for the server (which deletes nothing
+	// by itself): pbemd's mail reader deletes mail it has handled once it
+	// arrived longer ago than this (mailer.IMAPConfig.DeleteHandledAfter),
+	// so that the mailbox never fills up with old mail. 0 keeps it.
+	DeleteHandledAfter time.Duration `toml:"delete_handled_after"`
 
 	// System lists the system accounts (the daemon's own address and the
 	// site GM's): each gets a generated password, kept in PasswordFile,
@@ -42,6 +49,12 @@ type Config struct {
 	// HashCost is the bcrypt cost of stored passwords (0: bcrypt's
 	// default, 10).
 	HashCost int `toml:"-"`
+	// LoginFailures is how many failed logins in a row an account with a
+	// password of its own takes before it is throttled, and LoginLockout
+	// how long the first lockout lasts (0: DefaultLoginFailures,
+	// DefaultLoginLockout; see throttle.go).
+	LoginFailures int           `toml:"-"`
+	LoginLockout  time.Duration `toml:"-"`
 }
 
 // Account is a configured account with its own password.
@@ -60,6 +73,8 @@ const (
 	DefaultMailboxMaxMessages = 50_000
 	DefaultTotalQuota         = 2 << 30
 	DefaultTotalMaxMessages   = 200_000
+	DefaultLoginFailures      = 5
+	DefaultLoginLockout       = time.Minute
 	// MaxAccounts bounds the accounts, automatic ones included: a stranger
 	// who writes to a million addresses does not get a million accounts.
 	MaxAccounts = 10_000
@@ -137,6 +152,9 @@ func (c Config) Validate() error {
 		if q.v < 0 {
 			return fmt.Errorf("mailserver: %s must not be negative", q.name)
 		}
+	}
+	if c.DeleteHandledAfter < 0 {
+		return errors.New("mailserver: delete_handled_after must not be negative (0 keeps handled mail)")
 	}
 	if c.MaxMessageBytes > c.MailboxQuota {
 		return fmt.Errorf("mailserver: max_message_bytes (%d) is larger than mailbox_quota (%d): such a mail could never be stored", c.MaxMessageBytes, c.MailboxQuota)

@@ -31,7 +31,17 @@
 //     automatic accounts for any other address, created on first use,
 //     whose password is the local part or Config.PlayerPassword. Local
 //     parts are case-insensitive everywhere (login, AUTH, RCPT, the
-//     local-part password).
+//     local-part password);
+//   - failed logins are throttled (throttle.go): an account with a
+//     password of its own is refused for a while after 5 wrong ones in a
+//     row (IMAP NO [UNAVAILABLE], SMTP 454 4.7.0, with no bcrypt run),
+//     and the server as a whole runs at most 20 failing bcrypt checks at
+//     once, then one a second; a system account's generated password
+//     opens it even while it is throttled, and a password that passed
+//     bcrypt before needs none again, so a flood does not lock out the
+//     daemon or those who know their password;
+//   - Usage tells the embedding program how full an account and the
+//     server are (there is no IMAP QUOTA), so that it can warn in time.
 //
 // What it must never do: import another pbemd package (it knows no game,
 // player, store or mail client); listen off loopback; relay mail to

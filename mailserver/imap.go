@@ -80,7 +80,10 @@ func (s *imapSession) unselectLocked() {
 
 func (s *imapSession) Login(username, password string) error {
 	u, err := s.srv.login(username, password)
-	if err != nil {
+	switch {
+	case errors.Is(err, errThrottled):
+		return imapThrottled
+	case err != nil:
 		return imapserver.ErrAuthFailed
 	}
 	s.user = u

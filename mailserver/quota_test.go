@@ -231,3 +231,38 @@ func TestQuotaHoldsForSystemAccounts(t *testing.T) {
 		t.Fatalf("gm@ took %d mails of 3 kB, then %v", accepted, last)
 	}
 }
+
+// Usage reports what an account and the whole server hold against their
+// quotas, as mail comes and goes: what the daemon watches to warn its GM
+// before its own mailbox fills up.
+func TestUsageFollowsDeliveryAndExpunge(t *testing.T) {
+	srv := start(t, quotaConfig(""))
+	alice := "alice@" + testDomain
+	acct, all, err := srv.Usage(alice)
+	if err != nil || acct != (Usage{MaxBytes: 10_000, MaxMessages: 5}) || all.Messages != 0 || all.MaxBytes != 25_000 || all.MaxMessages != 12 {
+		t.Fatalf("before any mail: %+v %+v %v", acct, all, err)
+	}
+	deliver(t, srv, sized(alice, 1000))
+	deliver(t, srv, sized(alice, 1000))
+	deliver(t, srv, sized(gm, 1000))
+	acct, all, _ = srv.Usage(strings.ToUpper(alice))
+	if acct.Messages != 2 || acct.Bytes < 2000 || acct.Bytes > 2600 || all.Messages != 3 || all.Bytes < acct.Bytes+1000 {
+		t.Fatalf("after three mails: alice %+v, server %+v", acct, all)
+	}
+	c := dialIMAP(t, srv, alice, "alice")
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Store(imap.SeqSetNum(1), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Expunge().Close(); err != nil {
+		t.Fatal(err)
+	}
+	if acct, all, _ = srv.Usage(alice); acct.Messages != 1 || all.Messages != 2 {
+		t.Fatalf("after an expunge: alice %+v, server %+v", acct, all)
+	}
+	if _, _, err := srv.Usage("alice@elsewhere.org"); err == nil {
+		t.Fatal("Usage of an address at another domain")
+	}
+}

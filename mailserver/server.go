@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -27,6 +28,9 @@ type Server struct {
 	system map[string]bool   // base addresses of the system accounts
 	known  map[string]string // passwords this process was given or made (under store.mu)
 	player [32]byte          // digest of Config.PlayerPassword
+
+	throttle *throttle
+	bcrypts  atomic.Int64 // bcrypt checks run for logins
 
 	imap     *imapserver.Server
 	smtp     *smtp.Server
@@ -56,7 +60,8 @@ func Start(cfg Config, log *slog.Logger) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, log: log.With("component", "mailserver"), system: map[string]bool{}, known: map[string]string{}}
+	s := &Server{cfg: cfg, log: log.With("component", "mailserver"), system: map[string]bool{}, known: map[string]string{},
+		throttle: newThrottle(cfg.LoginFailures, cfg.LoginLockout)}
 	if cfg.PlayerPassword != "" {
 		s.player = digest(cfg.PlayerPassword)
 	}
@@ -222,6 +227,33 @@ func (s *Server) Close() error {
 	return errors.Join(errI, errS, errF)
 }
 
+// Usage is how much of a quota is in use.
+type Usage struct {
+	Bytes, MaxBytes       int64
+	Messages, MaxMessages int
+}
+
+// Usage reports what the account of address holds (all its folders
+// together) and what the whole server holds, each against its quota: what
+// the embedding program watches to warn before a mailbox is full (the
+// server does not offer IMAP QUOTA). An account not created yet holds
+// nothing.
+func (s *Server) Usage(address string) (account, server Usage, err error) {
+	base, err := s.cfg.baseAddress(address)
+	if err != nil {
+		return Usage{}, Usage{}, err
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	account = Usage{MaxBytes: st.limits.mailboxBytes, MaxMessages: st.limits.mailboxMsgs}
+	if u := st.userLocked(base); u != nil {
+		account.Bytes, account.Messages = u.used.bytes, u.used.msgs
+	}
+	server = Usage{Bytes: st.used.bytes, MaxBytes: st.limits.totalBytes, Messages: st.used.msgs, MaxMessages: st.limits.totalMsgs}
+	return account, server, nil
+}
+
 // Accounts lists every account, configured and automatic, by address.
 func (s *Server) Accounts() []AccountInfo {
 	s.store.mu.Lock()
@@ -339,7 +371,8 @@ func (s *Server) ensureUserLocked(base string) (*user, error) {
 }
 
 // login checks a password, creating an automatic account on first use.
-// bcrypt runs outside the store lock.
+// bcrypt runs outside the store lock, and only as far as the throttle
+// allows (errThrottled otherwise).
 func (s *Server) login(username, password string) (*user, error) {
 	base, err := s.cfg.baseAddress(username)
 	if err != nil {
@@ -366,19 +399,47 @@ func (s *Server) login(username, password string) (*user, error) {
 		defer st.mu.Unlock()
 		return s.ensureUserLocked(base)
 	}
+	// a password of its own: throttled (throttle.go)
+	th := s.throttle
 	d := digest(password)
 	if equalDigest(d, verified) {
-		return u, nil
+		if kind == kindSystem || !th.locked(base) {
+			th.succeed(base)
+			return u, nil
+		}
+		return nil, errThrottled
 	}
+	if th.locked(base) {
+		return nil, errThrottled
+	}
+	if ok, warn := th.reserve(); !ok {
+		if warn {
+			s.log.Warn("too many failed logins on the server: logins that need a password check are refused for a while", "address", base)
+		}
+		s.failed(base)
+		return nil, errThrottled
+	}
+	s.bcrypts.Add(1)
 	if !checkHash(hash, password) {
+		s.failed(base)
 		return nil, errAuth
 	}
+	th.refund()
+	th.succeed(base)
 	st.mu.Lock()
 	if bytes.Equal(u.hash, hash) {
 		u.verified = d
 	}
 	st.mu.Unlock()
 	return u, nil
+}
+
+// failed counts a failed login to an account with a password of its own
+// and logs a lockout.
+func (s *Server) failed(base string) {
+	if d := s.throttle.fail(base); d > 0 {
+		s.log.Warn("too many failed logins: account throttled", "address", base, "for", d.String())
+	}
 }
 
 // Deliver puts raw into the INBOX of every local recipient, as SMTP would
@@ -456,7 +517,11 @@ func (c *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain, sa
 
 func (c *smtpSession) Auth(mech string) (sasl.Server, error) {
 	check := func(username, password string) error {
-		if _, err := c.srv.login(username, password); err != nil {
+		_, err := c.srv.login(username, password)
+		switch {
+		case errors.Is(err, errThrottled):
+			return smtpThrottled
+		case err != nil:
 			return smtp.ErrAuthFailed
 		}
 		return nil

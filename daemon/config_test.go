@@ -3,6 +3,8 @@ package daemon
 import (
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -236,6 +238,54 @@ func TestConfigOneAccountSectionNamesTheOther(t *testing.T) {
 		err := cfg.Validate()
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "needs both") || !strings.Contains(err.Error(), "docs/real-mail.md") {
 			t.Errorf("%s:\n%v", text, err)
+		}
+	}
+}
+
+// docBlocks returns the fenced blocks of a kind ("toml", "sh") in a page
+// of docs/, each with the marker comment before it ("" when none).
+func docBlocks(t *testing.T, page, kind string) (blocks, markers []string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "docs", page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(raw), "\n")
+	for i := 0; i < len(lines); i++ {
+		if lines[i] != "```"+kind {
+			continue
+		}
+		marker := ""
+		if i > 0 && strings.HasPrefix(lines[i-1], "<!-- test: ") {
+			marker = strings.TrimSuffix(strings.TrimPrefix(lines[i-1], "<!-- test: "), " -->")
+		}
+		var b strings.Builder
+		for i++; i < len(lines) && lines[i] != "```"; i++ {
+			b.WriteString(lines[i] + "\n")
+		}
+		blocks, markers = append(blocks, b.String()), append(markers, marker)
+	}
+	return blocks, markers
+}
+
+// Every config on the real-mail page is valid as written: known keys, both
+// account sections, each value accepted.
+func TestRealMailPageConfigsAreValid(t *testing.T) {
+	blocks, _ := docBlocks(t, "real-mail.md", "toml")
+	if len(blocks) < 3 {
+		t.Fatalf("docs/real-mail.md has %d TOML blocks, want the local, hosted and own-server ones", len(blocks))
+	}
+	for i, text := range blocks {
+		cfg := DefaultConfig()
+		if err := DecodeConfig(text, &cfg); err != nil {
+			t.Errorf("block %d: %v\n%s", i+1, err, text)
+			continue
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Errorf("block %d: %v\n%s", i+1, err, text)
+		}
+		if cfg.UsesEmbedded() || len(cfg.Warnings()) > 0 {
+			t.Errorf("block %d: uses the embedded server or old spellings (%q)", i+1, cfg.Warnings())
 		}
 	}
 }

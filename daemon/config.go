@@ -7,11 +7,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
-	"github.com/robfig/cron/v3"
 
 	"pbemd/mailer"
 	"pbemd/mailserver"
@@ -27,8 +27,8 @@ type Config struct {
 	GM           []string `toml:"gm"`
 	GMPassword   string   `toml:"gm_password"`
 	TimeZone     string   `toml:"time_zone"`
-	Poll         string   `toml:"poll"`
-	Tick         string   `toml:"tick"`
+	Poll         Every    `toml:"poll"` // how often the mailbox is read (IDLE brings mail sooner)
+	Tick         Every    `toml:"tick"` // how often deadlines and reminders are checked
 	HTTP         string   `toml:"http"`
 	RateLimit    int      `toml:"rate_limit"`
 	LogLevel     string   `toml:"log_level"`
@@ -40,6 +40,8 @@ type Config struct {
 	SMTP       *mailer.SMTPConfig `toml:"smtp"`
 	Mailserver mailserver.Config  `toml:"mailserver"`
 	Schedule   Schedule           `toml:"schedule"`
+
+	warnings []string // old spellings DecodeConfig read (see Warnings)
 }
 
 //go:embed config.example.toml
@@ -58,8 +60,8 @@ func DefaultConfig() Config {
 		Address:   "gm@pbemd.localhost",
 		GM:        []string{"master@pbemd.localhost"},
 		TimeZone:  "UTC",
-		Poll:      "@every 1m",
-		Tick:      "@every 1m",
+		Poll:      Every{D: time.Minute},
+		Tick:      Every{D: time.Minute},
 		HTTP:      "127.0.0.1:8025",
 		RateLimit: 30,
 		LogLevel:  "info",
@@ -90,7 +92,8 @@ func LoadConfig(path string) (Config, error) {
 	return cfg, cfg.Validate()
 }
 
-// DecodeConfig decodes TOML text into cfg, refusing unknown keys.
+// DecodeConfig decodes TOML text into cfg, refusing unknown keys. Old
+// spellings are read and noted in cfg.Warnings.
 func DecodeConfig(text string, cfg *Config) error {
 	md, err := toml.Decode(text, cfg)
 	if err != nil {
@@ -103,8 +106,29 @@ func DecodeConfig(text string, cfg *Config) error {
 		}
 		return fmt.Errorf("unknown key(s): %s", strings.Join(keys, ", "))
 	}
+	cfg.warnings = nil
+	for key, e := range map[string]Every{"poll": cfg.Poll, "tick": cfg.Tick} {
+		if w := e.oldSpelling(key); w != "" {
+			cfg.warnings = append(cfg.warnings, w)
+		}
+	}
+	// [imap] poll is the old place of the one poll interval.
+	if cfg.IMAP != nil && cfg.IMAP.Poll != 0 {
+		if md.IsDefined("poll") {
+			cfg.warnings = append(cfg.warnings, fmt.Sprintf("[imap] poll = %q is the old place of poll; poll = %q (at the top) is used: remove [imap] poll", cfg.IMAP.Poll, cfg.Poll))
+		} else {
+			cfg.Poll = Every{D: cfg.IMAP.Poll}
+			cfg.warnings = append(cfg.warnings, fmt.Sprintf("[imap] poll = %q is the old place of poll; write poll = %q at the top instead", cfg.IMAP.Poll, cfg.IMAP.Poll))
+		}
+		cfg.IMAP.Poll = 0
+	}
+	sort.Strings(cfg.warnings)
 	return nil
 }
+
+// Warnings lists the old spellings the config file used, each with how to
+// write it now (Open logs them).
+func (c *Config) Warnings() []string { return c.warnings }
 
 func (c *Config) applyEnv() {
 	if v := os.Getenv("PBEMD_GM_PASSWORD"); v != "" {
@@ -138,11 +162,11 @@ func (c *Config) Validate() error {
 	if _, err := time.LoadLocation(c.TimeZone); err != nil {
 		return fmt.Errorf("time_zone %q: %w", c.TimeZone, err)
 	}
-	parser := cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
-	for name, spec := range map[string]string{"poll": c.Poll, "tick": c.Tick} {
-		if _, err := parser.Parse(spec); err != nil {
-			return fmt.Errorf("%s %q is not a cron schedule (e.g. \"@every 1m\" or \"*/5 * * * *\"): %w", name, spec, err)
-		}
+	if err := c.Poll.validate("poll"); err != nil {
+		return err
+	}
+	if err := c.Tick.validate("tick"); err != nil {
+		return err
 	}
 	if c.HTTP != "" {
 		host, _, err := net.SplitHostPort(c.HTTP)
@@ -165,7 +189,11 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("log_level %q is not debug, info, warn or error", c.LogLevel)
 	}
 	if (c.IMAP == nil) != (c.SMTP == nil) {
-		return errors.New("configure both [imap] and [smtp], or neither (then the embedded mail server is used)")
+		have, missing := "[imap]", "[smtp]"
+		if c.IMAP == nil {
+			have, missing = missing, have
+		}
+		return fmt.Errorf("the config sets %s but not %s: a real mail account needs both, [imap] to read the players' mail and [smtp] to send the answers (docs/real-mail.md); with neither, the embedded mail server is used", have, missing)
 	}
 	if c.IMAP != nil {
 		if err := c.IMAP.Validate(); err != nil {

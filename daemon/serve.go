@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -50,8 +49,11 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("data folder: %w", err)
+	for _, w := range cfg.Warnings() {
+		log.Warn("config: " + w)
+	}
+	if err := prepareDataDir(cfg.DataDir, log); err != nil {
+		return nil, err
 	}
 	db, err := store.Open(cfg.DBPath())
 	if err != nil {
@@ -63,7 +65,11 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 		return nil, err
 	}
 	if cfg.UsesEmbedded() {
-		if s.Mail, err = mailserver.Start(cfg.embeddedConfig(), log); err != nil {
+		mc := cfg.embeddedConfig()
+		if err := checkMailFile(mc.StateFile); err != nil {
+			return fail(err)
+		}
+		if s.Mail, err = mailserver.Start(mc, log); err != nil {
 			return fail(err)
 		}
 		// the daemon logs in to its own mailbox with its generated password
@@ -81,6 +87,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 			s.IMAP.Address = cfg.Address
 		}
 	}
+	s.IMAP.Poll = cfg.Poll.D // the one poll interval (0 with an old cron poll: the fetcher's default)
 	metrics := &Metrics{}
 	metrics.QueueDepth = func() int {
 		n := 0
@@ -425,13 +432,33 @@ func (s *Server) Run(ctx context.Context) error {
 		s.log.Warn("first poll failed; deadlines are checked anyway", "err", err)
 	}
 
-	parser := cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
-	c := cron.New(cron.WithParser(parser), cron.WithLocation(time.UTC))
-	if _, err := c.AddFunc(s.cfg.Poll, s.fetcher.Kick); err != nil {
-		return err
+	// The fetcher polls every cfg.Poll itself; old cron spellings of poll
+	// and tick still run on cron.
+	c := cron.New(cron.WithParser(cronParser), cron.WithLocation(time.UTC))
+	if s.cfg.Poll.Cron != "" {
+		if _, err := c.AddFunc(s.cfg.Poll.Cron, s.fetcher.Kick); err != nil {
+			return err
+		}
 	}
-	if _, err := c.AddFunc(s.cfg.Tick, s.Kick); err != nil {
-		return err
+	if s.cfg.Tick.Cron != "" {
+		if _, err := c.AddFunc(s.cfg.Tick.Cron, s.Kick); err != nil {
+			return err
+		}
+	} else {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := time.NewTicker(s.cfg.Tick.D)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					s.Kick()
+				}
+			}
+		}()
 	}
 	c.Start()
 	defer c.Stop()

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -51,21 +50,6 @@ type DB struct {
 	bolt   *bolt.DB
 	path   string
 	faults writeFaults // fault.go
-}
-
-// Open opens (creating if needed, mode 0600) the store at path, creates its
-// buckets and upgrades its schema.
-func Open(path string) (*DB, error) {
-	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	db := &DB{bolt: b, path: path}
-	if err := db.bolt.Update(db.prepare); err != nil {
-		b.Close()
-		return nil, fmt.Errorf("prepare store %s: %w", path, err)
-	}
-	return db, nil
 }
 
 func (db *DB) prepare(tx *bolt.Tx) error {
@@ -132,7 +116,8 @@ func (db *DB) Backup(w io.Writer) (int64, error) {
 // partial copy never has the final name.
 func (db *DB) BackupFile(path string) error {
 	tmp := path + ".partial"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	os.Remove(tmp) // a leftover keeps its mode; a new file is 0600
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}

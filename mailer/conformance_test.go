@@ -381,6 +381,11 @@ func runConformance(t *testing.T, e *mailEnv) {
 		box := e.freshMailbox(t)
 		files, _ := filepath.Glob("testdata/mail/*.eml")
 		want := map[string]string{}
+		// A NUL byte is never legal in a mail (RFC 5322 2.2, 2.3): a real
+		// server may rewrite it (Dovecot stores it as 0x80), so for such a
+		// sample only what the daemon must guarantee is compared: no
+		// control character survives into what it reads.
+		hasNUL := map[string]bool{}
 		for _, file := range files {
 			raw, err := os.ReadFile(file)
 			if err != nil {
@@ -395,6 +400,7 @@ func runConformance(t *testing.T, e *mailEnv) {
 				t.Fatal(err)
 			}
 			want[m.ID] = string(golden)
+			hasNUL[m.ID] = bytes.IndexByte(raw, 0) >= 0
 			e.appendMail(t, box, crlfBytes(raw))
 		}
 		h := newDedupeHandler()
@@ -411,6 +417,12 @@ func runConformance(t *testing.T, e *mailEnv) {
 			if strings.HasPrefix(m.ID, "sha256:") { // golden has the LF file's hash
 				got = got[strings.IndexByte(got, '\n'):]
 				golden = golden[strings.IndexByte(golden, '\n'):]
+			}
+			if hasNUL[m.ID] {
+				if i := strings.IndexFunc(got, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' }); i >= 0 {
+					t.Errorf("%s: a control character survived: %q", m.ID, got)
+				}
+				continue
 			}
 			if got != golden {
 				t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", m.ID, got, golden)

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -243,11 +242,11 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 // acknowledge writes the standing orders of a power, with the misorders of
 // the mail just received and the notes of the engine.
 func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string) (string, error) {
-	sets, err := mc.tx.OrderSets(mc.game.Name, mc.game.Phase)
+	current, err := currentOrders(mc.tx, mc.engine, mc.state, mc.game) // standing.go: no re-merge of every version
 	if err != nil {
 		return "", err
 	}
-	standing := effectiveOrders(mc.engine, mc.state, mc.game, sets)[power]
+	standing := current[power]
 	full, err := mc.engine.Check(mc.state, power, strings.Join(standing, "\n"))
 	if err != nil {
 		return "", err
@@ -316,38 +315,14 @@ func dedupe(xs []string) []string {
 // effectiveOrders folds every stored version of each power's orders into the
 // set that applies: oldest first, so the latest wins; a senior's LOCK makes
 // the senior's versions apply after the juniors'; the GM's (SET ORDERS) apply
-// last of all.
+// last of all. It folds from scratch with the same code that keeps the
+// folds of the open phase one version at a time (standing.go), so the two
+// cannot disagree.
 func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []store.OrderSet) map[string][]string {
-	byPower := map[string][]store.OrderSet{}
-	for _, s := range sets {
-		byPower[s.Power] = append(byPower[s.Power], s)
-	}
-	merger, _ := e.(adjudicator.Merger)
-	out := map[string][]string{}
-	for _, power := range store.SortedKeys(byPower) {
-		vs := byPower[power]
-		locked := seniorLocked(g, power)
-		weight := func(s store.OrderSet) int {
-			switch {
-			case s.GM:
-				return 2
-			case locked && s.Rank == 0:
-				return 1
-			}
-			return 0
-		}
-		sort.SliceStable(vs, func(i, j int) bool { return weight(vs[i]) < weight(vs[j]) })
-		standing := append([]string(nil), vs[0].Lines...) // merging into nothing changes nothing
-		for _, s := range vs[1:] {
-			if merger == nil {
-				standing = append(standing[:0:0], s.Lines...)
-				continue
-			}
-			standing = merger.Merge(state, standing, s.Lines)
-		}
-		out[power] = standing
-	}
-	return out
+	s := &standing{folds: map[string]store.StandingOrders{}, pending: sets, touched: map[string]bool{}}
+	merge := mergeFor(e, state)
+	s.fold(merge)
+	return s.orders(merge, g)
 }
 
 // seniorLocked tells whether the senior of power has locked out the
@@ -378,16 +353,12 @@ func (mc *mailCtx) maybeEarly() error {
 	if !onReceipt && !g.Options.ProcessEarly {
 		return nil
 	}
-	sets, err := mc.tx.OrderSets(g.Name, g.Phase)
+	st, err := loadStanding(mc.tx, g) // not every version: see standing.go
 	if err != nil {
 		return err
 	}
-	sent := map[string]bool{}
-	for _, s := range sets {
-		sent[s.Power] = true
-	}
 	for _, p := range g.Waiting {
-		if onReceipt && !sent[p] {
+		if onReceipt && !st.sent(p) {
 			return nil
 		}
 		if !onReceipt && !g.Ready[p] {

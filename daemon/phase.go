@@ -75,8 +75,8 @@ type phaseJob struct {
 	g      *store.Game
 	e      adjudicator.Engine
 	state  []byte
-	before []byte // the game record before the phase (for ROLLBACK)
-	sets   []store.OrderSet
+	before []byte    // the game record before the phase (for ROLLBACK)
+	orders *standing // the folded orders of the phase (standing.go)
 
 	ords map[string][]string
 	seed int64
@@ -164,7 +164,7 @@ func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, b
 	if job.state, err = tx.State(g.Name); err != nil {
 		return nil, false, err
 	}
-	if job.sets, err = tx.OrderSets(g.Name, g.Phase); err != nil {
+	if job.orders, err = loadStanding(tx, g); err != nil {
 		return nil, false, err
 	}
 	if job.before, err = json.Marshal(g); err != nil {
@@ -177,7 +177,9 @@ func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, b
 func (j *phaseJob) resolve() {
 	t0 := time.Now()
 	defer func() { j.dur = time.Since(t0) }()
-	j.ords = effectiveOrders(j.e, j.state, j.g, j.sets)
+	merge := mergeFor(j.e, j.state)
+	j.orders.fold(merge) // only what no mail folded yet (GM SET ORDERS, an old store)
+	j.ords = j.orders.orders(merge, j.g)
 	j.out, j.err = j.e.Resolve(j.state, j.ords, j.seed)
 	if j.err == nil {
 		j.st, j.err = j.e.Status(j.out.Next)
@@ -526,16 +528,12 @@ func (d *Daemon) remindGame(tx *store.Tx, name string, now time.Time) error {
 	if !send {
 		return tx.PutGame(g)
 	}
-	sets, err := tx.OrderSets(g.Name, g.Phase)
+	st, err := loadStanding(tx, g)
 	if err != nil {
 		return err
 	}
-	sent := map[string]bool{}
-	for _, s := range sets {
-		sent[s.Power] = true
-	}
 	for _, power := range g.Waiting {
-		if sent[power] {
+		if st.sent(power) {
 			continue
 		}
 		for i := range g.Players {

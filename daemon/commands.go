@@ -79,16 +79,20 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 		}
 	}
 	if check != nil && len(check.Answers) > 0 {
-		mc.say("%s", strings.Join(check.Answers, "\n\n"))
+		answers := check.Answers
+		if len(answers) > maxAnswers { // bounded reply (limits.go)
+			answers = append(answers[:maxAnswers:maxAnswers], fmt.Sprintf("(%d more questions not answered: ask at most %d in one mail.)", len(check.Answers)-maxAnswers, maxAnswers))
+		}
+		mc.say("%s", strings.Join(answers, "\n\n"))
 	}
 	if hasOrders && (check == nil || len(check.Canonical) > 0 || len(check.Answers) == 0) {
 		if err := mc.orders(lines, check); err != nil {
 			return err
 		}
 	} else if len(problems) > 0 && mc.observer && mc.player == nil && !mc.gm {
-		mc.say("You observe %s: observers cannot send orders, and these lines are not commands:\n%s", mc.game.Name, strings.Join(problems, "\n"))
+		mc.say("You observe %s: observers cannot send orders, and these lines are not commands:\n%s", mc.game.Name, listProblems(problems))
 	} else if len(problems) > 0 {
-		mc.say("I could not understand these lines:\n%s", strings.Join(problems, "\n"))
+		mc.say("I could not understand these lines:\n%s", listProblems(problems))
 		if mc.player == nil && !mc.gm && !mc.siteGM && !mc.observer {
 			mc.say("%s", mc.introduction())
 		}
@@ -218,7 +222,7 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 				problems = append(problems, describeLine(&lines[i]))
 			}
 		}
-		mc.say("No orders were stored from this mail; your standing orders for %s are unchanged.\n%s", mc.game.PhaseTitle, strings.Join(problems, "\n"))
+		mc.say("No orders were stored from this mail; your standing orders for %s are unchanged.\n%s", mc.game.PhaseTitle, listProblems(problems))
 		return nil
 	}
 	set := store.OrderSet{
@@ -280,7 +284,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 	}
 	if len(warn) > 0 {
 		b.WriteString("\nPlease look again at these (at the deadline your orders are carried out exactly as they stand):\n")
-		b.WriteString(strings.Join(dedupe(warn), "\n"))
+		b.WriteString(listProblems(dedupe(warn)))
 		b.WriteString("\n")
 	}
 	if len(full.Notes) > 0 {

@@ -117,6 +117,14 @@ func (mc *mailCtx) run() error {
 	if err := mc.identifyByToken(); err != nil {
 		return err
 	}
+	// Bounded work: a mail with more lines than anyone writes by hand is
+	// refused before it is parsed (the parse and the engine's check run
+	// inside the write lock).
+	if n := orders.ReadLines(mc.in.Text, maxReadLines); n > maxReadLines {
+		mc.log.Warn("mail refused: too many lines", "limit", maxReadLines)
+		mc.say("Your mail has more than %d lines for me to read (quoted text and signatures not counted), so I did not read it: nothing in it was carried out. Please send at most %d lines in one mail; you may send several mails.", maxReadLines, maxReadLines)
+		return nil
+	}
 	// A pass without a game's lexicon finds the commands: enough for
 	// SIGNON and for mails that carry no orders. A player's mail is read
 	// once more, with the game's lexicon, by the engine.

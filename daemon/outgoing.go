@@ -27,6 +27,9 @@ type Outgoing struct {
 	Auto       string // Auto-Submitted value
 	Game       string
 	Phase      string
+	// Alert is set on alerts to a GM (alert.go): the mail carries an
+	// X-Pbemd-Alert header, and its own failure is never alerted about.
+	Alert bool
 
 	From    string // our address
 	ReplyTo string // our address with the token

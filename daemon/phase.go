@@ -447,7 +447,7 @@ func (d *Daemon) alertGM(tx *store.Tx, g *store.Game, subject, text string) erro
 		d.log.Warn("GM alert with no GM address configured", "game", name, "subject", subject)
 		return nil
 	}
-	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g)})
+	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g), Alert: true})
 }
 
 func phaseOf(g *store.Game) string {

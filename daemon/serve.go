@@ -46,6 +46,9 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if now == nil {
 		now = time.Now
 	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data folder: %w", err)
 	}
@@ -100,7 +103,12 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	s.Daemon = d
 	sender, err = mailer.NewSender(s.SMTP, NewMailQueue(db), mailer.SenderOptions{
 		Logger: log, Now: now,
-		OnGiveUp: func(g mailer.GiveUp) { s.tellGM("Mail could not be delivered", giveUpText(g)) },
+		OnGiveUp: func(g mailer.GiveUp) {
+			if err := d.giveUpAlert(g); err != nil { // alert.go: never about an alert
+				log.Error("GM alert", "err", err)
+			}
+			s.sender.Kick()
+		},
 	})
 	if err != nil {
 		return fail(err)
@@ -120,7 +128,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 			if p.Mail != nil && p.Mail.From != nil {
 				from = p.Mail.From.Address
 			}
-			s.tellGM("A mail was set aside", fmt.Sprintf("A mail from %s could not be processed after %d attempts and was set aside (flagged in the mailbox).\nError: %v\nThe sender was not answered; please look at it by hand.", from, p.Failures, p.Err))
+			s.tellGM(alertSetAside, "A mail was set aside", fmt.Sprintf("A mail from %s could not be processed after %d attempts and was set aside (flagged in the mailbox).\nError: %v\nThe sender was not answered; please look at it by hand.", from, p.Failures, p.Err))
 		},
 	})
 	if err != nil {
@@ -134,9 +142,10 @@ func giveUpText(g mailer.GiveUp) string {
 		g.Mail.MessageID, strings.Join(g.Recipients, ", "), g.Err)
 }
 
-// tellGM mails the site GM a note from outside any mail or tick.
-func (s *Server) tellGM(subject, text string) {
-	err := s.DB.Update(func(tx *store.Tx) error { return s.Daemon.alertGM(tx, nil, subject, text) })
+// tellGM mails the site GM a note from outside any mail or tick, at most
+// one of a kind per quarter of an hour (alert.go).
+func (s *Server) tellGM(kind, subject, text string) {
+	err := s.DB.Update(func(tx *store.Tx) error { return s.Daemon.alertLimited(tx, nil, kind, subject, text) })
 	if err != nil {
 		s.log.Error("GM alert", "err", err, "subject", subject)
 	}

@@ -54,7 +54,6 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 	now := d.now()
 	log := d.log.With("msgid", in.MsgID, "from", in.From)
 	d.metrics.MailsIn.Add(1)
-	sender := in.Sender()
 
 	if in.Auto {
 		log.Info("mail not answered: bounce or auto-reply")
@@ -75,30 +74,43 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 			d.metrics.MailsIgnored.Add(1)
 			return nil
 		}
-		v := d.rate.check(sender, now)
 		if in.TooBig {
-			once, err := tx.AllowOncePer("too-big:"+sender, now, time.Hour)
-			if err != nil {
+			// Not read, so not proven: answered at its From address, once
+			// an hour, and a stranger once a day.
+			to := in.unproven()
+			once, err := tx.AllowOncePer("too-big:"+to, now, time.Hour)
+			if err != nil || !once {
 				return err
 			}
-			if once && v != silent {
-				return d.send(tx, &Outgoing{
-					To: []string{sender}, Subject: reSubject(in.Subject), InReplyTo: in.MsgID,
-					References: append(in.References, in.MsgID), Auto: autoReplied,
-					Text: "Your mail was too large for me to read, so I did not look at it.\n" +
-						"Please send your orders as plain text in the body of a short mail\n" +
-						"(no attachments); a few kilobytes is plenty.\n",
-				})
+			if ok, err := d.mayAnswerUnproven(tx, to, now, log); err != nil || !ok {
+				return err
 			}
-			return nil
+			if d.rate.check(to, now) == silent {
+				return nil
+			}
+			return d.send(tx, &Outgoing{
+				To: []string{to}, Subject: reSubject(in.Subject), InReplyTo: in.MsgID,
+				References: append(in.References, in.MsgID), Auto: autoReplied,
+				Text: "Your mail was too large for me to read, so I did not look at it.\n" +
+					"Please send your orders as plain text in the body of a short mail\n" +
+					"(no attachments); a few kilobytes is plenty.\n",
+			})
 		}
-		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: sender, log: log}
+		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: in.unproven(), log: log}
 		if err := mc.run(); err != nil {
 			return err
 		}
-		switch v {
+		if len(mc.reply) == 0 {
+			return nil
+		}
+		if !mc.identified() {
+			if ok, err := d.mayAnswerUnproven(tx, mc.sender, now, log); err != nil || !ok {
+				return err
+			}
+		}
+		switch d.rate.check(mc.sender, now) {
 		case silent:
-			log.Warn("rate limit: mail processed, not answered", "sender", sender)
+			log.Warn("rate limit: mail processed, not answered", "sender", mc.sender)
 			return nil
 		case notice:
 			mc.reply = append(mc.reply, fmt.Sprintf("You have sent more than %d mails in the last hour. I have carried out this one, but I will not answer you again for a while.", d.opt.RateLimit))
@@ -112,11 +124,61 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 	return nil
 }
 
+// Where answers go. A mail that proves who sent it (a reply token, a
+// password) is answered at its Reply-To, else its From: the sender holds
+// the secret, and may well write from one mailbox and read another. A
+// mail that proves nothing is answered at its From address only, never at
+// a Reply-To: Reply-To is a header anyone sets to anything at no cost,
+// while a forged From of a domain that publishes DMARC is refused on its
+// way in. Even so, From is forgeable, so such a mail from an address the
+// daemon has never mailed as a player, observer or GM (a stranger) is
+// answered at most once a day per address (durably: strangerEvery), and
+// the daemon cannot be made to reflect mail at an address for long.
+const strangerEvery = 24 * time.Hour
+
+// unproven is the address an unproven mail is answered at: its From.
+func (in *Incoming) unproven() string {
+	if in.From == "" {
+		return in.Sender()
+	}
+	return strings.ToLower(in.From)
+}
+
+// mayAnswerUnproven reports whether an answer to a mail that proved
+// nothing may go to addr: always to a known address, once a day to a
+// stranger.
+func (d *Daemon) mayAnswerUnproven(tx *store.Tx, addr string, now time.Time, log *slog.Logger) (bool, error) {
+	if tx.KnownAddress(addr) {
+		return true, nil
+	}
+	ok, err := tx.AllowOncePer("stranger:"+addr, now, strangerEvery)
+	if err == nil && !ok {
+		log.Info("stranger answered less than a day ago: not answered", "to", addr)
+	}
+	return ok, err
+}
+
+// identified reports whether the mail proved who sent it (by token or
+// password) or made its sender one of a game (JOIN, OBSERVE).
+func (mc *mailCtx) identified() bool {
+	return mc.player != nil || mc.gm || mc.siteGM || mc.observer || mc.game != nil
+}
+
+// settleSender sets where the answer goes (see strangerEvery).
+func (mc *mailCtx) settleSender() {
+	if mc.identified() {
+		mc.sender = mc.in.Sender()
+	} else {
+		mc.sender = mc.in.unproven()
+	}
+}
+
 // run identifies the sender, parses the mail and carries out what it says.
 func (mc *mailCtx) run() error {
 	if err := mc.identifyByToken(); err != nil {
 		return err
 	}
+	mc.settleSender()
 	// Bounded work: a mail with more lines than anyone writes by hand is
 	// refused before it is parsed (the parse and the engine's check run
 	// inside the write lock).
@@ -134,6 +196,7 @@ func (mc *mailCtx) run() error {
 		if err := mc.identifyByPassword(res); err != nil {
 			return err
 		}
+		mc.settleSender()
 	}
 	if err := mc.loadGame(); err != nil {
 		return err

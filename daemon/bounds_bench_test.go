@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"pbemd/daemon"
@@ -69,4 +70,76 @@ func BenchmarkOrderMailAfterVersions(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkOrderMailsBesideSignons: England's order mails (by reply
+// token) alone, interleaved with a flood of SIGNONs with wrong passwords
+// from ever new addresses, and beside another goroutine that signs France
+// on with the right password over and over — at the default bcrypt cost.
+// The player-mails/s figures should be alike: a failed SIGNON past the
+// limits costs no bcrypt, and bcrypt never runs inside the write lock.
+func BenchmarkOrderMailsBesideSignons(b *testing.B) {
+	setup := func(b *testing.B) (*daemontest.Table, daemontest.Player, string) {
+		tb := daemontest.NewWith(b, func(o *daemon.Options) { o.RateLimit = 1 << 30; o.PasswordCost = 0 })
+		tb.Create("flood", "standard", "")
+		for _, p := range standardPowers {
+			tb.Send(p+"@example.test", "", "JOIN flood prefer "+p)
+		}
+		var eng daemontest.Player
+		var frPassword string
+		for _, m := range tb.Outbox() {
+			switch {
+			case m.Subject == "[flood] You are England":
+				eng = daemontest.Player{Addr: m.To, Token: m.Token}
+			case m.Subject == "[flood] You are France":
+				i := strings.Index(m.Text, "Your password: ")
+				frPassword = strings.Fields(m.Text[i+len("Your password: "):])[0]
+			}
+		}
+		return tb, eng, frPassword
+	}
+	report := func(b *testing.B) {
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "player-mails/s")
+	}
+	b.Run("alone", func(b *testing.B) {
+		tb, eng, _ := setup(b)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			tb.As(eng, orderVariants[i%len(orderVariants)])
+		}
+		report(b)
+	})
+	b.Run("wrong-passwords", func(b *testing.B) {
+		tb, eng, _ := setup(b)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			tb.Send(fmt.Sprintf("guesser%d@example.test", i), "", fmt.Sprintf("SIGNON france flood guess%d\nA Par - Bur", i))
+			tb.As(eng, orderVariants[i%len(orderVariants)])
+		}
+		report(b)
+	})
+	b.Run("right-passwords-beside", func(b *testing.B) {
+		tb, eng, pw := setup(b)
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				tb.Send("france@example.test", "", "SIGNON france flood "+pw+"\nA Par - Bur")
+			}
+		}()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			tb.As(eng, orderVariants[i%len(orderVariants)])
+		}
+		b.StopTimer()
+		close(stop)
+		<-done
+		report(b)
+	})
 }

@@ -75,6 +75,7 @@ type Daemon struct {
 	log     *slog.Logger
 	now     func() time.Time
 	rate    *rateLimiter
+	signons *signonGuard // failed SIGNONs (signon.go)
 	metrics *Metrics
 	domain  string
 	local   string
@@ -125,6 +126,7 @@ func New(db *store.DB, opt Options) (*Daemon, error) {
 		log:     opt.Logger,
 		now:     opt.Now,
 		rate:    newRateLimiter(opt.RateLimit, time.Hour),
+		signons: newSignonGuard(),
 		metrics: opt.Metrics,
 		domain:  domain,
 		local:   local,

@@ -1,14 +1,12 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
-	"crypto/subtle"
 	"fmt"
 	"log/slog"
 	"strings"
 	"time"
-
-	"golang.org/x/crypto/bcrypt"
 
 	"pbemd/adjudicator"
 	"pbemd/orders"
@@ -33,6 +31,9 @@ type mailCtx struct {
 	obs      *store.Observer // points into game.Observers
 	// how it proved it, for the reply ("by your reply address", "by password")
 	authBy string
+	// signon is the first SIGNON of the mail, its password compared
+	// before this transaction (signon.go); nil when it has none.
+	signon *signonCheck
 
 	engine adjudicator.Engine
 	state  []byte
@@ -64,7 +65,12 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 		})
 	}
 
-	err := d.db.Update(func(tx *store.Tx) error {
+	// bcrypt runs here, before the write transaction (signon.go).
+	signon, err := d.checkSignon(in, now)
+	if err != nil {
+		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
+	}
+	err = d.db.Update(func(tx *store.Tx) error {
 		first, err := tx.MarkMailProcessed(in.MsgID, now)
 		if err != nil {
 			return err
@@ -96,7 +102,7 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 					"(no attachments); a few kilobytes is plenty.\n",
 			})
 		}
-		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: in.unproven(), log: log}
+		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: in.unproven(), log: log, signon: signon}
 		if err := mc.run(); err != nil {
 			return err
 		}
@@ -192,7 +198,11 @@ func (mc *mailCtx) run() error {
 	// once more, with the game's lexicon, by the engine.
 	var res *orders.Result
 	if mc.player == nil && !mc.gm {
-		res = orders.Parse(mc.in.Text, orders.Options{})
+		if mc.signon != nil {
+			res = mc.signon.res // parsed already, the same way
+		} else {
+			res = orders.Parse(mc.in.Text, orders.Options{})
+		}
 		if err := mc.identifyByPassword(res); err != nil {
 			return err
 		}
@@ -263,33 +273,51 @@ func (mc *mailCtx) identifyByToken() error {
 }
 
 // identifyByPassword looks for SIGNON (a player's or the GM's password) in
-// a mail written from scratch.
+// a mail written from scratch. The password was compared before this
+// transaction (checkSignon); here the match is taken only if the player
+// still has the hash that matched.
 func (mc *mailCtx) identifyByPassword(res *orders.Result) error {
-	for _, cmd := range res.Commands() {
-		if cmd.Verb != orders.VerbSignon {
-			continue
+	var cmd *orders.Command
+	for _, c := range res.Commands() {
+		if c.Verb == orders.VerbSignon {
+			cmd = c
+			break
 		}
-		if mc.authenticate(cmd) {
-			return nil
-		}
-		mc.say("SIGNON failed: the game, power or password is wrong. Nothing in this mail was carried out as %s. (Replying to one of my mails to you needs no password.)", strings.ToUpper(cmd.Power))
+	}
+	if cmd == nil {
 		return nil
 	}
-	return nil
+	sc := mc.signon
+	switch {
+	case sc == nil || sc.cmd == nil || sc.skipped:
+		// Sent to a reply address that is known but names nobody who
+		// plays now: passwords are checked for mail to the plain address.
+		mc.say("SIGNON was not checked, as this mail went to a reply address. To sign on by password, write to %s.", mc.d.opt.Address)
+		return nil
+	case sc.refused != "":
+		mc.log.Info("password sign-on refused unchecked", "why", sc.refused, "target", sc.target)
+		mc.say("SIGNON refused: %s, so I did not check the password. Nothing in this mail was carried out as %s. Reply to one of my mails to you instead: that needs no password.", sc.refused, strings.ToUpper(cmd.Power))
+		return nil
+	}
+	if mc.authenticate(sc) {
+		return nil
+	}
+	mc.say("SIGNON failed: the game, power or password is wrong. Nothing in this mail was carried out as %s. (Replying to one of my mails to you needs no password.)", strings.ToUpper(cmd.Power))
+	return mc.signonFailed(sc)
 }
 
-func (mc *mailCtx) authenticate(cmd *orders.Command) bool {
-	power := strings.ToLower(strings.TrimSpace(cmd.Power))
-	if power == "gm" || power == "master" {
-		if mc.d.opt.GMPassword == "" || subtle.ConstantTimeCompare([]byte(cmd.Password), []byte(mc.d.opt.GMPassword)) != 1 {
-			return false
-		}
+// authenticate takes the result of checkSignon.
+func (mc *mailCtx) authenticate(sc *signonCheck) bool {
+	if !sc.ok {
+		return false
+	}
+	if sc.gm {
 		mc.authBy = "GM password"
-		if cmd.Game == "" {
+		if sc.cmd.Game == "" {
 			mc.siteGM = true
 			return true
 		}
-		g, err := mc.tx.Game(cmd.Game)
+		g, err := mc.tx.Game(sc.cmd.Game)
 		if err != nil {
 			mc.siteGM = true
 			return true
@@ -297,22 +325,18 @@ func (mc *mailCtx) authenticate(cmd *orders.Command) bool {
 		mc.game, mc.gm, mc.siteGM = g, true, true
 		return true
 	}
-	g, err := mc.tx.Game(cmd.Game)
+	g, err := mc.tx.Game(sc.game)
 	if err != nil {
-		bcrypt.CompareHashAndPassword([]byte("$2a$10$0000000000000000000000000000000000000000000000000000"), []byte(cmd.Password)) // same work either way
 		return false
 	}
 	for i := range g.Players {
 		p := &g.Players[i]
-		if p.Left || !powerMatches(p.Power, power) || p.PassHash == nil {
-			continue
-		}
-		if bcrypt.CompareHashAndPassword(p.PassHash, []byte(cmd.Password)) == nil {
+		if p.Address == sc.address && !p.Left && bytes.Equal(p.PassHash, sc.hash) {
 			mc.game, mc.player, mc.authBy = g, p, "password"
 			return true
 		}
 	}
-	return false
+	return false // changed since the password was compared
 }
 
 // powerMatches compares a power id with what a player wrote: the id, the

@@ -403,3 +403,14 @@ func (h *harness) as(p player, body string) string {
 	h.t.Helper()
 	return h.send(p.addr, p.token, body)
 }
+
+// orderSets reads every version stored for a game's open phase.
+func (h *harness) orderSets(game string) []store.OrderSet {
+	h.t.Helper()
+	g := h.game(game)
+	var sets []store.OrderSet
+	if err := h.db.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets(game, g.Phase); return err }); err != nil {
+		h.t.Fatal(err)
+	}
+	return sets
+}

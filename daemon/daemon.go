@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"pbemd/adjudicator"
+	"pbemd/mailer"
 	"pbemd/store"
 )
 
@@ -93,6 +94,9 @@ func New(db *store.DB, opt Options) (*Daemon, error) {
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
+	} else {
+		// Tokens, passwords and the GM password never reach the log.
+		opt.Logger = slog.New(mailer.NewRedactingHandler(opt.Logger.Handler(), opt.GMPassword))
 	}
 	if opt.Kick == nil {
 		opt.Kick = func() {}

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -33,14 +34,24 @@ const e2eGM = "master@pbemd.localhost"
 
 func newE2E(t *testing.T) *e2e {
 	t.Helper()
+	return newE2EWith(t, nil, nil)
+}
+
+// newE2EWith is newE2E with a logger (nil: none) and the config edited
+// by edit (nil: not).
+func newE2EWith(t *testing.T, log *slog.Logger, edit func(*Config)) *e2e {
+	t.Helper()
 	cfg := DefaultConfig()
 	cfg.DataDir = t.TempDir()
 	cfg.HTTP = ""
 	cfg.GMPassword = "sesame"
 	cfg.PasswordCost = 4
 	cfg.Mailserver.IMAPAddr, cfg.Mailserver.SMTPAddr, cfg.Mailserver.StateFile = "127.0.0.1:0", "127.0.0.1:0", ""
+	if edit != nil {
+		edit(&cfg)
+	}
 	c := &clock{t: time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)}
-	srv, err := Open(cfg, nil, c.Now)
+	srv, err := Open(cfg, log, c.Now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,6 +49,18 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// No credential reaches the log, at any level (mailer/redact.go).
+	secrets := []string{cfg.GMPassword, cfg.Mailserver.PlayerPassword}
+	for _, a := range cfg.Mailserver.Accounts {
+		secrets = append(secrets, a.Password)
+	}
+	if cfg.IMAP != nil {
+		secrets = append(secrets, cfg.IMAP.Password)
+	}
+	if cfg.SMTP != nil {
+		secrets = append(secrets, cfg.SMTP.Password)
+	}
+	log = slog.New(mailer.NewRedactingHandler(log.Handler(), secrets...))
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data folder: %w", err)
 	}

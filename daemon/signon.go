@@ -139,7 +139,7 @@ func (d *Daemon) checkSignon(in *Incoming, now time.Time) (*signonCheck, error) 
 	}
 	var cands []candidate
 	err := d.db.View(func(tx *store.Tx) error {
-		if _, ok := tx.Token(in.Token); ok {
+		if ref, ok := tx.Token(in.Token); ok && ref.Game != "" && tokenNamesPlayerOrGM(tx, ref) {
 			sc.skipped = true // identified by its token: SIGNON is not used
 			return nil
 		}
@@ -178,6 +178,21 @@ func (d *Daemon) checkSignon(in *Incoming, now time.Time) (*signonCheck, error) 
 		}
 	}
 	return sc, nil
+}
+
+// tokenNamesPlayerOrGM reports whether a token makes its mail a game GM's
+// or a current player's, so that identifyByPassword is not reached (an
+// observer's or the site GM's token may still SIGNON as a player).
+func tokenNamesPlayerOrGM(tx *store.Tx, ref store.TokenRef) bool {
+	g, err := tx.Game(ref.Game)
+	if err != nil {
+		return false
+	}
+	if ref.GM {
+		return true
+	}
+	p := findPlayer(g, ref.Address)
+	return p != nil && p.Token == ref.Token
 }
 
 func containsFold(s, sub string) bool {

@@ -153,3 +153,15 @@ func TestSignonGuessingOverallIsLimited(t *testing.T) {
 	h.send("carol@elsewhere2.test", "", "SIGNON blue all "+pw+"\nscore 2")
 	mustContain(t, h.only(h.outbox(), "carol@elsewhere2.test").Text, "Signed on as Blue")
 }
+
+// TestSignonThroughAnObserverToken: a mail to an observer's reply address
+// may still sign on as a player by password (the password is compared
+// before the write transaction for it too).
+func TestSignonThroughAnObserverToken(t *testing.T) {
+	h := newHarness(t)
+	pw, _ := signonGame(t, h, "obs")
+	h.send("watcher@example.test", "", "OBSERVE obs")
+	obs := h.only(h.outbox(), "watcher@example.test")
+	h.send("watcher@example.test", obs.Token, "SIGNON blue obs "+pw+"\nscore 2")
+	mustContain(t, h.only(h.outbox(), "watcher@example.test").Text, "Signed on as Blue", "Orders received for Blue")
+}

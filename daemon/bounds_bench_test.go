@@ -16,7 +16,10 @@ import (
 // BenchmarkHugeOrderMail: one order mail of 75,000 lines (0.98 MB, under
 // the size limit) from England, and the size of what it is answered with.
 func BenchmarkHugeOrderMail(b *testing.B) {
-	tb, _, pl := standardTable(b, "big")
+	tb := daemontest.NewWith(b, func(o *daemon.Options) { o.RateLimit = 1 << 30 })
+	tb.Create("big", "standard", "")
+	pl := tb.SignUp("big", standardPowers)
+	tb.Outbox()
 	text := repeat(75000, "F Lon - Nth", "A Lvp - Yor", "F Edi - Nwg")
 	b.SetBytes(int64(len(text)))
 	b.ResetTimer()

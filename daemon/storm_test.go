@@ -46,7 +46,7 @@ func startRefusingSMTP(t *testing.T) *refusingSMTP {
 type refusingBackend struct{ r *refusingSMTP }
 
 func (b refusingBackend) NewSession(*smtp.Conn) (smtp.Session, error) {
-	return refusingSession{b.r}, nil
+	return refusingSession(b), nil
 }
 
 type refusingSession struct{ r *refusingSMTP }

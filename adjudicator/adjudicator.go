@@ -138,6 +138,12 @@ type Report struct {
 // Merger, a newer set is merged into the standing one (Diplomacy: a new
 // order for a unit replaces that unit's order, other units keep theirs);
 // otherwise the newest set replaces the previous one whole.
+//
+// Merge must be associative for a given state: Merge(Merge(a, b), c) and
+// Merge(a, Merge(b, c)) give the same lines in the same order. The daemon
+// relies on it to keep running folds of a phase's versions (by sender
+// class) instead of folding every version again for each new mail.
+// Replacing per key (a unit, a bid) and replacing whole both are.
 type Merger interface {
 	Merge(state []byte, standing, newer []string) []string
 }

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -84,16 +83,20 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 		}
 	}
 	if check != nil && len(check.Answers) > 0 {
-		mc.say("%s", strings.Join(check.Answers, "\n\n"))
+		answers := check.Answers
+		if len(answers) > maxAnswers { // bounded reply (limits.go)
+			answers = append(answers[:maxAnswers:maxAnswers], fmt.Sprintf("(%d more questions not answered: ask at most %d in one mail.)", len(check.Answers)-maxAnswers, maxAnswers))
+		}
+		mc.say("%s", strings.Join(answers, "\n\n"))
 	}
 	if hasOrders && (check == nil || len(check.Canonical) > 0 || len(check.Answers) == 0) {
 		if err := mc.orders(lines, check); err != nil {
 			return err
 		}
 	} else if len(problems) > 0 && mc.observer && mc.player == nil && !mc.gm {
-		mc.say("You observe %s: observers cannot send orders, and these lines are not commands:\n%s", mc.game.Name, strings.Join(problems, "\n"))
+		mc.say("You observe %s: observers cannot send orders, and these lines are not commands:\n%s", mc.game.Name, listProblems(problems))
 	} else if len(problems) > 0 {
-		mc.say("I could not understand these lines:\n%s", strings.Join(problems, "\n"))
+		mc.say("I could not understand these lines:\n%s", listProblems(problems))
 		if mc.player == nil && !mc.gm && !mc.siteGM && !mc.observer {
 			mc.say("%s", mc.introduction())
 		}
@@ -242,7 +245,7 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 				problems = append(problems, describeLine(&lines[i]))
 			}
 		}
-		mc.say("No orders were stored from this mail; your standing orders for %s are unchanged.\n%s", mc.game.PhaseTitle, strings.Join(problems, "\n"))
+		mc.say("No orders were stored from this mail; your standing orders for %s are unchanged.\n%s", mc.game.PhaseTitle, listProblems(problems))
 		return nil
 	}
 	set := store.OrderSet{
@@ -289,11 +292,26 @@ func (mc *mailCtx) phaseTitle(id string) string {
 // acknowledge writes the standing orders of a power, with the misorders of
 // the mail just received and the notes of the engine.
 func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string) (string, error) {
-	sets, err := mc.tx.OrderSets(mc.game.Name, mc.game.Phase)
+	// The folds of the phase, before and after this mail's version
+	// (standing.go): no re-merge of every version.
+	st, err := loadStanding(mc.tx, mc.game)
 	if err != nil {
 		return "", err
 	}
-	standing, from := standingOrders(mc.engine, mc.state, mc.game, power, sets)
+	merge := mergeFor(mc.engine, mc.state)
+	var before store.Fold
+	if n := len(st.pending); n > 0 && st.pending[n-1].MsgID == mc.in.MsgID {
+		mine := st.pending[n-1]
+		st.pending = st.pending[:n-1]
+		st.fold(merge)
+		before = st.standingFold(merge, power)
+		st.pending = []store.OrderSet{mine}
+	}
+	st.fold(merge)
+	if err := st.save(mc.tx); err != nil {
+		return "", err
+	}
+	standing, from := st.linesOf(merge, power)
 	full, err := mc.engine.Check(mc.state, power, strings.Join(standing, "\n"))
 	if err != nil {
 		return "", err
@@ -301,7 +319,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 	var b strings.Builder
 	fmt.Fprintf(&b, "Orders received for %s, %s (deadline %s).\n", powerName(mc.game, power), mc.game.PhaseTitle, mc.d.showTime(mc.game.Deadline, mc.player))
 	mc.writeStanding(&b, power, standing, from)
-	mc.writeGMOrders(&b, power, sets, standing, from)
+	mc.writeGMOrders(&b, before, standing, from)
 	var warn []string
 	for i := range lines {
 		l := &lines[i]
@@ -322,7 +340,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 	}
 	if len(warn) > 0 {
 		b.WriteString("\nPlease look again at these (at the deadline your orders are carried out exactly as they stand):\n")
-		b.WriteString(strings.Join(dedupe(warn), "\n"))
+		b.WriteString(listProblems(dedupe(warn)))
 		b.WriteString("\n")
 	}
 	if len(full.Notes) > 0 {
@@ -354,68 +372,10 @@ func dedupe(xs []string) []string {
 	return out
 }
 
-// effectiveOrders folds every stored version of each power's orders into the
-// set that applies, in the order foldOrder gives: the latest wins, except
-// that a senior's LOCK JUNIORS makes the senior's versions (and the GM's)
-// apply after the juniors'.
-func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []store.OrderSet) map[string][]string {
-	byPower := map[string][]store.OrderSet{}
-	for _, s := range sets {
-		byPower[s.Power] = append(byPower[s.Power], s)
-	}
-	merger, _ := e.(adjudicator.Merger)
-	out := map[string][]string{}
-	for _, power := range store.SortedKeys(byPower) {
-		vs := foldOrder(g, power, byPower[power])
-		if len(vs) == 0 {
-			continue // only versions of diplomats whose orders no longer count
-		}
-		standing := append([]string(nil), vs[0].Lines...) // merging into nothing changes nothing
-		for _, s := range vs[1:] {
-			if merger == nil {
-				standing = append(standing[:0:0], s.Lines...)
-				continue
-			}
-			standing = merger.Merge(state, standing, s.Lines)
-		}
-		out[power] = standing
-	}
-	return out
-}
-
-// standingOrders is power's standing orders, and for each line the
-// version it came from: the last one applied that holds the line.
-func standingOrders(e adjudicator.Engine, state []byte, g *store.Game, power string, sets []store.OrderSet) ([]string, []*store.OrderSet) {
-	var mine []store.OrderSet
-	for _, s := range sets {
-		if s.Power == power {
-			mine = append(mine, s)
-		}
-	}
-	if len(mine) == 0 {
-		return nil, nil
-	}
-	lines := effectiveOrders(e, state, g, mine)[power]
-	folded := foldOrder(g, power, mine)
-	last := make(map[string]int, len(lines))
-	for i, s := range folded {
-		for _, l := range s.Lines {
-			last[l] = i
-		}
-	}
-	from := make([]*store.OrderSet, len(lines))
-	for i, l := range lines {
-		if j, ok := last[l]; ok {
-			from[i] = &folded[j]
-		}
-	}
-	return lines, from
-}
-
 // writeStanding writes a power's standing orders for its diplomat (or the
 // GM) reading them. When anyone but the reader has a hand in them (another
 // diplomat of the power, the GM) each line says who sent it and when.
-func (mc *mailCtx) writeStanding(b *strings.Builder, power string, lines []string, from []*store.OrderSet) {
+func (mc *mailCtx) writeStanding(b *strings.Builder, power string, lines []string, from []store.Source) {
 	g := mc.game
 	reader := ""
 	if mc.player != nil {
@@ -423,7 +383,7 @@ func (mc *mailCtx) writeStanding(b *strings.Builder, power string, lines []strin
 	}
 	show := diplomatsOf(g, power) > 1 || reader == ""
 	for _, f := range from {
-		show = show || f != nil && (f.GM || f.Address != reader)
+		show = show || f.GM || f.Address != reader
 	}
 	if !show || len(lines) == 0 {
 		b.WriteString("\nYour orders now stand as:\n")
@@ -455,32 +415,29 @@ func (mc *mailCtx) writeStanding(b *strings.Builder, power string, lines []strin
 // writeGMOrders tells a diplomat who has just sent orders what became of
 // the orders the GM set for the power this phase (SET ORDERS): which
 // lines the mail replaced and which still stand as the GM set them.
-// sets holds every version, the mail's own last; standing and from are
-// the power's orders now.
-func (mc *mailCtx) writeGMOrders(b *strings.Builder, power string, sets []store.OrderSet, standing []string, from []*store.OrderSet) {
-	var last *store.OrderSet
-	for i := range sets {
-		if sets[i].Power == power && sets[i].GM {
-			last = &sets[i]
-		}
-	}
-	if last == nil || len(sets) == 0 || sets[len(sets)-1].MsgID != mc.in.MsgID {
-		return
-	}
-	before, beforeFrom := standingOrders(mc.engine, mc.state, mc.game, power, sets[:len(sets)-1])
+// before is the power's standing fold just before the mail; standing and
+// from are the power's orders now.
+func (mc *mailCtx) writeGMOrders(b *strings.Builder, before store.Fold, standing []string, from []store.Source) {
+	var set time.Time // when the GM last set orders that stood before the mail
 	var replaced, still []string
-	for i, l := range before {
-		if beforeFrom[i] != nil && beforeFrom[i].GM && !contains(standing, l) {
-			replaced = append(replaced, l)
+	for i, l := range before.Lines {
+		if i < len(before.From) && before.From[i].GM {
+			set = maxTime(set, before.From[i].Received)
+			if !contains(standing, l) {
+				replaced = append(replaced, l)
+			}
 		}
 	}
 	for i, l := range standing {
-		if from[i] != nil && from[i].GM {
+		if from[i].GM {
 			still = append(still, l)
 		}
 	}
+	if set.IsZero() {
+		return
+	}
 	fmt.Fprintf(b, "\nThe GM set orders for %s this phase (SET ORDERS, %s). They count as the power's own, so your mail changed them as it would change yours:\n",
-		powerName(mc.game, power), last.Received.UTC().Format("Mon 2 Jan 15:04 UTC"))
+		powerName(mc.game, mc.player.Power), set.UTC().Format("Mon 2 Jan 15:04 UTC"))
 	if len(replaced) > 0 {
 		fmt.Fprintf(b, "  replaced by your mail: %s\n", strings.Join(replaced, "; "))
 	} else {
@@ -493,9 +450,16 @@ func (mc *mailCtx) writeGMOrders(b *strings.Builder, power string, sets []store.
 	}
 }
 
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
 // orderSender names who sent a version of a power's orders, and when.
-func (mc *mailCtx) orderSender(power string, s *store.OrderSet) string {
-	if s == nil {
+func (mc *mailCtx) orderSender(power string, s store.Source) string {
+	if s.Received.IsZero() && s.Address == "" && !s.GM {
 		return ""
 	}
 	at := s.Received.UTC().Format("Mon 2 Jan 15:04 UTC")
@@ -525,38 +489,6 @@ func diplomatsOf(g *store.Game, power string) int {
 	return n
 }
 
-// foldOrder returns the versions of one power's orders (vs, oldest first)
-// in the order they apply, so the last applied wins: in time order, except
-// that with LOCK JUNIORS on the locking senior's versions come after every
-// junior's. The GM's SET ORDERS are orders given on the power's behalf, as
-// its senior would: in time order with the rest (a later mail of the power
-// changes them), and with the senior's under a lock. Versions from
-// diplomats released or ejected during the phase, sent before that
-// (OpenPhase.Struck), do not count. vs may be reordered.
-func foldOrder(g *store.Game, power string, vs []store.OrderSet) []store.OrderSet {
-	if len(g.Dropped) > 0 {
-		kept := vs[:0:0]
-		for _, s := range vs {
-			if !g.Struck(s) {
-				kept = append(kept, s)
-			}
-		}
-		vs = kept
-	}
-	senior := ""
-	if seniorLocked(g, power) {
-		senior = g.Locks[power].By
-	}
-	weight := func(s store.OrderSet) int {
-		if senior != "" && (s.GM || s.Address == senior) {
-			return 1
-		}
-		return 0
-	}
-	sort.SliceStable(vs, func(i, j int) bool { return weight(vs[i]) < weight(vs[j]) })
-	return vs
-}
-
 // seniorLocked tells whether the senior of power has locked out the
 // juniors for the game's open phase (a lock lapses when the power gets
 // another senior).
@@ -582,13 +514,12 @@ func (mc *mailCtx) maybeEarly() error {
 	if !onReceipt && !g.Options.ProcessEarly {
 		return nil
 	}
-	sets, err := mc.tx.OrderSets(g.Name, g.Phase)
+	st, err := loadStanding(mc.tx, g) // not every version: see standing.go
 	if err != nil {
 		return err
 	}
-	sent := powersWithOrders(g, sets)
 	for _, p := range g.Waiting {
-		if onReceipt && !sent[p] {
+		if onReceipt && !st.sent(p) {
 			return nil
 		}
 		if !onReceipt && !g.Ready[p] {
@@ -721,21 +652,20 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 		if err != nil {
 			return err
 		}
-		sets, err := mc.tx.OrderSets(g.Name, g.Phase)
+		orders, merge, err := openStanding(mc.tx, mc.engine, mc.state, g)
 		if err != nil {
 			return err
 		}
-		sent := powersWithOrders(g, sets)
 		fmt.Fprintf(&b, "\n%s — deadline %s\n", g.PhaseTitle, mc.d.showTime(g.Deadline, mc.player))
 		for _, p := range st.Waiting {
 			mark := "no orders yet"
-			if sent[p] {
+			if orders.sent(p) {
 				mark = "orders received"
 			}
 			fmt.Fprintf(&b, "  %-10s %s\n", powerName(g, p), mark)
 		}
 		if mc.player != nil && mc.player.Power != "" {
-			lines, from := standingOrders(mc.engine, mc.state, g, mc.player.Power, sets)
+			lines, from := orders.linesOf(merge, mc.player.Power)
 			mc.writeStanding(&b, mc.player.Power, lines, from)
 		}
 		b.WriteString("\n" + st.Summary)
@@ -757,17 +687,6 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 	}
 	mc.say("%s", b.String())
 	return nil
-}
-
-// powersWithOrders tells which powers have orders that count this phase.
-func powersWithOrders(g *store.Game, sets []store.OrderSet) map[string]bool {
-	sent := map[string]bool{}
-	for _, s := range sets {
-		if !g.Struck(s) {
-			sent[s.Power] = true
-		}
-	}
-	return sent
 }
 
 func cmdHistory(mc *mailCtx, cmd *orders.Command) error {

@@ -240,28 +240,37 @@ func TestAutoRepliesAreNeverAnswered(t *testing.T) {
 	}
 }
 
+// TestTooBigMailRefusedOncePerHour: a player gets one refusal an hour; a
+// stranger (an address never mailed as a player) one a day.
 func TestTooBigMailRefusedOncePerHour(t *testing.T) {
 	h := newHarness(t)
+	_, tok := h.startToy("big", "")
+	h.outbox()
+	x := tok["red"].addr
 	for i := 0; i < 3; i++ {
-		h.sendMail(&Incoming{MsgID: "big" + string(rune('a'+i)) + "@test", From: "x@example.test", TooBig: true})
+		h.sendMail(&Incoming{MsgID: "big" + string(rune('a'+i)) + "@test", From: x, TooBig: true})
+		h.sendMail(&Incoming{MsgID: "sbig" + string(rune('a'+i)) + "@test", From: "stranger@example.test", TooBig: true})
 	}
 	ms := h.outbox()
-	if len(ms) != 1 {
-		t.Fatalf("%d refusals, want 1", len(ms))
+	if len(ms) != 2 {
+		t.Fatalf("%d refusals, want 2", len(ms))
 	}
-	mustContain(t, ms[0].Text, "too large")
+	mustContain(t, h.only(ms, x).Text, "too large")
 	h.clock.Add(61 * time.Minute)
-	h.sendMail(&Incoming{MsgID: "bigz@test", From: "x@example.test", TooBig: true})
-	if ms := h.outbox(); len(ms) != 1 {
-		t.Fatalf("after an hour: %d refusals, want 1", len(ms))
+	h.sendMail(&Incoming{MsgID: "bigz@test", From: x, TooBig: true})
+	h.sendMail(&Incoming{MsgID: "sbigz@test", From: "stranger@example.test", TooBig: true})
+	if ms := h.outbox(); len(ms) != 1 || ms[0].To != x {
+		t.Fatalf("after an hour: %d refusals, want 1 (to the player)", len(ms))
 	}
 }
 
 func TestRateLimitOneNoticeThenSilence(t *testing.T) {
 	h := newHarness(t)
+	_, tok := h.startToy("flood", "")
+	h.outbox()
 	h.d.rate = newRateLimiter(3, time.Hour)
 	for i := 0; i < 6; i++ {
-		h.send("flood@example.test", "", "LIST")
+		h.as(tok["red"], "LIST")
 	}
 	ms := h.outbox()
 	if len(ms) != 4 {
@@ -286,8 +295,8 @@ func TestVerifyTellsRealFromForged(t *testing.T) {
 	code := strings.Fields(m.Text[i+len("verification code "):])[0]
 	h.send("y@example.test", "", "VERIFY "+code)
 	mustContain(t, h.only(h.outbox(), "y@example.test").Text, "yes, I sent that mail", "x@example.test")
-	h.send("y@example.test", "", "VERIFY ABCD-EFGH")
-	mustContain(t, h.only(h.outbox(), "y@example.test").Text, "never sent")
+	h.send("w@example.test", "", "VERIFY ABCD-EFGH") // y@ had its one answer of the day (a stranger)
+	mustContain(t, h.only(h.outbox(), "w@example.test").Text, "never sent")
 }
 
 func TestDrawNeedsEverySurvivor(t *testing.T) {

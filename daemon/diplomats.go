@@ -36,6 +36,9 @@ func (mc *mailCtx) askToJoin(g *store.Game, power string) error {
 		if r.Address != mc.sender || r.Power != power {
 			continue
 		}
+		if mc.game == nil {
+			mc.game = g // a JOIN is always answered (identified)
+		}
 		if r.Refused {
 			mc.say("JOIN %s: your request to join %s was declined. If you think that is wrong, ask the GM.", g.Name, powerName(g, power))
 		} else {

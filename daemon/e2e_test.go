@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -31,10 +32,17 @@ type e2e struct {
 
 const e2eGM = "master@pbemd.localhost"
 
-func newE2E(t *testing.T) *e2e { t.Helper(); return newE2EWith(t, nil) }
+func newE2E(t *testing.T) *e2e { t.Helper(); return newE2EWithLog(t, nil, nil) }
 
 // newE2EWith is newE2E with the config edited before the server opens.
 func newE2EWith(t *testing.T, edit func(*Config)) *e2e {
+	t.Helper()
+	return newE2EWithLog(t, nil, edit)
+}
+
+// newE2EWithLog is newE2E with a logger (nil: none) and the config edited
+// by edit (nil: not).
+func newE2EWithLog(t *testing.T, log *slog.Logger, edit func(*Config)) *e2e {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.DataDir = t.TempDir()
@@ -46,7 +54,7 @@ func newE2EWith(t *testing.T, edit func(*Config)) *e2e {
 		edit(&cfg)
 	}
 	c := &clock{t: time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)}
-	srv, err := Open(cfg, nil, c.Now)
+	srv, err := Open(cfg, log, c.Now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -18,11 +19,14 @@ func TestDaemonMailboxNearlyFullTellsTheGMOnce(t *testing.T) {
 	}
 	url := serveEndpoint(t, e.srv.Daemon)
 	e.next(e2eGM, "Welcome")
-	alice := "alice@pbemd.localhost"
+	// A stranger is answered once a day: each HELP comes from someone new.
+	n := 0
 	help := func() {
 		t.Helper()
-		e.send(alice, "gm@pbemd.localhost", "HELP")
-		e.next(alice, "Re:")
+		n++
+		who := fmt.Sprintf("alice%d@pbemd.localhost", n)
+		e.send(who, "gm@pbemd.localhost", "HELP")
+		e.next(who, "Re:")
 	}
 	for range 7 {
 		help()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-message/textproto"
 
@@ -166,19 +167,23 @@ func TestE2EPoisonedMailTellsTheSender(t *testing.T) {
 	}
 	mustContain(t, e.next(e2eGM, "A mail was set aside").Text, "paul@pbemd.localhost", "The sender was told")
 
-	// a second one the same day: the GM hears of it, the sender does not
+	// a second one the same day (after the quarter hour between alerts
+	// of a kind): the GM hears of it, the sender does not
+	e.clock.Add(16 * time.Minute)
 	m2, _ := mailer.ParseMail(rawMail("paul@pbemd.localhost", "again", "<paul-2@pbemd.localhost>"), "gm@pbemd.localhost")
 	e.srv.poisoned(context.Background(), mailer.Poisoned{Mail: m2, Failures: 3, Err: fmt.Errorf("engine failed")})
 	mustContain(t, e.next(e2eGM, "A mail was set aside").Text, "not answered")
 	e.quiet("paul@pbemd.localhost", "Re:")
 
 	// a robot is never told
+	e.clock.Add(16 * time.Minute)
 	bot, _ := mailer.ParseMail(rawMail("noreply@pbemd.localhost", "x", "<bot-1@pbemd.localhost>"), "gm@pbemd.localhost")
 	e.srv.poisoned(context.Background(), mailer.Poisoned{Mail: bot, Failures: 3, Err: fmt.Errorf("x")})
 	e.next(e2eGM, "A mail was set aside")
 	e.quiet("noreply@pbemd.localhost", "Re:")
 
 	// nor are we
+	e.clock.Add(16 * time.Minute)
 	self, _ := mailer.ParseMail(rawMail("gm+x@pbemd.localhost", "x", "<self-1@pbemd.localhost>"), "gm@pbemd.localhost")
 	e.srv.poisoned(context.Background(), mailer.Poisoned{Mail: self, Failures: 3, Err: fmt.Errorf("x")})
 	mustContain(t, e.next(e2eGM, "A mail was set aside").Text, "not answered")

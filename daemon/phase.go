@@ -72,11 +72,11 @@ func (d *Daemon) Tick(ctx context.Context) error {
 // the transaction, resolved outside it (in parallel, the engines are
 // pure), written back in the transaction.
 type phaseJob struct {
-	g     *store.Game
-	e     adjudicator.Engine
-	state []byte
-	open  store.OpenPhase // the phase as it stands when processed (for ROLLBACK)
-	sets  []store.OrderSet
+	g      *store.Game
+	e      adjudicator.Engine
+	state  []byte
+	open   store.OpenPhase // the phase as it stands when processed (for ROLLBACK)
+	orders *standing       // the folded orders of the phase (standing.go)
 
 	ords map[string][]string
 	seed int64
@@ -164,7 +164,7 @@ func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, b
 	if job.state, err = tx.State(g.Name); err != nil {
 		return nil, false, err
 	}
-	if job.sets, err = tx.OrderSets(g.Name, g.Phase); err != nil {
+	if job.orders, err = loadStanding(tx, g); err != nil {
 		return nil, false, err
 	}
 	return job, true, nil
@@ -174,7 +174,9 @@ func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, b
 func (j *phaseJob) resolve() {
 	t0 := time.Now()
 	defer func() { j.dur = time.Since(t0) }()
-	j.ords = effectiveOrders(j.e, j.state, j.g, j.sets)
+	merge := mergeFor(j.e, j.state)
+	j.orders.fold(merge) // only what no mail folded yet (GM SET ORDERS, an old store)
+	j.ords = j.orders.orders(merge)
 	j.out, j.err = j.e.Resolve(j.state, j.ords, j.seed)
 	if j.err == nil {
 		j.st, j.err = j.e.Status(j.out.Next)
@@ -470,7 +472,7 @@ func (d *Daemon) alertGM(tx *store.Tx, g *store.Game, subject, text string) erro
 		d.log.Warn("GM alert with no GM address configured", "game", name, "subject", subject)
 		return nil
 	}
-	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g)})
+	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g), Alert: true})
 }
 
 func phaseOf(g *store.Game) string {
@@ -559,13 +561,12 @@ func (d *Daemon) remindGame(tx *store.Tx, name string, now time.Time) error {
 	if !send {
 		return tx.PutGame(g)
 	}
-	sets, err := tx.OrderSets(g.Name, g.Phase)
+	st, err := loadStanding(tx, g)
 	if err != nil {
 		return err
 	}
-	sent := powersWithOrders(g, sets)
 	for _, power := range g.Waiting {
-		if sent[power] {
+		if st.sent(power) {
 			continue
 		}
 		for i := range g.Players {

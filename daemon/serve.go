@@ -49,6 +49,18 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// No credential reaches the log, at any level (mailer/redact.go).
+	secrets := []string{cfg.GMPassword, cfg.Mailserver.PlayerPassword}
+	for _, a := range cfg.Mailserver.Accounts {
+		secrets = append(secrets, a.Password)
+	}
+	if cfg.IMAP != nil {
+		secrets = append(secrets, cfg.IMAP.Password)
+	}
+	if cfg.SMTP != nil {
+		secrets = append(secrets, cfg.SMTP.Password)
+	}
+	log = slog.New(mailer.NewRedactingHandler(log.Handler(), secrets...))
 	for _, w := range cfg.Warnings() {
 		log.Warn("config: " + w)
 	}
@@ -111,7 +123,12 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	s.Daemon = d
 	sender, err = mailer.NewSender(s.SMTP, NewMailQueue(db), mailer.SenderOptions{
 		Logger: log, Now: now,
-		OnGiveUp: func(g mailer.GiveUp) { s.tellGM("Mail could not be delivered", giveUpText(g)) },
+		OnGiveUp: func(g mailer.GiveUp) {
+			if err := d.giveUpAlert(g); err != nil { // alert.go: never about an alert
+				log.Error("GM alert", "err", err)
+			}
+			s.sender.Kick()
+		},
 	})
 	if err != nil {
 		return fail(err)
@@ -273,7 +290,7 @@ func (s *Server) poisoned(_ context.Context, p mailer.Poisoned) {
 	if told {
 		answer = "The sender was told that the mail could not be read and was asked to send it again."
 	}
-	s.tellGM("A mail was set aside", fmt.Sprintf("A mail from %s %s and was set aside (flagged in the mailbox).\nError: %v\n%s Please look at it by hand.", from, what, p.Err, answer))
+	s.tellGM(alertSetAside, "A mail was set aside", fmt.Sprintf("A mail from %s %s and was set aside (flagged in the mailbox).\nError: %v\n%s Please look at it by hand.", from, what, p.Err, answer))
 }
 
 // tellUnreadable answers the From address of a mail that was set aside,
@@ -346,9 +363,10 @@ func giveUpText(g mailer.GiveUp) string {
 		g.Mail.MessageID, strings.Join(g.Recipients, ", "), g.Err)
 }
 
-// tellGM mails the site GM a note from outside any mail or tick.
-func (s *Server) tellGM(subject, text string) {
-	err := s.DB.Update(func(tx *store.Tx) error { return s.Daemon.alertGM(tx, nil, subject, text) })
+// tellGM mails the site GM a note from outside any mail or tick, at most
+// one of a kind per quarter of an hour (alert.go).
+func (s *Server) tellGM(kind, subject, text string) {
+	err := s.DB.Update(func(tx *store.Tx) error { return s.Daemon.alertLimited(tx, nil, kind, subject, text) })
 	if err != nil {
 		s.log.Error("GM alert", "err", err, "subject", subject)
 	}

@@ -537,7 +537,7 @@ func (tx *Tx) DeleteOrderSets(game string, phase int) error {
 			return err
 		}
 	}
-	return nil
+	return tx.deleteStanding(game, phase) // what was folded of them goes too (standing.go)
 }
 
 // ---- history ----

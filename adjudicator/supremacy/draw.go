@@ -44,6 +44,7 @@ var (
 	seaColor     = picture.Hex(0xd6e7f2)
 	landColor    = picture.Hex(0xf3ecdb)
 	voidColor    = picture.Hex(0xc9c5bd)
+	gapSeaColor  = picture.Hex(0xa9c6dc)
 	deadColor    = picture.Hex(0x6e6a66)
 	borderColor  = picture.Hex(0x4a4a4a)
 	seaLineColor = picture.Hex(0x8fb0c8)
@@ -114,17 +115,44 @@ func newBoard(sc *Scenario) *board {
 
 	var shapes [][][]picture.Point
 	var names []string
+	fine, fw, _ := fineGrid(sc, l)
+	// Each area's (and each special code's) box in the fine grid, so that
+	// tracing an outline scans only its own box.
+	type box struct{ r0, c0, r1, c1 int }
+	boxes := map[int]*box{}
+	for i, a := range fine {
+		r, c := i/fw, i%fw
+		if bx, ok := boxes[a]; ok {
+			bx.r0, bx.c0, bx.r1, bx.c1 = min(bx.r0, r), min(bx.c0, c), max(bx.r1, r), max(bx.c1, c)
+		} else {
+			boxes[a] = &box{r, c, r, c}
+		}
+	}
+	trace := func(code int) [][]picture.Point {
+		bx, ok := boxes[code]
+		if !ok {
+			return nil
+		}
+		rings := cellRings(bx.c1-bx.c0+1, bx.r1-bx.r0+1, func(r, c int) bool {
+			r, c = r+bx.r0, c+bx.c0
+			return r >= bx.r0 && c >= bx.c0 && r <= bx.r1 && c <= bx.c1 && fine[r*fw+c] == code
+		})
+		for _, ring := range rings {
+			for i := range ring {
+				ring[i] = ring[i].Add(picture.Pt(float64(bx.c0), float64(bx.r0)))
+			}
+		}
+		return b.px(rings)
+	}
 	for a := 0; a < n; a++ {
-		rings := b.px(cellRings(l, func(r, c int) bool { return l.at(r, c) == a }))
+		rings := trace(a)
 		b.rings = append(b.rings, rings)
 		shapes = append(shapes, rings)
 		names = append(names, sc.areas[a].ID+" "+sc.areas[a].Name)
 	}
-	voidRings := b.px(cellRings(l, func(r, c int) bool {
-		return r >= 0 && c >= 0 && r < l.h && c < l.w && l.at(r, c) < 0
-	}))
-	shapes = append(shapes, voidRings)
-	names = append(names, "")
+	voidRings := trace(voidCode)
+	shapes = append(shapes, voidRings, trace(landGap), trace(seaGap))
+	names = append(names, "", "", "")
 	b.regions = picture.NewRegions("areas", shapes, names)
 
 	var items []picture.Item
@@ -197,7 +225,7 @@ func newBoard(sc *Scenario) *board {
 	items = append(items, b.legendKey()...)
 	b.static = picture.NewLayer("map", items...)
 
-	b.palette = []picture.Color{seaColor, landColor, voidColor, deadColor, borderColor, seaLineColor, seaTextColor, textColor,
+	b.palette = []picture.Color{seaColor, landColor, voidColor, gapSeaColor, deadColor, borderColor, seaLineColor, seaTextColor, textColor,
 		mutedColor, impassColor, chokeColor, linkColor, legendBg, crossColor, picture.White, picture.Black}
 	for i := range sc.powers {
 		if len(b.palette)+3 > picture.MaxPalette {
@@ -230,14 +258,90 @@ func powerCodes(sc *Scenario) []string {
 	return out
 }
 
-// px scales grid rings to pixels.
+// px scales rings of sub-cells to pixels.
 func (b *board) px(rings [][]picture.Point) [][]picture.Point {
 	for _, r := range rings {
 		for i := range r {
-			r[i] = r[i].Scale(b.cell)
+			r[i] = r[i].Scale(b.cell / sub)
 		}
 	}
 	return rings
+}
+
+// sub is how many squares a cell is drawn as, across, and knot the side
+// of the square of them that changes hands at a point where four cells
+// meet: where only one diagonal pair of the four borders each other, that
+// pair is joined across the point by a knot of each of the other two cells,
+// so that the other pair visibly does not touch; where neither pair
+// borders, a small gap square (land or sea) keeps all four apart; next to a
+// void cell, the void takes the corner.
+const (
+	sub  = 8
+	knot = 2
+)
+
+// Codes of the fine grid besides area indexes.
+const (
+	voidCode = -1
+	landGap  = -3
+	seaGap   = -4
+)
+
+// fineGrid returns the area of each sub-cell (row-major, l.w·sub wide), or
+// one of the codes above.
+func fineGrid(sc *Scenario, l *Layout) (owner []int, w, h int) {
+	w, h = l.w*sub, l.h*sub
+	owner = make([]int, w*h)
+	for r := 0; r < h; r++ {
+		for c := 0; c < w; c++ {
+			owner[r*w+c] = l.at(r/sub, c/sub)
+		}
+	}
+	// set gives the knot×knot square whose corner at the point (y, x) is
+	// (dy, dx) (each -1 or 0: the square up-left of the point is -1, -1).
+	set := func(y, x, dy, dx, to int) {
+		for i := 0; i < knot; i++ {
+			for j := 0; j < knot; j++ {
+				yy, xx := y+dy*knot+i, x+dx*knot+j
+				owner[yy*w+xx] = to
+			}
+		}
+	}
+	apart := func(a, b int) bool { return a != b && !sc.adjacent(a, b) }
+	join := func(a, b int) bool { return a == b || sc.adjacent(a, b) }
+	for r := 1; r < l.h; r++ {
+		for c := 1; c < l.w; c++ {
+			tl, tr, bl, br := l.at(r-1, c-1), l.at(r-1, c), l.at(r, c-1), l.at(r, c)
+			y, x := r*sub, c*sub // the point, in sub-cells
+			switch {
+			case tl >= 0 && br >= 0 && apart(tl, br) && (tr < 0 || bl < 0):
+				set(y, x, -1, -1, voidCode)
+			case tr >= 0 && bl >= 0 && apart(tr, bl) && (tl < 0 || br < 0):
+				set(y, x, -1, 0, voidCode)
+			case tl < 0 || tr < 0 || bl < 0 || br < 0:
+			case apart(tl, br) && join(tr, bl):
+				set(y, x, -1, -1, bl)
+				set(y, x, 0, 0, tr)
+			case apart(tr, bl) && join(tl, br):
+				set(y, x, -1, 0, br)
+				set(y, x, 0, -1, tl)
+			case apart(tl, br) && apart(tr, bl):
+				gap, seas := landGap, 0
+				for _, a := range []int{tl, tr, bl, br} {
+					if sc.areas[a].sea {
+						seas++
+					}
+				}
+				if seas > 2 {
+					gap = seaGap
+				}
+				for _, d := range [][2]int{{-1, -1}, {-1, 0}, {0, -1}, {0, 0}} {
+					owner[(y+d[0])*w+x+d[1]] = gap
+				}
+			}
+		}
+	}
+	return owner, w, h
 }
 
 // cellCentre is the centre of cell (r, c) in pixels.
@@ -251,11 +355,11 @@ func (b *board) labelPoint(cell int) picture.Point {
 	return picture.Pt((float64(c)+0.5)*b.cell, float64(r)*b.cell+b.cell/2-1)
 }
 
-// cellRings traces the outline of the cells for which in is true, in grid
-// units: outer rings clockwise, holes counter-clockwise, collinear points
+// cellRings traces the outline of the cells of a w×h grid for which in is
+// true, in grid units: outer rings clockwise, holes counter-clockwise, collinear points
 // merged. Where two cells of the set touch only at a corner the rings are
 // kept apart (each turns right there).
-func cellRings(l *Layout, in func(r, c int) bool) [][]picture.Point {
+func cellRings(w, h int, in func(r, c int) bool) [][]picture.Point {
 	type pt struct{ x, y int }
 	type edge struct{ from, to pt }
 	var edges []edge
@@ -264,8 +368,8 @@ func cellRings(l *Layout, in func(r, c int) bool) [][]picture.Point {
 		out[a] = append(out[a], len(edges))
 		edges = append(edges, edge{a, b})
 	}
-	for r := 0; r < l.h; r++ {
-		for c := 0; c < l.w; c++ {
+	for r := 0; r < h; r++ {
+		for c := 0; c < w; c++ {
 			if !in(r, c) {
 				continue
 			}
@@ -647,7 +751,7 @@ func (b *board) draw(w *world, title string) *picture.Picture {
 	sc := b.sc
 	p := &picture.Picture{Width: b.w, Height: b.h + legendHeight, Title: sc.Title + ": " + title, Background: seaColor, Palette: b.palette}
 	n := len(sc.areas)
-	fill := make([]picture.Color, n+1)
+	fill := make([]picture.Color, n+3)
 	for a := 0; a < n; a++ {
 		switch {
 		case sc.areas[a].sea:
@@ -661,7 +765,7 @@ func (b *board) draw(w *world, title string) *picture.Picture {
 			}
 		}
 	}
-	fill[n] = voidColor
+	fill[n], fill[n+1], fill[n+2] = voidColor, voidColor, gapSeaColor
 	p.Add(&picture.RegionFill{Set: b.regions, Fill: fill}, b.static)
 
 	// Home areas of the players in the game, outlined in their colour.

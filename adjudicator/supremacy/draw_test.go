@@ -233,7 +233,7 @@ func areaRaster(b *board) (lab []int, w, h int) {
 	for i := range lab {
 		lab[i] = -1
 	}
-	for a := 0; a < b.regions.Len()-1; a++ {
+	for a := 0; a < len(b.sc.areas); a++ {
 		rings := b.regions.Shape(a)
 		var xs []float64
 		for y := 0; y < h; y++ {
@@ -511,4 +511,52 @@ func BenchmarkPicturePNG(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(buf.Len()), "bytes")
+}
+
+// Where four cells meet at a point and one diagonal pair borders each
+// other, the other pair does not even touch at that point: no pixel of one
+// is next to a pixel of the other, diagonally included. Only where neither
+// pair borders each other may two areas that do not border meet at a point.
+func TestCornersDoNotMislead(t *testing.T) {
+	e := shipped(t)
+	b, err := e.sc.drawing()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, l := e.sc, b.l
+	lab, w, h := areaRaster(b)
+	corner := map[[2]int]bool{}
+	for y := 0; y+1 < h; y++ {
+		for x := 0; x < w; x++ {
+			a := lab[y*w+x]
+			if a < 0 {
+				continue
+			}
+			for _, dx := range []int{-1, 1} {
+				if xx := x + dx; xx >= 0 && xx < w {
+					if c := lab[(y+1)*w+xx]; c >= 0 && c != a && !sc.adjacent(a, c) {
+						corner[pair(a, c)] = true
+					}
+				}
+			}
+		}
+	}
+	allowed := map[[2]int]bool{}
+	for r := 1; r < l.h; r++ {
+		for c := 1; c < l.w; c++ {
+			tl, tr, bl, br := l.at(r-1, c-1), l.at(r-1, c), l.at(r, c-1), l.at(r, c)
+			if tl >= 0 && br >= 0 && tr >= 0 && bl >= 0 && tl != br && tr != bl && !sc.adjacent(tl, br) && !sc.adjacent(tr, bl) {
+				allowed[pair(tl, br)], allowed[pair(tr, bl)] = true, true
+			}
+		}
+	}
+	for k := range corner {
+		if !allowed[k] {
+			t.Errorf("%s and %s do not border each other but meet at a corner", sc.areas[k[0]].ID, sc.areas[k[1]].ID)
+		}
+	}
+	for k := range corner {
+		t.Logf("%s %s", sc.areas[k[0]].ID, sc.areas[k[1]].ID)
+	}
+	t.Logf("%d pairs meet at a point where neither diagonal borders", len(corner))
 }

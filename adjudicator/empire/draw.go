@@ -453,7 +453,11 @@ func (g *Game) legend(b *hexBoard, viewer string, vis []bool, title string) []pi
 	items := []picture.Item{&picture.Text{At: picture.Pt(12, y0+22), S: title, Size: 16, Bold: true, Color: textColor}}
 	var right string
 	if g.Opts.Fog > 0 {
-		right = fmt.Sprintf("Fog of war: %d hex%s around your units", g.Opts.Fog, map[bool]string{true: "", false: "es"}[g.Opts.Fog == 1])
+		hexes := fmt.Sprintf("%d hex%s", g.Opts.Fog, map[bool]string{true: "", false: "es"}[g.Opts.Fog == 1])
+		right = "Fog of war: you see " + hexes + " around your units"
+		if viewer == "" {
+			right = "Fog of war: each power sees " + hexes + " around its units"
+		}
 	}
 	if viewer != "" && g.alive(viewer) {
 		var pools []string

@@ -241,7 +241,7 @@ func (e *Engine) Draw(state, results []byte, viewer string) (*picture.Picture, e
 		if !json.Valid(results) {
 			return nil, fmt.Errorf("supplychain: results are not JSON")
 		}
-		title += " (after the last turn's results)"
+		title += ", after the last results"
 	}
 	return g.drawTable(v, title), nil
 }
@@ -329,7 +329,11 @@ func (g *game) drawTable(viewer int, title string) *picture.Picture {
 	}
 	if viewer >= 0 {
 		pl := &g.players[viewer]
-		cv.heading(fmt.Sprintf("Your hand (%s, limit %d) · your money %s", count(len(pl.hand), "card"), g.handLimit(viewer), money(pl.money)), 13)
+		if g.opt.Solo {
+			cv.heading(fmt.Sprintf("Your cards left to place (%d)", len(pl.hand)), 13)
+		} else {
+			cv.heading(fmt.Sprintf("Your hand (%s, limit %d) · your money %s", count(len(pl.hand), "card"), g.handLimit(viewer), money(pl.money)), 13)
+		}
 		g.hand(cv, viewer)
 	}
 	g.legend(cv)
@@ -346,8 +350,11 @@ func (g *game) hand(cv *canvas, p int) {
 	for _, h := range pl.hand {
 		cards = append(cards, h.card)
 		note := money(g.card(h.card).Price)
+		if g.opt.Solo {
+			note = ""
+		}
 		if h.card == pl.starter {
-			note += " · your Starter"
+			note = strings.TrimPrefix(note+" · your Starter", " · ")
 		}
 		if h.stale {
 			note += " · stale"
@@ -405,10 +412,17 @@ func (g *game) tableau(cv *canvas, ti, viewer int, final bool) {
 	x += picture.TextWidth(name, 14, true) + 10
 	a := analyze(g.d, t, g.opt.Laissez)
 	var parts []string
-	parts = append(parts, fmt.Sprintf("%d VP", g.vp(ti, final)))
+	if g.opt.Solo {
+		parts = append(parts, fmt.Sprintf("%d VP so far, %s placed", g.vp(ti, final), count(g.contractsPlaced(ti), "contract")))
+	} else {
+		parts = append(parts, fmt.Sprintf("%d VP", g.vp(ti, final)))
+	}
 	for _, s := range t.seats {
 		p := &g.players[s]
 		part := fmt.Sprintf("%s, %s in hand", money(p.money), count(len(p.hand), "card"))
+		if g.opt.Solo {
+			part = fmt.Sprintf("%d cards left to place", len(p.hand))
+		}
 		if len(t.seats) > 1 {
 			part = titleCase(p.power) + " " + part
 		}

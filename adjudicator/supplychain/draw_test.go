@@ -133,7 +133,7 @@ func TestPictureGolden(t *testing.T) {
 	t.Run("midgame", func(t *testing.T) {
 		e, st, res := midGame(t)
 		p := mustDraw(t, e, st, res, "blue")
-		if !strings.Contains(p.Title, "'s turn (after the last turn's results)") {
+		if !strings.Contains(p.Title, "'s turn, after the last results") {
 			t.Errorf("title %q", p.Title)
 		}
 		goldenPicture(t, "supplychain-midgame.svg", svgOf(t, p))

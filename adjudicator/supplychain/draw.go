@@ -39,8 +39,7 @@ var seatColors = map[string]picture.Color{
 }
 
 var (
-	backColor   = picture.Hex(0xf4f1ea)
-	panelColor  = picture.Hex(0xfbfaf6)
+	backColor   = picture.Hex(0xf7f5ef)
 	cardColor   = picture.White
 	textColor   = picture.Hex(0x1e1e1e)
 	mutedColor  = picture.Hex(0x6b6b6b)
@@ -89,7 +88,7 @@ const (
 
 // palette is the fixed colour list of every picture.
 var palette = sync.OnceValue(func() []picture.Color {
-	out := []picture.Color{backColor, panelColor, cardColor, textColor, mutedColor, lineColor, weakColor, routeColor, thornColor,
+	out := []picture.Color{backColor, cardColor, textColor, mutedColor, lineColor, weakColor, routeColor, thornColor,
 		tokenColor, emptyColor, officeColor, picture.Black, picture.Hex(0x56B4E9), picture.Hex(0xCC79A7), picture.Hex(0x999999),
 		picture.Hex(0x0072B2), picture.Hex(0xD55E00), picture.Hex(0xF0E442), picture.Hex(0xE69F00)}
 	for _, p := range allPowers {
@@ -516,9 +515,10 @@ func (g *game) tableau(cv *canvas, ti, viewer int, final bool) {
 		cv.heading("Business plan", 12)
 		g.row(cv, []int{t.plan}, nil)
 	}
-	// The panel behind it all.
-	panel := &picture.Path{Rings: [][]picture.Point{rect(pad/2, top, cv.w-pad, cv.y-top)}, Style: picture.Style{Fill: panelColor, Stroke: weakColor}}
-	cv.items = append(cv.items[:first], append([]picture.Item{panel}, cv.items[first:]...)...)
+	// The panel's frame (its ground is the picture's: a filled panel
+	// would cost a raster pass over most of the picture).
+	frame := &picture.Path{Rings: [][]picture.Point{rect(pad/2, top, cv.w-pad, cv.y-top)}, Style: picture.Style{Stroke: weakColor, StrokeWidth: 1.5}}
+	cv.items = append(cv.items[:first], append([]picture.Item{frame}, cv.items[first:]...)...)
 }
 
 // legend is the key to the card colours and marks.

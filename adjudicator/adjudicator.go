@@ -166,6 +166,16 @@ type Drawer interface {
 	Draw(state []byte, results []byte, viewer string) (*picture.Picture, error)
 }
 
+// TextMapper is implemented by engines whose board a player must learn
+// before writing orders and cannot from the Summary alone (a scenario's
+// areas and borders). TextMap is the board as plain text for a MAP reply
+// (HELP points to it): every place a player may name in orders, with its
+// id, name and borders, and who controls it in state. viewer is as for
+// Drawer: the text never shows what that viewer may not see.
+type TextMapper interface {
+	TextMap(state []byte, viewer string) (string, error)
+}
+
 var (
 	mu      sync.RWMutex
 	engines = map[string]Engine{}

@@ -28,6 +28,15 @@
 // combat.go, the strategic phase in strategic.go, the tactical turn in
 // tactical.go).
 //
+// # Pictures
+//
+// Draw (adjudicator.Drawer, draw.go) is a power's own view of the board:
+// every hex's land wedges and name, the units it sees (per hex and
+// power, with factories, bases and headquarters marked and moves drawn),
+// its supply groups cut off from supply, and what it may know of the
+// other powers. Fog of war is kept as in its text view: nothing out of its
+// sight, and no other power's unit pool, is drawn (TestPictureFogOfWar).
+//
 // # Orders
 //
 // grammar.go reads orders through the orders package (mail structure,

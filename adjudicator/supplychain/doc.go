@@ -106,6 +106,14 @@
 // deadline. (*Engine).BotOrders gives a seeded player's orders for tests
 // and the demo.
 //
+// # Pictures
+//
+// Draw (adjudicator.Drawer, draw.go) is the table as a picture: the
+// listing and the Stale Sale pile, every tableau on its grid with its
+// links and best revenue route, each team's standing, and the viewer's
+// own hand and plan. It shows what the viewer's text shows: no other
+// player's hand or plan, no card of the Deck (TestPictureHiddenHands).
+//
 // # Orders
 //
 // Keywords in any case; cards by code (exact) or by name (the deck's name

@@ -16,6 +16,16 @@
 // ("seed", "invented" or "public: <source>"). SCENARIO.md tells an owner of
 // the physical game how to drop in the real board.
 //
+// # Pictures and the text map
+//
+// Draw (adjudicator.Drawer, draw.go) pictures a position from the
+// scenario's layout section (a schematic of grid cells, validated on
+// load to show exactly the scenario's borders): land coloured by
+// controller, forces, cities, companies, impassable borders and
+// chokepoints, a legend. TextMap (adjudicator.TextMapper, textmap.go) is
+// the map as text for MAP: every area's id, name, borders and holder.
+// Both show only public facts, the same for every viewer.
+//
 // # Mapping onto the daemon
 //
 // Engines are registered per player count (Presets: supremacy,

@@ -944,6 +944,7 @@ func (e *Engine) examples() []string {
 		"SELL 1 ICBM TO mex / BUY BACK 1 ICBM FROM mex   (arms sales, build phase)",
 		"LOAN 5000 / REPAY 1000 / BUY BONDS 2000 / SELL BONDS 1000 / SEIZE ALL",
 		"OFFER 1 TO china: $1000 FOR 2 OIL / ACCEPT usa 1",
+		"MAP                                  (the map as text: every area's id, name, borders and holder)",
 	}
 }
 

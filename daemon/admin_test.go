@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pbemd/store"
+	"pbemd/store/storetest"
 )
 
 // The offline commands reach a running daemon through its loopback
@@ -65,13 +66,9 @@ func TestAdminEndpointCreateBackupHealthMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustContain(t, how, "hot copy")
-	db, err := store.Open(copyPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.OpenFile(t, copyPath)
 	var g *store.Game
 	err = db.View(func(tx *store.Tx) (err error) { g, err = tx.Game("adm1"); return err })
-	db.Close()
 	if err != nil || g.Options.Pace != "fast" {
 		t.Fatalf("the hot copy lacks the game: %v %+v", err, g)
 	}

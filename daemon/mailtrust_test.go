@@ -125,7 +125,7 @@ func TestDamagedHeadersAreNormalisedOnTheWayIn(t *testing.T) {
 			if len(out) != 1 {
 				t.Fatalf("%d mails out; want the one reply", len(out))
 			}
-			hdr := headerBlock(r.Mail.Raw)
+			hdr := headerBlock(r.Parsed.Raw)
 			for i, b := range hdr {
 				if (b < ' ' && b != '\r' && b != '\n') || b == 0x7f || b == '\r' && (i+1 >= len(hdr) || hdr[i+1] != '\n') {
 					t.Fatalf("control byte %#x in the reply's header:\n%q", b, hdr)

@@ -208,7 +208,7 @@ func TestAlertsOfAKindAreHeldBackAndCounted(t *testing.T) {
 	alert(alertUndeliverable, "fourth")
 	m := h.only(h.outbox(), harnessGM)
 	mustContain(t, m.Text, "fourth", "2 more alerts of this kind were held back")
-	if m.Mail.Header(alertHeader) == "" {
+	if m.Parsed.Header(alertHeader) == "" {
 		t.Error("an alert without the X-Pbemd-Alert header")
 	}
 }

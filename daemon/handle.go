@@ -50,8 +50,9 @@ func (mc *mailCtx) say(format string, args ...any) {
 
 // HandleMail carries out everything one mail asks for, in one transaction,
 // and queues its reply. It returns an error only when the mail could not be
-// processed at all (the store failed): the caller retries it later, and the
-// Message-ID record makes the retry harmless.
+// processed at all (the store failed; errors.Is store.ErrWrite when it
+// could not write): the caller retries it later, and the Message-ID record
+// makes the retry harmless.
 func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 	now := d.now()
 	log := d.log.With("msgid", in.MsgID, "from", in.From)
@@ -71,7 +72,9 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 	if err != nil {
 		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
 	}
+	counted := "" // the address the rate limit counted this mail for
 	err = d.db.Update(func(tx *store.Tx) error {
+		counted = ""
 		first, err := tx.MarkMailProcessed(in.MsgID, now)
 		if err != nil {
 			return err
@@ -92,7 +95,7 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 			if ok, err := d.mayAnswerUnproven(tx, to, now, log); err != nil || !ok {
 				return err
 			}
-			if d.rate.check(to, now) == silent {
+			if counted = to; d.rate.check(to, now) == silent {
 				return nil
 			}
 			return d.send(tx, &Outgoing{
@@ -115,6 +118,7 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 				return err
 			}
 		}
+		counted = mc.sender
 		switch d.rate.check(mc.sender, now) {
 		case silent:
 			log.Warn("rate limit: mail processed, not answered", "sender", mc.sender)
@@ -125,6 +129,12 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 		return mc.sendReply()
 	})
 	if err != nil {
+		// Nothing of the mail landed, its answer included, and it will be
+		// handed over again: its count toward the sender's rate limit is
+		// taken back.
+		if counted != "" {
+			d.rate.uncount(counted, now)
+		}
 		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
 	}
 	d.opt.Kick()

@@ -4,8 +4,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net/mail"
 	"strings"
+	"time"
 
+	"pbemd/mailer"
 	"pbemd/store"
 )
 
@@ -16,7 +19,7 @@ const (
 )
 
 // Outgoing is one mail the daemon sends. send fills MsgID, Code, From and
-// ReplyTo; the wiring's Enqueue turns it into bytes in the outbox.
+// ReplyTo; compose turns it into the bytes the outbox keeps.
 type Outgoing struct {
 	To         []string
 	Subject    string
@@ -135,4 +138,34 @@ func (d *Daemon) flush(b *mailBatch) error {
 		}
 	}
 	return nil
+}
+
+// compose turns an outgoing mail into the outbox record that the sender
+// delivers. It is pure (no store), so a batch composes on every core.
+func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
+	out := &mailer.Outgoing{
+		From:       mail.Address{Name: "pbemd game master", Address: m.From},
+		ReplyTo:    []mail.Address{{Address: m.ReplyTo}},
+		Subject:    m.Subject,
+		Text:       m.Text,
+		InReplyTo:  m.InReplyTo,
+		References: m.References,
+		Auto:       mailer.Auto(m.Auto),
+		Date:       now,
+		MessageID:  m.MsgID,
+	}
+	for _, to := range m.To {
+		out.To = append(out.To, mail.Address{Address: to})
+	}
+	if m.Game != "" {
+		out.Headers = append(out.Headers, mailer.HeaderField{Key: GameHeader, Value: m.Game})
+	}
+	if m.Alert {
+		out.Headers = append(out.Headers, mailer.HeaderField{Key: AlertHeader, Value: "yes"})
+	}
+	c, err := mailer.Compose(out)
+	if err != nil {
+		return store.OutboxMessage{}, fmt.Errorf("compose mail to %v: %w", m.To, err)
+	}
+	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: c.Raw, Queued: now.UTC()}, nil
 }

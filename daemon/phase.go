@@ -103,7 +103,7 @@ func (d *Daemon) processBatch(tx *store.Tx, names []string, now time.Time) (bool
 			jobs = append(jobs, job)
 		}
 	}
-	parallel(len(jobs), func(i int) { jobs[i].resolve() })
+	parallel(len(jobs), func(i int) { jobs[i].resolve(d.now) })
 	b := &mailBatch{tx: tx}
 	d.batch.Store(b)
 	defer d.batch.Store(nil)
@@ -170,10 +170,11 @@ func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, b
 	return job, true, nil
 }
 
-// resolve runs the engine: no store, no clock of the daemon's.
-func (j *phaseJob) resolve() {
-	t0 := time.Now()
-	defer func() { j.dur = time.Since(t0) }()
+// resolve runs the engine: no store; the clock only to time it for the
+// metrics (time.Now's readings subtract on the monotonic clock).
+func (j *phaseJob) resolve(now func() time.Time) {
+	t0 := now()
+	defer func() { j.dur = now().Sub(t0) }()
 	merge := mergeFor(j.e, j.state)
 	j.orders.fold(merge) // only what no mail folded yet (GM SET ORDERS, an old store)
 	j.ords = j.orders.orders(merge)
@@ -206,7 +207,7 @@ func phaseSeed(master int64, phase int) int64 {
 func (d *Daemon) applyPhase(tx *store.Tx, job *phaseJob, now time.Time) error {
 	g := job.g
 	log := d.log.With("game", g.Name, "phase", g.PhaseID)
-	d.metrics.observeAdjudication(job.dur)
+	d.metrics.AdjudicationNs.Add(int64(job.dur))
 	if job.err != nil {
 		// An engine error is a bug, not bad input: stop the game and
 		// tell the GM rather than retry it every tick.

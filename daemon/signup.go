@@ -159,6 +159,56 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	return g, tx.Audit(store.AuditEntry{Time: d.now().UTC(), Game: name, Actor: "gm:" + gm, Action: "create", Detail: variant})
 }
 
+// CreateRequest is a game creation from the command line.
+type CreateRequest struct {
+	Name    string            `json:"name"`
+	Variant string            `json:"variant"`
+	GM      string            `json:"gm"`
+	Options map[string]string `json:"options"`
+}
+
+// CreateAndAnnounce creates a game and mails its GM the GM address.
+func (d *Daemon) CreateAndAnnounce(req CreateRequest) (string, error) {
+	gm := req.GM
+	if gm == "" && len(d.opt.GM) > 0 {
+		gm = d.opt.GM[0]
+	}
+	var msg string
+	err := d.db.Update(func(tx *store.Tx) error {
+		g, err := d.CreateGame(tx, req.Name, req.Variant, gm, req.Options)
+		if err != nil {
+			return err
+		}
+		msg = fmt.Sprintf("game %s (%s) created; players JOIN %s by mail to %s", g.Name, g.Variant, g.Name, d.opt.Address)
+		return d.alertGM(tx, g, "Game created", fmt.Sprintf("Game %s (%s) was created from the command line and takes sign-ups.\nPlayers join with: JOIN %s\nReply to this mail with GM commands for %s.", g.Name, g.Variant, g.Name, g.Name))
+	})
+	if err == nil {
+		d.opt.Kick()
+	}
+	return msg, err
+}
+
+// Welcome mails the site GM(s) their site GM address, once per store.
+func (d *Daemon) Welcome() error {
+	err := d.db.Update(func(tx *store.Tx) error {
+		if tx.Meta("gm_token") != "" {
+			return nil
+		}
+		tok := newToken()
+		if err := tx.PutMeta("gm_token", tok); err != nil {
+			return err
+		}
+		if err := tx.PutToken(store.TokenRef{Token: tok, GM: true}); err != nil {
+			return err
+		}
+		return d.alertGM(tx, nil, "Welcome to pbemd", fmt.Sprintf(
+			"pbemd is running at %s.\n\nReply to this mail to create a game, for example:\n  CREATE rome1 ancientmed\n  CREATE europe standard pace=fast press=white\n\nThe reply address of this mail is your site GM address: keep it to yourself.\nVariants here: %s.\n",
+			d.opt.Address, strings.Join(adjudicator.Names(), ", ")))
+	})
+	d.opt.Kick()
+	return err
+}
+
 func cmdCreate(mc *mailCtx, cmd *orders.Command) error {
 	variant := strings.ToLower(strings.TrimSpace(cmd.Arg))
 	g, err := mc.d.CreateGame(mc.tx, cmd.Game, variant, mc.sender, cmd.Options)

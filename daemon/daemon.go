@@ -11,6 +11,7 @@
 // threading, Auto-Submitted), but it speaks no mail protocol. It knows no
 // game's rules: the engines in adjudicator/* do. It reads the clock only
 // through Options.Now, so tests and the demo run it on a virtual clock.
+// A test (imports_test.go) holds it to all of this.
 package daemon
 
 import (

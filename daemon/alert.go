@@ -42,7 +42,7 @@ const (
 
 // alertLimited sends the GM of g (nil: the site GM) an alert of a kind,
 // unless one of that kind went out less than alertEvery ago.
-func (d *Daemon) alertLimited(tx *store.Tx, g *store.Game, kind, subject, text string) error {
+func (d *Daemon) alertLimited(tx *txn, g *store.Game, kind, subject, text string) error {
 	name := "site"
 	if g != nil {
 		name = g.Name
@@ -89,7 +89,7 @@ func (d *Daemon) Undeliverable(u Undelivered) error {
 		log.Warn("a mail outside every game could not be delivered; the GM is not told", "err", u.Err)
 		return nil
 	}
-	return d.db.Update(func(tx *store.Tx) error {
+	return d.update(func(tx *txn) error {
 		game, err := tx.Game(u.Game)
 		if err != nil {
 			game = nil // the game is gone: tell the site GM
@@ -113,7 +113,7 @@ func (d *Daemon) Undeliverable(u Undelivered) error {
 // The wiring uses it for what the daemon cannot see itself (its mailbox
 // filling up).
 func (d *Daemon) AlertOnce(key string, every time.Duration, subject, text string) (sent bool, err error) {
-	err = d.db.Update(func(tx *store.Tx) error {
+	err = d.update(func(tx *txn) error {
 		ok, err := tx.AllowOncePer(key, d.now(), every)
 		if err != nil || !ok {
 			return err
@@ -121,9 +121,6 @@ func (d *Daemon) AlertOnce(key string, every time.Duration, subject, text string
 		sent = true
 		return d.alertGM(tx, nil, subject, text)
 	})
-	if sent && err == nil {
-		d.opt.Kick()
-	}
 	return sent && err == nil, err
 }
 
@@ -150,12 +147,10 @@ func (d *Daemon) SetAside(in *Incoming, failures int, cause error) error {
 	if told {
 		answer = "The sender was told that the mail could not be read and was asked to send it again."
 	}
-	err := d.db.Update(func(tx *store.Tx) error {
+	return d.update(func(tx *txn) error {
 		return d.alertLimited(tx, nil, alertSetAside, "A mail was set aside",
 			fmt.Sprintf("A mail from %s %s and was set aside (flagged in the mailbox).\nError: %v\n%s Please look at it by hand.", from, what, cause, answer))
 	})
-	d.opt.Kick()
-	return err
 }
 
 // tellUnreadable answers the From address of a mail that was set aside,
@@ -175,7 +170,7 @@ func (d *Daemon) tellUnreadable(in *Incoming) (bool, error) {
 		refs = append(append(refs, in.References...), in.MsgID)
 	}
 	told := false
-	err := d.db.Update(func(tx *store.Tx) error {
+	err := d.update(func(tx *txn) error {
 		ok, err := tx.AllowOncePer("unreadable:"+to, d.now(), 24*time.Hour)
 		if err != nil || !ok {
 			return err

@@ -2,8 +2,6 @@ package daemon
 
 import (
 	"testing"
-
-	"pbemd/store"
 )
 
 // TestAlertsOfAKindAreHeldBackAndCounted: within a quarter of an hour
@@ -13,7 +11,7 @@ func TestAlertsOfAKindAreHeldBackAndCounted(t *testing.T) {
 	h := newHarness(t)
 	alert := func(kind, text string) {
 		t.Helper()
-		if err := h.db.Update(func(tx *store.Tx) error { return h.d.alertLimited(tx, nil, kind, "Something", text) }); err != nil {
+		if err := h.d.update(func(tx *txn) error { return h.d.alertLimited(tx, nil, kind, "Something", text) }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -294,7 +294,7 @@ func (mc *mailCtx) phaseTitle(id string) string {
 func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string) (string, error) {
 	// The folds of the phase, before and after this mail's version
 	// (standing.go): no re-merge of every version.
-	st, err := loadStanding(mc.tx, mc.game)
+	st, err := loadStanding(mc.tx.Tx, mc.game)
 	if err != nil {
 		return "", err
 	}
@@ -308,7 +308,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 		st.pending = []store.OrderSet{mine}
 	}
 	st.fold(merge)
-	if err := st.save(mc.tx); err != nil {
+	if err := st.save(mc.tx.Tx); err != nil {
 		return "", err
 	}
 	standing, from := st.linesOf(merge, power)
@@ -514,7 +514,7 @@ func (mc *mailCtx) maybeEarly() error {
 	if !onReceipt && !g.Options.ProcessEarly {
 		return nil
 	}
-	st, err := loadStanding(mc.tx, g) // not every version: see standing.go
+	st, err := loadStanding(mc.tx.Tx, g) // not every version: see standing.go
 	if err != nil {
 		return err
 	}
@@ -652,7 +652,7 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 		if err != nil {
 			return err
 		}
-		orders, merge, err := openStanding(mc.tx, mc.engine, mc.state, g)
+		orders, merge, err := openStanding(mc.tx.Tx, mc.engine, mc.state, g)
 		if err != nil {
 			return err
 		}
@@ -670,7 +670,7 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 		}
 		b.WriteString("\n" + st.Summary)
 		if mc.player != nil && mc.player.Power != "" {
-			private, err := mc.d.privateView(mc.tx, g, mc.player.Power)
+			private, err := mc.d.privateView(mc.tx.Tx, g, mc.player.Power)
 			if err != nil {
 				return err
 			}

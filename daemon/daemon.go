@@ -21,7 +21,6 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"pbemd/adjudicator"
@@ -86,9 +85,6 @@ type Daemon struct {
 	local   string
 
 	tickMu sync.Mutex // one Tick at a time
-	// batch, while a Tick batch is being written, collects that
-	// transaction's mails so they are composed on every core at once.
-	batch atomic.Pointer[mailBatch]
 }
 
 // New builds a daemon over an open store.

@@ -147,7 +147,7 @@ func resumedDeadline(g *store.Game, now time.Time) time.Time {
 }
 
 // resume ends a pause and tells everyone the new deadline.
-func (d *Daemon) resume(tx *store.Tx, g *store.Game, now time.Time, why string) error {
+func (d *Daemon) resume(tx *txn, g *store.Game, now time.Time, why string) error {
 	g.Paused, g.PauseReason, g.PausedUntil = false, "", time.Time{}
 	g.Deadline = resumedDeadline(g, now)
 	g.PausedAt = time.Time{}

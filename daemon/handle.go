@@ -16,7 +16,7 @@ import (
 // mailCtx is the work on one incoming mail, inside one transaction.
 type mailCtx struct {
 	d      *Daemon
-	tx     *store.Tx
+	tx     *txn
 	in     *Incoming
 	now    time.Time
 	sender string
@@ -61,7 +61,7 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 	if in.Auto {
 		log.Info("mail not answered: bounce or auto-reply")
 		d.metrics.MailsIgnored.Add(1)
-		return d.db.Update(func(tx *store.Tx) error {
+		return d.update(func(tx *txn) error {
 			_, err := tx.MarkMailProcessed(in.MsgID, now)
 			return err
 		})
@@ -73,7 +73,7 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
 	}
 	counted := "" // the address the rate limit counted this mail for
-	err = d.db.Update(func(tx *store.Tx) error {
+	err = d.update(func(tx *txn) error {
 		counted = ""
 		first, err := tx.MarkMailProcessed(in.MsgID, now)
 		if err != nil {
@@ -92,7 +92,7 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 			if err != nil || !once {
 				return err
 			}
-			if ok, err := d.mayAnswerUnproven(tx, to, now, log); err != nil || !ok {
+			if ok, err := d.mayAnswerUnproven(tx.Tx, to, now, log); err != nil || !ok {
 				return err
 			}
 			if counted = to; d.rate.check(to, now) == silent {
@@ -114,7 +114,7 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 			return nil
 		}
 		if !mc.identified() {
-			if ok, err := d.mayAnswerUnproven(tx, mc.sender, now, log); err != nil || !ok {
+			if ok, err := d.mayAnswerUnproven(tx.Tx, mc.sender, now, log); err != nil || !ok {
 				return err
 			}
 		}
@@ -137,7 +137,6 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 		}
 		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
 	}
-	d.opt.Kick()
 	return nil
 }
 

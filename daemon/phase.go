@@ -52,7 +52,7 @@ func (d *Daemon) Tick(ctx context.Context) error {
 			}
 			batch := due[:min(tickBatch, len(due))]
 			due = due[len(batch):]
-			err := d.db.Update(func(tx *store.Tx) error {
+			err := d.update(func(tx *txn) error {
 				moved, err := d.processBatch(tx, batch, now)
 				progressed = progressed || moved
 				return err
@@ -60,7 +60,6 @@ func (d *Daemon) Tick(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			d.opt.Kick()
 		}
 		if !progressed {
 			return nil
@@ -90,7 +89,7 @@ type phaseJob struct {
 // resolves their phases on every core, then writes the results. The write
 // lock of the transaction is held throughout, so no mail can change a game
 // between the read and the write.
-func (d *Daemon) processBatch(tx *store.Tx, names []string, now time.Time) (bool, error) {
+func (d *Daemon) processBatch(tx *txn, names []string, now time.Time) (bool, error) {
 	progressed := false
 	var jobs []*phaseJob
 	for _, name := range names {
@@ -104,15 +103,12 @@ func (d *Daemon) processBatch(tx *store.Tx, names []string, now time.Time) (bool
 		}
 	}
 	parallel(len(jobs), func(i int) { jobs[i].resolve(d.now) })
-	b := &mailBatch{tx: tx}
-	d.batch.Store(b)
-	defer d.batch.Store(nil)
 	for _, job := range jobs {
 		if err := d.applyPhase(tx, job, now); err != nil {
 			return false, fmt.Errorf("game %s: %w", job.g.Name, err)
 		}
 	}
-	return progressed, d.flush(b)
+	return progressed, nil
 }
 
 // parallel runs fn(0) … fn(n-1) on up to GOMAXPROCS goroutines.
@@ -140,7 +136,7 @@ func parallel(n int, fn func(int)) {
 
 // loadDue handles one game found in the due index: paused and stale
 // entries are settled here; a game to adjudicate comes back as a job.
-func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, bool, error) {
+func (d *Daemon) loadDue(tx *txn, name string, now time.Time) (*phaseJob, bool, error) {
 	g, err := tx.Game(name)
 	if err != nil {
 		return nil, false, err
@@ -164,7 +160,7 @@ func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, b
 	if job.state, err = tx.State(g.Name); err != nil {
 		return nil, false, err
 	}
-	if job.orders, err = loadStanding(tx, g); err != nil {
+	if job.orders, err = loadStanding(tx.Tx, g); err != nil {
 		return nil, false, err
 	}
 	return job, true, nil
@@ -204,7 +200,7 @@ func phaseSeed(master int64, phase int) int64 {
 
 // applyPhase writes a resolved phase: history, new state, the game's next
 // phase, and the results mail.
-func (d *Daemon) applyPhase(tx *store.Tx, job *phaseJob, now time.Time) error {
+func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 	g := job.g
 	log := d.log.With("game", g.Name, "phase", g.PhaseID)
 	d.metrics.AdjudicationNs.Add(int64(job.dur))
@@ -306,7 +302,7 @@ func (d *Daemon) openPhase(g *store.Game, p store.OpenPhase, now time.Time) {
 // endGame is the one writer that ends a game: it marks g over and tells
 // everyone. rec, when the rules ended the game, is the phase that did:
 // its results go out first.
-func (d *Daemon) endGame(tx *store.Tx, g *store.Game, how string, winners []string, why string, rec *store.PhaseRecord) error {
+func (d *Daemon) endGame(tx *txn, g *store.Game, how string, winners []string, why string, rec *store.PhaseRecord) error {
 	g.Status = store.Finished
 	g.EndedAs = how
 	g.Winners = winners
@@ -340,7 +336,7 @@ func (d *Daemon) endGame(tx *store.Tx, g *store.Game, how string, winners []stri
 		}
 		fmt.Fprintf(&b, "%s has ended in a draw shared by %s.\n", g.Name, strings.Join(names, ", "))
 		if g.Options.DrawPrize {
-			prize, err := d.drawPrize(tx, g, winners)
+			prize, err := d.drawPrize(tx.Tx, g, winners)
 			if err != nil {
 				return err
 			}
@@ -392,7 +388,7 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 // publishResults mails a processed phase's results: each diplomat gets the
 // public part with their power's private part, observers the public part,
 // the GM a copy.
-func (d *Daemon) publishResults(tx *store.Tx, g *store.Game, rec *store.PhaseRecord) error {
+func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) error {
 	subject := fmt.Sprintf("[%s] %s — results", g.Name, rec.Title)
 	for i := range g.Players {
 		p := &g.Players[i]
@@ -415,12 +411,12 @@ func (d *Daemon) publishResults(tx *store.Tx, g *store.Game, rec *store.PhaseRec
 
 // publish mails an announcement to every diplomat and observer, and the GM.
 // skip lists addresses that get nothing (the sender of press, say).
-func (d *Daemon) publish(tx *store.Tx, g *store.Game, subject, text string, skip map[string]bool) error {
+func (d *Daemon) publish(tx *txn, g *store.Game, subject, text string, skip map[string]bool) error {
 	return d.publishThread(tx, g, subject, text, skip, "")
 }
 
 // publishThread is publish with the mails in a thread (References).
-func (d *Daemon) publishThread(tx *store.Tx, g *store.Game, subject, text string, skip map[string]bool, thread string) error {
+func (d *Daemon) publishThread(tx *txn, g *store.Game, subject, text string, skip map[string]bool, thread string) error {
 	var refs []string
 	if thread != "" {
 		refs = []string{thread}
@@ -446,7 +442,7 @@ func (d *Daemon) publishThread(tx *store.Tx, g *store.Game, subject, text string
 }
 
 // gmCopy sends the GM(s) of g a copy, replyable with the GM token.
-func (d *Daemon) gmCopy(tx *store.Tx, g *store.Game, subject, text string) error {
+func (d *Daemon) gmCopy(tx *txn, g *store.Game, subject, text string) error {
 	to := g.GM
 	if len(to) == 0 {
 		to = d.opt.GM
@@ -458,7 +454,7 @@ func (d *Daemon) gmCopy(tx *store.Tx, g *store.Game, subject, text string) error
 }
 
 // alertGM tells the GM of g (or the site GM) something that needs them.
-func (d *Daemon) alertGM(tx *store.Tx, g *store.Game, subject, text string) error {
+func (d *Daemon) alertGM(tx *txn, g *store.Game, subject, text string) error {
 	name := "site"
 	token := tx.Meta("gm_token")
 	to := d.opt.GM
@@ -521,7 +517,7 @@ func (d *Daemon) remind(now time.Time) error {
 	}
 	for start := 0; start < len(names); start += tickBatch {
 		batch := names[start:min(start+tickBatch, len(names))]
-		err := d.db.Update(func(tx *store.Tx) error {
+		err := d.update(func(tx *txn) error {
 			for _, name := range batch {
 				if err := d.remindGame(tx, name, now); err != nil {
 					return err
@@ -533,11 +529,10 @@ func (d *Daemon) remind(now time.Time) error {
 			return err
 		}
 	}
-	d.opt.Kick()
 	return nil
 }
 
-func (d *Daemon) remindGame(tx *store.Tx, name string, now time.Time) error {
+func (d *Daemon) remindGame(tx *txn, name string, now time.Time) error {
 	g, err := tx.Game(name)
 	if err != nil || g.Status != store.Active || g.Paused || g.Pending != nil || !g.Deadline.After(now) {
 		return err
@@ -562,7 +557,7 @@ func (d *Daemon) remindGame(tx *store.Tx, name string, now time.Time) error {
 	if !send {
 		return tx.PutGame(g)
 	}
-	st, err := loadStanding(tx, g)
+	st, err := loadStanding(tx.Tx, g)
 	if err != nil {
 		return err
 	}

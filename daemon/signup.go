@@ -174,23 +174,20 @@ func (d *Daemon) CreateAndAnnounce(req CreateRequest) (string, error) {
 		gm = d.opt.GM[0]
 	}
 	var msg string
-	err := d.db.Update(func(tx *store.Tx) error {
-		g, err := d.CreateGame(tx, req.Name, req.Variant, gm, req.Options)
+	err := d.update(func(tx *txn) error {
+		g, err := d.CreateGame(tx.Tx, req.Name, req.Variant, gm, req.Options)
 		if err != nil {
 			return err
 		}
 		msg = fmt.Sprintf("game %s (%s) created; players JOIN %s by mail to %s", g.Name, g.Variant, g.Name, d.opt.Address)
 		return d.alertGM(tx, g, "Game created", fmt.Sprintf("Game %s (%s) was created from the command line and takes sign-ups.\nPlayers join with: JOIN %s\nReply to this mail with GM commands for %s.", g.Name, g.Variant, g.Name, g.Name))
 	})
-	if err == nil {
-		d.opt.Kick()
-	}
 	return msg, err
 }
 
 // Welcome mails the site GM(s) their site GM address, once per store.
 func (d *Daemon) Welcome() error {
-	err := d.db.Update(func(tx *store.Tx) error {
+	return d.update(func(tx *txn) error {
 		if tx.Meta("gm_token") != "" {
 			return nil
 		}
@@ -205,13 +202,11 @@ func (d *Daemon) Welcome() error {
 			"pbemd is running at %s.\n\nReply to this mail to create a game, for example:\n  CREATE rome1 ancientmed\n  CREATE europe standard pace=fast press=white\n\nThe reply address of this mail is your site GM address: keep it to yourself.\nVariants here: %s.\n",
 			d.opt.Address, strings.Join(adjudicator.Names(), ", ")))
 	})
-	d.opt.Kick()
-	return err
 }
 
 func cmdCreate(mc *mailCtx, cmd *orders.Command) error {
 	variant := strings.ToLower(strings.TrimSpace(cmd.Arg))
-	g, err := mc.d.CreateGame(mc.tx, cmd.Game, variant, mc.sender, cmd.Options)
+	g, err := mc.d.CreateGame(mc.tx.Tx, cmd.Game, variant, mc.sender, cmd.Options)
 	if err != nil {
 		mc.say("CREATE: %v. Nothing was created. Example: CREATE rome1 ancientmed pace=slow press=all", err)
 		return nil
@@ -374,7 +369,7 @@ func fewestDiplomats(g *store.Game, candidates []string) string {
 // mailSecrets gives a player a password and mails it with their power,
 // their reply address and (for engines with hidden information) their
 // private view; intro, when not empty, opens the mail.
-func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player, intro string) error {
+func (d *Daemon) mailSecrets(tx *txn, g *store.Game, p *store.Player, intro string) error {
 	pw := strings.ToLower(newCode())
 	cost := d.opt.PasswordCost
 	if cost == 0 {
@@ -398,7 +393,7 @@ func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player, intro
 		"Your password: %s\n",
 		powerName(g, p.Power), g.Name, role, g.Name, d.replyAddress(p.Token), d.opt.Address,
 		p.Power, g.Name, pw, pw)
-	if view, err := d.privateView(tx, g, p.Power); err != nil {
+	if view, err := d.privateView(tx.Tx, g, p.Power); err != nil {
 		return err
 	} else if view != "" {
 		text += "\n--- for you only ---\n" + view
@@ -411,7 +406,7 @@ func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player, intro
 
 // startGame assigns the powers, sets the engine's start position and tells
 // everyone.
-func (d *Daemon) startGame(tx *store.Tx, g *store.Game) error {
+func (d *Daemon) startGame(tx *txn, g *store.Game) error {
 	e, err := engineFor(g)
 	if err != nil {
 		return err

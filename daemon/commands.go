@@ -528,7 +528,6 @@ func (mc *mailCtx) maybeEarly() error {
 	}
 	if g.Deadline.After(mc.now) {
 		g.Deadline = mc.now
-		mc.changed = true
 	}
 	return nil
 }
@@ -757,7 +756,6 @@ func cmdZone(mc *mailCtx, cmd *orders.Command) error {
 		return nil
 	}
 	mc.player.Zone = zone
-	mc.changed = true
 	mc.say("Your deadlines will now be shown in %s as well as UTC. Next deadline: %s.", zone, mc.d.showTime(mc.game.Deadline, mc.player))
 	return nil
 }
@@ -787,7 +785,6 @@ const ordersRules = `Whose orders stand (this game master's rules):
 func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if mc.gm && len(cmd.Body) > 0 {
 		mc.game.HouseRules = strings.TrimSpace(strings.Join(cmd.Body, "\n"))
-		mc.changed = true
 		if err := mc.audit("rules", fmt.Sprintf("%d lines", len(cmd.Body))); err != nil {
 			return err
 		}
@@ -819,7 +816,6 @@ func cmdResign(mc *mailCtx, _ *orders.Command) error {
 	if err := mc.d.removeDiplomat(mc.tx, g, p, store.LeftResigned, mc.now, ""); err != nil {
 		return err
 	}
-	mc.changed = true
 	if err := mc.audit("resign", p.Power); err != nil {
 		return err
 	}
@@ -862,7 +858,6 @@ func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
 		g.DrawVotes = map[string]bool{}
 	}
 	g.DrawVotes[mc.player.Power] = yes
-	mc.changed = true
 	if !yes {
 		mc.say("Your vote for %s: no draw. (Votes are secret until a draw passes.)", powerName(g, mc.player.Power))
 		return nil
@@ -887,7 +882,6 @@ func cmdPace(mc *mailCtx, cmd *orders.Command) error {
 		g.PaceVotes = map[string]string{}
 	}
 	g.PaceVotes[mc.player.Power] = pace
-	mc.changed = true
 	n := 0
 	for _, p := range g.Alive {
 		if g.PaceVotes[p] == pace {
@@ -912,7 +906,6 @@ func cmdReady(mc *mailCtx, _ *orders.Command) error {
 		g.Ready = map[string]bool{}
 	}
 	g.Ready[mc.player.Power] = true
-	mc.changed = true
 	if g.Options.ProcessEarly {
 		mc.say("%s is ready. The phase is processed early once every power that must order is ready.", powerName(g, mc.player.Power))
 	} else {
@@ -943,7 +936,6 @@ func cmdLock(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("LOCK JUNIORS: write LOCK JUNIORS, LOCK JUNIORS ALWAYS or LOCK JUNIORS OFF.")
 		return nil
 	}
-	mc.changed = true
 	return mc.audit("lock", p.Power+": "+arg)
 }
 
@@ -990,10 +982,8 @@ func cmdObserve(mc *mailCtx, cmd *orders.Command) error {
 	case mc.game == nil:
 		// The mail is now about this game: its reply carries the
 		// observer's token.
-		mc.game, mc.observer, mc.obs, mc.changed = g, true, &g.Observers[len(g.Observers)-1], true
-	case mc.game == g:
-		mc.changed = true
-	default:
+		mc.game, mc.observer, mc.obs = g, true, &g.Observers[len(g.Observers)-1]
+	case mc.game != g:
 		if err := mc.tx.PutGame(g); err != nil {
 			return err
 		}
@@ -1019,7 +1009,6 @@ func cmdUnobserve(mc *mailCtx, _ *orders.Command) error {
 				return err
 			}
 			g.Observers = append(g.Observers[:i], g.Observers[i+1:]...)
-			mc.changed = true
 			mc.say("You no longer observe %s.", g.Name)
 			return nil
 		}

@@ -70,10 +70,10 @@ func (mc *mailCtx) askToJoin(g *store.Game, power string) error {
 	if mc.game == nil {
 		mc.game = g
 	}
-	if mc.game == g {
-		mc.changed = true
-	} else if err := mc.tx.PutGame(g); err != nil {
-		return err
+	if mc.game != g {
+		if err := mc.tx.PutGame(g); err != nil {
+			return err
+		}
 	}
 	if err := mc.tx.Audit(store.AuditEntry{Time: mc.now.UTC(), Game: g.Name, Actor: mc.sender, Action: "join-request", Detail: power, MsgID: mc.in.MsgID}); err != nil {
 		return err
@@ -186,11 +186,9 @@ func (mc *mailCtx) answerRequest(cmd *orders.Command, accept bool) error {
 	req := g.Requests[pick]
 	if !accept {
 		g.Requests[pick].Refused = true
-		mc.changed = true
 		return mc.refused(req, strings.TrimSpace(cmd.Arg))
 	}
 	g.Requests = append(g.Requests[:pick], g.Requests[pick+1:]...)
-	mc.changed = true
 	if g.Status != store.Active || !isAlive(g, req.Power) {
 		mc.say("ACCEPT %s: %s is no longer in play in %s, so the request lapses.", req.Address, powerName(g, req.Power), g.Name)
 		return nil
@@ -375,7 +373,6 @@ func cmdRelease(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("RELEASE %s: %s is not a junior diplomat of %s.", addr, addr, pn)
 		return nil
 	}
-	mc.changed = true
 	if err := mc.audit("release", me.Power+": "+addr); err != nil {
 		return err
 	}

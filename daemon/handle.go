@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -38,10 +39,9 @@ type mailCtx struct {
 	engine adjudicator.Engine
 	state  []byte
 
-	reply   []string // sections of the reply, in order
-	silent  bool     // GM said SILENT: do not announce to players
-	changed bool     // game must be written back
-	done    bool     // answered already: read nothing more of the mail
+	reply  []string // sections of the reply, in order
+	silent bool     // GM said SILENT: do not announce to players
+	done   bool     // answered already: read nothing more of the mail
 }
 
 func (mc *mailCtx) say(format string, args ...any) {
@@ -239,10 +239,27 @@ func (mc *mailCtx) run() error {
 	if err := mc.execute(lines, check); err != nil {
 		return err
 	}
-	if mc.changed {
-		return mc.tx.PutGame(mc.game)
+	return mc.saveGame()
+}
+
+// saveGame writes the mail's game back if the mail changed it. The record
+// is compared with the one the store holds now (what this transaction
+// wrote already included), so no command has to remember to say that it
+// changed the game, and one a writer of its own has written (endGame,
+// resume) is not written again.
+func (mc *mailCtx) saveGame() error {
+	g := mc.game
+	if g == nil {
+		return nil
 	}
-	return nil
+	if stored, err := mc.tx.Game(g.Name); err == nil {
+		a, errA := json.Marshal(stored)
+		b, errB := json.Marshal(g)
+		if errA == nil && errB == nil && bytes.Equal(a, b) {
+			return nil
+		}
+	}
+	return mc.tx.PutGame(g)
 }
 
 // identifyByToken reads the +token of the address the mail was sent to.

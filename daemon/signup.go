@@ -326,7 +326,6 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 	}
 	mc.game = g
 	mc.player = &g.Players[len(g.Players)-1]
-	mc.changed = true
 	n, need := countPlayers(g), len(e.Info().Powers)
 	mc.say("You are signed up for %s (%d of %d players). Your power is assigned when the game starts; you will get a private mail with it.", g.Name, n, need)
 	if n >= need {

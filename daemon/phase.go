@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -539,12 +540,11 @@ func (d *Daemon) remindGame(tx *txn, name string, now time.Time) error {
 	}
 	left := g.Deadline.Sub(now)
 	length := g.Deadline.Sub(g.PhaseStarted)
-	var due []string
+	var due store.Offsets
 	send := false
 	for _, r := range d.opt.Schedule.Reminders {
-		key := r.String()
-		if left <= r && !contains(g.Reminded, key) {
-			due = append(due, key)
+		if left <= r && !slices.Contains(g.Reminded, r) {
+			due = append(due, r)
 			// A phase hardly longer than the offset gets no reminder for
 			// it: the players have just had the results.
 			send = send || length > r+r/4

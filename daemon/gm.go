@@ -16,29 +16,11 @@ import (
 	"pbemd/store"
 )
 
-// gmCommands are the GM's overrides, each allowed only to the game's GM
+// The GM's overrides (commandTable), each allowed only to the game's GM
 // (by the GM token of a reply, or SIGNON GM with the GM password). Each is
 // acknowledged with what changed, audited, and announced to the players
 // unless the mail said SILENT first. A command that would break the game is
 // refused with the reason and changes nothing.
-var gmCommands = map[orders.Verb]commandFunc{
-	orders.VerbStart:     gmStart,
-	orders.VerbProcess:   gmProcess,
-	orders.VerbPause:     gmPause,
-	orders.VerbResume:    gmResume,
-	orders.VerbDeadline:  gmDeadline,
-	orders.VerbExtend:    gmExtend,
-	orders.VerbRollback:  gmRollback,
-	orders.VerbSetOrders: gmSetOrders,
-	orders.VerbPreview:   gmPreview,
-	orders.VerbPublish:   gmPublish,
-	orders.VerbReplace:   gmReplace,
-	orders.VerbPromote:   gmPromote,
-	orders.VerbEject:     gmEject,
-	orders.VerbEnd:       gmEnd,
-	orders.VerbSilent:    gmSilent,
-	orders.VerbSet:       gmSet,
-}
 
 func needActive(mc *mailCtx, verb orders.Verb) bool {
 	if mc.game.Status != store.Active {

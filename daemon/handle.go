@@ -35,6 +35,10 @@ type mailCtx struct {
 	// signon is the first SIGNON of the mail, its password compared
 	// before this transaction (signon.go); nil when it has none.
 	signon *signonCheck
+	// password is the first PASSWORD of the mail, hashed before this
+	// transaction (password.go); passwordSet once it is the player's.
+	password    *passwordChange
+	passwordSet bool
 
 	engine adjudicator.Engine
 	state  []byte
@@ -67,8 +71,13 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 		})
 	}
 
-	// bcrypt runs here, before the write transaction (signon.go).
+	// bcrypt runs here, before the write transaction (signon.go,
+	// password.go).
 	signon, err := d.checkSignon(in, now)
+	if err != nil {
+		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
+	}
+	password, err := d.checkPassword(in, signon)
 	if err != nil {
 		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
 	}
@@ -106,7 +115,7 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 					"(no attachments); a few kilobytes is plenty.\n",
 			})
 		}
-		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: in.unproven(), log: log, signon: signon}
+		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: in.unproven(), log: log, signon: signon, password: password}
 		if err := mc.run(); err != nil {
 			return err
 		}

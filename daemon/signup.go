@@ -370,11 +370,7 @@ func fewestDiplomats(g *store.Game, candidates []string) string {
 // private view; intro, when not empty, opens the mail.
 func (d *Daemon) mailSecrets(tx *txn, g *store.Game, p *store.Player, intro string) error {
 	pw := strings.ToLower(newCode())
-	cost := d.opt.PasswordCost
-	if cost == 0 {
-		cost = bcrypt.DefaultCost
-	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(pw), cost)
+	hash, err := bcrypt.GenerateFromPassword([]byte(pw), d.passwordCost())
 	if err != nil {
 		return err
 	}

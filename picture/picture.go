@@ -218,6 +218,7 @@ type Layer struct {
 
 	mu     sync.Mutex
 	raster []*layerRaster
+	bases  []*base
 }
 
 // NewLayer returns a Layer of items.

@@ -3,56 +3,100 @@ package picture
 import (
 	"encoding/binary"
 	"fmt"
-	"image"
+	"hash/crc32"
 	"image/color"
-	"image/png"
 	"io"
 	"slices"
 	"sync"
 )
 
-// WritePNG renders the picture and writes it as a paletted PNG.
+// MaxSide is the largest width or height WritePNG draws.
+const MaxSide = 16384
+
+// WritePNG renders the picture and writes it as a paletted PNG (8 bits a
+// pixel, no filter: the compressor finds the row above by itself).
 func (p *Picture) WritePNG(w io.Writer) error {
-	if p.Width <= 0 || p.Height <= 0 {
-		return fmt.Errorf("picture: size %d×%d", p.Width, p.Height)
+	if p.Width <= 0 || p.Height <= 0 || p.Width > MaxSide || p.Height > MaxSide {
+		return fmt.Errorf("picture: size %d×%d (1 to %d pixels a side)", p.Width, p.Height, MaxSide)
 	}
-	img := rgbaPool.Get().(*image.RGBA)
-	if img.Rect.Dx() != p.Width || img.Rect.Dy() != p.Height {
-		img = image.NewRGBA(image.Rect(0, 0, p.Width, p.Height))
-	} else {
-		clear(img.Pix)
-	}
-	defer rgbaPool.Put(img)
-	p.renderInto(img)
 	pal := p.Palette
 	if len(pal) == 0 {
 		pal = sceneColors(p)
 	}
-	q := quantizerFor(pal)
-	out := palettedPool.Get().(*image.Paletted)
-	if out.Rect.Dx() != p.Width || out.Rect.Dy() != p.Height {
-		out = image.NewPaletted(img.Rect, nil)
+	e := encoders.Get().(*pngEncoder)
+	defer encoders.Put(e)
+	e.draw(p, quantizerFor(pal))
+	e.out = e.png(e.out[:0])
+	_, err := w.Write(e.out)
+	return err
+}
+
+// draw draws p on the encoder's canvas.
+func (e *pngEncoder) draw(p *Picture, q *quantizer) {
+	items, based := p.Items, false
+	// A board: its regions and the layer over them come from the cache.
+	if len(items) >= 2 {
+		rf, ok1 := items[0].(*RegionFill)
+		l, ok2 := items[1].(*Layer)
+		if ok1 && ok2 && rf.Set != nil {
+			e.canvas.size(p.Width, p.Height, q)
+			l.baseFor(rf.Set, p.Width, p.Height, p.Background, q, rf.Fill).draw(&e.canvas, rf.Fill, &e.scratch, &e.changed)
+			items, based = items[2:], true
+		}
 	}
-	defer palettedPool.Put(out)
-	out.Palette = q.palette
-	q.convert(out.Pix, img.Pix)
-	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encPool}
-	return enc.Encode(w, out)
+	if !based {
+		e.canvas.reset(p.Width, p.Height, q, p.Background)
+	}
+	e.raster.dst = &e.canvas
+	e.raster.items(items)
+	e.raster.dst = nil
+	clear(e.raster.polys[:cap(e.raster.polys)])
 }
 
-var (
-	rgbaPool     = sync.Pool{New: func() any { return &image.RGBA{} }}
-	palettedPool = sync.Pool{New: func() any { return &image.Paletted{} }}
-	encPool      = &bufferPool{}
-)
-
-type bufferPool struct{ p sync.Pool }
-
-func (b *bufferPool) Get() *png.EncoderBuffer {
-	v, _ := b.p.Get().(*png.EncoderBuffer)
-	return v
+// pngEncoder is the reused state of one WritePNG: the canvas, the
+// rasteriser's buffers, the compressor's and the output.
+type pngEncoder struct {
+	canvas  canvas
+	raster  raster
+	z       deflater
+	out     []byte
+	scratch []uint8
+	changed []bool
 }
-func (b *bufferPool) Put(e *png.EncoderBuffer) { b.p.Put(e) }
+
+var encoders = sync.Pool{New: func() any { return new(pngEncoder) }}
+
+// png appends the PNG file of the canvas to dst.
+func (e *pngEncoder) png(dst []byte) []byte {
+	c := &e.canvas
+	dst = append(dst, "\x89PNG\r\n\x1a\n"...)
+	var ihdr [13]byte
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(c.w))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(c.h))
+	ihdr[8], ihdr[9] = 8, 3 // bit depth, paletted; compression, filter, interlace 0
+	dst = chunk(dst, "IHDR", ihdr[:])
+	plte := make([]byte, 0, 3*len(c.q.palette))
+	for _, v := range c.q.rgb[:len(c.q.palette)] {
+		plte = append(plte, v[0], v[1], v[2])
+	}
+	dst = chunk(dst, "PLTE", plte)
+	// IDAT: the length is known once the data is compressed in place.
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0, 'I', 'D', 'A', 'T')
+	dst = e.z.zlib(dst, c.pix, c.stride)
+	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-8))
+	dst = binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start+4:]))
+	return chunk(dst, "IEND", nil)
+}
+
+// chunk appends a PNG chunk.
+func chunk(dst []byte, kind string, data []byte) []byte {
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(data)))
+	start := len(dst)
+	dst = append(dst, kind...)
+	dst = append(dst, data...)
+	return binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start:]))
+}
 
 // sceneColors lists the distinct opaque colours a scene paints, in a stable
 // order, at most MaxPalette.
@@ -108,6 +152,7 @@ func sceneColors(p *Picture) []Color {
 // cube, through a 15-bit lookup table.
 type quantizer struct {
 	palette color.Palette
+	rgb     [256][3]uint8 // the palette's colours
 	lut     [1 << 15]uint8
 }
 
@@ -181,6 +226,10 @@ func newQuantizer(pal []Color) *quantizer {
 		}
 		q.lut[k] = uint8(best)
 	}
+	for i, c := range q.palette {
+		r, g, b, _ := c.RGBA()
+		q.rgb[i] = [3]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8)}
+	}
 	// An exact colour always maps to itself.
 	for i, c := range cols {
 		q.lut[key15(uint8(c[0]), uint8(c[1]), uint8(c[2]))] = uint8(i)
@@ -191,20 +240,3 @@ func newQuantizer(pal []Color) *quantizer {
 func sq(x int) int { return x * x }
 
 func key15(r, g, b uint8) int { return int(r>>3)<<10 | int(g>>3)<<5 | int(b>>3) }
-
-// convert maps premultiplied RGBA pixels (composited on black where not
-// opaque) to palette indices.
-func (q *quantizer) convert(dst []uint8, src []uint8) {
-	last := uint32(1 << 31) // no pixel value with alpha 0 equals it
-	var li uint8
-	for i := range dst {
-		v := binary.LittleEndian.Uint32(src[4*i:]) &^ 0xFF000000
-		if v == last {
-			dst[i] = li
-			continue
-		}
-		li = q.lut[key15(uint8(v), uint8(v>>8), uint8(v>>16))]
-		last = v
-		dst[i] = li
-	}
-}

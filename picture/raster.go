@@ -2,7 +2,6 @@ package picture
 
 import (
 	"image"
-	"image/color"
 	"image/draw"
 	"math"
 
@@ -21,13 +20,25 @@ func (p *Picture) renderInto(img *image.RGBA) {
 	if bg := premul(p.Background); bg != [4]uint8{} {
 		fillPix(img.Pix, bg)
 	}
-	r := &raster{dst: img}
+	r := &raster{dst: rgbaTarget{img}}
 	r.items(p.Items)
 }
 
-// raster draws items onto one RGBA image.
+// target is what a raster draws on: an RGBA image (Render, and the caches
+// of Layers) or a canvas of palette indices (WritePNG).
+type target interface {
+	bounds() image.Rectangle
+	// blend paints colour c over the pixels of the w×h box at (x0, y0)
+	// with the coverage mask (row after row, stride apart); the box lies
+	// within the bounds.
+	blend(x0, y0, w, h int, mask []uint8, stride int, c Color)
+	layer(lr *layerRaster)
+	regions(rr *regionRaster, fill []Color)
+}
+
+// raster draws items onto one target.
 type raster struct {
-	dst *image.RGBA
+	dst target
 	z   vector.Rasterizer
 	// polys collects the polygons of one fill before they are drawn.
 	polys [][]Point
@@ -48,9 +59,11 @@ func (r *raster) items(items []Item) {
 		case *Group:
 			r.items(v.Items)
 		case *Layer:
-			v.rasterFor(r.dst.Rect.Dx(), r.dst.Rect.Dy()).drawOver(r.dst)
+			b := r.dst.bounds()
+			r.dst.layer(v.rasterFor(b.Dx(), b.Dy()))
 		case *RegionFill:
-			v.Set.rasterFor(r.dst.Rect.Dx(), r.dst.Rect.Dy()).paint(r.dst, v.Fill)
+			b := r.dst.bounds()
+			r.dst.regions(v.Set.rasterFor(b.Dx(), b.Dy()), v.Fill)
 		}
 	}
 }
@@ -58,10 +71,6 @@ func (r *raster) items(items []Item) {
 func premul(c Color) [4]uint8 {
 	a := uint32(c.A)
 	return [4]uint8{uint8(uint32(c.R) * a / 255), uint8(uint32(c.G) * a / 255), uint8(uint32(c.B) * a / 255), c.A}
-}
-
-func uniform(c Color) *image.Uniform {
-	return image.NewUniform(color.NRGBA{c.R, c.G, c.B, c.A})
 }
 
 // fill rasterises r.polys (nonzero winding; callers orient rings) in c.
@@ -77,7 +86,7 @@ func (r *raster) fill(c Color) {
 			maxX, maxY = math.Max(maxX, q.X), math.Max(maxY, q.Y)
 		}
 	}
-	b := pixelBounds(minX, minY, maxX, maxY).Intersect(r.dst.Rect)
+	b := pixelBounds(minX, minY, maxX, maxY).Intersect(r.dst.bounds())
 	if b.Empty() {
 		return
 	}
@@ -153,12 +162,21 @@ func (r *raster) rasterize(polys [][]Point, b image.Rectangle, c Color) {
 	}
 	mask := &image.Alpha{Pix: r.mask[:w*h], Stride: w, Rect: image.Rect(0, 0, w, h)}
 	r.z.Draw(mask, mask.Rect, image.Opaque, image.Point{})
+	r.dst.blend(b.Min.X, b.Min.Y, w, h, mask.Pix, w, c)
+}
+
+// rgbaTarget draws on an RGBA image (premultiplied).
+type rgbaTarget struct{ img *image.RGBA }
+
+func (t rgbaTarget) bounds() image.Rectangle { return t.img.Rect }
+
+func (t rgbaTarget) blend(x0, y0, w, h int, mask []uint8, stride int, c Color) {
 	pc := premul(c)
 	sa := uint32(c.A)
-	d := r.dst.Pix
+	d := t.img.Pix
 	for y := 0; y < h; y++ {
-		row := mask.Pix[y*w : y*w+w]
-		o := r.dst.PixOffset(b.Min.X, b.Min.Y+y)
+		row := mask[y*stride : y*stride+w]
+		o := t.img.PixOffset(x0, y0+y)
 		for x, m := range row {
 			if m == 0 {
 				continue
@@ -176,6 +194,9 @@ func (r *raster) rasterize(polys [][]Point, b image.Rectangle, c Color) {
 		}
 	}
 }
+
+func (t rgbaTarget) layer(lr *layerRaster)                  { lr.drawOver(t.img) }
+func (t rgbaTarget) regions(rr *regionRaster, fill []Color) { rr.paint(t.img, fill) }
 
 // signedArea is positive for rings counter-clockwise on screen (y down).
 func signedArea(pl []Point) float64 {
@@ -410,9 +431,9 @@ func (r *raster) text(t *Text) {
 		if c.A == 0 {
 			continue
 		}
-		src := uniform(c)
 		x := start.X
 		y := int(math.Round(start.Y))
+		bounds := r.dst.bounds()
 		for _, ch := range t.S {
 			g := glyphOf(k, ch)
 			m := g.mask
@@ -420,8 +441,11 @@ func (r *raster) text(t *Text) {
 				m = g.halo
 			}
 			off := image.Pt(int(math.Round(x)), y)
-			dr := m.Rect.Add(off)
-			draw.DrawMask(r.dst, dr, src, image.Point{}, m, m.Rect.Min, draw.Over)
+			dr := m.Rect.Add(off).Intersect(bounds)
+			if !dr.Empty() {
+				sp := dr.Min.Sub(off)
+				r.dst.blend(dr.Min.X, dr.Min.Y, dr.Dx(), dr.Dy(), m.Pix[m.PixOffset(sp.X, sp.Y):], m.Stride, c)
+			}
 			x += g.advance
 		}
 	}
@@ -435,7 +459,8 @@ type layerRaster struct {
 	pix   []byte // premultiplied RGBA of the spans, in order
 }
 
-type span struct{ off, n int32 } // pixel offset, length
+// span is a run of pixels within one row.
+type span struct{ x, y, n int32 }
 
 func (l *Layer) rasterFor(w, h int) *layerRaster {
 	l.mu.Lock()
@@ -446,22 +471,24 @@ func (l *Layer) rasterFor(w, h int) *layerRaster {
 		}
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	r := &raster{dst: img}
+	r := &raster{dst: rgbaTarget{img}}
 	r.items(l.items)
 	lr := &layerRaster{w: w, h: h}
-	n := w * h
-	for i := 0; i < n; {
-		if img.Pix[4*i+3] == 0 {
-			i++
-			continue
+	for y := 0; y < h; y++ {
+		row := img.Pix[y*img.Stride : y*img.Stride+4*w]
+		for x := 0; x < w; {
+			if row[4*x+3] == 0 {
+				x++
+				continue
+			}
+			e := x
+			for e < w && row[4*e+3] != 0 {
+				e++
+			}
+			lr.spans = append(lr.spans, span{int32(x), int32(y), int32(e - x)})
+			lr.pix = append(lr.pix, row[4*x:4*e]...)
+			x = e
 		}
-		j := i
-		for j < n && img.Pix[4*j+3] != 0 {
-			j++
-		}
-		lr.spans = append(lr.spans, span{int32(i), int32(j - i)})
-		lr.pix = append(lr.pix, img.Pix[4*i:4*j]...)
-		i = j
 	}
 	if len(l.raster) < 4 {
 		l.raster = append(l.raster, lr)
@@ -478,7 +505,7 @@ func (lr *layerRaster) drawOver(dst *image.RGBA) {
 	s := lr.pix
 	k := 0
 	for _, sp := range lr.spans {
-		o := int(sp.off) * 4
+		o := dst.PixOffset(int(sp.x), int(sp.y))
 		for e := o + int(sp.n)*4; o < e; o, k = o+4, k+4 {
 			a := uint32(s[k+3])
 			if a == 255 {
@@ -504,8 +531,8 @@ type regionRaster struct {
 }
 
 type regionRun struct {
-	off, n int32
-	s      uint16
+	span
+	s uint16
 }
 
 const (
@@ -513,7 +540,7 @@ const (
 )
 
 type edgePixel struct {
-	off    int32
+	x, y   int32
 	a, b   uint16 // shapes (b may be noRegion)
 	ca, cb uint8  // their coverage
 }
@@ -582,27 +609,30 @@ func (rs *Regions) rasterFor(w, h int) *regionRaster {
 		}
 	}
 	rr := &regionRaster{w: w, h: h}
-	for i := 0; i < n; {
-		s := best[i]
-		if s == noRegion {
-			i++
-			continue
-		}
-		if bestC[i] != 255 {
-			cb := secondC[i]
-			if int(bestC[i])+int(cb) > 255 {
-				cb = 255 - bestC[i]
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; {
+			i := y*w + x
+			s := best[i]
+			if s == noRegion {
+				x++
+				continue
 			}
-			rr.edges = append(rr.edges, edgePixel{off: int32(i), a: s, b: second[i], ca: bestC[i], cb: cb})
-			i++
-			continue
+			if bestC[i] != 255 {
+				cb := secondC[i]
+				if int(bestC[i])+int(cb) > 255 {
+					cb = 255 - bestC[i]
+				}
+				rr.edges = append(rr.edges, edgePixel{x: int32(x), y: int32(y), a: s, b: second[i], ca: bestC[i], cb: cb})
+				x++
+				continue
+			}
+			e := x
+			for e < w && best[y*w+e] == s && bestC[y*w+e] == 255 {
+				e++
+			}
+			rr.runs = append(rr.runs, regionRun{span: span{int32(x), int32(y), int32(e - x)}, s: s})
+			x = e
 		}
-		j := i
-		for j < n && best[j] == s && bestC[j] == 255 {
-			j++
-		}
-		rr.runs = append(rr.runs, regionRun{off: int32(i), n: int32(j - i), s: s})
-		i = j
 	}
 	if len(rs.raster) < 4 {
 		rs.raster = append(rs.raster, rr)
@@ -631,7 +661,8 @@ func (rr *regionRaster) paint(dst *image.RGBA, fill []Color) {
 			continue
 		}
 		c := cols[run.s]
-		o, e := 4*int(run.off), 4*int(run.off+run.n)
+		o := dst.PixOffset(int(run.x), int(run.y))
+		e := o + 4*int(run.n)
 		switch c[3] {
 		case 255:
 			fillPix(d[o:e], c)
@@ -646,7 +677,7 @@ func (rr *regionRaster) paint(dst *image.RGBA, fill []Color) {
 		}
 	}
 	for _, e := range rr.edges {
-		o := 4 * int(e.off)
+		o := dst.PixOffset(int(e.x), int(e.y))
 		var acc [4]uint32
 		rest := uint32(255)
 		for _, part := range [2]struct {

@@ -6,10 +6,10 @@ import "sync"
 // and the Layer drawn over it — composited in palette indices once and
 // kept (in the Layer) for every later picture of that board. A picture
 // then costs a copy of the template (made with the fill of the first
-// picture), a copy of each shape whose colour differs from it (from a
-// cached patch per shape and colour: the shape's pixels in that colour
-// with the layer over them), and a new blend of the edge pixels of those
-// shapes. The result is the same, index for index, as drawing the
+// picture), a copy of the runs of each shape whose colour differs from it
+// (from a cached patch per shape and colour: the shape's pixels in that
+// colour with the layer over them), and a new blend of the edge pixels of
+// those shapes, band by band. The result is the same, index for index, as drawing the
 // RegionFill and the Layer on the canvas.
 type base struct {
 	set  *Regions
@@ -21,6 +21,7 @@ type base struct {
 	def       []Color // the fill the template is made with, one per shape
 	template  []uint8 // a whole canvas
 	shapes    []baseShape
+	runAt     []int32    // per run of rr: where its pixels start in its shape's patches
 	edgeLayer [][4]uint8 // per edge pixel of rr: the layer's pixel over it (alpha 0: none)
 	bgIdx     uint8
 
@@ -28,8 +29,7 @@ type base struct {
 }
 
 type baseShape struct {
-	runs    []int32 // indices in rr.runs
-	n       int     // pixels in those runs
+	n       int // pixels in the shape's runs
 	layer   []layerPixel
 	patches []patch
 }
@@ -99,8 +99,8 @@ func newBase(set *Regions, lr *layerRaster, rr *regionRaster, bg Color, q *quant
 	var c canvas
 	c.reset(w, h, q, bg)
 	b.bgIdx = c.pix[1]
-	c.regions(rr, b.def)
-	c.layer(lr)
+	c.regions(rr, b.def, 0, h)
+	c.layer(lr, 0, h)
 	b.template = c.pix
 
 	// Where each pixel's colour comes from: a shape's run (shape, position
@@ -112,12 +112,13 @@ func newBase(set *Regions, lr *layerRaster, rr *regionRaster, bg Color, q *quant
 		shapeOf[i] = none
 	}
 	b.shapes = make([]baseShape, set.Len())
+	b.runAt = make([]int32, len(rr.runs))
 	for ri, run := range rr.runs {
 		if int(run.s) >= len(b.shapes) {
 			continue
 		}
 		sh := &b.shapes[run.s]
-		sh.runs = append(sh.runs, int32(ri))
+		b.runAt[ri] = int32(sh.n)
 		o := int(run.y)*w + int(run.x)
 		for k := 0; k < int(run.n); k++ {
 			shapeOf[o+k] = int32(run.s)
@@ -147,35 +148,43 @@ func newBase(set *Regions, lr *layerRaster, rr *regionRaster, bg Color, q *quant
 	return b
 }
 
-// draw paints the base with fill on c (reset to the base's size and
-// quantizer); scratch is reused for patches that are not kept.
-func (b *base) draw(c *canvas, fill []Color, scratch *[]uint8, changed *[]bool) {
-	copy(c.pix, b.template)
+// prepare readies the base for a picture with fill: which shapes change
+// colour, and their patches.
+func (b *base) prepare(fill []Color, changed *[]bool, patches *[][]uint8) {
 	ch := (*changed)[:0]
+	pp := (*patches)[:0]
 	for s := range b.shapes {
-		ch = append(ch, fillAt(fill, s) != b.def[s])
+		f := fillAt(fill, s)
+		c := f != b.def[s]
+		ch = append(ch, c)
+		var pix []uint8
+		if c && b.shapes[s].n > 0 {
+			pix = b.patch(s, f)
+		}
+		pp = append(pp, pix)
 	}
-	*changed = ch
-	for s := range b.shapes {
-		sh := &b.shapes[s]
-		if !ch[s] || sh.n == 0 {
+	*changed, *patches = ch, pp
+}
+
+// drawRows paints rows y0 to y1 of the base on c (sized for it), for the
+// fill that prepare gave changed and patches for.
+func (b *base) drawRows(c *canvas, fill []Color, changed []bool, patches [][]uint8, y0, y1 int) {
+	copy(c.pix[y0*c.stride:y1*c.stride], b.template[y0*c.stride:y1*c.stride])
+	rr := b.rr
+	for ri := rr.runRows[y0]; ri < rr.runRows[y1]; ri++ {
+		run := &rr.runs[ri]
+		if int(run.s) >= len(changed) || !changed[run.s] {
 			continue
 		}
-		pix := b.patch(s, fillAt(fill, s), scratch)
-		k := 0
-		for _, ri := range sh.runs {
-			run := &b.rr.runs[ri]
-			k += copy(c.row(int(run.x), int(run.y), int(run.n)), pix[k:])
-		}
+		copy(c.row(int(run.x), int(run.y), int(run.n)), patches[run.s][b.runAt[ri]:])
 	}
 	q := b.q
-	for ei := range b.rr.edges {
-		e := &b.rr.edges[ei]
-		if !ch[e.a] && (e.b == noRegion || !ch[e.b]) {
+	for ei := rr.edgeRows[y0]; ei < rr.edgeRows[y1]; ei++ {
+		e := &rr.edges[ei]
+		if !changed[e.a] && (e.b == noRegion || !changed[e.b]) {
 			continue
 		}
-		d := b.bgIdx
-		d = q.edge(d, fillAt(fill, int(e.a)), e.ca, edgeFill(fill, e.b), e.cb)
+		d := q.edge(b.bgIdx, fillAt(fill, int(e.a)), e.ca, edgeFill(fill, e.b), e.cb)
 		if px := b.edgeLayer[ei]; px[3] != 0 {
 			d = q.overPremul(d, px)
 		}
@@ -192,7 +201,7 @@ func edgeFill(fill []Color, s uint16) Color {
 
 // patch returns the pixels of shape s in colour col with the layer over
 // them, kept for up to maxPatches colours of the shape.
-func (b *base) patch(s int, col Color, scratch *[]uint8) []uint8 {
+func (b *base) patch(s int, col Color) []uint8 {
 	sh := &b.shapes[s]
 	b.mu.Lock()
 	for _, p := range sh.patches {
@@ -201,17 +210,10 @@ func (b *base) patch(s int, col Color, scratch *[]uint8) []uint8 {
 			return p.pix
 		}
 	}
+	// Past maxPatches colours a patch is made for the picture and dropped.
 	keep := len(sh.patches) < maxPatches
 	b.mu.Unlock()
-	var pix []uint8
-	if keep {
-		pix = make([]uint8, sh.n)
-	} else {
-		if cap(*scratch) < sh.n {
-			*scratch = make([]uint8, sh.n)
-		}
-		pix = (*scratch)[:sh.n]
-	}
+	pix := make([]uint8, sh.n)
 	fillIndex(pix, b.q.fill(b.bgIdx, col))
 	for _, lp := range sh.layer {
 		pix[lp.at] = b.q.overPremul(pix[lp.at], lp.px)

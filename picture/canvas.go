@@ -1,6 +1,9 @@
 package picture
 
-import "image"
+import (
+	"encoding/binary"
+	"image"
+)
 
 // canvas is a picture drawn straight into palette indices, one byte a
 // pixel, each row led by the byte of its PNG filter (0, none), so that its
@@ -26,14 +29,8 @@ func (c *canvas) size(w, h int, q *quantizer) {
 // reset sizes the canvas for a w×h picture on background bg.
 func (c *canvas) reset(w, h int, q *quantizer, bg Color) {
 	c.size(w, h, q)
-	pb := premul(bg) // on black, as a transparent background shows
-	fillIndex(c.pix, q.lut[key15(pb[0], pb[1], pb[2])])
-	for y := 0; y < h; y++ {
-		c.pix[y*c.stride] = 0
-	}
+	c.background(bg, 0, h)
 }
-
-func (c *canvas) bounds() image.Rectangle { return image.Rect(0, 0, c.w, c.h) }
 
 // row returns the n pixels of row y from x.
 func (c *canvas) row(x, y, n int) []uint8 {
@@ -55,7 +52,15 @@ func (c *canvas) blend(x0, y0, w, h int, mask []uint8, stride int, col Color) {
 	for y := 0; y < h; y++ {
 		mr := mask[y*stride : y*stride+w]
 		d := c.row(x0, y0+y, w)
-		for x, m := range mr {
+		for x := 0; x < len(mr); x++ {
+			// Uncovered pixels, eight at a time.
+			for x+8 <= len(mr) && binary.LittleEndian.Uint64(mr[x:]) == 0 {
+				x += 8
+			}
+			if x >= len(mr) {
+				break
+			}
+			m := mr[x]
 			if m == 0 {
 				continue
 			}
@@ -73,16 +78,21 @@ func (c *canvas) blend(x0, y0, w, h int, mask []uint8, stride int, col Color) {
 	}
 }
 
-// layer composites a Layer's raster (premultiplied RGBA spans).
-func (c *canvas) layer(lr *layerRaster) {
+// layer composites rows y0 to y1 of a Layer's raster (premultiplied RGBA
+// spans).
+func (c *canvas) layer(lr *layerRaster, y0, y1 int) {
 	if lr.w != c.w || lr.h != c.h {
 		return
 	}
 	q := c.q
+	first, last := lr.rows[y0], lr.rows[y1]
+	if first == last {
+		return
+	}
 	s := lr.pix
-	k := 0
+	k := int(lr.at[first])
 	lastKey, lastOut := uint64(1<<63), uint8(0)
-	for _, sp := range lr.spans {
+	for _, sp := range lr.spans[first:last] {
 		d := c.row(int(sp.x), int(sp.y), int(sp.n))
 		for x := range d {
 			px := [4]uint8{s[k], s[k+1], s[k+2], s[k+3]}
@@ -100,14 +110,14 @@ func (c *canvas) layer(lr *layerRaster) {
 	}
 }
 
-// regions paints a RegionFill: runs of one shape set to its colour's
-// index, edge pixels blended.
-func (c *canvas) regions(rr *regionRaster, fill []Color) {
+// regions paints rows y0 to y1 of a RegionFill: runs of one shape set to
+// its colour's index, edge pixels blended.
+func (c *canvas) regions(rr *regionRaster, fill []Color, y0, y1 int) {
 	if rr.w != c.w || rr.h != c.h {
 		return
 	}
 	q := c.q
-	for _, run := range rr.runs {
+	for _, run := range rr.runs[rr.runRows[y0]:rr.runRows[y1]] {
 		f := fillAt(fill, int(run.s))
 		d := c.row(int(run.x), int(run.y), int(run.n))
 		switch f.A {
@@ -120,9 +130,20 @@ func (c *canvas) regions(rr *regionRaster, fill []Color) {
 			}
 		}
 	}
-	for _, e := range rr.edges {
+	for _, e := range rr.edges[rr.edgeRows[y0]:rr.edgeRows[y1]] {
 		d := c.row(int(e.x), int(e.y), 1)
 		d[0] = q.edge(d[0], fillAt(fill, int(e.a)), e.ca, edgeFill(fill, e.b), e.cb)
+	}
+}
+
+// background sets rows y0 to y1 to the background bg, each led by its
+// filter byte.
+func (c *canvas) background(bg Color, y0, y1 int) {
+	pb := premul(bg) // on black, as a transparent background shows
+	v := c.q.lut[key15(pb[0], pb[1], pb[2])]
+	for y := y0; y < y1; y++ {
+		c.pix[y*c.stride] = 0
+		fillIndex(c.row(0, y, c.w), v)
 	}
 }
 
@@ -191,5 +212,97 @@ func fillIndex(d []uint8, v uint8) {
 	d[0] = v
 	for n := 1; n < len(d); n *= 2 {
 		copy(d[n:], d[:n])
+	}
+}
+
+// recorder is the target of a picture's items before the canvas is drawn:
+// it keeps what they paint (coverage masks, layers, region fills) in
+// order, so that the canvas can be drawn band by band, each band while it
+// is in the processor's cache.
+type recorder struct {
+	w, h  int
+	ops   []op
+	arena []uint8 // the masks
+}
+
+type op struct {
+	x, y, w, h int32
+	at         int32 // the mask's start in arena
+	col        Color
+	lr         *layerRaster  // a layer, or
+	rr         *regionRaster // a region fill
+	fill       []Color
+}
+
+func (r *recorder) reset(w, h int) {
+	r.w, r.h = w, h
+	clear(r.ops) // no pointers kept into the last picture
+	r.ops = r.ops[:0]
+	r.arena = r.arena[:0]
+}
+
+func (r *recorder) bounds() image.Rectangle { return image.Rect(0, 0, r.w, r.h) }
+
+func (r *recorder) blend(x0, y0, w, h int, mask []uint8, stride int, c Color) {
+	if c.A == 0 {
+		return
+	}
+	// Rows that cover nothing are left out.
+	for h > 0 && allZero(mask[:w]) {
+		mask, y0, h = mask[min(stride, len(mask)):], y0+1, h-1
+	}
+	for h > 0 && allZero(mask[(h-1)*stride:(h-1)*stride+w]) {
+		h--
+	}
+	if h == 0 {
+		return
+	}
+	at := len(r.arena)
+	for y := 0; y < h; y++ {
+		r.arena = append(r.arena, mask[y*stride:y*stride+w]...)
+	}
+	r.ops = append(r.ops, op{x: int32(x0), y: int32(y0), w: int32(w), h: int32(h), at: int32(at), col: c})
+}
+
+func allZero(m []uint8) bool {
+	for len(m) >= 8 {
+		if binary.LittleEndian.Uint64(m) != 0 {
+			return false
+		}
+		m = m[8:]
+	}
+	for _, v := range m {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *recorder) layer(lr *layerRaster) {
+	r.ops = append(r.ops, op{lr: lr, h: int32(r.h)})
+}
+
+func (r *recorder) regions(rr *regionRaster, fill []Color) {
+	r.ops = append(r.ops, op{rr: rr, fill: fill, h: int32(r.h)})
+}
+
+// play draws rows y0 to y1 of what was recorded on c.
+func (r *recorder) play(c *canvas, y0, y1 int) {
+	for i := range r.ops {
+		o := &r.ops[i]
+		oy0, oy1 := max(int(o.y), y0), min(int(o.y+o.h), y1)
+		if oy0 >= oy1 {
+			continue
+		}
+		switch {
+		case o.lr != nil:
+			c.layer(o.lr, oy0, oy1)
+		case o.rr != nil:
+			c.regions(o.rr, o.fill, oy0, oy1)
+		default:
+			m := r.arena[int(o.at)+(oy0-int(o.y))*int(o.w):]
+			c.blend(int(o.x), oy0, int(o.w), oy1-oy0, m, int(o.w), o.col)
+		}
 	}
 }

@@ -29,17 +29,22 @@ const (
 
 // deflater compresses one stream; its buffers are reused between streams.
 type deflater struct {
-	bw    bitWriter
-	data  []byte
-	seqs  []seq // of the block being gathered
-	ntok  int   // literals and matches in seqs
-	litF  [litCodes]int32
-	distF [distCodes]int32
-	huff  huffBuilder
-	litL  [litCodes]uint8
-	distL [distCodes]uint8
-	litC  [litCodes]uint16
-	distC [distCodes]uint16
+	bw   bitWriter
+	data []byte
+	up   int // the distance to the row above, 0 for none
+	// i is the next byte to look at; lit the first literal not in a seq;
+	// sum the Adler-32 of the bytes before summed.
+	i, lit, summed int
+	sum            uint32
+	seqs           []seq // of the block being gathered
+	ntok           int   // literals and matches in seqs
+	litF           [litCodes]int32
+	distF          [distCodes]int32
+	huff           huffBuilder
+	litL           [litCodes]uint8
+	distL          [distCodes]uint8
+	litC           [litCodes]uint16
+	distC          [distCodes]uint16
 	// lenCode and lenBits are the code and extra bits of each length
 	// (less minMatch) in this block, as one value.
 	lenCode [256]uint32
@@ -56,38 +61,56 @@ type seq struct {
 // zlib appends to dst the zlib stream of data, whose rows are stride bytes
 // apart (0 when the data has no rows), and returns it.
 func (d *deflater) zlib(dst, data []byte, stride int) []byte {
-	d.bw = bitWriter{out: dst}
+	d.begin(dst, data, stride)
+	d.advance(len(data))
+	return d.end()
+}
+
+// begin starts the zlib stream of data (rows stride apart, or 0) after
+// dst. The data may be filled in as the stream goes: advance(limit) reads
+// no byte at or after limit.
+func (d *deflater) begin(dst, data []byte, stride int) {
 	// CMF: deflate, 32 KB window; FLG: fastest level, check bits.
-	d.bw.out = append(d.bw.out, 0x78, 0x01)
-	sum := d.deflate(data, stride)
+	d.bw = bitWriter{out: append(dst, 0x78, 0x01)}
+	d.data = data
+	d.up = stride
+	if stride < 2 || stride+1 > maxDistance {
+		d.up = 0
+	}
+	d.i, d.lit, d.summed, d.sum = 0, 0, 0, 1
+	d.seqs, d.ntok = d.seqs[:0], 0
+	clear(d.litF[:])
+	clear(d.distF[:])
+}
+
+// end writes the last block and the checksum and returns the stream.
+func (d *deflater) end() []byte {
+	n := len(d.data)
+	d.advance(n)
+	d.sum = adlerUpdate(d.sum, d.data[d.summed:])
+	if d.lit < n {
+		d.seqs = append(d.seqs, seq{lit: int32(d.lit), nlit: int32(n - d.lit)})
+		d.ntok += n - d.lit
+	}
+	d.block(true)
 	d.bw.flush()
-	out := binary.BigEndian.AppendUint32(d.bw.out, sum)
+	out := binary.BigEndian.AppendUint32(d.bw.out, d.sum)
 	d.bw = bitWriter{}
 	d.data = nil
 	return out
 }
 
-// deflate writes data as deflate blocks and returns its Adler-32 checksum,
-// summed as the match finder goes, while the bytes are in the cache.
-func (d *deflater) deflate(data []byte, stride int) uint32 {
-	sum := uint32(1)
-	summed := 0
-	d.data = data
-	d.seqs, d.ntok = d.seqs[:0], 0
-	clear(d.litF[:])
-	clear(d.distF[:])
-	n := len(data)
-	// The candidate distances: a run, the row above, and the row above a
-	// pixel to either side.
-	up := stride
-	if stride < 2 || stride+1 > maxDistance {
-		up = 0
-	}
-	lit := 0 // the first literal not yet in a seq
-	i := 0
-	for i < n {
+// advance finds the matches of data up to limit, writing a block each
+// blockTokens literals and matches, and sums the bytes it has passed,
+// while they are in the cache. The candidate distances are a run, the
+// row above, and the row above a pixel to either side.
+func (d *deflater) advance(limit int) {
+	data := d.data[:limit]
+	up := d.up
+	i, lit := d.i, d.lit
+	for i < limit {
 		best, bestD := 0, 0
-		if up > 0 && i > up && i+4 <= n {
+		if up > 0 && i > up && i+4 <= limit {
 			// Fast path: which candidates match 3 bytes, without branches.
 			v := binary.LittleEndian.Uint32(data[i:])
 			x1 := (binary.LittleEndian.Uint32(data[i-1:]) ^ v) << 8
@@ -140,21 +163,15 @@ func (d *deflater) deflate(data []byte, stride int) uint32 {
 		d.distF[distCode(bestD)]++
 		i += best
 		lit = i
-		if i-summed >= 4096 {
-			sum = adlerUpdate(sum, data[summed:i])
-			summed = i
+		if i-d.summed >= 4096 {
+			d.sum = adlerUpdate(d.sum, data[d.summed:i])
+			d.summed = i
 		}
 		if d.ntok >= blockTokens {
 			d.block(false)
 		}
 	}
-	sum = adlerUpdate(sum, data[summed:])
-	if lit < n {
-		d.seqs = append(d.seqs, seq{lit: int32(lit), nlit: int32(n - lit)})
-		d.ntok += n - lit
-	}
-	d.block(true)
-	return sum
+	d.i, d.lit = i, lit
 }
 
 // matchLen is how many bytes from data[i] equal those dist before them, at

@@ -157,3 +157,45 @@ func TestAdler32(t *testing.T) {
 		}
 	}
 }
+
+// A stream compressed as its data is filled in (advance to a limit, the
+// bytes past it still garbage) is the stream of the same steps over the
+// finished data, and decodes to it: advance reads nothing past its limit.
+func TestZlibAdvanceReadsNothingPastLimit(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	const w, h = 301, 90
+	stride := w + 1
+	final := make([]byte, stride*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			v := byte(x / 40)
+			if (x+y)%17 == 0 {
+				v = byte(r.IntN(9))
+			}
+			final[y*stride+1+x] = v
+		}
+	}
+	var z deflater
+	bands := func(data []byte, fill bool) []byte {
+		z.begin(nil, data, stride)
+		for y0 := 0; y0 < h; y0 += 7 {
+			y1 := min(h, y0+7)
+			if fill {
+				copy(data[y0*stride:y1*stride], final[y0*stride:y1*stride])
+			}
+			z.advance(y1 * stride)
+		}
+		return z.end()
+	}
+	want := bands(final, false)
+	data := make([]byte, len(final))
+	for i := range data {
+		data[i] = byte(r.Uint32()) // garbage until filled in
+	}
+	if got := bands(data, true); !bytes.Equal(got, want) {
+		t.Fatalf("compressed as filled in: %d bytes, differs from the %d bytes of the same bands finished", len(got), len(want))
+	}
+	if got := inflate(t, want); !bytes.Equal(got, final) {
+		t.Fatal("round trip differs")
+	}
+}

@@ -25,68 +25,97 @@ func (p *Picture) WritePNG(w io.Writer) error {
 	}
 	e := encoders.Get().(*pngEncoder)
 	defer encoders.Put(e)
-	e.draw(p, quantizerFor(pal))
-	e.out = e.png(e.out[:0])
+	e.out = e.encode(e.out[:0], p, quantizerFor(pal))
 	_, err := w.Write(e.out)
 	return err
 }
 
-// draw draws p on the encoder's canvas.
-func (e *pngEncoder) draw(p *Picture, q *quantizer) {
-	items, based := p.Items, false
+// pngEncoder is the reused state of one WritePNG: the canvas, the
+// rasteriser's and recorder's buffers, the compressor's and the output.
+type pngEncoder struct {
+	canvas  canvas
+	raster  raster
+	rec     recorder
+	z       deflater
+	out     []byte
+	changed []bool
+	patches [][]uint8
+	// bandRows, when set, is the height of a band (for tests).
+	bandRows int
+}
+
+var encoders = sync.Pool{New: func() any { return new(pngEncoder) }}
+
+// bandBytes is about the size of a band of rows drawn and compressed at
+// once: well within a processor's second-level cache.
+const bandBytes = 64 << 10
+
+// encode appends the PNG file of p to dst. The items are rasterised first
+// (the recorder keeps their coverage masks); then the canvas is drawn and
+// compressed band by band, each band still in the cache when compressed.
+func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
+	w, h := p.Width, p.Height
+	items := p.Items
+	var b *base
+	var fill []Color
 	// A board: its regions and the layer over them come from the cache.
 	if len(items) >= 2 {
 		rf, ok1 := items[0].(*RegionFill)
 		l, ok2 := items[1].(*Layer)
 		if ok1 && ok2 && rf.Set != nil {
-			e.canvas.size(p.Width, p.Height, q)
-			l.baseFor(rf.Set, p.Width, p.Height, p.Background, q, rf.Fill).draw(&e.canvas, rf.Fill, &e.scratch, &e.changed)
-			items, based = items[2:], true
+			b = l.baseFor(rf.Set, w, h, p.Background, q, rf.Fill)
+			fill = rf.Fill
+			b.prepare(fill, &e.changed, &e.patches)
+			items = items[2:]
 		}
 	}
-	if !based {
-		e.canvas.reset(p.Width, p.Height, q, p.Background)
-	}
-	e.raster.dst = &e.canvas
+	e.rec.reset(w, h)
+	e.raster.dst = &e.rec
 	e.raster.items(items)
 	e.raster.dst = nil
 	clear(e.raster.polys[:cap(e.raster.polys)])
-}
 
-// pngEncoder is the reused state of one WritePNG: the canvas, the
-// rasteriser's buffers, the compressor's and the output.
-type pngEncoder struct {
-	canvas  canvas
-	raster  raster
-	z       deflater
-	out     []byte
-	scratch []uint8
-	changed []bool
-}
-
-var encoders = sync.Pool{New: func() any { return new(pngEncoder) }}
-
-// png appends the PNG file of the canvas to dst.
-func (e *pngEncoder) png(dst []byte) []byte {
 	c := &e.canvas
-	dst = append(dst, "\x89PNG\r\n\x1a\n"...)
-	var ihdr [13]byte
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(c.w))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(c.h))
-	ihdr[8], ihdr[9] = 8, 3 // bit depth, paletted; compression, filter, interlace 0
-	dst = chunk(dst, "IHDR", ihdr[:])
-	plte := make([]byte, 0, 3*len(c.q.palette))
-	for _, v := range c.q.rgb[:len(c.q.palette)] {
-		plte = append(plte, v[0], v[1], v[2])
-	}
-	dst = chunk(dst, "PLTE", plte)
+	c.size(w, h, q)
+	dst = pngHeader(dst, w, h, q)
 	// IDAT: the length is known once the data is compressed in place.
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0, 'I', 'D', 'A', 'T')
-	dst = e.z.zlib(dst, c.pix, c.stride)
+	e.z.begin(dst, c.pix, c.stride)
+	band := max(1, bandBytes/c.stride)
+	if e.bandRows > 0 {
+		band = e.bandRows
+	}
+	for y0 := 0; y0 < h; y0 += band {
+		y1 := min(h, y0+band)
+		if b != nil {
+			b.drawRows(c, fill, e.changed, e.patches, y0, y1)
+		} else {
+			c.background(p.Background, y0, y1)
+		}
+		e.rec.play(c, y0, y1)
+		e.z.advance(y1 * c.stride)
+	}
+	dst = e.z.end()
+	clear(e.patches)
 	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-8))
 	dst = binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start+4:]))
 	return chunk(dst, "IEND", nil)
+}
+
+// pngHeader appends the PNG signature, header and palette.
+func pngHeader(dst []byte, w, h int, q *quantizer) []byte {
+	dst = append(dst, "\x89PNG\r\n\x1a\n"...)
+	var ihdr [13]byte
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
+	ihdr[8], ihdr[9] = 8, 3 // bit depth, paletted; compression, filter, interlace 0
+	dst = chunk(dst, "IHDR", ihdr[:])
+	plte := make([]byte, 0, 3*len(q.palette))
+	for _, v := range q.rgb[:len(q.palette)] {
+		plte = append(plte, v[0], v[1], v[2])
+	}
+	return chunk(dst, "PLTE", plte)
 }
 
 // chunk appends a PNG chunk.

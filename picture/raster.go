@@ -110,17 +110,18 @@ func (r *raster) fill(c Color) {
 					}
 				}
 				if len(in) > 0 {
-					r.rasterize(in, t, c)
+					r.rasterize(in, t, c, false)
 				}
 			}
 		}
 		return
 	}
-	r.rasterize(r.polys, b, c)
+	r.rasterize(r.polys, b, c, b.Dx()*b.Dy() <= maxMaskArea)
 }
 
-// tile is the side of the tiles a wide, sparse shape is drawn in.
-const tile = 32
+// tile is the side of the tiles a wide, sparse shape is drawn in
+// (measured: 64 beats 32 and 16 on the board pictures).
+const tile = 64
 
 func pixelBounds(minX, minY, maxX, maxY float64) image.Rectangle {
 	return image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX))+1, int(math.Ceil(maxY))+1)
@@ -136,12 +137,21 @@ func polyBounds(pl []Point) image.Rectangle {
 }
 
 // rasterize fills polys within the pixel box b: the rasteriser writes the
-// coverage into a reused mask, and only covered pixels are blended.
-func (r *raster) rasterize(polys [][]Point, b image.Rectangle, c Color) {
+// coverage into a reused mask, and only covered pixels are blended. When
+// keep is set the mask comes from, or goes to, the cache of masks.
+func (r *raster) rasterize(polys [][]Point, b image.Rectangle, c Color, keep bool) {
 	if b.Empty() {
 		return
 	}
 	w, h := b.Dx(), b.Dy()
+	var key uint64
+	if keep {
+		key = maskHash(polys, b)
+		if m := keptMask(key, polys, b); m != nil {
+			r.dst.blend(b.Min.X, b.Min.Y, w, h, m, w, c)
+			return
+		}
+	}
 	// The rasteriser's (0,0) is b.Min; its size clips the far edges, and
 	// points before b.Min are clamped by it.
 	r.z.Reset(w, h)
@@ -162,6 +172,9 @@ func (r *raster) rasterize(polys [][]Point, b image.Rectangle, c Color) {
 	}
 	mask := &image.Alpha{Pix: r.mask[:w*h], Stride: w, Rect: image.Rect(0, 0, w, h)}
 	r.z.Draw(mask, mask.Rect, image.Opaque, image.Point{})
+	if keep {
+		keepMask(key, polys, b, mask.Pix)
+	}
 	r.dst.blend(b.Min.X, b.Min.Y, w, h, mask.Pix, w, c)
 }
 
@@ -455,8 +468,10 @@ func (r *raster) text(t *Text) {
 // runs of painted pixels.
 type layerRaster struct {
 	w, h  int
-	spans []span // runs of pixels with some alpha
-	pix   []byte // premultiplied RGBA of the spans, in order
+	spans []span  // runs of pixels with some alpha, row by row
+	pix   []byte  // premultiplied RGBA of the spans, in order
+	rows  []int32 // rows[y]: the first span of row y or after (h+1 entries)
+	at    []int32 // at[i]: where span i's pixels start in pix
 }
 
 // span is a run of pixels within one row.
@@ -475,6 +490,7 @@ func (l *Layer) rasterFor(w, h int) *layerRaster {
 	r.items(l.items)
 	lr := &layerRaster{w: w, h: h}
 	for y := 0; y < h; y++ {
+		lr.rows = append(lr.rows, int32(len(lr.spans)))
 		row := img.Pix[y*img.Stride : y*img.Stride+4*w]
 		for x := 0; x < w; {
 			if row[4*x+3] == 0 {
@@ -486,10 +502,12 @@ func (l *Layer) rasterFor(w, h int) *layerRaster {
 				e++
 			}
 			lr.spans = append(lr.spans, span{int32(x), int32(y), int32(e - x)})
+			lr.at = append(lr.at, int32(len(lr.pix)))
 			lr.pix = append(lr.pix, row[4*x:4*e]...)
 			x = e
 		}
 	}
+	lr.rows = append(lr.rows, int32(len(lr.spans)))
 	if len(l.raster) < 4 {
 		l.raster = append(l.raster, lr)
 	}
@@ -526,8 +544,11 @@ func (lr *layerRaster) drawOver(dst *image.RGBA) {
 // shapes or partly covered.
 type regionRaster struct {
 	w, h  int
-	runs  []regionRun // runs of pixels one shape covers fully
-	edges []edgePixel
+	runs  []regionRun // runs of pixels one shape covers fully, row by row
+	edges []edgePixel // row by row
+	// runRows[y] and edgeRows[y] are the first run and edge of row y or
+	// after (h+1 entries).
+	runRows, edgeRows []int32
 }
 
 type regionRun struct {
@@ -610,6 +631,8 @@ func (rs *Regions) rasterFor(w, h int) *regionRaster {
 	}
 	rr := &regionRaster{w: w, h: h}
 	for y := 0; y < h; y++ {
+		rr.runRows = append(rr.runRows, int32(len(rr.runs)))
+		rr.edgeRows = append(rr.edgeRows, int32(len(rr.edges)))
 		for x := 0; x < w; {
 			i := y*w + x
 			s := best[i]
@@ -634,6 +657,8 @@ func (rs *Regions) rasterFor(w, h int) *regionRaster {
 			x = e
 		}
 	}
+	rr.runRows = append(rr.runRows, int32(len(rr.runs)))
+	rr.edgeRows = append(rr.edgeRows, int32(len(rr.edges)))
 	if len(rs.raster) < 4 {
 		rs.raster = append(rs.raster, rr)
 	}

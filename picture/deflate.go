@@ -7,18 +7,17 @@ import (
 )
 
 // This file is a zlib (RFC 1950) / deflate (RFC 1951) compressor made for
-// the scanlines of a flat-colour raster, and nothing else. A picture is
-// mostly long runs of one colour and rows that repeat the row above, so the
-// match finder tries only a few distances: 1 (a run), one row up, and one
-// row up shifted by a pixel either way (a slanted edge), and no hash table.
-// Literals and matches are coded with dynamic Huffman codes, a block per
-// blockTokens of them. On the board pictures this is several times faster than
-// compress/flate at BestSpeed, and the output is of similar size.
+// the scanlines of a flat-colour raster, and nothing else: it finds runs
+// of a repeated byte (matches at distance 1) and no other matches. On the
+// board pictures runs alone compress as well as runs plus the row above
+// (whose distance codes cost about what the few literals they would save
+// do), and they make the work small: no hash table, a run's Adler-32 share
+// in closed form. Literals and runs are coded with dynamic Huffman codes,
+// a block per blockTokens of them.
 
 const (
 	minMatch    = 3
 	maxMatch    = 258
-	maxDistance = 32768
 	blockTokens = 1 << 15
 	eob         = 256 // the end-of-block symbol
 	litCodes    = 286
@@ -31,20 +30,20 @@ const (
 type deflater struct {
 	bw   bitWriter
 	data []byte
-	up   int // the distance to the row above, 0 for none
 	// i is the next byte to look at; lit the first literal not in a seq;
-	// sum the Adler-32 of the bytes before summed.
-	i, lit, summed int
-	sum            uint32
-	seqs           []seq // of the block being gathered
-	ntok           int   // literals and matches in seqs
-	litF           [litCodes]int32
-	distF          [distCodes]int32
-	huff           huffBuilder
-	litL           [litCodes]uint8
-	distL          [distCodes]uint8
-	litC           [litCodes]uint16
-	distC          [distCodes]uint16
+	// sum the Adler-32 of the bytes before lit.
+	i, lit int
+	sum    uint32
+	seqs   []seq // of the block being gathered
+	ntok   int   // literals and matches in seqs
+	nmatch int   // matches in seqs
+	litF   [litCodes]int32
+	distF  [distCodes]int32
+	huff   huffBuilder
+	litL   [litCodes]uint8
+	distL  [distCodes]uint8
+	litC   [litCodes]uint16
+	distC  [distCodes]uint16
 	// lenCode and lenBits are the code and extra bits of each length
 	// (less minMatch) in this block, as one value.
 	lenCode [256]uint32
@@ -54,31 +53,25 @@ type deflater struct {
 // seq is a run of literals (data[lit:lit+nlit]) and the match after it
 // (length 0: none).
 type seq struct {
-	lit, nlit    int32
-	length, dist uint16
+	lit, nlit int32
+	length    uint16
 }
 
-// zlib appends to dst the zlib stream of data, whose rows are stride bytes
-// apart (0 when the data has no rows), and returns it.
-func (d *deflater) zlib(dst, data []byte, stride int) []byte {
-	d.begin(dst, data, stride)
+// zlib appends to dst the zlib stream of data and returns it.
+func (d *deflater) zlib(dst, data []byte) []byte {
+	d.begin(dst, data)
 	d.advance(len(data))
 	return d.end()
 }
 
-// begin starts the zlib stream of data (rows stride apart, or 0) after
-// dst. The data may be filled in as the stream goes: advance(limit) reads
-// no byte at or after limit.
-func (d *deflater) begin(dst, data []byte, stride int) {
+// begin starts the zlib stream of data after dst. The data may be filled
+// in as the stream goes: advance(limit) reads no byte at or after limit.
+func (d *deflater) begin(dst, data []byte) {
 	// CMF: deflate, 32 KB window; FLG: fastest level, check bits.
 	d.bw = bitWriter{out: append(dst, 0x78, 0x01)}
 	d.data = data
-	d.up = stride
-	if stride < 2 || stride+1 > maxDistance {
-		d.up = 0
-	}
-	d.i, d.lit, d.summed, d.sum = 0, 0, 0, 1
-	d.seqs, d.ntok = d.seqs[:0], 0
+	d.i, d.lit, d.sum = 0, 0, 1
+	d.seqs, d.ntok, d.nmatch = d.seqs[:0], 0, 0
 	clear(d.litF[:])
 	clear(d.distF[:])
 }
@@ -87,8 +80,8 @@ func (d *deflater) begin(dst, data []byte, stride int) {
 func (d *deflater) end() []byte {
 	n := len(d.data)
 	d.advance(n)
-	d.sum = adlerUpdate(d.sum, d.data[d.summed:])
 	if d.lit < n {
+		d.sum = adlerUpdate(d.sum, d.data[d.lit:n])
 		d.seqs = append(d.seqs, seq{lit: int32(d.lit), nlit: int32(n - d.lit)})
 		d.ntok += n - d.lit
 	}
@@ -100,104 +93,71 @@ func (d *deflater) end() []byte {
 	return out
 }
 
-// advance finds the matches of data up to limit, writing a block each
-// blockTokens literals and matches, and sums the bytes it has passed,
-// while they are in the cache. The candidate distances are a run, the
-// row above, and the row above a pixel to either side.
+// advance finds the runs of data up to limit (a byte repeated: a match at
+// distance 1), writing a block each blockTokens literals and matches, and
+// keeps the Adler-32 of what it has passed: the literals' bytes summed,
+// each run's share in closed form.
 func (d *deflater) advance(limit int) {
 	data := d.data[:limit]
-	up := d.up
 	i, lit := d.i, d.lit
+	a, b := uint64(d.sum&0xFFFF), uint64(d.sum>>16)
 	for i < limit {
-		best, bestD := 0, 0
-		if up > 0 && i > up && i+4 <= limit {
-			// Fast path: which candidates match 3 bytes, without branches.
-			v := binary.LittleEndian.Uint32(data[i:])
-			x1 := (binary.LittleEndian.Uint32(data[i-1:]) ^ v) << 8
-			x2 := (binary.LittleEndian.Uint32(data[i-up:]) ^ v) << 8
-			x3 := (binary.LittleEndian.Uint32(data[i-up+1:]) ^ v) << 8
-			x4 := (binary.LittleEndian.Uint32(data[i-up-1:]) ^ v) << 8
-			if min(x1, x2, x3, x4) != 0 {
-				d.litF[data[i]]++
-				i++
-				continue
-			}
-			if x1 == 0 {
-				best, bestD = matchLen(data, i, 1), 1
-			}
-			if x2 == 0 && best < maxMatch {
-				if l := matchLen(data, i, up); l > best {
-					best, bestD = l, up
-				}
-			}
-			// A slanted edge gives short matches a pixel aside; flat
-			// colour is found by the run or the row above.
-			if x3 == 0 && best < 32 {
-				if l := matchLen(data, i, up-1); l > best {
-					best, bestD = l, up-1
-				}
-			}
-			if x4 == 0 && best < 32 {
-				if l := matchLen(data, i, up+1); l > best {
-					best, bestD = l, up+1
-				}
-			}
-		} else {
-			for _, dist := range [4]int{1, up, up - 1, up + 1} {
-				if dist <= 0 || dist > i || data[i] != data[i-dist] {
-					continue
-				}
-				if l := matchLen(data, i, dist); l > best {
-					best, bestD = l, dist
-				}
-			}
-		}
-		if best < minMatch {
+		// A run goes on where a byte repeats the one before it thrice.
+		if i == 0 || i+3 > limit || data[i] != data[i-1] || data[i+1] != data[i] || data[i+2] != data[i] {
 			d.litF[data[i]]++
 			i++
 			continue
 		}
-		d.seqs = append(d.seqs, seq{lit: int32(lit), nlit: int32(i - lit), length: uint16(best), dist: uint16(bestD)})
-		d.ntok += i - lit + 1
-		d.litF[lengthCode(best)]++
-		d.distF[distCode(bestD)]++
-		i += best
-		lit = i
-		if i-d.summed >= 4096 {
-			d.sum = adlerUpdate(d.sum, data[d.summed:i])
-			d.summed = i
+		v := data[i]
+		l := runLen(data[i:min(limit, i+maxMatch)], v)
+		if lit < i {
+			s := adlerUpdate(uint32(b%adlerMod)<<16|uint32(a%adlerMod), data[lit:i])
+			a, b = uint64(s&0xFFFF), uint64(s>>16)
 		}
+		// The run's l bytes of value v: a grows by l·v, b by l·a and
+		// v·l(l+1)/2; the sums are reduced before they can overflow.
+		ul := uint64(l)
+		b += ul*a + uint64(v)*ul*(ul+1)/2
+		a += ul * uint64(v)
+		if b >= 1<<62 {
+			a, b = a%adlerMod, b%adlerMod
+		}
+		d.seqs = append(d.seqs, seq{lit: int32(lit), nlit: int32(i - lit), length: uint16(l)})
+		d.ntok += i - lit + 1
+		d.nmatch++
+		d.litF[lengthCode(l)]++
+		i += l
+		lit = i
 		if d.ntok >= blockTokens {
 			d.block(false)
 		}
 	}
-	d.i, d.lit = i, lit
+	d.i, d.lit, d.sum = i, lit, uint32(b%adlerMod)<<16|uint32(a%adlerMod)
 }
 
-// matchLen is how many bytes from data[i] equal those dist before them, at
-// most maxMatch.
-func matchLen(data []byte, i, dist int) int {
-	end := min(len(data), i+maxMatch)
-	a, b := data[i:end], data[i-dist:end-dist]
+// runLen is how many bytes p begins with that are v.
+func runLen(p []byte, v byte) int {
+	vv := uint64(v) * 0x0101010101010101
 	n := 0
-	for len(a) >= 8 && len(b) >= 8 {
-		x := binary.LittleEndian.Uint64(a) ^ binary.LittleEndian.Uint64(b)
-		if x != 0 {
+	for len(p) >= 8 {
+		if x := binary.LittleEndian.Uint64(p) ^ vv; x != 0 {
 			return n + bits.TrailingZeros64(x)/8
 		}
-		a, b, n = a[8:], b[8:], n+8
+		p, n = p[8:], n+8
 	}
-	for k := range a {
-		if k >= len(b) || a[k] != b[k] {
-			return n + k
+	for _, c := range p {
+		if c != v {
+			return n
 		}
+		n++
 	}
-	return n + len(a)
+	return n
 }
 
 // block writes the seqs gathered so far as one dynamic-Huffman block.
 func (d *deflater) block(final bool) {
 	d.litF[eob]++
+	d.distF[0] = int32(d.nmatch) // every match is at distance 1
 	// A code needs two symbols to be complete (decoders such as Go's want
 	// complete codes); unused ones cost nothing but a length.
 	for k := 0; k < 2; k++ {
@@ -232,7 +192,8 @@ func (d *deflater) block(final bool) {
 	for b := range litCode {
 		litCode[b] = uint32(d.litC[b]) | uint32(d.litL[b])<<24
 	}
-	lastDist, distV, distN := -1, uint64(0), uint64(0)
+	// Every match is a run: distance 1, code 0, no extra bits.
+	distV, distN := uint64(d.distC[0]), uint64(d.distL[0])
 	// The bits go through locals; at most 8 bytes a token.
 	bw.reserve(d.ntok*8 + 16)
 	out, o := bw.out[:cap(bw.out)], len(bw.out)
@@ -254,13 +215,6 @@ func (d *deflater) block(final bool) {
 			continue
 		}
 		lk := sq.length - minMatch
-		if int(sq.dist) != lastDist {
-			dist := int(sq.dist)
-			dc := distCode(dist)
-			distV = uint64(d.distC[dc]) | uint64(dist-int(distBase[dc]))<<d.distL[dc]
-			distN = uint64(d.distL[dc]) + uint64(distExtra[dc])
-			lastDist = dist
-		}
 		acc |= uint64(d.lenCode[lk]) << nb
 		nb += uint64(d.lenBits[lk])
 		if nb >= 32 {
@@ -280,7 +234,7 @@ func (d *deflater) block(final bool) {
 	}
 	bw.out, bw.acc, bw.nbits = out[:o], acc, uint(nb)
 	bw.write(uint64(d.litC[eob]), uint(d.litL[eob]))
-	d.seqs, d.ntok = d.seqs[:0], 0
+	d.seqs, d.ntok, d.nmatch = d.seqs[:0], 0, 0
 	clear(d.litF[:])
 	clear(d.distF[:])
 }
@@ -385,17 +339,13 @@ func countNonZero(f []int32) int {
 	return n
 }
 
-// The length and distance codes of RFC 1951, section 3.2.5.
+// The length codes of RFC 1951, section 3.2.5 (a run's distance, 1, is
+// distance code 0, without extra bits).
 var (
 	lengthBase  [29]uint16
 	lengthExtra = [29]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
-	distBase    [30]uint16
-	distExtra   = [30]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
-	// lengthCodes maps length-3 to its code; distLow maps distance-1 below
-	// 256 to its code, distHigh (distance-1)>>7 above.
+	// lengthCodes maps length-3 to its code.
 	lengthCodes [256]uint16
-	distLow     [256]uint8
-	distHigh    [256]uint8
 )
 
 func init() {
@@ -411,30 +361,9 @@ func init() {
 		}
 	}
 	lengthCodes[255] = 285
-	b = 1
-	for c := range distBase {
-		distBase[c] = b
-		b += 1 << distExtra[c]
-	}
-	for c := range distBase {
-		for v := int(distBase[c]); v < int(distBase[c])+1<<distExtra[c]; v++ {
-			if v-1 < 256 {
-				distLow[v-1] = uint8(c)
-			} else if (v-1)>>7 < 256 {
-				distHigh[(v-1)>>7] = uint8(c)
-			}
-		}
-	}
 }
 
 func lengthCode(l int) int { return int(lengthCodes[l-minMatch]) }
-
-func distCode(dist int) int {
-	if dist <= 256 {
-		return int(distLow[dist-1])
-	}
-	return int(distHigh[(dist-1)>>7])
-}
 
 // canonical assigns the canonical codes of lengths (RFC 1951, 3.2.2), bit
 // reversed for writing least significant bit first.
@@ -612,12 +541,14 @@ func (w *bitWriter) flush() {
 	w.acc = 0
 }
 
+const adlerMod = 65521
+
 // adlerUpdate updates the Adler-32 checksum sum (RFC 1950; 1 for no data yet)
 // with p, eight bytes a step: for bytes x0…x7, a grows by their sum and b
 // by 8a + 8x0 + 7x1 + … + 1x7, both weighted sums taken by multiplying
 // the bytes, spread into 16-bit lanes, by the weights.
 func adlerUpdate(sum uint32, p []byte) uint32 {
-	const mod = 65521
+	const mod = adlerMod
 	// nmax bytes at most between reductions, so that b stays in 32 bits.
 	const nmax = 5552 / 8 * 8
 	const lanes = 0x00FF00FF00FF00FF

@@ -86,7 +86,7 @@ func TestZlibRoundTrip(t *testing.T) {
 	var z deflater
 	for _, in := range inputs {
 		t.Run(in.name, func(t *testing.T) {
-			out := z.zlib(nil, in.data, in.stride)
+			out := z.zlib(nil, in.data)
 			if got := inflate(t, out); !bytes.Equal(got, in.data) {
 				t.Fatalf("round trip of %d bytes gave %d bytes, not the same", len(in.data), len(got))
 			}
@@ -177,7 +177,7 @@ func TestZlibAdvanceReadsNothingPastLimit(t *testing.T) {
 	}
 	var z deflater
 	bands := func(data []byte, fill bool) []byte {
-		z.begin(nil, data, stride)
+		z.begin(nil, data)
 		for y0 := 0; y0 < h; y0 += 7 {
 			y1 := min(h, y0+7)
 			if fill {

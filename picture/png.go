@@ -81,7 +81,7 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	// IDAT: the length is known once the data is compressed in place.
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0, 'I', 'D', 'A', 'T')
-	e.z.begin(dst, c.pix, c.stride)
+	e.z.begin(dst, c.pix)
 	band := max(1, bandBytes/c.stride)
 	if e.bandRows > 0 {
 		band = e.bandRows

@@ -135,31 +135,3 @@ func TestPNGConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
-
-// The masks kept for small shapes change nothing: a picture encoded with
-// the cache empty, then again from the kept masks, is the same PNG.
-func TestMaskCacheChangesNothing(t *testing.T) {
-	p := scene()
-	p.Add(&Circle{C: Pt(30, 30), R: 6, Style: Style{Fill: Colors[1], Stroke: Black}},
-		&Path{Rings: [][]Point{{{150, 60}, {170, 62}, {160, 80}}}, Style: Style{Fill: Colors[5]}})
-	encode := func() []byte {
-		var b bytes.Buffer
-		if err := p.WritePNG(&b); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
-	}
-	maskCache.mu.Lock()
-	maskCache.m, maskCache.bytes = nil, 0
-	maskCache.mu.Unlock()
-	cold := encode()
-	maskCache.mu.Lock()
-	kept := len(maskCache.m)
-	maskCache.mu.Unlock()
-	if kept == 0 {
-		t.Fatal("no mask kept: the cache is not used")
-	}
-	if warm := encode(); !bytes.Equal(warm, cold) {
-		t.Error("the PNG drawn from kept masks differs from the one drawn without")
-	}
-}

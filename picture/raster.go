@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/draw"
 	"math"
+	"sync/atomic"
 
 	"golang.org/x/image/vector"
 )
@@ -42,6 +43,10 @@ type raster struct {
 	z   vector.Rasterizer
 	// polys collects the polygons of one fill before they are drawn.
 	polys [][]Point
+	// pts holds the points made for them (strokes, circles), reused once
+	// the fill is drawn; boxes their bounds when a fill goes in tiles.
+	pts   []Point
+	boxes []image.Rectangle
 	mask  []uint8 // coverage of one fill, reused
 }
 
@@ -75,7 +80,7 @@ func premul(c Color) [4]uint8 {
 
 // fill rasterises r.polys (nonzero winding; callers orient rings) in c.
 func (r *raster) fill(c Color) {
-	defer func() { r.polys = r.polys[:0] }()
+	defer func() { r.polys, r.pts = r.polys[:0], r.pts[:0] }()
 	if c.A == 0 || len(r.polys) == 0 {
 		return
 	}
@@ -95,10 +100,11 @@ func (r *raster) fill(c Color) {
 	// tile by tile, each tile with the parts that reach it, so the work
 	// follows the shape.
 	if b.Dx()*b.Dy() > 2*tile*tile && len(r.polys) > 1 {
-		boxes := make([]image.Rectangle, len(r.polys))
-		for i, pl := range r.polys {
-			boxes[i] = polyBounds(pl)
+		boxes := r.boxes[:0]
+		for _, pl := range r.polys {
+			boxes = append(boxes, polyBounds(pl))
 		}
+		r.boxes = boxes
 		var in [][]Point
 		for ty := b.Min.Y; ty < b.Max.Y; ty += tile {
 			for tx := b.Min.X; tx < b.Max.X; tx += tile {
@@ -110,13 +116,13 @@ func (r *raster) fill(c Color) {
 					}
 				}
 				if len(in) > 0 {
-					r.rasterize(in, t, c, false)
+					r.rasterize(in, t, c)
 				}
 			}
 		}
 		return
 	}
-	r.rasterize(r.polys, b, c, b.Dx()*b.Dy() <= maxMaskArea)
+	r.rasterize(r.polys, b, c)
 }
 
 // tile is the side of the tiles a wide, sparse shape is drawn in
@@ -137,21 +143,12 @@ func polyBounds(pl []Point) image.Rectangle {
 }
 
 // rasterize fills polys within the pixel box b: the rasteriser writes the
-// coverage into a reused mask, and only covered pixels are blended. When
-// keep is set the mask comes from, or goes to, the cache of masks.
-func (r *raster) rasterize(polys [][]Point, b image.Rectangle, c Color, keep bool) {
+// coverage into a reused mask, and only covered pixels are blended.
+func (r *raster) rasterize(polys [][]Point, b image.Rectangle, c Color) {
 	if b.Empty() {
 		return
 	}
 	w, h := b.Dx(), b.Dy()
-	var key uint64
-	if keep {
-		key = maskHash(polys, b)
-		if m := keptMask(key, polys, b); m != nil {
-			r.dst.blend(b.Min.X, b.Min.Y, w, h, m, w, c)
-			return
-		}
-	}
 	// The rasteriser's (0,0) is b.Min; its size clips the far edges, and
 	// points before b.Min are clamped by it.
 	r.z.Reset(w, h)
@@ -172,9 +169,6 @@ func (r *raster) rasterize(polys [][]Point, b image.Rectangle, c Color, keep boo
 	}
 	mask := &image.Alpha{Pix: r.mask[:w*h], Stride: w, Rect: image.Rect(0, 0, w, h)}
 	r.z.Draw(mask, mask.Rect, image.Opaque, image.Point{})
-	if keep {
-		keepMask(key, polys, b, mask.Pix)
-	}
 	r.dst.blend(b.Min.X, b.Min.Y, w, h, mask.Pix, w, c)
 }
 
@@ -224,7 +218,7 @@ func signedArea(pl []Point) float64 {
 // addOriented adds a polygon wound positive (or negative when neg).
 func (r *raster) addOriented(pl []Point, neg bool) {
 	if (signedArea(pl) < 0) != neg {
-		rev := make([]Point, len(pl))
+		rev := r.points(len(pl))
 		for i, q := range pl {
 			rev[len(pl)-1-i] = q
 		}
@@ -278,7 +272,7 @@ func (r *raster) path(p *Path) {
 		w := strokeWidth(p.Style)
 		for _, ring := range p.Rings {
 			if len(ring) > 1 {
-				closed := append(append([]Point(nil), ring...), ring[0])
+				closed := append(append(r.points(len(ring) + 1)[:0], ring...), ring[0])
 				r.strokeLine(closed, w, p.Dash, true)
 			}
 		}
@@ -289,32 +283,71 @@ func (r *raster) path(p *Path) {
 	}
 }
 
-// circlePoints approximates a circle by a polygon.
-func circlePoints(c Point, rad float64) []Point {
+// points returns n points from the arena, valid until the fill.
+func (r *raster) points(n int) []Point {
+	if len(r.pts)+n > cap(r.pts) {
+		// Points handed out stay where they are; the new ones go in a
+		// new block.
+		r.pts = make([]Point, 0, max(2*cap(r.pts), n, 1024))
+	}
+	out := r.pts[len(r.pts) : len(r.pts)+n : len(r.pts)+n]
+	r.pts = r.pts[:len(r.pts)+n]
+	return out
+}
+
+// circleSides is the number of sides of the polygon that stands for a
+// circle of radius rad.
+func circleSides(rad float64) int {
 	n := int(math.Ceil(2 * math.Pi * rad / 2.5))
 	n = max(12, min(n, 256))
-	out := make([]Point, n)
-	for i := range out {
-		a := 2 * math.Pi * float64(i) / float64(n)
-		out[i] = Point{c.X + rad*math.Cos(a), c.Y + rad*math.Sin(a)}
+	return n
+}
+
+// circlePoints approximates a circle by a polygon.
+func (r *raster) circlePoints(c Point, rad float64) []Point {
+	return r.ring(c, rad, circleSides(rad))
+}
+
+// ring is the regular n-gon of radius rad round c, from angle 0.
+func (r *raster) ring(c Point, rad float64, n int) []Point {
+	unit := unitRing(n)
+	out := r.points(n)
+	for i, u := range unit {
+		out[i] = Point{c.X + rad*u.X, c.Y + rad*u.Y}
 	}
 	return out
 }
 
+// unitRings[n] is the unit n-gon's (cos, sin) of 2πi/n, made at first use.
+var unitRings [257]atomic.Pointer[[]Point]
+
+func unitRing(n int) []Point {
+	if p := unitRings[n].Load(); p != nil {
+		return *p
+	}
+	u := make([]Point, n)
+	for i := range u {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		u[i] = Point{math.Cos(a), math.Sin(a)}
+	}
+	unitRings[n].Store(&u)
+	return u
+}
+
 func (r *raster) circle(c *Circle) {
 	if c.Fill.A != 0 {
-		r.addOriented(circlePoints(c.C, c.R), false)
+		r.addOriented(r.circlePoints(c.C, c.R), false)
 		r.fill(c.Fill)
 	}
 	if c.Stroke.A != 0 {
 		w := strokeWidth(c.Style)
 		if c.Dash != nil {
-			pts := circlePoints(c.C, c.R)
-			r.strokeLine(append(pts, pts[0]), w, c.Dash, true)
+			pts := r.circlePoints(c.C, c.R)
+			r.strokeLine(append(append(r.points(len(pts) + 1)[:0], pts...), pts[0]), w, c.Dash, true)
 		} else {
-			r.addOriented(circlePoints(c.C, c.R+w/2), false)
+			r.addOriented(r.circlePoints(c.C, c.R+w/2), false)
 			if c.R > w/2 {
-				r.addOriented(circlePoints(c.C, c.R-w/2), true)
+				r.addOriented(r.circlePoints(c.C, c.R-w/2), true)
 			}
 		}
 		r.fill(c.Stroke)
@@ -329,7 +362,7 @@ func (r *raster) arrow(a *Arrow) {
 	r.addOriented(head[:], false)
 	if a.HeadFill.A != 0 {
 		r.fill(a.HeadFill)
-		r.strokeLine([]Point{head[0], head[1], head[2], head[0]}, w*0.8, nil, true)
+		r.strokeLine(append(r.points(4)[:0], head[0], head[1], head[2], head[0]), w*0.8, nil, true)
 	}
 	r.fill(a.Stroke)
 }
@@ -358,10 +391,10 @@ func (r *raster) strokeLine(pts []Point, w float64, dash []float64, closed bool)
 		k := int(math.Ceil(l / maxPiece))
 		for j := 0; j < k; j++ {
 			a, b := p.Lerp(q, float64(j)/float64(k)), p.Lerp(q, float64(j+1)/float64(k))
-			r.addOriented([]Point{a.Add(n), b.Add(n), b.Sub(n), a.Sub(n)}, false)
+			r.addOriented(append(r.points(4)[:0], a.Add(n), b.Add(n), b.Sub(n), a.Sub(n)), false)
 		}
 		if i+1 < len(pts)-1 || closed {
-			r.addOriented(joinPoints(q, h), false)
+			r.addOriented(r.joinPoints(q, h), false)
 		}
 	}
 }
@@ -370,17 +403,12 @@ func (r *raster) strokeLine(pts []Point, w float64, dash []float64, closed bool)
 const maxPiece = 24
 
 // joinPoints is a small polygon round a joint.
-func joinPoints(c Point, h float64) []Point {
+func (r *raster) joinPoints(c Point, h float64) []Point {
 	n := 8
 	if h > 2 {
 		n = 12
 	}
-	out := make([]Point, n)
-	for i := range out {
-		a := 2 * math.Pi * float64(i) / float64(n)
-		out[i] = Point{c.X + h*math.Cos(a), c.Y + h*math.Sin(a)}
-	}
-	return out
+	return r.ring(c, h, n)
 }
 
 // dashes cuts a polyline into its dashes.

@@ -98,7 +98,7 @@ func newBase(set *Regions, lr *layerRaster, rr *regionRaster, bg Color, q *quant
 	}
 	var c canvas
 	c.reset(w, h, q, bg)
-	b.bgIdx = c.pix[1]
+	b.bgIdx = c.row(0, 0, 1)[0]
 	c.regions(rr, b.def, 0, h)
 	c.layer(lr, 0, h)
 	b.template = c.pix
@@ -166,10 +166,10 @@ func (b *base) prepare(fill []Color, changed *[]bool, patches *[][]uint8) {
 	*changed, *patches = ch, pp
 }
 
-// drawRows paints rows y0 to y1 of the base on c (sized for it), for the
+// drawRows paints rows y0 to y1 of the base on c (holding them), for the
 // fill that prepare gave changed and patches for.
 func (b *base) drawRows(c *canvas, fill []Color, changed []bool, patches [][]uint8, y0, y1 int) {
-	copy(c.pix[y0*c.stride:y1*c.stride], b.template[y0*c.stride:y1*c.stride])
+	copy(c.pix[(y0-c.y0)*c.stride:(y1-c.y0)*c.stride], b.template[y0*c.stride:y1*c.stride])
 	rr := b.rr
 	for ri := rr.runRows[y0]; ri < rr.runRows[y1]; ri++ {
 		run := &rr.runs[ri]

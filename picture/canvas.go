@@ -5,21 +5,27 @@ import (
 	"image"
 )
 
-// canvas is a picture drawn straight into palette indices, one byte a
-// pixel, each row led by the byte of its PNG filter (0, none), so that its
-// bytes are the PNG's scanlines as they stand. Every pixel is opaque: a
-// shape's edge or a translucent colour is blended with the palette colour
-// under it and mapped to the nearest palette entry at once.
+// canvas is a picture, or a band of its rows, drawn straight into palette
+// indices, one byte a pixel, each row led by the byte of its PNG filter
+// (0, none), so that its bytes are the PNG's scanlines as they stand.
+// Every pixel is opaque: a shape's edge or a translucent colour is blended
+// with the palette colour under it and mapped to the nearest palette entry
+// at once.
 type canvas struct {
 	w, h, stride int
-	pix          []uint8
+	y0           int     // the first row in pix
+	pix          []uint8 // rows y0 on
 	q            *quantizer
 }
 
 // size sizes the canvas for a w×h picture, its pixels left as they are.
-func (c *canvas) size(w, h int, q *quantizer) {
-	c.w, c.h, c.stride, c.q = w, h, w+1, q
-	n := c.stride * h
+func (c *canvas) size(w, h int, q *quantizer) { c.band(w, h, q, 0, h) }
+
+// band sizes the canvas for rows y0 to y1 of a w×h picture, its pixels
+// left as they are.
+func (c *canvas) band(w, h int, q *quantizer, y0, y1 int) {
+	c.w, c.h, c.stride, c.q, c.y0 = w, h, w+1, q, y0
+	n := c.stride * (y1 - y0)
 	if cap(c.pix) < n {
 		c.pix = make([]uint8, n)
 	}
@@ -34,7 +40,7 @@ func (c *canvas) reset(w, h int, q *quantizer, bg Color) {
 
 // row returns the n pixels of row y from x.
 func (c *canvas) row(x, y, n int) []uint8 {
-	o := y*c.stride + 1 + x
+	o := (y-c.y0)*c.stride + 1 + x
 	return c.pix[o : o+n]
 }
 
@@ -142,7 +148,7 @@ func (c *canvas) background(bg Color, y0, y1 int) {
 	pb := premul(bg) // on black, as a transparent background shows
 	v := c.q.lut[key15(pb[0], pb[1], pb[2])]
 	for y := y0; y < y1; y++ {
-		c.pix[y*c.stride] = 0
+		c.pix[(y-c.y0)*c.stride] = 0
 		fillIndex(c.row(0, y, c.w), v)
 	}
 }

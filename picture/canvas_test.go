@@ -3,6 +3,8 @@ package picture
 import (
 	"bytes"
 	"fmt"
+	"image"
+	"image/png"
 	"sync"
 	"testing"
 )
@@ -49,11 +51,25 @@ func drawDirect(p *Picture) []uint8 {
 }
 
 // drawCached draws p as WritePNG does, from the base cache, in bands of 7
-// rows (so that shapes, edges and masks cross bands).
-func drawCached(p *Picture) []uint8 {
+// rows (so that shapes, edges and masks cross bands), and returns the
+// PNG's pixels as a canvas holds them.
+func drawCached(t *testing.T, p *Picture) []uint8 {
+	t.Helper()
 	e := &pngEncoder{bandRows: 7}
-	e.encode(nil, p, quantizerFor(p.Palette))
-	return e.canvas.pix
+	img, err := png.Decode(bytes.NewReader(e.encode(nil, p, quantizerFor(p.Palette))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pi, ok := img.(*image.Paletted)
+	if !ok {
+		t.Fatalf("PNG decodes to %T, want a paletted image", img)
+	}
+	var out []uint8
+	for y := 0; y < p.Height; y++ {
+		out = append(out, 0)
+		out = append(out, pi.Pix[y*pi.Stride:y*pi.Stride+p.Width]...)
+	}
+	return out
 }
 
 // A board drawn from the base cache — its template, the patches of shapes
@@ -77,7 +93,7 @@ func TestBaseCacheMatchesDirectDrawing(t *testing.T) {
 	for round := 0; round < 2; round++ {
 		for i, f := range fills {
 			p := boardOn(set, layer, f)
-			want, got := drawDirect(p), drawCached(p)
+			want, got := drawDirect(p), drawCached(t, p)
 			if !bytes.Equal(got, want) {
 				diff := 0
 				for k := range got {

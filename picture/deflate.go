@@ -26,104 +26,127 @@ const (
 	clBits      = 7  // longest code-length code
 )
 
-// deflater compresses one stream; its buffers are reused between streams.
+// deflater compresses one stream, written to it in pieces; its buffers
+// are reused between streams.
 type deflater struct {
 	bw   bitWriter
-	data []byte
-	// i is the next byte to look at; lit the first literal not in a seq;
-	// sum the Adler-32 of the bytes before lit.
-	i, lit int
-	sum    uint32
-	seqs   []seq // of the block being gathered
-	ntok   int   // literals and matches in seqs
-	nmatch int   // matches in seqs
-	litF   [litCodes]int32
-	distF  [distCodes]int32
-	huff   huffBuilder
-	litL   [litCodes]uint8
-	distL  [distCodes]uint8
-	litC   [litCodes]uint16
-	distC  [distCodes]uint16
+	prev int // the last byte written, or -1
+	sum  uint32
+	// The block being gathered: its seqs, their literals in order, and
+	// the literals written since the last seq (pending, in lits too).
+	seqs    []seq
+	lits    []byte
+	pending int
+	ntok    int // literals and matches in seqs
+	nmatch  int // matches in seqs
+	litF    [litCodes]int32
+	distF   [distCodes]int32
+	huff    huffBuilder
+	litL    [litCodes]uint8
+	distL   [distCodes]uint8
+	litC    [litCodes]uint16
+	distC   [distCodes]uint16
 	// lenCode and lenBits are the code and extra bits of each length
 	// (less minMatch) in this block, as one value.
 	lenCode [256]uint32
 	lenBits [256]uint8
 }
 
-// seq is a run of literals (data[lit:lit+nlit]) and the match after it
+// seq is nlit literals (the next ones in lits) and the run after them
 // (length 0: none).
 type seq struct {
-	lit, nlit int32
-	length    uint16
+	nlit   int32
+	length uint16
 }
 
 // zlib appends to dst the zlib stream of data and returns it.
 func (d *deflater) zlib(dst, data []byte) []byte {
-	d.begin(dst, data)
-	d.advance(len(data))
+	d.begin(dst)
+	d.write(data)
 	return d.end()
 }
 
-// begin starts the zlib stream of data after dst. The data may be filled
-// in as the stream goes: advance(limit) reads no byte at or after limit.
-func (d *deflater) begin(dst, data []byte) {
+// begin starts a zlib stream after dst.
+func (d *deflater) begin(dst []byte) {
 	// CMF: deflate, 32 KB window; FLG: fastest level, check bits.
 	d.bw = bitWriter{out: append(dst, 0x78, 0x01)}
-	d.data = data
-	d.i, d.lit, d.sum = 0, 0, 1
-	d.seqs, d.ntok, d.nmatch = d.seqs[:0], 0, 0
+	d.prev, d.sum = -1, 1
+	d.seqs, d.lits, d.pending = d.seqs[:0], d.lits[:0], 0
+	d.ntok, d.nmatch = 0, 0
 	clear(d.litF[:])
 	clear(d.distF[:])
 }
 
 // end writes the last block and the checksum and returns the stream.
 func (d *deflater) end() []byte {
-	n := len(d.data)
-	d.advance(n)
-	if d.lit < n {
-		d.sum = adlerUpdate(d.sum, d.data[d.lit:n])
-		d.seqs = append(d.seqs, seq{lit: int32(d.lit), nlit: int32(n - d.lit)})
-		d.ntok += n - d.lit
+	if d.pending > 0 {
+		d.seqs = append(d.seqs, seq{nlit: int32(d.pending)})
+		d.ntok += d.pending
+		d.pending = 0
 	}
 	d.block(true)
 	d.bw.flush()
 	out := binary.BigEndian.AppendUint32(d.bw.out, d.sum)
 	d.bw = bitWriter{}
-	d.data = nil
 	return out
 }
 
-// advance finds the runs of data up to limit (a byte repeated: a match at
-// distance 1), writing a block each blockTokens literals and matches, and
-// keeps the Adler-32 of what it has passed: the literals' bytes summed,
-// each run's share in closed form.
-func (d *deflater) advance(limit int) {
-	data := d.data[:limit]
-	i, lit := d.i, d.lit
-	a, b := uint64(d.sum&0xFFFF), uint64(d.sum>>16)
-	for i < limit {
+// literals adds p to the pending literals.
+func (d *deflater) literals(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	d.lits = append(d.lits, p...)
+	d.pending += len(p)
+	if len(p) > 256 {
+		d.sum = adlerUpdate(d.sum, p)
+		return
+	}
+	// A short stretch is summed here and reduced once: a stays below
+	// 65521 + 256·255 and b below 65521 + 256·130801, both in 32 bits.
+	a, b := d.sum&0xFFFF, d.sum>>16
+	for _, c := range p {
+		a += uint32(c)
+		b += a
+	}
+	d.sum = (b%adlerMod)<<16 | a%adlerMod
+}
+
+// write compresses the next bytes of the stream: it finds the runs of p (a
+// byte repeated: a match at distance 1; a run ends with p), writing a
+// block each blockTokens literals and runs, and keeps the Adler-32 of the
+// stream: literals summed, each run's share in closed form. p is not kept.
+func (d *deflater) write(p []byte) {
+	n := len(p)
+	if n == 0 {
+		return
+	}
+	i, lit := 0, 0
+	// The first byte's predecessor is the last byte written before.
+	if !(d.prev >= 0 && n >= 3 && int(p[0]) == d.prev && p[1] == p[0] && p[2] == p[0]) {
+		d.litF[p[0]]++
+		i = 1
+	}
+	for i < n {
 		// A run goes on where a byte repeats the one before it thrice.
-		if i == 0 || i+3 > limit || data[i] != data[i-1] || data[i+1] != data[i] || data[i+2] != data[i] {
-			d.litF[data[i]]++
+		if i > 0 && (p[i] != p[i-1] || i+3 > n || p[i+1] != p[i] || p[i+2] != p[i]) {
+			d.litF[p[i]]++
 			i++
 			continue
 		}
-		v := data[i]
-		l := runLen(data[i:min(limit, i+maxMatch)], v)
-		if lit < i {
-			s := adlerUpdate(uint32(b%adlerMod)<<16|uint32(a%adlerMod), data[lit:i])
-			a, b = uint64(s&0xFFFF), uint64(s>>16)
-		}
+		v := p[i]
+		l := runLen(p[i:min(n, i+maxMatch)], v)
+		d.literals(p[lit:i])
 		// The run's l bytes of value v: a grows by l·v, b by l·a and
-		// v·l(l+1)/2; the sums are reduced before they can overflow.
-		ul := uint64(l)
-		b += ul*a + uint64(v)*ul*(ul+1)/2
-		a += ul * uint64(v)
-		if b >= 1<<62 {
-			a, b = a%adlerMod, b%adlerMod
-		}
-		d.seqs = append(d.seqs, seq{lit: int32(lit), nlit: int32(i - lit), length: uint16(l)})
-		d.ntok += i - lit + 1
+		// v·l(l+1)/2 (below 2³² before the reduction).
+		a, b := d.sum&0xFFFF, d.sum>>16
+		ul, uv := uint32(l), uint32(v)
+		b = (b + ul*a + uv*ul*(ul+1)/2) % adlerMod
+		a = (a + ul*uv) % adlerMod
+		d.sum = b<<16 | a
+		d.seqs = append(d.seqs, seq{nlit: int32(d.pending), length: uint16(l)})
+		d.ntok += d.pending + 1
+		d.pending = 0
 		d.nmatch++
 		d.litF[lengthCode(l)]++
 		i += l
@@ -132,7 +155,8 @@ func (d *deflater) advance(limit int) {
 			d.block(false)
 		}
 	}
-	d.i, d.lit, d.sum = i, lit, uint32(b%adlerMod)<<16|uint32(a%adlerMod)
+	d.literals(p[lit:])
+	d.prev = int(p[n-1])
 }
 
 // runLen is how many bytes p begins with that are v.
@@ -198,9 +222,11 @@ func (d *deflater) block(final bool) {
 	bw.reserve(d.ntok*8 + 16)
 	out, o := bw.out[:cap(bw.out)], len(bw.out)
 	acc, nb := bw.acc, uint64(bw.nbits)
-	data := d.data
+	lits := d.lits
 	for _, sq := range d.seqs {
-		for _, b := range data[sq.lit : sq.lit+sq.nlit] {
+		run := lits[:sq.nlit]
+		lits = lits[sq.nlit:]
+		for _, b := range run {
 			c := litCode[b]
 			acc |= uint64(c&0xFFFF) << nb
 			nb += uint64(c >> 24)
@@ -234,6 +260,9 @@ func (d *deflater) block(final bool) {
 	}
 	bw.out, bw.acc, bw.nbits = out[:o], acc, uint(nb)
 	bw.write(uint64(d.litC[eob]), uint(d.litL[eob]))
+	// What is left in lits is the pending literals (none: a block is
+	// written just after a seq).
+	d.lits = append(d.lits[:0], lits...)
 	d.seqs, d.ntok, d.nmatch = d.seqs[:0], 0, 0
 	clear(d.litF[:])
 	clear(d.distF[:])

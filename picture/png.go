@@ -51,8 +51,9 @@ var encoders = sync.Pool{New: func() any { return new(pngEncoder) }}
 const bandBytes = 64 << 10
 
 // encode appends the PNG file of p to dst. The items are rasterised first
-// (the recorder keeps their coverage masks); then the canvas is drawn and
-// compressed band by band, each band still in the cache when compressed.
+// (the recorder keeps their coverage masks); then the picture is drawn and
+// compressed band by band, each band on the same small canvas, which stays
+// in the processor's cache.
 func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	w, h := p.Width, p.Height
 	items := p.Items
@@ -76,25 +77,25 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	clear(e.raster.polys[:cap(e.raster.polys)])
 
 	c := &e.canvas
-	c.size(w, h, q)
 	dst = pngHeader(dst, w, h, q)
 	// IDAT: the length is known once the data is compressed in place.
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0, 'I', 'D', 'A', 'T')
-	e.z.begin(dst, c.pix)
-	band := max(1, bandBytes/c.stride)
+	e.z.begin(dst)
+	band := max(1, bandBytes/(w+1))
 	if e.bandRows > 0 {
 		band = e.bandRows
 	}
 	for y0 := 0; y0 < h; y0 += band {
 		y1 := min(h, y0+band)
+		c.band(w, h, q, y0, y1)
 		if b != nil {
 			b.drawRows(c, fill, e.changed, e.patches, y0, y1)
 		} else {
 			c.background(p.Background, y0, y1)
 		}
 		e.rec.play(c, y0, y1)
-		e.z.advance(y1 * c.stride)
+		e.z.write(c.pix)
 	}
 	dst = e.z.end()
 	clear(e.patches)

@@ -226,8 +226,23 @@ func (d *deflater) block(final bool) {
 	for _, sq := range d.seqs {
 		run := lits[:sq.nlit]
 		lits = lits[sq.nlit:]
-		for _, b := range run {
-			c := litCode[b]
+		// Two literals (at most 30 bits) between flushes.
+		for len(run) >= 2 {
+			c1, c2 := litCode[run[0]], litCode[run[1]]
+			run = run[2:]
+			acc |= uint64(c1&0xFFFF) << nb
+			nb += uint64(c1 >> 24)
+			acc |= uint64(c2&0xFFFF) << nb
+			nb += uint64(c2 >> 24)
+			if nb >= 32 {
+				binary.LittleEndian.PutUint32(out[o:], uint32(acc))
+				o += 4
+				acc >>= 32
+				nb -= 32
+			}
+		}
+		if len(run) == 1 {
+			c := litCode[run[0]]
 			acc |= uint64(c&0xFFFF) << nb
 			nb += uint64(c >> 24)
 			if nb >= 32 {

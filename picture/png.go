@@ -14,7 +14,8 @@ import (
 const MaxSide = 16384
 
 // WritePNG renders the picture and writes it as a paletted PNG (8 bits a
-// pixel, no filter: the compressor finds the row above by itself).
+// pixel, filter none: flat colour is runs of one index, which is what its
+// compressor looks for). It is safe to call for pictures at once.
 func (p *Picture) WritePNG(w io.Writer) error {
 	if p.Width <= 0 || p.Height <= 0 || p.Width > MaxSide || p.Height > MaxSide {
 		return fmt.Errorf("picture: size %d×%d (1 to %d pixels a side)", p.Width, p.Height, MaxSide)
@@ -98,7 +99,8 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 		e.z.write(c.pix)
 	}
 	dst = e.z.end()
-	clear(e.patches)
+	clear(e.patches) // nothing of this picture is kept
+	e.rec.reset(0, 0)
 	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-8))
 	dst = binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start+4:]))
 	return chunk(dst, "IEND", nil)

@@ -16,6 +16,8 @@ type canvas struct {
 	y0           int     // the first row in pix
 	pix          []uint8 // rows y0 on
 	q            *quantizer
+	memo         [1 << memoBits]uint64 // see over
+	memoQ        *quantizer            // the quantizer memo is for
 }
 
 // size sizes the canvas for a w×h picture, its pixels left as they are.
@@ -77,12 +79,32 @@ func (c *canvas) blend(x0, y0, w, h int, mask []uint8, stride int, col Color) {
 			e := (uint32(m)*sa + 127) / 255
 			key := uint32(d[x])<<8 | e
 			if key != lastKey {
-				lastKey, lastOut = key, q.over(d[x], col, e)
+				lastKey, lastOut = key, c.over(d[x], col, e)
 			}
 			d[x] = lastOut
 		}
 	}
 }
+
+// over is q.over through a memo: a board's blends are of a few colours
+// over a few others at a few opacities. An entry is the key (colour,
+// index under, opacity: 48 bits), the result and a bit saying it is set.
+func (c *canvas) over(d uint8, col Color, e uint32) uint8 {
+	if c.memoQ != c.q {
+		clear(c.memo[:])
+		c.memoQ = c.q
+	}
+	k := uint64(col.R)<<40 | uint64(col.G)<<32 | uint64(col.B)<<24 | uint64(col.A)<<16 | uint64(d)<<8 | uint64(e)
+	slot := &c.memo[(k*0x9E3779B97F4A7C15)>>(64-memoBits)]
+	if v := *slot; v>>56 == 1 && v&(1<<48-1) == k {
+		return uint8(v >> 48)
+	}
+	out := c.q.over(d, col, e)
+	*slot = 1<<56 | uint64(out)<<48 | k
+	return out
+}
+
+const memoBits = 10
 
 // layer composites rows y0 to y1 of a Layer's raster (premultiplied RGBA
 // spans).

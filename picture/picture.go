@@ -70,10 +70,10 @@
 //
 // BenchmarkPictureBurst (adjudicator/diplomacy) measures it: on this
 // project's shared 2-core machine a standard Diplomacy board (1200×1097,
-// a different game each time, drawn and encoded) took 4.3 to 6.3 ms of
-// CPU, median 5.4, under a load of 4 to 10 (image/png and an RGBA canvas
-// took 13 to 21, median 18), and about 100 KB. Pictures are at most
-// MaxSide pixels a side.
+// a different game each time, drawn and encoded) took 4.3 to 6.6 ms of
+// CPU (medians 5.4 and 6.0 in two runs of six, under loads of 4 to 10;
+// image/png with an RGBA canvas took medians of 18 and 17.7 in the same
+// runs), and about 100 KB. Pictures are at most MaxSide pixels a side.
 
 // # For engines
 //

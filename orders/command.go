@@ -278,9 +278,7 @@ func (cp *cmdParse) power(s string) (string, bool) {
 	sc.reset(s, toks, cp.m.p.opts.Strict)
 	m, err := sc.Name(pow)
 	if err == nil && sc.Done() {
-		for _, d := range sc.diags {
-			cp.diags = append(cp.diags, d)
-		}
+		cp.diags = append(cp.diags, sc.diags...)
 		return m.ID, true
 	}
 	if len(toks) == 1 && len(toks[0].Norm) == 1 {

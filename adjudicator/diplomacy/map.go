@@ -97,7 +97,7 @@ func (b bitset) or(c bitset) bitset { return bitset{b[0] | c[0], b[1] | c[1]} }
 
 var (
 	mapsOnce sync.Once
-	maps     map[string]*Map
+	loaded   map[string]*Map
 	mapsErr  error
 )
 
@@ -105,7 +105,7 @@ var (
 // if an embedded map fails validation: that is a build defect, caught by tests.
 func Maps() map[string]*Map {
 	mapsOnce.Do(func() {
-		maps = map[string]*Map{}
+		loaded = map[string]*Map{}
 		entries, err := mapFiles.ReadDir("maps")
 		if err != nil {
 			mapsErr = err
@@ -122,13 +122,13 @@ func Maps() map[string]*Map {
 				mapsErr = err
 				return
 			}
-			maps[m.Name] = m
+			loaded[m.Name] = m
 		}
 	})
 	if mapsErr != nil {
 		panic(mapsErr)
 	}
-	return maps
+	return loaded
 }
 
 // MapByName returns an embedded map.

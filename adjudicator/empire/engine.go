@@ -33,9 +33,11 @@ var presets = []*Engine{
 	{name: "empire-random", title: "Empire Boardgame (4 players, a new world generated for each game)", players: 4, preset: map[string]string{"world": "generated"}},
 }
 
+// The presets are registered by name: registering builds no Info (its
+// rules text) and reads no data.
 func init() {
 	for _, e := range presets {
-		adjudicator.Register(e)
+		adjudicator.RegisterLazy(e.name, func() adjudicator.Engine { return e })
 	}
 }
 

@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -213,7 +214,7 @@ func normWordIn(text string, dict *Names) string {
 			b[n] = c
 			n++
 		}
-		if w, ok := internWords[string(b[:n])]; ok {
+		if w, ok := internWords()[string(b[:n])]; ok {
 			return w
 		}
 		if dict != nil {
@@ -254,11 +255,11 @@ var foldAccent = map[rune]string{
 }
 
 // internWords holds the words every grammar and the mail reader compare
-// against, so normalising them allocates nothing.
-var internWords = map[string]string{}
-
-func init() {
-	add := func(w string) { internWords[w] = w }
+// against, so normalising them allocates nothing. It is built at its first
+// use, not by the package's init.
+var internWords = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	add := func(w string) { out[w] = w }
 	for w := range keywords {
 		add(w)
 	}
@@ -280,4 +281,5 @@ func init() {
 	for _, w := range []string{"coast", "with", "to", "junior", "juniors", "yes", "no", "on", "off", "fast", "slow", "all"} {
 		add(w)
 	}
-}
+	return out
+})

@@ -15,14 +15,41 @@ func Format(o Order, lex *Lexicon) string {
 // and returns the extended slice: an engine that prints many orders at once
 // writes them into one buffer.
 func AppendFormat(dst []byte, o Order, lex *Lexicon) []byte {
-	var prov *Names
-	if lex != nil {
-		prov = lex.provinces
-		if prov == nil {
-			prov, _, _ = lex.index()
-		}
+	if lex == nil {
+		return appendOrder(dst, o, nil)
+	}
+	prov := lex.provinces
+	if prov == nil {
+		prov, _, _ = lex.index()
 	}
 	return appendOrder(dst, o, prov)
+}
+
+// Abbreviations tell how provinces are printed: Abbrev returns the
+// abbreviation of a province id, false when it knows none (the id is
+// printed then). A prepared lexicon's provinces (*Names) are one; an engine
+// with a faster index of its own map can be another.
+type Abbreviations interface {
+	Abbrev(id string) (string, bool)
+}
+
+// AppendFormatAbbrev is AppendFormat with the provinces printed as a
+// says; a nil a prints ids.
+func AppendFormatAbbrev(dst []byte, o Order, a Abbreviations) []byte {
+	return appendOrder(dst, o, a)
+}
+
+// Abbrev implements Abbreviations: the abbreviation of a name by its id
+// (the id itself for a name without one).
+func (n *Names) Abbrev(id string) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	i, ok := n.byID[id]
+	if !ok {
+		return "", false
+	}
+	return abbrevOf(n.list[i]), true
 }
 
 func format(o Order, prov *Names) string {
@@ -32,11 +59,11 @@ func format(o Order, prov *Names) string {
 
 // appendLoc appends a location: the province's abbreviation (its id when
 // prov is nil or does not know it), then "/coast".
-func appendLoc(b []byte, l Location, prov *Names) []byte {
+func appendLoc(b []byte, l Location, prov Abbreviations) []byte {
 	s := l.Province
 	if prov != nil {
-		if i, ok := prov.byID[l.Province]; ok {
-			s = abbrevOf(prov.list[i])
+		if a, ok := prov.Abbrev(l.Province); ok {
+			s = a
 		}
 	}
 	b = append(b, s...)
@@ -47,7 +74,7 @@ func appendLoc(b []byte, l Location, prov *Names) []byte {
 	return b
 }
 
-func appendUnit(b []byte, u UnitType, l Location, prov *Names) []byte {
+func appendUnit(b []byte, u UnitType, l Location, prov Abbreviations) []byte {
 	switch u {
 	case Army:
 		b = append(b, "A "...)
@@ -57,7 +84,7 @@ func appendUnit(b []byte, u UnitType, l Location, prov *Names) []byte {
 	return appendLoc(b, l, prov)
 }
 
-func appendOrder(b []byte, o Order, prov *Names) []byte {
+func appendOrder(b []byte, o Order, prov Abbreviations) []byte {
 	switch o.Kind {
 	case Waive:
 		return append(b, "Waive"...)

@@ -175,6 +175,11 @@ func TestFormatWithoutLexicon(t *testing.T) {
 	}
 }
 
+// upper prints every province id in capitals.
+type upper struct{}
+
+func (upper) Abbrev(id string) (string, bool) { return strings.ToUpper(id), true }
+
 // AppendFormat writes after what the buffer holds exactly what Format
 // returns, for every kind of order.
 func TestAppendFormat(t *testing.T) {
@@ -190,6 +195,15 @@ func TestAppendFormat(t *testing.T) {
 			if got := string(AppendFormat([]byte("x; "), o, l)); got != "x; "+want {
 				t.Errorf("AppendFormat(%q) = %q, want %q", line, got, "x; "+want)
 			}
+		}
+		if got := string(AppendFormatAbbrev(nil, o, lex.ProvinceNames())); got != line {
+			t.Errorf("AppendFormatAbbrev(%q) with the lexicon's names = %q", line, got)
+		}
+		if got, want := string(AppendFormatAbbrev(nil, o, nil)), Format(o, nil); got != want {
+			t.Errorf("AppendFormatAbbrev(%q) without names = %q, want %q", line, got, want)
+		}
+		if got, want := string(AppendFormatAbbrev(nil, o, upper{})), strings.ToUpper(Format(o, nil)); !strings.EqualFold(got, want) || strings.Contains(got, "lon") {
+			t.Errorf("AppendFormatAbbrev(%q) with other names = %q", line, got)
 		}
 		if got := Format(o, lex); got != line {
 			t.Errorf("Format(%q) = %q", line, got)

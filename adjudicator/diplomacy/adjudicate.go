@@ -61,7 +61,7 @@ func (b *board) movement(ords []PowerOrder) *Result {
 	r.fleets = chk.fleets
 
 	// Legality (DATC 4.E.1): an illegal order is ignored and the unit holds.
-	b.formatOrders(ords)
+	b.beginTexts(len(ords))
 	b.conflict = fillBool(b.conflict, n)
 	conflict := b.conflict
 	for k := range ords {
@@ -69,6 +69,7 @@ func (b *board) movement(ords []PowerOrder) *Result {
 		or := &res.Orders[k]
 		or.Power, or.Order = po.Power, po.Order
 		ck, why := chk.check(po)
+		b.formatOrder(k, &po.Order, ck)
 		if why != "" {
 			or.Outcome, or.Reason = Illegal, why
 			continue
@@ -105,8 +106,9 @@ func (b *board) movement(ords []PowerOrder) *Result {
 			a.convoy = true
 		}
 	}
-	// Matching (validity) and the linked lists.
-	for i := range r.u {
+	// Matching (validity) and the move lists, built backwards so that they
+	// run in unit order (stable reasons).
+	for i := n - 1; i >= 0; i-- {
 		u := &r.u[i]
 		switch u.kind {
 		case orders.Move:
@@ -121,16 +123,6 @@ func (b *board) movement(ords []PowerOrder) *Result {
 			a := &r.u[u.aux]
 			u.valid = a.kind == orders.Move && a.dst == u.dst && a.convoy
 		}
-	}
-	// Reverse the move lists so they run in unit order (stable reasons).
-	for p := range r.moveTo {
-		prev := -1
-		for k := r.moveTo[p]; k >= 0; {
-			next := r.u[k].nextTo
-			r.u[k].nextTo = prev
-			prev, k = k, next
-		}
-		r.moveTo[p] = prev
 	}
 	for i := n - 1; i >= 0; i-- {
 		u := &r.u[i]
@@ -225,23 +217,22 @@ func (b *board) movement(ords []PowerOrder) *Result {
 	next := b.nextFrom()
 	next.Standoffs = res.Standoffs
 	b.keys = b.keys[:0]
-	for i, un := range pos.Units {
+	for i := range pos.Units {
 		u := &r.u[i]
 		switch {
 		case u.kind == orders.Move && u.res:
-			un.Loc = m.locOrder(u.dstLoc)
-			b.addUnit(un, u.dst, u.power)
+			b.addUnit(i, u.dstLoc, u.dst, u.power)
 		case dislodger[i] >= 0:
 			a := &r.u[dislodger[i]]
-			d := Dislodged{Unit: un, AttackerFrom: m.Provinces[a.prov].ID, ByConvoy: a.convoy}
+			d := Dislodged{Unit: pos.Units[i], AttackerFrom: m.Provinces[a.prov].ID, ByConvoy: a.convoy}
 			d.Options = retreatOptions(m, d, occupied, res.Standoffs)
 			next.Dislodged = append(next.Dislodged, d)
 			b.keys = append(b.keys, u.prov)
 		default:
-			b.addUnit(un, u.prov, u.power)
+			b.addUnit(i, -1, u.prov, u.power)
 		}
 	}
-	b.placeUnits(next)
+	b.placeUnits(next, res)
 	// Dislodged units in province order too (few: insertion sort).
 	ds, keys := next.Dislodged, b.keys
 	for i := 1; i < len(ds); i++ {
@@ -321,7 +312,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 	default:
 		return notChecked, "not an order"
 	}
-	pi, ok := m.provIdx[o.Loc.Province]
+	pi, ok := m.prov(o.Loc.Province)
 	if !ok {
 		return notChecked, fmt.Sprintf("unknown province %q", o.Loc.Province)
 	}
@@ -339,7 +330,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 	case orders.Hold:
 		return checked{i, -1, -1, -1}, ""
 	case orders.Move:
-		to, ok := m.provIdx[o.Target.Province]
+		to, ok := m.prov(o.Target.Province)
 		if !ok {
 			return notChecked, fmt.Sprintf("unknown province %q", o.Target.Province)
 		}
@@ -368,7 +359,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 		}
 		return checked{i, to, -1, to}, ""
 	case orders.SupportHold, orders.SupportMove:
-		ai, ok := m.provIdx[o.Aux.Province]
+		ai, ok := m.prov(o.Aux.Province)
 		if !ok {
 			return notChecked, fmt.Sprintf("unknown province %q", o.Aux.Province)
 		}
@@ -380,12 +371,12 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 			return notChecked, "a unit cannot support itself"
 		}
 		if o.Kind == orders.SupportHold {
-			if !c.canSupportInto(i, ai) {
+			if !c.canSupportInto(i, pi, loc, ai) {
 				return notChecked, fmt.Sprintf("%s cannot reach %s, so it cannot support there", m.UnitName(*u), m.Provinces[ai].Abbrev)
 			}
 			return checked{i, -1, ai, -1}, ""
 		}
-		to, ok := m.provIdx[o.Target.Province]
+		to, ok := m.prov(o.Target.Province)
 		if !ok {
 			return notChecked, fmt.Sprintf("unknown province %q", o.Target.Province)
 		}
@@ -395,7 +386,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 		if to == ai {
 			return notChecked, "a unit cannot move to its own province"
 		}
-		if !c.canSupportInto(i, to) {
+		if !c.canSupportInto(i, pi, loc, to) {
 			return notChecked, fmt.Sprintf("%s cannot reach %s, so it cannot support there", m.UnitName(*u), m.Provinces[to].Abbrev)
 		}
 		au := c.units[a]
@@ -418,7 +409,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 		if u.Type != orders.Fleet || !m.convoyable(pi) {
 			return notChecked, "only a fleet at sea can convoy" // DATC 6.F.1
 		}
-		ai, ok := m.provIdx[o.Aux.Province]
+		ai, ok := m.prov(o.Aux.Province)
 		if !ok {
 			return notChecked, fmt.Sprintf("unknown province %q", o.Aux.Province)
 		}
@@ -429,7 +420,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 		if c.units[a].Type != orders.Army {
 			return notChecked, "only armies can be convoyed" // DATC 6.A.7
 		}
-		to, ok := m.provIdx[o.Target.Province]
+		to, ok := m.prov(o.Target.Province)
 		if !ok {
 			return notChecked, fmt.Sprintf("unknown province %q", o.Target.Province)
 		}

@@ -27,9 +27,7 @@ type board struct {
 
 	// The next position's units as the phase adds them, then as placed
 	// (parallel to next.Units); its owners once advance has updated them.
-	pend      []Unit
-	pendProv  []int
-	pendPow   []int
+	pend      []placed
 	slot      []int // province: index in pend, -1
 	order     []int // pend in province order
 	nextProv  []int
@@ -51,6 +49,7 @@ type board struct {
 	counts    []int  // per-power counts
 	cand      []int  // units to choose from
 	spans     []span // order: where its text and reason are in text
+	known     knownAbbrevs
 	text      []byte // the orders' texts and reasons
 }
 
@@ -63,7 +62,7 @@ var boards = sync.Pool{New: func() any { return new(board) }}
 func getBoard() *board { return boards.Get().(*board) }
 
 func (b *board) release() {
-	b.pos, b.m = nil, nil
+	b.pos, b.m, b.known = nil, nil, knownAbbrevs{}
 	b.mv.m, b.chk.m, b.chk.units = nil, nil, nil
 	boards.Put(b)
 }
@@ -129,7 +128,7 @@ func (b *board) load(p *Position) error {
 		}
 		b.disAt[pi], b.disPow[i] = i, pw
 		if d.AttackerFrom != "" {
-			if _, ok := m.provIdx[d.AttackerFrom]; !ok {
+			if _, ok := m.prov(d.AttackerFrom); !ok {
 				return fmt.Errorf("dislodged unit in %s: unknown attacker province %q", d.Loc.Province, d.AttackerFrom)
 			}
 		}
@@ -138,16 +137,16 @@ func (b *board) load(p *Position) error {
 		return fmt.Errorf("dislodged units outside a retreat phase")
 	}
 	for _, s := range p.Standoffs {
-		if _, ok := m.provIdx[s]; !ok {
+		if _, ok := m.prov(s); !ok {
 			return fmt.Errorf("unknown standoff province %q", s)
 		}
 	}
 	for sc, pw := range p.Owners {
-		pi, ok := m.provIdx[sc]
+		pi, ok := m.prov(sc)
 		if !ok || !m.Provinces[pi].SupplyCenter {
 			return fmt.Errorf("%q is not a supply centre", sc)
 		}
-		pwi, ok := m.powerIdx[pw]
+		pwi, ok := m.power(pw)
 		if !ok {
 			return fmt.Errorf("centre %s owned by unknown power %q", sc, pw)
 		}
@@ -159,11 +158,11 @@ func (b *board) load(p *Position) error {
 // checkUnit checks that u may stand where it stands and returns its power
 // and province.
 func checkUnit(m *Map, u Unit, what string) (int, int, error) {
-	pw, ok := m.powerIdx[u.Power]
+	pw, ok := m.power(u.Power)
 	if !ok {
 		return 0, 0, fmt.Errorf("%s of unknown power %q", what, u.Power)
 	}
-	pi, ok := m.provIdx[u.Loc.Province]
+	pi, ok := m.prov(u.Loc.Province)
 	if !ok {
 		return 0, 0, fmt.Errorf("%s in unknown province %q", what, u.Loc.Province)
 	}
@@ -194,7 +193,7 @@ func checkUnit(m *Map, u Unit, what string) (int, int, error) {
 }
 
 // nextFrom starts the next position: pos's fields and its own owners map.
-// The phase then adds the units with addUnit, in any order, and finishes
+// The phase then adds the units with addUnit, in any order, and places
 // them with placeUnits.
 func (b *board) nextFrom() *Position {
 	next := *b.pos
@@ -204,15 +203,19 @@ func (b *board) nextFrom() *Position {
 	} else {
 		next.Owners = maps.Clone(b.pos.Owners)
 	}
-	b.pend, b.pendProv, b.pendPow = b.pend[:0], b.pendProv[:0], b.pendPow[:0]
+	b.pend = b.pend[:0]
 	return &next
 }
 
-// addUnit adds a unit of the next position, in province prov, of power pow.
-func (b *board) addUnit(u Unit, prov, pow int) {
-	b.pend = append(b.pend, u)
-	b.pendProv = append(b.pendProv, prov)
-	b.pendPow = append(b.pendPow, pow)
+// placed is a unit of the next position: which unit it is (an index into
+// pos.Units, then pos.Dislodged, then the Result's Built), the location it
+// goes to (-1: where it stands), its province and its power. Holding no
+// strings, the list costs no write barriers to build.
+type placed struct{ src, loc, prov, pow int }
+
+// addUnit adds a unit of the next position.
+func (b *board) addUnit(src, loc, prov, pow int) {
+	b.pend = append(b.pend, placed{src, loc, prov, pow})
 }
 
 // placeUnits sets the next position's units, in province order as
@@ -220,11 +223,13 @@ func (b *board) addUnit(u Unit, prov, pow int) {
 // Units stand in different provinces, so each goes to its province's slot;
 // should two share one (retreat options given with a position are taken
 // as they are), a stable sort orders them.
-func (b *board) placeUnits(next *Position) {
-	n, np := len(b.pend), len(b.m.Provinces)
+func (b *board) placeUnits(next *Position, res *Result) {
+	m, pos := b.m, b.pos
+	n, np := len(b.pend), len(m.Provinces)
 	b.slot = fill(b.slot, np, -1)
 	order, shared := b.order[:0], false
-	for k, p := range b.pendProv {
+	for k := range b.pend {
+		p := b.pend[k].prov
 		if b.slot[p] >= 0 {
 			shared = true
 			break
@@ -241,9 +246,8 @@ func (b *board) placeUnits(next *Position) {
 		for k := range b.pend {
 			order = append(order, k)
 		}
-		pr := b.pendProv
 		for i := 1; i < n; i++ {
-			for j := i; j > 0 && pr[order[j]] < pr[order[j-1]]; j-- {
+			for j := i; j > 0 && b.pend[order[j]].prov < b.pend[order[j-1]].prov; j-- {
 				order[j], order[j-1] = order[j-1], order[j]
 			}
 		}
@@ -251,11 +255,24 @@ func (b *board) placeUnits(next *Position) {
 	b.order = order
 	next.Units = make([]Unit, n)
 	b.nextProv, b.nextPow = fill(b.nextProv, n, 0), fill(b.nextPow, n, 0)
+	nu, nd := len(pos.Units), len(pos.Dislodged)
 	for i, k := range order {
-		next.Units[i] = b.pend[k]
-		b.nextProv[i], b.nextPow[i] = b.pendProv[k], b.pendPow[k]
+		pl := &b.pend[k]
+		var u Unit
+		switch {
+		case pl.src < nu:
+			u = pos.Units[pl.src]
+		case pl.src < nu+nd:
+			u = pos.Dislodged[pl.src-nu].Unit
+		default:
+			u = res.Built[pl.src-nu-nd]
+		}
+		if pl.loc >= 0 {
+			u.Loc = m.locOrder(pl.loc)
+		}
+		next.Units[i] = u
+		b.nextProv[i], b.nextPow[i] = pl.prov, pl.pow
 	}
-	clear(b.pend) // the pool keeps no strings alive
 }
 
 // appendUnitName appends unit i of the position as "A Mun" or "F StP/sc".
@@ -290,21 +307,59 @@ func (b *board) setTexts(res *Result) {
 // formatOrders writes the canonical text of every order into the text
 // buffer.
 func (b *board) formatOrders(ords []PowerOrder) {
-	if cap(b.spans) < len(ords) {
-		b.spans = make([]span, len(ords))
-	}
-	b.spans = b.spans[:len(ords)]
-	b.text = b.text[:0]
+	b.beginTexts(len(ords))
 	for k := range ords {
-		t0 := len(b.text)
-		b.text = orders.AppendFormat(b.text, ords[k].Order, b.m.lex)
-		b.spans[k] = span{t0, len(b.text), -1, -1}
+		b.formatOrder(k, &ords[k].Order, notChecked)
 	}
+}
+
+// beginTexts empties the text buffer for n orders.
+func (b *board) beginTexts(n int) {
+	if cap(b.spans) < n {
+		b.spans = make([]span, n)
+	}
+	b.spans = b.spans[:n]
+	b.text = b.text[:0]
+}
+
+// formatOrder writes the canonical text of order k into the text buffer.
+// For a legal movement order ck holds the provinces check found, so only
+// others are looked up.
+func (b *board) formatOrder(k int, o *orders.Order, ck checked) {
+	t0 := len(b.text)
+	b.known = knownAbbrevs{m: b.m, o: o, loc: -1, aux: ck.aux, to: ck.to}
+	if ck.unit >= 0 {
+		b.known.loc = b.unitProv[ck.unit]
+	}
+	b.text = orders.AppendFormatAbbrev(b.text, *o, &b.known)
+	b.spans[k] = span{t0, len(b.text), -1, -1}
+}
+
+// knownAbbrevs prints the provinces of one order: those check found by
+// index (the same strings as the order's), the others through the map's
+// index.
+type knownAbbrevs struct {
+	m            *Map
+	o            *orders.Order
+	loc, aux, to int // province indices; -1: not known
+}
+
+func (k *knownAbbrevs) Abbrev(id string) (string, bool) {
+	p := k.m.Provinces
+	switch {
+	case k.loc >= 0 && id == k.o.Loc.Province:
+		return p[k.loc].Abbrev, true
+	case k.to >= 0 && id == k.o.Target.Province:
+		return p[k.to].Abbrev, true
+	case k.aux >= 0 && id == k.o.Aux.Province:
+		return p[k.aux].Abbrev, true
+	}
+	return (*abbreviations)(k.m).Abbrev(id)
 }
 
 // powerOf returns the index of a power id, -1 when unknown.
 func (b *board) powerOf(id string) int {
-	if i, ok := b.m.powerIdx[id]; ok {
+	if i, ok := b.m.power(id); ok {
 		return i
 	}
 	return -1

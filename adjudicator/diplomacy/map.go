@@ -78,6 +78,8 @@ type Map struct {
 	scs      []int          // supply centre provinces
 	names    []string       // province -> printed name (Abbrev)
 	lex      *orders.Lexicon
+
+	provFind, powerFind nameIndex // provIdx, powerIdx for the resolver
 }
 
 type location struct {
@@ -550,9 +552,15 @@ func ParseMap(file string, data []byte) (*Map, error) {
 		}
 	}
 	m.names = make([]string, len(m.Provinces))
+	ids := make([]string, len(m.Provinces))
 	for i, p := range m.Provinces {
-		m.names[i] = p.Abbrev
+		m.names[i], ids[i] = p.Abbrev, p.ID
 	}
+	powerIDs := make([]string, len(m.Powers))
+	for i, p := range m.Powers {
+		powerIDs[i] = p.ID
+	}
+	m.provFind, m.powerFind = newNameIndex(ids), newNameIndex(powerIDs)
 	lex, err := m.buildLexicon()
 	if err != nil {
 		return nil, fmt.Errorf("map %s: names: %w", file, err)

@@ -2,6 +2,7 @@ package diplomacy
 
 import (
 	"fmt"
+	"math/bits"
 
 	"pbemd/orders"
 )
@@ -311,14 +312,7 @@ func (r *mover) adjConvoy(f int) bool {
 	return true
 }
 
-func trailing(x uint64) int {
-	n := 0
-	for x&1 == 0 {
-		x >>= 1
-		n++
-	}
-	return n
-}
+func trailing(x uint64) int { return bits.TrailingZeros64(x) }
 
 // moveCheck checks movement orders against the board: check (and legal)
 // explain why an order cannot be carried out.
@@ -397,14 +391,12 @@ func (m *Map) locOrder(l int) orders.Location {
 	return orders.Location{Province: m.Provinces[m.locs[l].prov].ID, Coast: m.locs[l].coast}
 }
 
-// canSupportInto reports whether the unit i could move to province to by
-// itself (coasts aside, no convoy): the condition for supporting into it.
-func (c *moveCheck) canSupportInto(i, to int) bool {
-	u := c.units[i]
-	pi := c.m.provIdx[u.Loc.Province]
-	if u.Type == orders.Army {
+// canSupportInto reports whether the unit i, in province pi at location
+// loc, could move to province to by itself (coasts aside, no convoy): the
+// condition for supporting into it.
+func (c *moveCheck) canSupportInto(i, pi, loc, to int) bool {
+	if c.units[i].Type == orders.Army {
 		return c.m.army[pi].has(to)
 	}
-	l, _ := c.m.locOf(pi, u.Loc.Coast)
-	return c.m.fleetTo[l].has(to)
+	return c.m.fleetTo[loc].has(to)
 }

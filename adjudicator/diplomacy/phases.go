@@ -2,6 +2,7 @@ package diplomacy
 
 import (
 	"fmt"
+	"math/bits"
 
 	"pbemd/orders"
 )
@@ -36,7 +37,7 @@ func (b *board) retreats(ords []PowerOrder) *Result {
 		}
 		i := find(o.Loc.Province)
 		if i < 0 {
-			if pi, ok := m.provIdx[o.Loc.Province]; ok && b.unitAt[pi] >= 0 {
+			if pi, ok := m.prov(o.Loc.Province); ok && b.unitAt[pi] >= 0 {
 				illegal("%s was not dislodged", m.LocName(o.Loc)) // DATC 6.H.4
 			} else {
 				illegal("there is no dislodged unit in %s", m.LocName(o.Loc))
@@ -75,8 +76,8 @@ func (b *board) retreats(ords []PowerOrder) *Result {
 		}
 	}
 	next := b.nextFrom()
-	for i, u := range pos.Units {
-		b.addUnit(u, b.unitProv[i], b.unitPow[i])
+	for i := range pos.Units {
+		b.addUnit(i, -1, b.unitProv[i], b.unitPow[i])
 	}
 	for i, d := range pos.Dislodged {
 		k := chosen[i]
@@ -98,10 +99,8 @@ func (b *board) retreats(ords []PowerOrder) *Result {
 			res.Disbanded = append(res.Disbanded, d.Unit)
 		default:
 			res.Orders[k].Outcome = Succeeded
-			u := d.Unit
-			p, c := splitLoc(target[i])
-			u.Loc = orders.Location{Province: p, Coast: c}
-			b.addUnit(u, m.provIdx[p], b.disPow[i])
+			l := m.locIdx[target[i]]
+			b.addUnit(len(pos.Units)+i, l, m.locs[l].prov, b.disPow[i])
 		}
 	}
 	for k := range res.Orders {
@@ -117,7 +116,7 @@ func (b *board) retreats(ords []PowerOrder) *Result {
 		}
 	}
 	b.setTexts(res)
-	b.placeUnits(next)
+	b.placeUnits(next, res)
 	res.Next = next
 	return res
 }
@@ -125,7 +124,7 @@ func (b *board) retreats(ords []PowerOrder) *Result {
 // retreatTarget checks a retreat destination against the unit's options and
 // returns the location ("spa/nc" or "bur").
 func retreatTarget(m *Map, d Dislodged, t orders.Location) (string, string) {
-	to, ok := m.provIdx[t.Province]
+	to, ok := m.prov(t.Province)
 	if !ok {
 		return "", fmt.Sprintf("unknown province %q", t.Province)
 	}
@@ -280,7 +279,7 @@ func (b *board) adjustments(ords []PowerOrder) *Result {
 				or.Outcome = Succeeded
 				continue
 			}
-			pi, ok := m.provIdx[o.Loc.Province]
+			pi, ok := m.prov(o.Loc.Province)
 			if !ok {
 				illegal("unknown province %q", o.Loc.Province)
 				continue
@@ -351,7 +350,7 @@ func (b *board) adjustments(ords []PowerOrder) *Result {
 				illegal("%s has no disbands to make", m.PowerName(po.Power))
 				continue
 			}
-			pi, ok := m.provIdx[o.Loc.Province]
+			pi, ok := m.prov(o.Loc.Province)
 			if !ok || b.unitAt[pi] < 0 {
 				illegal("there is no unit in %s", m.LocName(o.Loc)) // DATC 6.J.1
 				continue
@@ -388,13 +387,13 @@ func (b *board) adjustments(ords []PowerOrder) *Result {
 			res.Disbanded = append(res.Disbanded, u)
 			continue
 		}
-		b.addUnit(u, b.unitProv[j], b.unitPow[j])
+		b.addUnit(j, -1, b.unitProv[j], b.unitPow[j])
 	}
-	for _, u := range res.Built {
-		b.addUnit(u, m.provIdx[u.Loc.Province], m.powerIdx[u.Power])
+	for j, u := range res.Built {
+		b.addUnit(len(pos.Units)+len(pos.Dislodged)+j, -1, m.provIdx[u.Loc.Province], m.powerIdx[u.Power])
 	}
 	b.setTexts(res)
-	b.placeUnits(next)
+	b.placeUnits(next, res)
 	res.Next = next
 	return res
 }
@@ -434,10 +433,12 @@ func (b *board) civilDisorder(pw, n int) {
 	for h := 0; h < len(queue); h++ {
 		p := queue[h]
 		near := m.army[p].or(m.seaNear[p])
-		for q := range m.Provinces {
-			if near.has(q) && dist[q] < 0 {
-				dist[q] = dist[p] + 1
-				queue = append(queue, q)
+		for w, x := range near {
+			for ; x != 0; x &= x - 1 {
+				if q := w<<6 | bits.TrailingZeros64(x); dist[q] < 0 {
+					dist[q] = dist[p] + 1
+					queue = append(queue, q)
+				}
 			}
 		}
 	}
@@ -559,7 +560,7 @@ func (b *board) advance(res *Result) {
 		after[pw] = true
 	}
 	for i := range next.Dislodged {
-		after[m.powerIdx[next.Dislodged[i].Power]] = true
+		after[b.powerOf(next.Dislodged[i].Power)] = true
 	}
 	for _, pw := range owner {
 		if pw >= 0 {

@@ -175,13 +175,14 @@ func (b *board) movement(ords []PowerOrder) *Result {
 			occupied[u.prov] = true
 		}
 	}
-	for p := range m.Provinces {
-		if occupied[p] || r.moveTo[p] < 0 {
-			continue
+	for i := range r.u {
+		u := &r.u[i]
+		if u.kind != orders.Move || occupied[u.dst] || r.moveTo[u.dst] != i {
+			continue // not the first move to a province left vacant
 		}
-		for k := r.moveTo[p]; k >= 0; k = r.u[k].nextTo {
+		for k := i; k >= 0; k = r.u[k].nextTo {
 			if !r.u[k].res && r.prevent(k) > 0 {
-				res.Standoffs = append(res.Standoffs, m.Provinces[p].ID)
+				res.Standoffs = append(res.Standoffs, m.Provinces[u.dst].ID)
 				break
 			}
 		}

@@ -49,7 +49,6 @@ type board struct {
 	counts    []int  // per-power counts
 	cand      []int  // units to choose from
 	spans     []span // order: where its text and reason are in text
-	known     knownAbbrevs
 	text      []byte // the orders' texts and reasons
 }
 
@@ -62,21 +61,41 @@ var boards = sync.Pool{New: func() any { return new(board) }}
 func getBoard() *board { return boards.Get().(*board) }
 
 func (b *board) release() {
-	b.pos, b.m, b.known = nil, nil, knownAbbrevs{}
+	b.pos, b.m = nil, nil
 	b.mv.m, b.chk.m, b.chk.units = nil, nil, nil
 	boards.Put(b)
 }
 
-// ints returns s resized to n, every element set to v.
+// fill returns s resized to n, every element set to v.
 func fill(s []int, n, v int) []int {
-	if cap(s) < n {
-		s = make([]int, n)
-	}
-	s = s[:n]
-	for i := range s {
-		s[i] = v
+	s = resize(s, n)
+	switch {
+	case v == 0:
+		clear(s)
+	case v == -1 && n <= len(minusOnes):
+		copy(s, minusOnes[:n])
+	default:
+		for i := range s {
+			s[i] = v
+		}
 	}
 	return s
+}
+
+// minusOnes fills the per-province tables with -1 by one copy.
+var minusOnes = func() (a [maxLocs]int) {
+	for i := range a {
+		a[i] = -1
+	}
+	return a
+}()
+
+// resize returns s with length n, its contents undefined.
+func resize(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	return s[:n]
 }
 
 func fillBool(s []bool, n int) []bool {
@@ -105,9 +124,9 @@ func (b *board) load(p *Position) error {
 	b.unitAt = fill(b.unitAt, np, -1)
 	b.disAt = fill(b.disAt, np, -1)
 	b.owner = fill(b.owner, np, -1)
-	b.unitProv = fill(b.unitProv, len(p.Units), 0)
-	b.unitPow = fill(b.unitPow, len(p.Units), 0)
-	b.disPow = fill(b.disPow, len(p.Dislodged), 0)
+	b.unitProv = resize(b.unitProv, len(p.Units))
+	b.unitPow = resize(b.unitPow, len(p.Units))
+	b.disPow = resize(b.disPow, len(p.Dislodged))
 	for i, u := range p.Units {
 		pw, pi, err := checkUnit(m, u, "unit")
 		if err != nil {
@@ -141,16 +160,28 @@ func (b *board) load(p *Position) error {
 			return fmt.Errorf("unknown standoff province %q", s)
 		}
 	}
-	for sc, pw := range p.Owners {
-		pi, ok := m.prov(sc)
-		if !ok || !m.Provinces[pi].SupplyCenter {
-			return fmt.Errorf("%q is not a supply centre", sc)
+	// Owners: looked up centre by centre (cheaper than walking the map);
+	// a key left over is no centre.
+	found := 0
+	for _, pi := range m.scs {
+		sc := m.Provinces[pi].ID
+		pw, ok := p.Owners[sc]
+		if !ok {
+			continue
 		}
+		found++
 		pwi, ok := m.power(pw)
 		if !ok {
 			return fmt.Errorf("centre %s owned by unknown power %q", sc, pw)
 		}
 		b.owner[pi] = pwi
+	}
+	if found != len(p.Owners) {
+		for sc := range p.Owners {
+			if pi, ok := m.prov(sc); !ok || !m.Provinces[pi].SupplyCenter {
+				return fmt.Errorf("%q is not a supply centre", sc)
+			}
+		}
 	}
 	return nil
 }
@@ -254,7 +285,7 @@ func (b *board) placeUnits(next *Position, res *Result) {
 	}
 	b.order = order
 	next.Units = make([]Unit, n)
-	b.nextProv, b.nextPow = fill(b.nextProv, n, 0), fill(b.nextPow, n, 0)
+	b.nextProv, b.nextPow = resize(b.nextProv, n), resize(b.nextPow, n)
 	nu, nd := len(pos.Units), len(pos.Dislodged)
 	for i, k := range order {
 		pl := &b.pend[k]
@@ -323,38 +354,60 @@ func (b *board) beginTexts(n int) {
 }
 
 // formatOrder writes the canonical text of order k into the text buffer.
-// For a legal movement order ck holds the provinces check found, so only
-// others are looked up.
+// A legal movement order (ck from check) is printed from the provinces
+// check found; any other through the map's index.
 func (b *board) formatOrder(k int, o *orders.Order, ck checked) {
 	t0 := len(b.text)
-	b.known = knownAbbrevs{m: b.m, o: o, loc: -1, aux: ck.aux, to: ck.to}
-	if ck.unit >= 0 {
-		b.known.loc = b.unitProv[ck.unit]
+	if ck.unit >= 0 && len(o.Path) == 0 {
+		b.text = b.appendChecked(b.text, o, ck)
+	} else {
+		b.text = orders.AppendFormatAbbrev(b.text, *o, (*abbreviations)(b.m))
 	}
-	b.text = orders.AppendFormatAbbrev(b.text, *o, &b.known)
 	b.spans[k] = span{t0, len(b.text), -1, -1}
 }
 
-// knownAbbrevs prints the provinces of one order: those check found by
-// index (the same strings as the order's), the others through the map's
-// index.
-type knownAbbrevs struct {
-	m            *Map
-	o            *orders.Order
-	loc, aux, to int // province indices; -1: not known
+// appendChecked appends the text orders.Format gives a legal movement
+// order without a path (TestCheckedOrderText), from the provinces check
+// found: no name is looked up again.
+func (b *board) appendChecked(t []byte, o *orders.Order, ck checked) []byte {
+	p := b.m.Provinces
+	unit := func(t []byte, u orders.UnitType, prov int, coast string) []byte {
+		switch u {
+		case orders.Army:
+			t = append(t, "A "...)
+		case orders.Fleet:
+			t = append(t, "F "...)
+		}
+		t = append(t, p[prov].Abbrev...)
+		return appendCoast(t, coast)
+	}
+	t = unit(t, o.Unit, b.unitProv[ck.unit], o.Loc.Coast)
+	switch o.Kind {
+	case orders.Hold:
+		return append(t, " H"...)
+	case orders.Move:
+		t = append(t, " - "...)
+		t = appendCoast(append(t, p[ck.to].Abbrev...), o.Target.Coast)
+		if o.ViaConvoy {
+			t = append(t, " via convoy"...)
+		}
+		return t
+	case orders.SupportHold:
+		return unit(append(t, " S "...), o.AuxUnit, ck.aux, o.Aux.Coast)
+	case orders.SupportMove:
+		t = unit(append(t, " S "...), o.AuxUnit, ck.aux, o.Aux.Coast)
+	case orders.Convoy:
+		t = unit(append(t, " C "...), o.AuxUnit, ck.aux, o.Aux.Coast)
+	}
+	t = append(t, " - "...)
+	return appendCoast(append(t, p[ck.to].Abbrev...), o.Target.Coast)
 }
 
-func (k *knownAbbrevs) Abbrev(id string) (string, bool) {
-	p := k.m.Provinces
-	switch {
-	case k.loc >= 0 && id == k.o.Loc.Province:
-		return p[k.loc].Abbrev, true
-	case k.to >= 0 && id == k.o.Target.Province:
-		return p[k.to].Abbrev, true
-	case k.aux >= 0 && id == k.o.Aux.Province:
-		return p[k.aux].Abbrev, true
+func appendCoast(t []byte, coast string) []byte {
+	if coast == "" {
+		return t
 	}
-	return (*abbreviations)(k.m).Abbrev(id)
+	return append(append(t, '/'), coast...)
 }
 
 // powerOf returns the index of a power id, -1 when unknown.

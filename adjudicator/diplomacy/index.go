@@ -6,14 +6,30 @@ package diplomacy
 // key is its length and its first, middle and last bytes; the key is
 // hashed by a seeded multiply into a table of at least 16 slots per id,
 // the seed being the first that puts no two ids in one slot, so a lookup
-// is a few loads, one multiply and one comparison. Should two ids share a
-// key, or no seed do, the index falls back to a map.
+// is a few loads, one multiply and a comparison of keys (and of the
+// strings for an id longer than three bytes, which its key does not spell
+// out). Should two ids share a key, or no seed do, the index falls back
+// to a map.
 type nameIndex struct {
 	seed  uint32
 	shift uint32
-	slot  []int16 // index into ids; -1: none
+	slot  []slot
 	ids   []string
 	byMap map[string]int // the fallback
+}
+
+// slot holds an id's key and its index in the list (-1: empty).
+type slot struct {
+	key uint32
+	i   int32
+}
+
+func idKey(s string) uint32 {
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	return uint32(n)<<24 | uint32(s[0])<<16 | uint32(s[n>>1])<<8 | uint32(s[n-1])
 }
 
 func newNameIndex(ids []string) nameIndex {
@@ -21,14 +37,14 @@ func newNameIndex(ids []string) nameIndex {
 	for 1<<bits < 16*len(ids) {
 		bits++
 	}
-	x := nameIndex{shift: 32 - bits, slot: make([]int16, 1<<bits), ids: ids}
+	x := nameIndex{shift: 32 - bits, slot: make([]slot, 1<<bits), ids: ids}
 	for x.seed = 1; x.seed < 1<<10; x.seed++ {
 		if x.fill() {
 			return x
 		}
 	}
 	// No seed: every id misses the one empty slot, then finds the map.
-	x = nameIndex{shift: 31, slot: []int16{-1, -1}, byMap: make(map[string]int, len(ids))}
+	x = nameIndex{shift: 32, slot: []slot{{0, -1}}, byMap: make(map[string]int, len(ids))}
 	for i, id := range ids {
 		x.byMap[id] = i
 	}
@@ -38,30 +54,24 @@ func newNameIndex(ids []string) nameIndex {
 // fill puts every id in its slot and reports whether none collided.
 func (x *nameIndex) fill() bool {
 	for i := range x.slot {
-		x.slot[i] = -1
+		x.slot[i] = slot{0, -1}
 	}
 	for i, id := range x.ids {
-		h := x.hash(id)
-		if x.slot[h] >= 0 {
+		k := idKey(id)
+		h := ((k ^ x.seed) * 0x9E3779B1) >> x.shift
+		if k == 0 || x.slot[h].i >= 0 {
 			return false
 		}
-		x.slot[h] = int16(i)
+		x.slot[h] = slot{k, int32(i)}
 	}
 	return true
 }
 
-func (x *nameIndex) hash(s string) uint32 {
-	var k uint32
-	if n := len(s); n > 0 {
-		k = uint32(n)<<24 | uint32(s[0])<<16 | uint32(s[n>>1])<<8 | uint32(s[n-1])
-	}
-	return ((k ^ x.seed) * 0x9E3779B1) >> x.shift
-}
-
 // find returns the position of id in the list.
 func (x *nameIndex) find(id string) (int, bool) {
-	if i := x.slot[x.hash(id)]; i >= 0 && x.ids[i] == id {
-		return int(i), true
+	k := idKey(id)
+	if e := x.slot[((k^x.seed)*0x9E3779B1)>>x.shift]; e.key == k && e.i >= 0 && (len(id) <= 3 || x.ids[e.i] == id) {
+		return int(e.i), true
 	}
 	return x.miss(id)
 }

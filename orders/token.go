@@ -2,6 +2,7 @@ package orders
 
 import (
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -254,32 +255,48 @@ var foldAccent = map[rune]string{
 	'ù': "u", 'ú': "u", 'û': "u", 'ü': "u", 'ý': "y", 'ÿ': "y", 'ß': "ss",
 }
 
-// internWords holds the words every grammar and the mail reader compare
-// against, so normalising them allocates nothing. It is built at its first
-// use, not by the package's init.
-var internWords = sync.OnceValue(func() map[string]string {
-	out := map[string]string{}
-	add := func(w string) { out[w] = w }
-	for w := range keywords {
-		add(w)
+// internWords returns the words every grammar and the mail reader compare
+// against, so normalising them allocates nothing. The table is built at
+// its first use, not by the package's init; after that a call is one
+// atomic load (it runs for every word read).
+func internWords() map[string]string {
+	if m := interned.Load(); m != nil {
+		return *m
 	}
-	for w := range coastWords {
-		add(w)
-	}
-	for w := range commandWords {
-		add(w)
-	}
-	for w := range greetings {
-		add(w)
-	}
-	for w := range chatterWords {
-		add(w)
-	}
-	for w := range anchorWords {
-		add(w)
-	}
-	for _, w := range []string{"coast", "with", "to", "junior", "juniors", "yes", "no", "on", "off", "fast", "slow", "all"} {
-		add(w)
-	}
-	return out
-})
+	return buildInternWords()
+}
+
+var (
+	internOnce sync.Once
+	interned   atomic.Pointer[map[string]string]
+)
+
+func buildInternWords() map[string]string {
+	internOnce.Do(func() {
+		out := map[string]string{}
+		add := func(w string) { out[w] = w }
+		for w := range keywords {
+			add(w)
+		}
+		for w := range coastWords {
+			add(w)
+		}
+		for w := range commandWords {
+			add(w)
+		}
+		for w := range greetings {
+			add(w)
+		}
+		for w := range chatterWords {
+			add(w)
+		}
+		for w := range anchorWords {
+			add(w)
+		}
+		for _, w := range []string{"coast", "with", "to", "junior", "juniors", "yes", "no", "on", "off", "fast", "slow", "all"} {
+			add(w)
+		}
+		interned.Store(&out)
+	})
+	return *interned.Load()
+}

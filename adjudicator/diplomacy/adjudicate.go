@@ -38,7 +38,7 @@ func (b *board) movement(ords []PowerOrder) *Result {
 	m, pos := b.m, b.pos
 	n := len(pos.Units)
 	np := len(m.Provinces)
-	res := &Result{Phase: pos.Phase, Orders: make([]OrderResult, len(ords))}
+	res := b.newResult(len(ords))
 	r := &b.mv
 	if cap(r.u) < n {
 		r.u = make([]mvUnit, n)
@@ -215,7 +215,7 @@ func (b *board) movement(ords []PowerOrder) *Result {
 	}
 
 	// Next position: moved units, dislodged units with retreat options.
-	next := b.nextFrom()
+	next := b.nextFrom(res)
 	next.Standoffs = res.Standoffs
 	b.keys = b.keys[:0]
 	for i := range pos.Units {

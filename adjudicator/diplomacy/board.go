@@ -223,11 +223,26 @@ func checkUnit(m *Map, u Unit, what string) (int, int, error) {
 	return pw, pi, nil
 }
 
-// nextFrom starts the next position: pos's fields and its own owners map.
-// The phase then adds the units with addUnit, in any order, and places
-// them with placeUnits.
-func (b *board) nextFrom() *Position {
-	next := *b.pos
+// outcome is a phase's Result and its next Position, allocated as one.
+type outcome struct {
+	res  Result
+	next Position
+}
+
+// newResult starts the Result of a phase with n orders; its Next is set up
+// by nextFrom.
+func (b *board) newResult(n int) *Result {
+	o := &outcome{}
+	o.res = Result{Phase: b.pos.Phase, Orders: make([]OrderResult, n), Next: &o.next}
+	return &o.res
+}
+
+// nextFrom starts res.Next: pos's fields and its own owners map. The phase
+// then adds the units with addUnit, in any order, and places them with
+// placeUnits.
+func (b *board) nextFrom(res *Result) *Position {
+	next := res.Next
+	*next = *b.pos
 	next.Units, next.Dislodged, next.Standoffs = nil, nil, nil
 	if b.pos.Owners == nil {
 		next.Owners = map[string]string{}
@@ -235,7 +250,7 @@ func (b *board) nextFrom() *Position {
 		next.Owners = maps.Clone(b.pos.Owners)
 	}
 	b.pend = b.pend[:0]
-	return &next
+	return next
 }
 
 // placed is a unit of the next position: which unit it is (an index into

@@ -9,7 +9,7 @@ import (
 
 func (b *board) retreats(ords []PowerOrder) *Result {
 	m, pos := b.m, b.pos
-	res := &Result{Phase: pos.Phase, Orders: make([]OrderResult, len(ords))}
+	res := b.newResult(len(ords))
 	nd := len(pos.Dislodged)
 	b.keys = fill(b.keys, nd, -1)
 	chosen := b.keys // order index per dislodged unit, -1 none
@@ -75,7 +75,7 @@ func (b *board) retreats(ords []PowerOrder) *Result {
 			count[provOf(target[i])]++
 		}
 	}
-	next := b.nextFrom()
+	next := b.nextFrom(res)
 	for i := range pos.Units {
 		b.addUnit(i, -1, b.unitProv[i], b.unitPow[i])
 	}
@@ -232,7 +232,7 @@ func freeHomes(pos *Position, power string) []string {
 func (b *board) adjustments(ords []PowerOrder) *Result {
 	m, pos := b.m, b.pos
 	np, npw := len(m.Provinces), len(m.Powers)
-	res := &Result{Phase: pos.Phase, Orders: make([]OrderResult, len(ords))}
+	res := b.newResult(len(ords))
 	// Per power: centres, units, owed (as Owed), built, disbanded.
 	b.counts = fill(b.counts, 5*npw, 0)
 	centres, units, owed := b.counts[:npw], b.counts[npw:2*npw], b.counts[2*npw:3*npw]
@@ -381,7 +381,7 @@ func (b *board) adjustments(ords []PowerOrder) *Result {
 			b.civilDisorder(pw, need)
 		}
 	}
-	next := b.nextFrom()
+	next := b.nextFrom(res)
 	for j, u := range pos.Units {
 		if removed[b.unitProv[j]] {
 			res.Disbanded = append(res.Disbanded, u)

@@ -11,6 +11,8 @@ require (
 	github.com/robfig/cron/v3 v3.0.1
 	go.etcd.io/bbolt v1.4.3
 	golang.org/x/crypto v0.59.0
+	golang.org/x/image v0.48.0
+	golang.org/x/sys v0.50.0
 )
 
-require golang.org/x/sys v0.50.0 // indirect
+require golang.org/x/text v0.44.0 // indirect

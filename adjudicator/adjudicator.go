@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"pbemd/orders"
+	"pbemd/picture"
 )
 
 // Engine is one playable game (or one variant of a game, such as a Diplomacy
@@ -138,6 +139,12 @@ type Report struct {
 // Merger, a newer set is merged into the standing one (Diplomacy: a new
 // order for a unit replaces that unit's order, other units keep theirs);
 // otherwise the newest set replaces the previous one whole.
+//
+// Merge must be associative for a given state: Merge(Merge(a, b), c) and
+// Merge(a, Merge(b, c)) give the same lines in the same order. The daemon
+// relies on it to keep running folds of a phase's versions (by sender
+// class) instead of folding every version again for each new mail.
+// Replacing per key (a unit, a bid) and replacing whole both are.
 type Merger interface {
 	Merge(state []byte, standing, newer []string) []string
 }
@@ -147,6 +154,27 @@ type Merger interface {
 // plans), beside the public Status.Summary.
 type Viewer interface {
 	View(state []byte, power string) (string, error)
+}
+
+// Drawer is implemented by engines that can show a position as a picture
+// (mailed with results, STATUS and MAP replies). state is the position to
+// draw — after the phase when results are given — and results is that
+// phase's Report.Data (nil: the position alone). viewer is the power whose
+// picture it is ("" for the public or an observer's): a picture never shows
+// what that viewer may not see. The picture is drawn from the engine's state
+// and results only, never from mail or store data.
+type Drawer interface {
+	Draw(state []byte, results []byte, viewer string) (*picture.Picture, error)
+}
+
+// TextMapper is implemented by engines whose board a player must learn
+// before writing orders and cannot from the Summary alone (a scenario's
+// areas and borders). TextMap is the board as plain text for a MAP reply
+// (HELP points to it): every place a player may name in orders, with its
+// id, name and borders, and who controls it in state. viewer is as for
+// Drawer: the text never shows what that viewer may not see.
+type TextMapper interface {
+	TextMap(state []byte, viewer string) (string, error)
 }
 
 var (

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"strings"
@@ -130,6 +131,11 @@ func checkStoreFile(path string) error {
 }
 
 func openOffline(cfg Config) (*store.DB, error) {
+	// A game may be made before the daemon first ran: the data folder is
+	// made (or tightened) as serve would.
+	if err := prepareDataDir(cfg.DataDir, slog.New(slog.DiscardHandler)); err != nil {
+		return nil, err
+	}
 	db, err := store.Open(cfg.DBPath())
 	if err != nil {
 		return nil, fmt.Errorf("%w (is the daemon running with its http endpoint off? it holds the store)", err)

@@ -45,9 +45,10 @@ func populate(tb testing.TB, db *store.DB, n int, deadline time.Time) {
 				g := &store.Game{
 					Name: fmt.Sprintf("g%05d", i), Variant: "standard", Created: deadline.Add(-48 * time.Hour),
 					Status: store.Active, Options: defaultOptions(), Seed: int64(i), GMToken: newToken(),
-					PhaseID: st.ID, PhaseTitle: st.Title, PhaseKind: string(st.Kind),
-					PhaseStarted: deadline.Add(-48 * time.Hour), Deadline: deadline,
-					Waiting: st.Waiting, Alive: st.Alive, GM: []string{"gm@bench.test"},
+					OpenPhase: store.OpenPhase{PhaseID: st.ID, PhaseTitle: st.Title, PhaseKind: string(st.Kind),
+						PhaseStarted: deadline.Add(-48 * time.Hour), Deadline: deadline,
+						Waiting: st.Waiting, Alive: st.Alive},
+					GM: []string{"gm@bench.test"},
 				}
 				for k, p := range e.Info().Powers {
 					pl := store.Player{Address: fmt.Sprintf("p%d-%d@bench.test", i, k), Power: p, Token: newToken(), Joined: g.Created}

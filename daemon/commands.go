@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +18,7 @@ const (
 	anyone   access = iota // no proof needed (JOIN, LIST, HELP, VERIFY, …)
 	member                 // a player or observer of the game
 	diplomat               // a player with a power
+	decider                // a player with a power, or the game's GM (answers to join requests)
 	gmOnly                 // the game's GM
 	siteOnly               // the site's GM
 )
@@ -55,6 +55,9 @@ func init() {
 		orders.VerbPace:       {diplomat, cmdPace},
 		orders.VerbReady:      {diplomat, cmdReady},
 		orders.VerbLockJunior: {diplomat, cmdLock},
+		orders.VerbRelease:    {diplomat, cmdRelease},
+		orders.VerbAccept:     {decider, cmdAccept},
+		orders.VerbRefuse:     {decider, cmdRefuse},
 	}
 	for verb, run := range gmCommands {
 		commands[verb] = commandSpec{gmOnly, run}
@@ -80,16 +83,20 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 		}
 	}
 	if check != nil && len(check.Answers) > 0 {
-		mc.say("%s", strings.Join(check.Answers, "\n\n"))
+		answers := check.Answers
+		if len(answers) > maxAnswers { // bounded reply (limits.go)
+			answers = append(answers[:maxAnswers:maxAnswers], fmt.Sprintf("(%d more questions not answered: ask at most %d in one mail.)", len(check.Answers)-maxAnswers, maxAnswers))
+		}
+		mc.say("%s", strings.Join(answers, "\n\n"))
 	}
 	if hasOrders && (check == nil || len(check.Canonical) > 0 || len(check.Answers) == 0) {
 		if err := mc.orders(lines, check); err != nil {
 			return err
 		}
 	} else if len(problems) > 0 && mc.observer && mc.player == nil && !mc.gm {
-		mc.say("You observe %s: observers cannot send orders, and these lines are not commands:\n%s", mc.game.Name, strings.Join(problems, "\n"))
+		mc.say("You observe %s: observers cannot send orders, and these lines are not commands:\n%s", mc.game.Name, listProblems(problems))
 	} else if len(problems) > 0 {
-		mc.say("I could not understand these lines:\n%s", strings.Join(problems, "\n"))
+		mc.say("I could not understand these lines:\n%s", listProblems(problems))
 		if mc.player == nil && !mc.gm && !mc.siteGM && !mc.observer {
 			mc.say("%s", mc.introduction())
 		}
@@ -154,6 +161,11 @@ func (mc *mailCtx) command(cmd *orders.Command) error {
 			mc.say("%s: only a player with a power can do that.", cmd.Verb)
 			return nil
 		}
+	case decider:
+		if !mc.gm && (mc.player == nil || mc.player.Power == "") {
+			mc.say("%s: only the senior diplomat of a power (or the GM) can answer a request to join it.", cmd.Verb)
+			return nil
+		}
 	case gmOnly:
 		if !mc.gm {
 			mc.say("%s: only the game's GM can do that, by replying to a GM mail or with SIGNON GM <game> <password>. Nothing was changed.", cmd.Verb)
@@ -205,10 +217,24 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		mc.say("The results of %s are with the GM before publication; please wait for them before sending new orders.", mc.game.PhaseTitle)
 		return nil
 	}
+	// A reply to a mail of another phase (the power mail, an old
+	// acknowledgement) is read for the open phase: every mail says "reply
+	// to any mail I send you". Only when nothing in it is a valid order
+	// now is it refused, as meant for the phase it answered.
 	if sent, ok := mc.tx.SentMail(mc.in.InReplyTo); ok && sent.Game == mc.game.Name && sent.Phase != "" && sent.Phase != mc.game.PhaseID {
-		mc.say("You replied to a mail from an earlier phase (%s), which is over: the game is now in %s. I did not store these orders, in case they were meant for the old phase. If they are for %s, reply to this mail with them.",
-			sent.Phase, mc.game.PhaseTitle, mc.game.PhaseTitle)
-		return nil
+		then, now := mc.phaseTitle(sent.Phase), mc.game.PhaseTitle
+		if validOrders(lines) == 0 {
+			var problems []string
+			for i := range lines {
+				if lines[i].Kind == orders.OrderLine || lines[i].Kind == orders.ErrorLine {
+					problems = append(problems, describeLine(&lines[i]))
+				}
+			}
+			mc.say("You replied to a mail I sent during %s; the game is now in %s. None of the orders in your mail is valid for %s, so I take them to be meant for %s, which is over, and did not store them; your standing orders are unchanged.\n%s",
+				then, now, now, then, strings.Join(problems, "\n"))
+			return nil
+		}
+		mc.say("You replied to a mail I sent during %s, but the game is now in %s: I have read the orders in your mail as orders for %s.", then, now, now)
 	}
 	if len(check.Canonical) == 0 {
 		// Nothing understood as an order: store nothing (a stored empty set
@@ -219,7 +245,7 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 				problems = append(problems, describeLine(&lines[i]))
 			}
 		}
-		mc.say("No orders were stored from this mail; your standing orders for %s are unchanged.\n%s", mc.game.PhaseTitle, strings.Join(problems, "\n"))
+		mc.say("No orders were stored from this mail; your standing orders for %s are unchanged.\n%s", mc.game.PhaseTitle, listProblems(problems))
 		return nil
 	}
 	set := store.OrderSet{
@@ -240,27 +266,60 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 	return mc.maybeEarly()
 }
 
+// validOrders counts the lines of a mail that are orders with no error.
+func validOrders(lines []orders.Line) int {
+	n := 0
+	for i := range lines {
+		if lines[i].Kind == orders.OrderLine && !hasError(lines[i].Diags) {
+			n++
+		}
+	}
+	return n
+}
+
+// phaseTitle is how players read a phase id of the game: the title of its
+// history record, when one of the last phases has it.
+func (mc *mailCtx) phaseTitle(id string) string {
+	g := mc.game
+	for n := g.Phase - 1; n >= 0 && n >= g.Phase-50; n-- {
+		if rec, err := mc.tx.Phase(g.Name, n); err == nil && rec.PhaseID == id {
+			return rec.Title
+		}
+	}
+	return id
+}
+
 // acknowledge writes the standing orders of a power, with the misorders of
 // the mail just received and the notes of the engine.
 func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string) (string, error) {
-	sets, err := mc.tx.OrderSets(mc.game.Name, mc.game.Phase)
+	// The folds of the phase, before and after this mail's version
+	// (standing.go): no re-merge of every version.
+	st, err := loadStanding(mc.tx, mc.game)
 	if err != nil {
 		return "", err
 	}
-	standing := effectiveOrders(mc.engine, mc.state, mc.game, sets)[power]
+	merge := mergeFor(mc.engine, mc.state)
+	var before store.Fold
+	if n := len(st.pending); n > 0 && st.pending[n-1].MsgID == mc.in.MsgID {
+		mine := st.pending[n-1]
+		st.pending = st.pending[:n-1]
+		st.fold(merge)
+		before = st.standingFold(merge, power)
+		st.pending = []store.OrderSet{mine}
+	}
+	st.fold(merge)
+	if err := st.save(mc.tx); err != nil {
+		return "", err
+	}
+	standing, from := st.linesOf(merge, power)
 	full, err := mc.engine.Check(mc.state, power, strings.Join(standing, "\n"))
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Orders received for %s, %s (deadline %s).\n", powerName(mc.game, power), mc.game.PhaseTitle, mc.d.showTime(mc.game.Deadline, mc.player))
-	b.WriteString("\nYour orders now stand as:\n")
-	if len(standing) == 0 {
-		b.WriteString("  (none)\n")
-	}
-	for _, l := range standing {
-		fmt.Fprintf(&b, "  %s\n", l)
-	}
+	mc.writeStanding(&b, power, standing, from)
+	mc.writeGMOrders(&b, before, standing, from)
 	var warn []string
 	for i := range lines {
 		l := &lines[i]
@@ -281,7 +340,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 	}
 	if len(warn) > 0 {
 		b.WriteString("\nPlease look again at these (at the deadline your orders are carried out exactly as they stand):\n")
-		b.WriteString(strings.Join(dedupe(warn), "\n"))
+		b.WriteString(listProblems(dedupe(warn)))
 		b.WriteString("\n")
 	}
 	if len(full.Notes) > 0 {
@@ -313,52 +372,129 @@ func dedupe(xs []string) []string {
 	return out
 }
 
-// effectiveOrders folds every stored version of each power's orders into the
-// set that applies: oldest first, so the latest wins; a senior's LOCK makes
-// the senior's versions apply after the juniors'; the GM's (SET ORDERS) apply
-// last of all.
-func effectiveOrders(e adjudicator.Engine, state []byte, g *store.Game, sets []store.OrderSet) map[string][]string {
-	byPower := map[string][]store.OrderSet{}
-	for _, s := range sets {
-		byPower[s.Power] = append(byPower[s.Power], s)
+// writeStanding writes a power's standing orders for its diplomat (or the
+// GM) reading them. When anyone but the reader has a hand in them (another
+// diplomat of the power, the GM) each line says who sent it and when.
+func (mc *mailCtx) writeStanding(b *strings.Builder, power string, lines []string, from []store.Source) {
+	g := mc.game
+	reader := ""
+	if mc.player != nil {
+		reader = mc.player.Address
 	}
-	merger, _ := e.(adjudicator.Merger)
-	out := map[string][]string{}
-	for _, power := range store.SortedKeys(byPower) {
-		vs := byPower[power]
-		locked := seniorLocked(g, power)
-		weight := func(s store.OrderSet) int {
-			switch {
-			case s.GM:
-				return 2
-			case locked && s.Rank == 0:
-				return 1
-			}
-			return 0
-		}
-		sort.SliceStable(vs, func(i, j int) bool { return weight(vs[i]) < weight(vs[j]) })
-		standing := append([]string(nil), vs[0].Lines...) // merging into nothing changes nothing
-		for _, s := range vs[1:] {
-			if merger == nil {
-				standing = append(standing[:0:0], s.Lines...)
-				continue
-			}
-			standing = merger.Merge(state, standing, s.Lines)
-		}
-		out[power] = standing
+	show := diplomatsOf(g, power) > 1 || reader == ""
+	for _, f := range from {
+		show = show || f.GM || f.Address != reader
 	}
-	return out
+	if !show || len(lines) == 0 {
+		b.WriteString("\nYour orders now stand as:\n")
+		if len(lines) == 0 {
+			b.WriteString("  (none)\n")
+		}
+		for _, l := range lines {
+			fmt.Fprintf(b, "  %s\n", l)
+		}
+	} else {
+		fmt.Fprintf(b, "\nThe orders of %s now stand as (who sent each):\n", powerName(g, power))
+		width := 0
+		for _, l := range lines {
+			width = max(width, min(len(l), 36))
+		}
+		for i, l := range lines {
+			fmt.Fprintf(b, "  %-*s  %s\n", width, l, mc.orderSender(power, from[i]))
+		}
+	}
+	if seniorLocked(g, power) {
+		how := "for " + g.PhaseTitle
+		if g.Locks[power].Always {
+			how = "for every phase"
+		}
+		fmt.Fprintf(b, "LOCK JUNIORS is on %s: the senior's orders (and the GM's) win over the juniors'.\n", how)
+	}
+}
+
+// writeGMOrders tells a diplomat who has just sent orders what became of
+// the orders the GM set for the power this phase (SET ORDERS): which
+// lines the mail replaced and which still stand as the GM set them.
+// before is the power's standing fold just before the mail; standing and
+// from are the power's orders now.
+func (mc *mailCtx) writeGMOrders(b *strings.Builder, before store.Fold, standing []string, from []store.Source) {
+	var set time.Time // when the GM last set orders that stood before the mail
+	var replaced, still []string
+	for i, l := range before.Lines {
+		if i < len(before.From) && before.From[i].GM {
+			set = maxTime(set, before.From[i].Received)
+			if !contains(standing, l) {
+				replaced = append(replaced, l)
+			}
+		}
+	}
+	for i, l := range standing {
+		if from[i].GM {
+			still = append(still, l)
+		}
+	}
+	if set.IsZero() {
+		return
+	}
+	fmt.Fprintf(b, "\nThe GM set orders for %s this phase (SET ORDERS, %s). They count as the power's own, so your mail changed them as it would change yours:\n",
+		powerName(mc.game, mc.player.Power), set.UTC().Format("Mon 2 Jan 15:04 UTC"))
+	if len(replaced) > 0 {
+		fmt.Fprintf(b, "  replaced by your mail: %s\n", strings.Join(replaced, "; "))
+	} else {
+		b.WriteString("  your mail replaced none of them\n")
+	}
+	if len(still) > 0 {
+		fmt.Fprintf(b, "  still standing as the GM set them: %s\n", strings.Join(still, "; "))
+	} else {
+		b.WriteString("  none of them stands any more\n")
+	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// orderSender names who sent a version of a power's orders, and when.
+func (mc *mailCtx) orderSender(power string, s store.Source) string {
+	if s.Received.IsZero() && s.Address == "" && !s.GM {
+		return ""
+	}
+	at := s.Received.UTC().Format("Mon 2 Jan 15:04 UTC")
+	switch {
+	case s.GM:
+		return "the GM (SET ORDERS), " + at
+	case mc.player != nil && s.Address == mc.player.Address:
+		return "you, " + at
+	}
+	role := "junior"
+	if s.Address == seniorOf(mc.game, power) {
+		role = "senior"
+	} else if p := findPlayer(mc.game, s.Address); p == nil || p.Power != power {
+		role = "no longer a diplomat of " + powerName(mc.game, power)
+	}
+	return fmt.Sprintf("%s (%s), %s", s.Address, role, at)
+}
+
+// diplomatsOf counts the diplomats of a power.
+func diplomatsOf(g *store.Game, power string) int {
+	n := 0
+	for _, p := range g.Players {
+		if !p.Left && p.Power == power {
+			n++
+		}
+	}
+	return n
 }
 
 // seniorLocked tells whether the senior of power has locked out the
-// juniors for the game's open phase.
+// juniors for the game's open phase (a lock lapses when the power gets
+// another senior).
 func seniorLocked(g *store.Game, power string) bool {
-	for _, p := range g.Players {
-		if p.Power == power && p.Rank == 0 && !p.Left {
-			return p.Lock == "always" || p.Lock == "turn:"+g.PhaseID
-		}
-	}
-	return false
+	lock, ok := g.Locks[power]
+	return ok && lock.By != "" && lock.By == seniorOf(g, power)
 }
 
 // maybeEarly makes the phase due now when it may end early: a sequential
@@ -378,16 +514,12 @@ func (mc *mailCtx) maybeEarly() error {
 	if !onReceipt && !g.Options.ProcessEarly {
 		return nil
 	}
-	sets, err := mc.tx.OrderSets(g.Name, g.Phase)
+	st, err := loadStanding(mc.tx, g) // not every version: see standing.go
 	if err != nil {
 		return err
 	}
-	sent := map[string]bool{}
-	for _, s := range sets {
-		sent[s.Power] = true
-	}
 	for _, p := range g.Waiting {
-		if onReceipt && !sent[p] {
+		if onReceipt && !st.sent(p) {
 			return nil
 		}
 		if !onReceipt && !g.Ready[p] {
@@ -520,21 +652,21 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 		if err != nil {
 			return err
 		}
-		sets, err := mc.tx.OrderSets(g.Name, g.Phase)
+		orders, merge, err := openStanding(mc.tx, mc.engine, mc.state, g)
 		if err != nil {
 			return err
-		}
-		sent := map[string]bool{}
-		for _, s := range sets {
-			sent[s.Power] = true
 		}
 		fmt.Fprintf(&b, "\n%s — deadline %s\n", g.PhaseTitle, mc.d.showTime(g.Deadline, mc.player))
 		for _, p := range st.Waiting {
 			mark := "no orders yet"
-			if sent[p] {
+			if orders.sent(p) {
 				mark = "orders received"
 			}
 			fmt.Fprintf(&b, "  %-10s %s\n", powerName(g, p), mark)
+		}
+		if mc.player != nil && mc.player.Power != "" {
+			lines, from := orders.linesOf(merge, mc.player.Power)
+			mc.writeStanding(&b, mc.player.Power, lines, from)
 		}
 		b.WriteString("\n" + st.Summary)
 		if mc.player != nil && mc.player.Power != "" {
@@ -545,6 +677,12 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			if private != "" {
 				b.WriteString("\n--- for you only ---\n" + private)
 			}
+		}
+	}
+	for _, r := range g.Requests {
+		if !r.Refused && (mc.player != nil || mc.gm) && mc.decides(r.Power) {
+			fmt.Fprintf(&b, "\nWaiting for your answer: %s asks to join %s as a junior diplomat (since %s). Reply ACCEPT %s or REFUSE %s.\n",
+				r.Address, powerName(g, r.Power), mc.d.showTime(r.Asked, mc.player), r.Address, r.Address)
 		}
 	}
 	mc.say("%s", b.String())
@@ -635,6 +773,17 @@ func cmdSignon(mc *mailCtx, cmd *orders.Command) error {
 	return nil
 }
 
+// ordersRules is what the game master itself rules about whose orders
+// stand (RULES; HELP says it shorter).
+const ordersRules = `Whose orders stand (this game master's rules):
+- A power's diplomats are its senior and the juniors the senior accepted. The
+  latest orders of any of them stand, unless the senior sends LOCK JUNIORS (this
+  phase) or LOCK JUNIORS ALWAYS: then the senior's orders win. A diplomat the
+  senior RELEASEs, or the GM EJECTs, no longer counts, nor do their orders.
+- Orders the GM sets with SET ORDERS count as the power's own: they stand until
+  the power sends others, and a mail from the power changes them as it would
+  change its own orders. Acknowledgements and STATUS show who sent each order.`
+
 func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if mc.gm && len(cmd.Body) > 0 {
 		mc.game.HouseRules = strings.TrimSpace(strings.Join(cmd.Body, "\n"))
@@ -653,6 +802,7 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if e, err := engineFor(mc.game); err == nil && e.Info().Rules != "" {
 		b.WriteString(e.Info().Rules + "\n\n")
 	}
+	b.WriteString(ordersRules + "\n\n")
 	if mc.game.HouseRules != "" {
 		b.WriteString("House rules of " + mc.game.Name + ":\n" + mc.game.HouseRules)
 	} else {
@@ -665,23 +815,38 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 func cmdResign(mc *mailCtx, _ *orders.Command) error {
 	p := mc.player
 	g := mc.game
-	p.Left = true
+	wasSenior := p.Rank == 0
+	if err := mc.d.removeDiplomat(mc.tx, g, p, store.LeftResigned, mc.now, ""); err != nil {
+		return err
+	}
 	mc.changed = true
 	if err := mc.audit("resign", p.Power); err != nil {
 		return err
 	}
 	mc.say("You have left %s. Thank you for playing.", g.Name)
-	var juniors []string
+	pn := powerName(g, p.Power)
+	if err := mc.d.tellPower(mc.tx, g, p.Power, fmt.Sprintf("%s left %s", p.Address, pn), leftNote(g, p)); err != nil {
+		return err
+	}
+	var juniors, asking []string
 	for _, q := range g.Players {
 		if q.Power == p.Power && !q.Left {
 			juniors = append(juniors, q.Address)
 		}
 	}
-	note := fmt.Sprintf("%s (%s) has resigned from %s.", p.Address, powerName(g, p.Power), g.Name)
-	if p.Rank == 0 && len(juniors) > 0 {
-		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", powerName(g, p.Power), strings.Join(juniors, ", "))
+	for _, r := range g.Requests {
+		if r.Power == p.Power && !r.Refused {
+			asking = append(asking, r.Address)
+		}
+	}
+	note := fmt.Sprintf("%s (%s) has resigned from %s.", p.Address, pn, g.Name)
+	if wasSenior && len(juniors) > 0 {
+		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", pn, strings.Join(juniors, ", "))
 	} else if len(juniors) == 0 && g.Status == store.Active {
-		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", powerName(g, p.Power), p.Power)
+		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", pn, p.Power)
+	}
+	if wasSenior && len(asking) > 0 {
+		note += fmt.Sprintf(" Waiting to join %s as juniors: %s; until it has a senior again, you decide (ACCEPT or REFUSE <address>).", pn, strings.Join(asking, ", "))
 	}
 	return mc.d.alertGM(mc.tx, g, "Player resigned", note)
 }
@@ -708,7 +873,7 @@ func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
 			return nil
 		}
 	}
-	return mc.d.endGame(mc.tx, g, "draw", g.Alive, "Every surviving power voted for a draw.")
+	return mc.d.endGame(mc.tx, g, "draw", g.Alive, "Every surviving power voted for a draw.", nil)
 }
 
 func cmdPace(mc *mailCtx, cmd *orders.Command) error {
@@ -757,27 +922,42 @@ func cmdReady(mc *mailCtx, _ *orders.Command) error {
 }
 
 func cmdLock(mc *mailCtx, cmd *orders.Command) error {
-	p := mc.player
+	p, g := mc.player, mc.game
 	if p.Rank != 0 {
-		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", powerName(mc.game, p.Power))
+		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", powerName(g, p.Power))
 		return nil
 	}
-	switch strings.ToUpper(cmd.Arg) {
+	arg := strings.ToUpper(cmd.Arg)
+	switch arg {
 	case "", "TURN":
-		p.Lock = "turn:" + mc.game.PhaseID
-		mc.say("Your orders override those of your juniors for %s.", mc.game.PhaseTitle)
+		arg = "TURN"
+		setLock(g, p.Power, &store.Lock{By: p.Address})
+		mc.say("Your orders override those of your juniors for %s.", g.PhaseTitle)
 	case "ALWAYS":
-		p.Lock = "always"
+		setLock(g, p.Power, &store.Lock{By: p.Address, Always: true})
 		mc.say("Your orders override those of your juniors from now on (LOCK JUNIORS OFF to undo).")
 	case "OFF":
-		p.Lock = ""
-		mc.say("The latest orders from any diplomat of %s apply again.", powerName(mc.game, p.Power))
+		setLock(g, p.Power, nil)
+		mc.say("The latest orders from any diplomat of %s apply again.", powerName(g, p.Power))
 	default:
 		mc.say("LOCK JUNIORS: write LOCK JUNIORS, LOCK JUNIORS ALWAYS or LOCK JUNIORS OFF.")
 		return nil
 	}
 	mc.changed = true
-	return mc.audit("lock", p.Lock)
+	return mc.audit("lock", p.Power+": "+arg)
+}
+
+// setLock sets (or, with nil, lifts) the LOCK JUNIORS of a power in the
+// open phase.
+func setLock(g *store.Game, power string, l *store.Lock) {
+	if l == nil {
+		delete(g.Locks, power)
+		return
+	}
+	if g.Locks == nil {
+		g.Locks = map[string]store.Lock{}
+	}
+	g.Locks[power] = *l
 }
 
 func cmdObserve(mc *mailCtx, cmd *orders.Command) error {

@@ -7,13 +7,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
-	"github.com/robfig/cron/v3"
 
 	"pbemd/mailer"
+	"pbemd/mailserver"
 )
 
 // Config is pbemd's one configuration file (TOML). Every field is
@@ -26,8 +27,8 @@ type Config struct {
 	GM           []string `toml:"gm"`
 	GMPassword   string   `toml:"gm_password"`
 	TimeZone     string   `toml:"time_zone"`
-	Poll         string   `toml:"poll"`
-	Tick         string   `toml:"tick"`
+	Poll         Every    `toml:"poll"` // how often the mailbox is read (IDLE brings mail sooner)
+	Tick         Every    `toml:"tick"` // how often deadlines and reminders are checked
 	HTTP         string   `toml:"http"`
 	RateLimit    int      `toml:"rate_limit"`
 	LogLevel     string   `toml:"log_level"`
@@ -35,10 +36,12 @@ type Config struct {
 
 	// IMAP and SMTP are the real mail accounts. When both are absent the
 	// embedded mail server is used.
-	IMAP       *mailer.IMAPConfig  `toml:"imap"`
-	SMTP       *mailer.SMTPConfig  `toml:"smtp"`
-	Mailserver mailer.ServerConfig `toml:"mailserver"`
-	Schedule   Schedule            `toml:"schedule"`
+	IMAP       *mailer.IMAPConfig `toml:"imap"`
+	SMTP       *mailer.SMTPConfig `toml:"smtp"`
+	Mailserver mailserver.Config  `toml:"mailserver"`
+	Schedule   Schedule           `toml:"schedule"`
+
+	warnings []string // old spellings DecodeConfig read (see Warnings)
 }
 
 //go:embed config.example.toml
@@ -57,16 +60,18 @@ func DefaultConfig() Config {
 		Address:   "gm@pbemd.localhost",
 		GM:        []string{"master@pbemd.localhost"},
 		TimeZone:  "UTC",
-		Poll:      "@every 1m",
-		Tick:      "@every 1m",
+		Poll:      Every{D: time.Minute},
+		Tick:      Every{D: time.Minute},
 		HTTP:      "127.0.0.1:8025",
 		RateLimit: 30,
 		LogLevel:  "info",
-		Mailserver: mailer.ServerConfig{
-			IMAPAddr:  mailer.DefaultServerIMAPAddr,
-			SMTPAddr:  mailer.DefaultServerSMTPAddr,
-			Domain:    mailer.DefaultServerDomain,
+		Mailserver: mailserver.Config{
+			IMAPAddr:  mailserver.DefaultIMAPAddr,
+			SMTPAddr:  mailserver.DefaultSMTPAddr,
+			Domain:    mailserver.DefaultDomain,
 			StateFile: "mail.db",
+			// handled mail leaves the daemon's own mailbox after 30 days
+			DeleteHandledAfter: DefaultDeleteHandledAfter,
 		},
 		Schedule: DefaultSchedule(),
 	}
@@ -87,7 +92,8 @@ func LoadConfig(path string) (Config, error) {
 	return cfg, cfg.Validate()
 }
 
-// DecodeConfig decodes TOML text into cfg, refusing unknown keys.
+// DecodeConfig decodes TOML text into cfg, refusing unknown keys. Old
+// spellings are read and noted in cfg.Warnings.
 func DecodeConfig(text string, cfg *Config) error {
 	md, err := toml.Decode(text, cfg)
 	if err != nil {
@@ -100,8 +106,29 @@ func DecodeConfig(text string, cfg *Config) error {
 		}
 		return fmt.Errorf("unknown key(s): %s", strings.Join(keys, ", "))
 	}
+	cfg.warnings = nil
+	for key, e := range map[string]Every{"poll": cfg.Poll, "tick": cfg.Tick} {
+		if w := e.oldSpelling(key); w != "" {
+			cfg.warnings = append(cfg.warnings, w)
+		}
+	}
+	// [imap] poll is the old place of the one poll interval.
+	if cfg.IMAP != nil && cfg.IMAP.Poll != 0 {
+		if md.IsDefined("poll") {
+			cfg.warnings = append(cfg.warnings, fmt.Sprintf("[imap] poll = %q is the old place of poll; poll = %q (at the top) is used: remove [imap] poll", cfg.IMAP.Poll, cfg.Poll))
+		} else {
+			cfg.Poll = Every{D: cfg.IMAP.Poll}
+			cfg.warnings = append(cfg.warnings, fmt.Sprintf("[imap] poll = %q is the old place of poll; write poll = %q at the top instead", cfg.IMAP.Poll, cfg.IMAP.Poll))
+		}
+		cfg.IMAP.Poll = 0
+	}
+	sort.Strings(cfg.warnings)
 	return nil
 }
+
+// Warnings lists the old spellings the config file used, each with how to
+// write it now (Open logs them).
+func (c *Config) Warnings() []string { return c.warnings }
 
 func (c *Config) applyEnv() {
 	if v := os.Getenv("PBEMD_GM_PASSWORD"); v != "" {
@@ -135,11 +162,11 @@ func (c *Config) Validate() error {
 	if _, err := time.LoadLocation(c.TimeZone); err != nil {
 		return fmt.Errorf("time_zone %q: %w", c.TimeZone, err)
 	}
-	parser := cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
-	for name, spec := range map[string]string{"poll": c.Poll, "tick": c.Tick} {
-		if _, err := parser.Parse(spec); err != nil {
-			return fmt.Errorf("%s %q is not a cron schedule (e.g. \"@every 1m\" or \"*/5 * * * *\"): %w", name, spec, err)
-		}
+	if err := c.Poll.validate("poll"); err != nil {
+		return err
+	}
+	if err := c.Tick.validate("tick"); err != nil {
+		return err
 	}
 	if c.HTTP != "" {
 		host, _, err := net.SplitHostPort(c.HTTP)
@@ -162,7 +189,11 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("log_level %q is not debug, info, warn or error", c.LogLevel)
 	}
 	if (c.IMAP == nil) != (c.SMTP == nil) {
-		return errors.New("configure both [imap] and [smtp], or neither (then the embedded mail server is used)")
+		have, missing := "[imap]", "[smtp]"
+		if c.IMAP == nil {
+			have, missing = missing, have
+		}
+		return fmt.Errorf("the config sets %s but not %s: a real mail account needs both, [imap] to read the players' mail and [smtp] to send the answers (docs/real-mail.md); with neither, the embedded mail server is used", have, missing)
 	}
 	if c.IMAP != nil {
 		if err := c.IMAP.Validate(); err != nil {
@@ -173,12 +204,15 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.UsesEmbedded() {
-		if err := c.Mailserver.Validate(); err != nil {
+		if err := c.embeddedConfig().Validate(); err != nil {
 			return err
 		}
 		if _, domain, _ := strings.Cut(strings.ToLower(c.Address), "@"); domain != strings.ToLower(c.Mailserver.Domain) {
 			return fmt.Errorf("address %q must be at the embedded mail server's domain %q", c.Address, c.Mailserver.Domain)
 		}
+	}
+	if err := c.Schedule.Validate(); err != nil {
+		return err
 	}
 	if c.Schedule.DeadlineHour > 23 {
 		return fmt.Errorf("schedule.deadline_hour %d is not an hour of the day", c.Schedule.DeadlineHour)
@@ -188,6 +222,40 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// embeddedConfig is the [mailserver] table with what the file does not
+// say: paths in the data folder, the system accounts (the daemon's own
+// address and the site GMs' at the domain: generated passwords, nothing
+// else opens them) and the password hash cost.
+func (c *Config) embeddedConfig() mailserver.Config {
+	mc := c.Mailserver
+	if mc.StateFile != "" && !filepath.IsAbs(mc.StateFile) {
+		mc.StateFile = filepath.Join(c.DataDir, mc.StateFile)
+	}
+	mc.PasswordFile = filepath.Join(c.DataDir, MailPasswordFile)
+	mc.HashCost = c.PasswordCost
+	domain := strings.ToLower(mc.Domain)
+	if domain == "" {
+		domain = mailserver.DefaultDomain
+	}
+	for _, a := range append([]string{c.Address}, c.GM...) {
+		if _, d, _ := strings.Cut(strings.ToLower(a), "@"); d == domain {
+			mc.System = append(mc.System, a)
+		}
+	}
+	return mc
+}
+
+// DefaultDeleteHandledAfter is how long the daemon keeps mail it has
+// handled in its mailbox on the embedded server ([mailserver]
+// delete_handled_after): long enough for a GM to look a mail up, short
+// enough that the mailbox's quota is never reached by old mail. With a
+// real account ([imap]) the default is to keep mail.
+const DefaultDeleteHandledAfter = 30 * 24 * time.Hour
+
+// MailPasswordFile (in the data folder) keeps the generated passwords of
+// the embedded server's system accounts.
+const MailPasswordFile = "mail-passwords"
 
 // DBPath is the bbolt file inside the data folder.
 func (c *Config) DBPath() string { return filepath.Join(c.DataDir, "pbemd.db") }

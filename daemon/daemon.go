@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"pbemd/adjudicator"
+	"pbemd/mailer"
 	"pbemd/store"
 )
 
@@ -75,6 +76,7 @@ type Daemon struct {
 	log     *slog.Logger
 	now     func() time.Time
 	rate    *rateLimiter
+	signons *signonGuard // failed SIGNONs (signon.go)
 	metrics *Metrics
 	domain  string
 	local   string
@@ -92,6 +94,9 @@ func New(db *store.DB, opt Options) (*Daemon, error) {
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
+	} else {
+		// Tokens, passwords and the GM password never reach the log.
+		opt.Logger = slog.New(mailer.NewRedactingHandler(opt.Logger.Handler(), opt.GMPassword))
 	}
 	if opt.Kick == nil {
 		opt.Kick = func() {}
@@ -125,6 +130,7 @@ func New(db *store.DB, opt Options) (*Daemon, error) {
 		log:     opt.Logger,
 		now:     opt.Now,
 		rate:    newRateLimiter(opt.RateLimit, time.Hour),
+		signons: newSignonGuard(),
 		metrics: opt.Metrics,
 		domain:  domain,
 		local:   local,

@@ -240,28 +240,37 @@ func TestAutoRepliesAreNeverAnswered(t *testing.T) {
 	}
 }
 
+// TestTooBigMailRefusedOncePerHour: a player gets one refusal an hour; a
+// stranger (an address never mailed as a player) one a day.
 func TestTooBigMailRefusedOncePerHour(t *testing.T) {
 	h := newHarness(t)
+	_, tok := h.startToy("big", "")
+	h.outbox()
+	x := tok["red"].addr
 	for i := 0; i < 3; i++ {
-		h.sendMail(&Incoming{MsgID: "big" + string(rune('a'+i)) + "@test", From: "x@example.test", TooBig: true})
+		h.sendMail(&Incoming{MsgID: "big" + string(rune('a'+i)) + "@test", From: x, TooBig: true})
+		h.sendMail(&Incoming{MsgID: "sbig" + string(rune('a'+i)) + "@test", From: "stranger@example.test", TooBig: true})
 	}
 	ms := h.outbox()
-	if len(ms) != 1 {
-		t.Fatalf("%d refusals, want 1", len(ms))
+	if len(ms) != 2 {
+		t.Fatalf("%d refusals, want 2", len(ms))
 	}
-	mustContain(t, ms[0].Text, "too large")
+	mustContain(t, h.only(ms, x).Text, "too large")
 	h.clock.Add(61 * time.Minute)
-	h.sendMail(&Incoming{MsgID: "bigz@test", From: "x@example.test", TooBig: true})
-	if ms := h.outbox(); len(ms) != 1 {
-		t.Fatalf("after an hour: %d refusals, want 1", len(ms))
+	h.sendMail(&Incoming{MsgID: "bigz@test", From: x, TooBig: true})
+	h.sendMail(&Incoming{MsgID: "sbigz@test", From: "stranger@example.test", TooBig: true})
+	if ms := h.outbox(); len(ms) != 1 || ms[0].To != x {
+		t.Fatalf("after an hour: %d refusals, want 1 (to the player)", len(ms))
 	}
 }
 
 func TestRateLimitOneNoticeThenSilence(t *testing.T) {
 	h := newHarness(t)
+	_, tok := h.startToy("flood", "")
+	h.outbox()
 	h.d.rate = newRateLimiter(3, time.Hour)
 	for i := 0; i < 6; i++ {
-		h.send("flood@example.test", "", "LIST")
+		h.as(tok["red"], "LIST")
 	}
 	ms := h.outbox()
 	if len(ms) != 4 {
@@ -286,8 +295,8 @@ func TestVerifyTellsRealFromForged(t *testing.T) {
 	code := strings.Fields(m.Text[i+len("verification code "):])[0]
 	h.send("y@example.test", "", "VERIFY "+code)
 	mustContain(t, h.only(h.outbox(), "y@example.test").Text, "yes, I sent that mail", "x@example.test")
-	h.send("y@example.test", "", "VERIFY ABCD-EFGH")
-	mustContain(t, h.only(h.outbox(), "y@example.test").Text, "never sent")
+	h.send("w@example.test", "", "VERIFY ABCD-EFGH") // y@ had its one answer of the day (a stranger)
+	mustContain(t, h.only(h.outbox(), "w@example.test").Text, "never sent")
 }
 
 func TestDrawNeedsEverySurvivor(t *testing.T) {
@@ -495,7 +504,7 @@ func TestPrizeDrawIsProportionalAndCheckable(t *testing.T) {
 	if wins["rome"] < 1450 || wins["rome"] > 1950 || wins["carthage"] < 800 || wins["carthage"] > 1200 || wins["egypt"] < 550 || wins["egypt"] > 900 {
 		t.Fatalf("draw not proportional to centres: %v", wins)
 	}
-	if PrizeDraw("s", "g", survivors, scores) != PrizeDraw("s", "g", survivors, scores) {
+	if first, again := PrizeDraw("s", "g", survivors, scores), PrizeDraw("s", "g", survivors, scores); first != again {
 		t.Fatal("the same secret must give the same winner")
 	}
 }
@@ -526,7 +535,9 @@ func TestSequentialTurnEndsOnReceipt(t *testing.T) {
 	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "blue: score 2")
 }
 
-func TestOrdersReplyingToAnEndedPhaseAreRefused(t *testing.T) {
+// A reply to a mail of an earlier phase is read for the open phase and
+// says so; only a mail with no order valid now is refused, with the reason.
+func TestOrdersReplyingToAnEndedPhase(t *testing.T) {
 	h := newHarness(t)
 	gm, tok := h.startToy("g14", "")
 	h.as(tok["red"], "score 1")
@@ -536,28 +547,26 @@ func TestOrdersReplyingToAnEndedPhaseAreRefused(t *testing.T) {
 	h.tick()
 	h.outbox()
 	// A reply to the acknowledgement of phase 0 arrives in phase 1.
-	h.sendMail(&Incoming{MsgID: "late@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 5", InReplyTo: ack.Mail.MessageID})
-	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "which is over", "I did not store these orders")
+	h.sendMail(&Incoming{MsgID: "late@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 0", InReplyTo: ack.Mail.MessageID})
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "You replied to a mail I sent during Phase 0; the game is now in Phase 1.",
+		"None of the orders in your mail is valid for Phase 1", "did not store them", "a score of 0 does nothing")
 	var sets []store.OrderSet
 	h.db.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets("g14", 1); return err })
 	if len(sets) != 0 {
-		t.Fatalf("stale orders stored: %+v", sets)
+		t.Fatalf("orders valid for no phase but the old one were stored: %+v", sets)
+	}
+	h.sendMail(&Incoming{MsgID: "late2@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 5", InReplyTo: ack.Mail.MessageID})
+	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "I have read the orders in your mail as orders for Phase 1.", "Orders received for Red, Phase 1")
+	h.db.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets("g14", 1); return err })
+	if len(sets) != 1 || sets[0].Lines[0] != "score 5" {
+		t.Fatalf("orders for the open phase: %+v", sets)
 	}
 }
 
 func TestLockJuniorsMakesTheSeniorsOrdersWin(t *testing.T) {
 	h := newHarness(t)
 	_, tok := h.startToy("g15", "")
-	h.send("junior@example.test", "", "JOIN g15 as junior of red")
-	var junior player
-	for _, m := range h.outbox() {
-		if m.To == "junior@example.test" && strings.Contains(m.Subject, "You are Red") {
-			junior = player{m.To, m.Token}
-		}
-	}
-	if junior.token == "" {
-		t.Fatal("the junior got no power mail")
-	}
+	junior := h.addJunior("g15", "red", tok["red"], "junior@example.test")
 	h.as(tok["red"], "score 2")
 	h.as(junior, "score 7") // latest applies: 7
 	h.outbox()
@@ -580,8 +589,8 @@ func TestLockJuniorsMakesTheSeniorsOrdersWin(t *testing.T) {
 	h.clock.Add(48 * time.Hour)
 	h.tick()
 	h.outbox()
-	if p := findPlayer(h.game("g15"), tok["red"].addr); p.Lock != "" {
-		t.Fatalf("a one-phase lock outlived its phase: %q", p.Lock)
+	if g := h.game("g15"); len(g.Locks) != 0 {
+		t.Fatalf("a one-phase lock outlived its phase: %v", g.Locks)
 	}
 }
 
@@ -633,8 +642,10 @@ func TestEliminatedPlayerMayJoinAnotherPowerAsJunior(t *testing.T) {
 		return tx.PutGame(g)
 	})
 	h.send(tok["blue"].addr, "", "JOIN g18 as junior of red")
+	h.outbox()
+	h.as(tok["red"], "ACCEPT "+tok["blue"].addr)
 	ms := h.outbox()
-	mustContain(t, h.reply(ms, tok["blue"].addr).Text, "junior diplomat of Red")
+	mustContain(t, h.subject(ms, tok["blue"].addr, "You are Red").Text, "junior diplomat (seniority 1)")
 	g = h.game("g18")
 	var red, left int
 	for _, p := range g.Players {

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -31,7 +32,17 @@ type e2e struct {
 
 const e2eGM = "master@pbemd.localhost"
 
-func newE2E(t *testing.T) *e2e {
+func newE2E(t *testing.T) *e2e { t.Helper(); return newE2EWithLog(t, nil, nil) }
+
+// newE2EWith is newE2E with the config edited before the server opens.
+func newE2EWith(t *testing.T, edit func(*Config)) *e2e {
+	t.Helper()
+	return newE2EWithLog(t, nil, edit)
+}
+
+// newE2EWithLog is newE2E with a logger (nil: none) and the config edited
+// by edit (nil: not).
+func newE2EWithLog(t *testing.T, log *slog.Logger, edit func(*Config)) *e2e {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.DataDir = t.TempDir()
@@ -39,8 +50,11 @@ func newE2E(t *testing.T) *e2e {
 	cfg.GMPassword = "sesame"
 	cfg.PasswordCost = 4
 	cfg.Mailserver.IMAPAddr, cfg.Mailserver.SMTPAddr, cfg.Mailserver.StateFile = "127.0.0.1:0", "127.0.0.1:0", ""
+	if edit != nil {
+		edit(&cfg)
+	}
 	c := &clock{t: time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)}
-	srv, err := Open(cfg, nil, c.Now)
+	srv, err := Open(cfg, log, c.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +135,7 @@ func (e *e2e) quiet(addr, subj string) {
 // fresh returns the mails that arrived for addr since the last call.
 func (e *e2e) fresh(addr string) []*mailer.Mail {
 	e.t.Helper()
-	cfg, err := e.srv.Mail.IMAPConfig(addr)
+	cfg, err := EmbeddedIMAP(e.srv.Mail, addr)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -363,19 +377,25 @@ func TestE2EGMCommands(t *testing.T) {
 	e.send(e2eGM, gmAddr, "REPLACE england WITH newcomer@pbemd.localhost")
 	mustContain(t, e.next(e2eGM, "Re:").Text, "England is now played by newcomer@pbemd.localhost")
 	nw := e.next("newcomer@pbemd.localhost", "You are England")
+	mustContain(t, e.next(eng.addr, "You no longer play England").Text, "The GM has replaced you as the senior diplomat of England")
 	e.send(eng.addr, tokenAddr(eng.token), "F Lon - Nth")
-	mustContain(t, e.next(eng.addr, "Re:").Text, "no longer plays")
+	mustContain(t, e.next(eng.addr, "Re:").Text, "The GM replaced you in e2 on", "so I did not act on this mail")
 	e.send("newcomer@pbemd.localhost", tokenAddr(nw.Token), "F Lon - Nth")
 	mustContain(t, e.next("newcomer@pbemd.localhost", "Re:").Text, "Orders received for England")
 	e.send("junior@pbemd.localhost", "gm@pbemd.localhost", "JOIN e2 as junior of england")
+	mustContain(t, e.next("junior@pbemd.localhost", "Re:").Text, "I have asked the senior diplomat of England")
+	ask := e.next("newcomer@pbemd.localhost", "asks to join England")
+	e.send("newcomer@pbemd.localhost", tokenAddr(nw.Token), "ACCEPT", ask.MessageID)
+	mustContain(t, e.next("newcomer@pbemd.localhost", "Re:").Text, "junior@pbemd.localhost is now a junior diplomat of England")
 	e.next("junior@pbemd.localhost", "You are England")
 	e.send(e2eGM, gmAddr, "PROMOTE junior@pbemd.localhost")
 	mustContain(t, e.next(e2eGM, "Re:").Text, "now the senior diplomat of England")
 	e.send(e2eGM, gmAddr, "EJECT turkey")
 	mustContain(t, e.next(e2eGM, "Re:").Text, "civil disorder")
 	tur := pl["turkey"]
+	mustContain(t, e.next(tur.addr, "You no longer play Turkey").Text, "The GM has removed the diplomats of Turkey")
 	e.send(tur.addr, tokenAddr(tur.token), "A Con - Bul")
-	mustContain(t, e.next(tur.addr, "Re:").Text, "no longer plays")
+	mustContain(t, e.next(tur.addr, "Re:").Text, "The GM removed you from e2 on", "so I did not act on this mail")
 
 	// A GM token of one game does nothing in another.
 	gm3, _ := e.createOnly("e3")

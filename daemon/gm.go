@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"pbemd/adjudicator"
 	"pbemd/orders"
 	"pbemd/store"
 )
@@ -160,12 +158,22 @@ func (d *Daemon) resume(tx *store.Tx, g *store.Game, now time.Time, why string) 
 		fmt.Sprintf("%s\n%s — deadline %s.\n", why, g.PhaseTitle, d.showTime(g.Deadline, nil)), nil)
 }
 
+// The bounds of what a GM may write: every duration (EXTEND, DEADLINE +…,
+// turn_time, the schedule's lengths and pause cap) runs from a minute to
+// 90 days, and no deadline lies more than a year ahead. Past them a time
+// overflows or a game would sleep for good; they are refused with a reason.
+const (
+	minDuration = time.Minute
+	maxDuration = 90 * 24 * time.Hour
+	maxAhead    = 365 * 24 * time.Hour
+)
+
 var deadlineLayouts = []string{
 	time.RFC3339, "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02 15:04 MST", "2 Jan 2006 15:04", "2006-01-02",
 }
 
 // parseDeadline reads an absolute time (UTC unless a zone is written) or a
-// relative one ("+36h").
+// relative one ("+36h"); either must lie within a year of now.
 func parseDeadline(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if strings.HasPrefix(s, "+") {
@@ -177,23 +185,27 @@ func parseDeadline(s string, now time.Time) (time.Time, error) {
 			if l == "2006-01-02" {
 				t = t.Add(21 * time.Hour)
 			}
+			if t.After(now.Add(maxAhead)) {
+				return time.Time{}, fmt.Errorf("%s is more than a year ahead; a deadline must fall within a year (by %s)", t.UTC().Format("2006-01-02 15:04 MST"), now.Add(maxAhead).UTC().Format("2006-01-02"))
+			}
 			return t.UTC(), nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("I cannot read %q as a time; write e.g. 2026-12-24 21:00 (UTC) or +36h", s)
+	return time.Time{}, fmt.Errorf("%q is not a time I can read; write e.g. 2026-12-24 21:00 (UTC) or +36h", s)
 }
 
-var durationRE = regexp.MustCompile(`^(\d+(?:\.\d+)?)\s*(m|min|mins|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$`)
+var durationRE = regexp.MustCompile(`^(\d{1,12}(?:\.\d{1,6})?)\s*(m|min|mins|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$`)
 
-// parseDuration reads "36h", "2 days", "90 minutes", "1w" (Go durations too).
+// parseDuration reads "36h", "2 days", "90 minutes", "1w" (Go durations
+// too), from a minute to 90 days.
 func parseDuration(s string) (time.Duration, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
-	if d, err := time.ParseDuration(s); err == nil && d > 0 {
-		return d, nil
+	if d, err := time.ParseDuration(s); err == nil {
+		return boundDuration(s, float64(d))
 	}
 	m := durationRE.FindStringSubmatch(s)
 	if m == nil {
-		return 0, fmt.Errorf("I cannot read %q as a duration; write e.g. 24h, 2 days or 90 minutes", s)
+		return 0, fmt.Errorf("%q is not a duration I can read; write e.g. 24h, 2 days or 90 minutes", s)
 	}
 	n, _ := strconv.ParseFloat(m[1], 64)
 	unit := time.Minute
@@ -205,7 +217,18 @@ func parseDuration(s string) (time.Duration, error) {
 	case 'w':
 		unit = 7 * 24 * time.Hour
 	}
-	return time.Duration(n * float64(unit)), nil
+	return boundDuration(s, n*float64(unit)) // compared as a float: no overflow
+}
+
+// boundDuration checks a duration of ns nanoseconds against the bounds.
+func boundDuration(s string, ns float64) (time.Duration, error) {
+	switch {
+	case ns > float64(maxDuration):
+		return 0, fmt.Errorf("%s is too long: a duration runs from a minute to 90 days", s)
+	case ns < float64(minDuration):
+		return 0, fmt.Errorf("%s is too short: a duration runs from a minute to 90 days", s)
+	}
+	return time.Duration(ns), nil
 }
 
 func gmDeadline(mc *mailCtx, cmd *orders.Command) error {
@@ -249,6 +272,10 @@ func gmExtend(mc *mailCtx, cmd *orders.Command) error {
 	if base.Before(mc.now) {
 		base = mc.now
 	}
+	if t := base.Add(d); t.After(mc.now.Add(maxAhead)) {
+		mc.say("EXTEND refused: the deadline would be %s, more than a year ahead. Nothing was changed.", mc.d.showTime(t, nil))
+		return nil
+	}
 	return setDeadline(mc, base.Add(d), "extend")
 }
 
@@ -286,11 +313,20 @@ func gmSetOrders(mc *mailCtx, cmd *orders.Command) error {
 	}); err != nil {
 		return err
 	}
-	mc.say("Orders of %s for %s set by the GM (they override the power's own):\n  %s", powerName(g, power), g.PhaseTitle, strings.Join(check.Canonical, "\n  "))
+	pn := powerName(g, power)
+	mc.say("Orders of %s for %s set by the GM:\n  %s\nThey count as the power's own orders: a later mail from its diplomats changes them as it would change theirs (each acknowledgement says which of yours still stand).",
+		pn, g.PhaseTitle, strings.Join(check.Canonical, "\n  "))
 	if err := mc.audit("set-orders", power+": "+strings.Join(check.Canonical, "; ")); err != nil {
 		return err
 	}
-	return mc.announce("GM orders", fmt.Sprintf("The GM has set the orders of %s for %s.", powerName(g, power), g.PhaseTitle))
+	// The power's diplomats see the orders; SILENT hides the change from
+	// the others only.
+	if err := mc.d.tellPower(mc.tx, g, power, "The GM has set your orders",
+		fmt.Sprintf("The GM has set orders for %s for %s:\n  %s\n\nThey count as your power's own orders: they stand unless you send others, and a mail\nfrom you changes them as it would change your own (your acknowledgement shows\nwhich of the GM's orders still stand). STATUS shows them too.\n",
+			pn, g.PhaseTitle, strings.Join(check.Canonical, "\n  "))); err != nil {
+		return err
+	}
+	return mc.announce("GM orders", fmt.Sprintf("The GM has set the orders of %s for %s.", pn, g.PhaseTitle), power)
 }
 
 func hasError(ds []orders.Diagnostic) bool {
@@ -339,14 +375,9 @@ func gmPublish(mc *mailCtx, _ *orders.Command) error {
 	}
 	mc.say("Results of %s published.", rec.Title)
 	if st.Over {
-		g.Status = store.Finished
-		if err := mc.d.publishResults(mc.tx, g, rec); err != nil {
-			return err
-		}
-		return mc.d.endGame(mc.tx, g, endHow(st.Winners), orAlive(st.Winners, g), "")
+		return mc.d.endGame(mc.tx, g, endHow(st.Winners), orAlive(st.Winners, g), "", rec)
 	}
-	g.PhaseStarted = mc.now.UTC()
-	g.Deadline = mc.d.opt.Schedule.gameDeadline(g.Options, kindOf(g), mc.now, g.LastOrdersEnd)
+	mc.d.openPhase(g, g.OpenPhase, mc.now) // its clock starts now
 	return mc.d.publishResults(mc.tx, g, rec)
 }
 
@@ -373,9 +404,9 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 	if err != nil {
 		return err
 	}
-	var before store.Game
-	if err := json.Unmarshal(rec.Game, &before); err != nil {
-		return fmt.Errorf("rollback: stored game record: %w", err)
+	open, err := rec.Reopen()
+	if err != nil {
+		return fmt.Errorf("rollback: %w", err)
 	}
 	wasPending := g.Pending != nil
 	// The orders sent for the phase being thrown away go with it; the
@@ -391,12 +422,11 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 	}
 	mc.state = rec.StateBefore
 	g.Status = store.Active
-	g.Phase, g.PhaseID, g.PhaseTitle, g.PhaseKind = before.Phase, before.PhaseID, before.PhaseTitle, before.PhaseKind
-	g.Waiting, g.Alive, g.LastOrdersEnd = before.Waiting, before.Alive, before.LastOrdersEnd
-	g.DrawVotes, g.Ready, g.Reminded = before.DrawVotes, before.Ready, nil
 	g.Winners, g.EndedAs, g.Pending = nil, "", nil
-	g.PhaseStarted = mc.now.UTC()
-	g.Deadline = mc.d.opt.Schedule.gameDeadline(g.Options, kindOf(g), mc.now, g.LastOrdersEnd)
+	// The phase comes back whole, as it was processed: orders, locks,
+	// votes, ready flags, seed. Only its clock is new: the old deadline
+	// has passed, so it gets a new one (and new reminders).
+	mc.d.openPhase(g, open, mc.now)
 	mc.changed = true
 	if err := mc.audit("rollback", rec.PhaseID); err != nil {
 		return err
@@ -407,8 +437,6 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 	}
 	return mc.announce("Phase reopened", fmt.Sprintf("The GM has reopened %s: its results are withdrawn, the position and your orders are as they were before it was processed. You may change your orders until the new deadline, %s.", rec.Title, mc.d.showTime(g.Deadline, nil)))
 }
-
-func kindOf(g *store.Game) adjudicator.PhaseKind { return adjudicator.PhaseKind(g.PhaseKind) }
 
 func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 	g := mc.game
@@ -426,14 +454,21 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("REPLACE refused: %s already plays %s in %s.", addr, powerName(g, p.Power), g.Name)
 		return nil
 	}
+	pn := powerName(g, power)
+	var note strings.Builder
 	for i := range g.Players {
 		p := &g.Players[i]
 		if p.Power == power && p.Rank == 0 && !p.Left {
-			p.Left = true
+			err := mc.d.removeDiplomat(mc.tx, g, p, store.LeftReplaced, mc.now,
+				fmt.Sprintf("The GM has replaced you as the senior diplomat of %s in %s: another player takes over.\nOrders you sent for %s stand until they send their own.", pn, g.Name, g.PhaseTitle))
+			if err != nil {
+				return err
+			}
+			note.WriteString(leftNote(g, p))
 		}
 	}
 	np := store.Player{Address: addr, Power: power, Rank: 0, Token: newToken(), Joined: mc.now.UTC()}
-	if err := mc.d.mailSecrets(mc.tx, g, &np); err != nil {
+	if err := mc.d.mailSecrets(mc.tx, g, &np, ""); err != nil {
 		return err
 	}
 	g.Players = append(g.Players, np)
@@ -441,11 +476,15 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 		return err
 	}
 	mc.changed = true
-	mc.say("%s is now played by %s (senior diplomat); they have their password and reply address.", powerName(g, power), addr)
+	mc.say("%s is now played by %s (senior diplomat); they have their password and reply address.", pn, addr)
 	if err := mc.audit("replace", power+" → "+addr); err != nil {
 		return err
 	}
-	return mc.announce("New player", fmt.Sprintf("%s has a new senior diplomat.", powerName(g, power)))
+	fmt.Fprintf(&note, "%s is the new senior diplomat of %s, put in by the GM.\n", addr, pn)
+	if err := mc.d.tellPower(mc.tx, g, power, "New senior diplomat of "+pn, note.String(), addr); err != nil {
+		return err
+	}
+	return mc.announce("New player", fmt.Sprintf("%s has a new senior diplomat.", pn), power)
 }
 
 func gmPromote(mc *mailCtx, cmd *orders.Command) error {
@@ -472,34 +511,78 @@ func gmPromote(mc *mailCtx, cmd *orders.Command) error {
 	}
 	junior.Rank = 0
 	mc.changed = true
-	mc.say("%s is now the senior diplomat of %s.", addr, powerName(g, junior.Power))
+	pn := powerName(g, junior.Power)
+	mc.say("%s is now the senior diplomat of %s.", addr, pn)
 	if err := mc.audit("promote", junior.Power+": "+addr); err != nil {
 		return err
 	}
-	return mc.announce("New senior diplomat", fmt.Sprintf("The GM has made a new senior diplomat for %s.", powerName(g, junior.Power)))
+	if err := mc.d.tellPower(mc.tx, g, junior.Power, "New senior diplomat of "+pn,
+		fmt.Sprintf("The GM has made %s the senior diplomat of %s: they decide requests to join it, may LOCK JUNIORS and RELEASE juniors.\n", addr, pn)); err != nil {
+		return err
+	}
+	return mc.announce("New senior diplomat", fmt.Sprintf("The GM has made a new senior diplomat for %s.", pn), junior.Power)
 }
 
+// gmEject removes one diplomat (EJECT <address>) or every diplomat of a
+// power (EJECT <power>: it is in civil disorder). Each is told once; their
+// orders for the open phase stop counting.
 func gmEject(mc *mailCtx, cmd *orders.Command) error {
 	g := mc.game
+	if cmd.Address != "" {
+		return ejectDiplomat(mc, strings.ToLower(strings.TrimSpace(cmd.Address)))
+	}
 	power, ok := matchPower(mc.engine, cmd.Power)
 	if !ok {
 		mc.say("EJECT refused: %q is not a power of %s.", cmd.Power, g.Name)
 		return nil
 	}
+	pn := powerName(g, power)
 	n := 0
 	for i := range g.Players {
 		p := &g.Players[i]
 		if p.Power == power && !p.Left {
-			p.Left = true
+			err := mc.d.removeDiplomat(mc.tx, g, p, store.LeftEjected, mc.now,
+				fmt.Sprintf("The GM has removed the diplomats of %s from %s; you no longer play it.\nOrders you sent for %s no longer count.", pn, g.Name, g.PhaseTitle))
+			if err != nil {
+				return err
+			}
 			n++
 		}
 	}
 	mc.changed = true
-	mc.say("%s: %d diplomat%s removed; its units are in civil disorder until REPLACE %s WITH <address>.", powerName(g, power), n, plural(n), power)
+	mc.say("%s: %d diplomat%s removed (each is told); its units are in civil disorder until REPLACE %s WITH <address>.", pn, n, plural(n), power)
 	if err := mc.audit("eject", power); err != nil {
 		return err
 	}
-	return mc.announce("Power in civil disorder", fmt.Sprintf("The GM has removed the players of %s; it is in civil disorder.", powerName(g, power)))
+	return mc.announce("Power in civil disorder", fmt.Sprintf("The GM has removed the players of %s; it is in civil disorder.", pn))
+}
+
+// ejectDiplomat is EJECT <address>: one diplomat leaves; the rest of the
+// power goes on.
+func ejectDiplomat(mc *mailCtx, addr string) error {
+	g := mc.game
+	p := findPlayer(g, addr)
+	if p == nil || p.Power == "" {
+		mc.say("EJECT refused: %s is not a diplomat in %s. Nothing was changed.", addr, g.Name)
+		return nil
+	}
+	pn, power := powerName(g, p.Power), p.Power
+	err := mc.d.removeDiplomat(mc.tx, g, p, store.LeftEjected, mc.now,
+		fmt.Sprintf("The GM has removed you from %s: you are no longer a diplomat of %s.\nOrders you sent for %s no longer count.", g.Name, pn, g.PhaseTitle))
+	if err != nil {
+		return err
+	}
+	mc.changed = true
+	mc.say("%s is no longer a diplomat of %s; orders they sent for %s no longer count. They and the rest of %s are told.", addr, pn, g.PhaseTitle, pn)
+	if !hasDiplomats(g, power) {
+		mc.say("%s has no diplomat left: its units are in civil disorder until REPLACE %s WITH <address>.", pn, power)
+	} else if seniorOf(g, power) == "" {
+		mc.say("%s has no senior diplomat now: PROMOTE one of its juniors.", pn)
+	}
+	if err := mc.audit("eject", power+": "+addr); err != nil {
+		return err
+	}
+	return mc.d.tellPower(mc.tx, g, power, fmt.Sprintf("%s left %s", addr, pn), leftNote(g, p))
 }
 
 func gmEnd(mc *mailCtx, cmd *orders.Command) error {
@@ -514,7 +597,7 @@ func gmEnd(mc *mailCtx, cmd *orders.Command) error {
 			return err
 		}
 		mc.changed = false
-		return mc.d.endGame(mc.tx, g, "draw", g.Alive, "The GM has declared a draw.")
+		return mc.d.endGame(mc.tx, g, "draw", g.Alive, "The GM has declared a draw.", nil)
 	case "SOLO":
 		power, ok := matchPower(mc.engine, cmd.Power)
 		if !ok || !isAlive(g, power) {
@@ -526,7 +609,7 @@ func gmEnd(mc *mailCtx, cmd *orders.Command) error {
 			return err
 		}
 		mc.changed = false
-		return mc.d.endGame(mc.tx, g, "solo", []string{power}, "The GM has declared the result.")
+		return mc.d.endGame(mc.tx, g, "solo", []string{power}, "The GM has declared the result.", nil)
 	}
 	mc.say("END: write END DRAW or END SOLO <power>.")
 	return nil

@@ -1,14 +1,12 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
-	"crypto/subtle"
 	"fmt"
 	"log/slog"
 	"strings"
 	"time"
-
-	"golang.org/x/crypto/bcrypt"
 
 	"pbemd/adjudicator"
 	"pbemd/orders"
@@ -33,6 +31,9 @@ type mailCtx struct {
 	obs      *store.Observer // points into game.Observers
 	// how it proved it, for the reply ("by your reply address", "by password")
 	authBy string
+	// signon is the first SIGNON of the mail, its password compared
+	// before this transaction (signon.go); nil when it has none.
+	signon *signonCheck
 
 	engine adjudicator.Engine
 	state  []byte
@@ -40,6 +41,7 @@ type mailCtx struct {
 	reply   []string // sections of the reply, in order
 	silent  bool     // GM said SILENT: do not announce to players
 	changed bool     // game must be written back
+	done    bool     // answered already: read nothing more of the mail
 }
 
 func (mc *mailCtx) say(format string, args ...any) {
@@ -54,7 +56,6 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 	now := d.now()
 	log := d.log.With("msgid", in.MsgID, "from", in.From)
 	d.metrics.MailsIn.Add(1)
-	sender := in.Sender()
 
 	if in.Auto {
 		log.Info("mail not answered: bounce or auto-reply")
@@ -65,7 +66,12 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 		})
 	}
 
-	err := d.db.Update(func(tx *store.Tx) error {
+	// bcrypt runs here, before the write transaction (signon.go).
+	signon, err := d.checkSignon(in, now)
+	if err != nil {
+		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
+	}
+	err = d.db.Update(func(tx *store.Tx) error {
 		first, err := tx.MarkMailProcessed(in.MsgID, now)
 		if err != nil {
 			return err
@@ -75,30 +81,43 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 			d.metrics.MailsIgnored.Add(1)
 			return nil
 		}
-		v := d.rate.check(sender, now)
 		if in.TooBig {
-			once, err := tx.AllowOncePer("too-big:"+sender, now, time.Hour)
-			if err != nil {
+			// Not read, so not proven: answered at its From address, once
+			// an hour, and a stranger once a day.
+			to := in.unproven()
+			once, err := tx.AllowOncePer("too-big:"+to, now, time.Hour)
+			if err != nil || !once {
 				return err
 			}
-			if once && v != silent {
-				return d.send(tx, &Outgoing{
-					To: []string{sender}, Subject: reSubject(in.Subject), InReplyTo: in.MsgID,
-					References: append(in.References, in.MsgID), Auto: autoReplied,
-					Text: "Your mail was too large for me to read, so I did not look at it.\n" +
-						"Please send your orders as plain text in the body of a short mail\n" +
-						"(no attachments); a few kilobytes is plenty.\n",
-				})
+			if ok, err := d.mayAnswerUnproven(tx, to, now, log); err != nil || !ok {
+				return err
 			}
-			return nil
+			if d.rate.check(to, now) == silent {
+				return nil
+			}
+			return d.send(tx, &Outgoing{
+				To: []string{to}, Subject: reSubject(in.Subject), InReplyTo: in.MsgID,
+				References: append(in.References, in.MsgID), Auto: autoReplied,
+				Text: "Your mail was too large for me to read, so I did not look at it.\n" +
+					"Please send your orders as plain text in the body of a short mail\n" +
+					"(no attachments); a few kilobytes is plenty.\n",
+			})
 		}
-		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: sender, log: log}
+		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: in.unproven(), log: log, signon: signon}
 		if err := mc.run(); err != nil {
 			return err
 		}
-		switch v {
+		if len(mc.reply) == 0 {
+			return nil
+		}
+		if !mc.identified() {
+			if ok, err := d.mayAnswerUnproven(tx, mc.sender, now, log); err != nil || !ok {
+				return err
+			}
+		}
+		switch d.rate.check(mc.sender, now) {
 		case silent:
-			log.Warn("rate limit: mail processed, not answered", "sender", sender)
+			log.Warn("rate limit: mail processed, not answered", "sender", mc.sender)
 			return nil
 		case notice:
 			mc.reply = append(mc.reply, fmt.Sprintf("You have sent more than %d mails in the last hour. I have carried out this one, but I will not answer you again for a while.", d.opt.RateLimit))
@@ -112,20 +131,83 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 	return nil
 }
 
+// Where answers go. A mail that proves who sent it (a reply token, a
+// password) is answered at its Reply-To, else its From: the sender holds
+// the secret, and may well write from one mailbox and read another. A
+// mail that proves nothing is answered at its From address only, never at
+// a Reply-To: Reply-To is a header anyone sets to anything at no cost,
+// while a forged From of a domain that publishes DMARC is refused on its
+// way in. Even so, From is forgeable, so such a mail from an address the
+// daemon has never mailed as a player, observer or GM (a stranger) is
+// answered at most once a day per address (durably: strangerEvery), and
+// the daemon cannot be made to reflect mail at an address for long.
+const strangerEvery = 24 * time.Hour
+
+// unproven is the address an unproven mail is answered at: its From.
+func (in *Incoming) unproven() string {
+	if in.From == "" {
+		return in.Sender()
+	}
+	return strings.ToLower(in.From)
+}
+
+// mayAnswerUnproven reports whether an answer to a mail that proved
+// nothing may go to addr: always to a known address, once a day to a
+// stranger.
+func (d *Daemon) mayAnswerUnproven(tx *store.Tx, addr string, now time.Time, log *slog.Logger) (bool, error) {
+	if tx.KnownAddress(addr) {
+		return true, nil
+	}
+	ok, err := tx.AllowOncePer("stranger:"+addr, now, strangerEvery)
+	if err == nil && !ok {
+		log.Info("stranger answered less than a day ago: not answered", "to", addr)
+	}
+	return ok, err
+}
+
+// identified reports whether the mail proved who sent it (by token or
+// password) or made its sender one of a game (JOIN, OBSERVE).
+func (mc *mailCtx) identified() bool {
+	return mc.player != nil || mc.gm || mc.siteGM || mc.observer || mc.game != nil
+}
+
+// settleSender sets where the answer goes (see strangerEvery).
+func (mc *mailCtx) settleSender() {
+	if mc.identified() {
+		mc.sender = mc.in.Sender()
+	} else {
+		mc.sender = mc.in.unproven()
+	}
+}
+
 // run identifies the sender, parses the mail and carries out what it says.
 func (mc *mailCtx) run() error {
-	if err := mc.identifyByToken(); err != nil {
+	if err := mc.identifyByToken(); err != nil || mc.done {
 		return err
+	}
+	mc.settleSender()
+	// Bounded work: a mail with more lines than anyone writes by hand is
+	// refused before it is parsed (the parse and the engine's check run
+	// inside the write lock).
+	if n := orders.ReadLines(mc.in.Text, maxReadLines); n > maxReadLines {
+		mc.log.Warn("mail refused: too many lines", "limit", maxReadLines)
+		mc.say("Your mail has more than %d lines for me to read (quoted text and signatures not counted), so I did not read it: nothing in it was carried out. Please send at most %d lines in one mail; you may send several mails.", maxReadLines, maxReadLines)
+		return nil
 	}
 	// A pass without a game's lexicon finds the commands: enough for
 	// SIGNON and for mails that carry no orders. A player's mail is read
 	// once more, with the game's lexicon, by the engine.
 	var res *orders.Result
 	if mc.player == nil && !mc.gm {
-		res = orders.Parse(mc.in.Text, orders.Options{})
+		if mc.signon != nil {
+			res = mc.signon.res // parsed already, the same way
+		} else {
+			res = orders.Parse(mc.in.Text, orders.Options{})
+		}
 		if err := mc.identifyByPassword(res); err != nil {
 			return err
 		}
+		mc.settleSender()
 	}
 	if err := mc.loadGame(); err != nil {
 		return err
@@ -184,41 +266,62 @@ func (mc *mailCtx) identifyByToken() error {
 		} else if o := findObserver(g, ref.Address); o != nil && o.Token == ref.Token {
 			mc.observer, mc.obs = true, o
 		} else {
+			// Someone who left (resigned, replaced, released, ejected):
+			// told once when it happened, now one sentence, nothing done.
 			mc.game = nil
-			mc.say("That reply address belongs to someone who no longer plays in %s. If that is you, ask the GM to put you back.", ref.Game)
+			mc.say("%s", mc.d.leftSentence(g, ref.Token))
+			mc.done = true
 		}
 	}
 	return nil
 }
 
 // identifyByPassword looks for SIGNON (a player's or the GM's password) in
-// a mail written from scratch.
+// a mail written from scratch. The password was compared before this
+// transaction (checkSignon); here the match is taken only if the player
+// still has the hash that matched.
 func (mc *mailCtx) identifyByPassword(res *orders.Result) error {
-	for _, cmd := range res.Commands() {
-		if cmd.Verb != orders.VerbSignon {
-			continue
+	var cmd *orders.Command
+	for _, c := range res.Commands() {
+		if c.Verb == orders.VerbSignon {
+			cmd = c
+			break
 		}
-		if mc.authenticate(cmd) {
-			return nil
-		}
-		mc.say("SIGNON failed: the game, power or password is wrong. Nothing in this mail was carried out as %s. (Replying to one of my mails to you needs no password.)", strings.ToUpper(cmd.Power))
+	}
+	if cmd == nil {
 		return nil
 	}
-	return nil
+	sc := mc.signon
+	switch {
+	case sc == nil || sc.cmd == nil || sc.skipped:
+		// Sent to a reply address that is known but names nobody who
+		// plays now: passwords are checked for mail to the plain address.
+		mc.say("SIGNON was not checked, as this mail went to a reply address. To sign on by password, write to %s.", mc.d.opt.Address)
+		return nil
+	case sc.refused != "":
+		mc.log.Info("password sign-on refused unchecked", "why", sc.refused, "target", sc.target)
+		mc.say("SIGNON refused: %s, so I did not check the password. Nothing in this mail was carried out as %s. Reply to one of my mails to you instead: that needs no password.", sc.refused, strings.ToUpper(cmd.Power))
+		return nil
+	}
+	if mc.authenticate(sc) {
+		return nil
+	}
+	mc.say("SIGNON failed: the game, power or password is wrong. Nothing in this mail was carried out as %s. (Replying to one of my mails to you needs no password.)", strings.ToUpper(cmd.Power))
+	return mc.signonFailed(sc)
 }
 
-func (mc *mailCtx) authenticate(cmd *orders.Command) bool {
-	power := strings.ToLower(strings.TrimSpace(cmd.Power))
-	if power == "gm" || power == "master" {
-		if mc.d.opt.GMPassword == "" || subtle.ConstantTimeCompare([]byte(cmd.Password), []byte(mc.d.opt.GMPassword)) != 1 {
-			return false
-		}
+// authenticate takes the result of checkSignon.
+func (mc *mailCtx) authenticate(sc *signonCheck) bool {
+	if !sc.ok {
+		return false
+	}
+	if sc.gm {
 		mc.authBy = "GM password"
-		if cmd.Game == "" {
+		if sc.cmd.Game == "" {
 			mc.siteGM = true
 			return true
 		}
-		g, err := mc.tx.Game(cmd.Game)
+		g, err := mc.tx.Game(sc.cmd.Game)
 		if err != nil {
 			mc.siteGM = true
 			return true
@@ -226,22 +329,18 @@ func (mc *mailCtx) authenticate(cmd *orders.Command) bool {
 		mc.game, mc.gm, mc.siteGM = g, true, true
 		return true
 	}
-	g, err := mc.tx.Game(cmd.Game)
+	g, err := mc.tx.Game(sc.game)
 	if err != nil {
-		bcrypt.CompareHashAndPassword([]byte("$2a$10$0000000000000000000000000000000000000000000000000000"), []byte(cmd.Password)) // same work either way
 		return false
 	}
 	for i := range g.Players {
 		p := &g.Players[i]
-		if p.Left || !powerMatches(p.Power, power) || p.PassHash == nil {
-			continue
-		}
-		if bcrypt.CompareHashAndPassword(p.PassHash, []byte(cmd.Password)) == nil {
+		if p.Address == sc.address && !p.Left && bytes.Equal(p.PassHash, sc.hash) {
 			mc.game, mc.player, mc.authBy = g, p, "password"
 			return true
 		}
 	}
-	return false
+	return false // changed since the password was compared
 }
 
 // powerMatches compares a power id with what a player wrote: the id, the

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -123,8 +124,13 @@ func (toyEngine) View(state []byte, power string) (string, error) {
 	return fmt.Sprintf("your secret score: %d\n", s.Scores[power]), err
 }
 
+// toyMerges counts the calls of toyEngine.Merge, for the tests of the
+// work one mail causes.
+var toyMerges atomic.Int64
+
 // Merge keeps the latest line only (one order per power).
 func (toyEngine) Merge(state []byte, standing, newer []string) []string {
+	toyMerges.Add(1)
 	if len(newer) == 0 {
 		return standing
 	}
@@ -396,4 +402,15 @@ func (h *harness) startToy(name, opts string) (gmToken string, players map[strin
 func (h *harness) as(p player, body string) string {
 	h.t.Helper()
 	return h.send(p.addr, p.token, body)
+}
+
+// openOrderSets reads every version stored for a game's open phase.
+func (h *harness) openOrderSets(game string) []store.OrderSet {
+	h.t.Helper()
+	g := h.game(game)
+	var sets []store.OrderSet
+	if err := h.db.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets(game, g.Phase); return err }); err != nil {
+		h.t.Fatal(err)
+	}
+	return sets
 }

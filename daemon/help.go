@@ -24,7 +24,7 @@ func helpText(mc *mailCtx) string {
 	b.WriteString(`Commands (one per line, any case):
   LIST                         the games here; LIST <game> for one
   JOIN <game> prefer A > B > C  sign up, ranking the powers you want
-  JOIN <game> as junior of <power>
+  JOIN <game> as junior of <power>   once it runs: asks that power's senior
   OBSERVE <game> / UNOBSERVE   follow a game's results and public press
   STATUS                       the phase, deadline and who has sent orders
   HISTORY [phase]              earlier results (and public press)
@@ -38,12 +38,18 @@ func helpText(mc *mailCtx) string {
   PACE FAST / PACE SLOW        vote on the game's pace
   READY                        you are done for this phase
   LOCK JUNIORS [ALWAYS|OFF]    (senior diplomat) your orders override your juniors'
+  ACCEPT <address> / REFUSE <address> [note]   (senior diplomat) answer a request
+                               to join your power (or reply ACCEPT to the request)
+  RELEASE <address>            (senior diplomat) a junior leaves your power
   SET ZONE Europe/Paris        show deadlines in your time zone too
   VERIFY <code>                check that a mail really came from me
   RESIGN                       leave the game
   SIGNON <power> <game> <password>  first line of a mail not sent as a reply
 
 Reply to a mail I sent you: its reply address proves who you are.
+The latest orders of any diplomat of your power stand (the senior may LOCK
+JUNIORS). Orders the GM sets (SET ORDERS) count as your power's own: your
+next mail changes them as it would change yours. RULES says more.
 `)
 	if mc.gm || mc.siteGM {
 		b.WriteString(`
@@ -51,8 +57,11 @@ GM commands (reply to a GM mail, or SIGNON GM <game> <password>):
   CREATE <game> <variant> [pace=slow|fast press=all|white|none psa=on|off preview=on|off early=on|off prize=on|off
          turn_time=6h (turns and steps of sequential games) seed=N; other keys go to the game]
   START  PROCESS  PAUSE <reason>  RESUME  DEADLINE 2026-12-24 21:00  EXTEND 24h
-  ROLLBACK  PREVIEW ON|OFF  PUBLISH  SET ORDERS <power> (orders follow, ENDORDERS)
-  REPLACE <power> WITH <address>  PROMOTE <address>  EJECT <power>
+         (durations from a minute to 90 days; deadlines within a year)
+  ROLLBACK  PREVIEW ON|OFF  PUBLISH  SET ORDERS <power> (orders follow, ENDORDERS;
+         they count as the power's own: its later mail changes them)
+  REPLACE <power> WITH <address>  PROMOTE <address>  EJECT <power>|<address>
+  ACCEPT / REFUSE <address>  (requests to join a power that has no senior)
   END DRAW  END SOLO <power>  BROADCAST ... ENDPRESS  RULES (text) ENDRULES
   SET <option>=<value>  SILENT (first line: do not announce this mail's changes)
 `)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"pbemd/store"
 )
@@ -19,7 +20,10 @@ const AdminTokenFile = "admin.token"
 
 // Handler serves the loopback endpoint:
 //
-//	GET  /healthz         200 "ok" when the store answers
+//	GET  /healthz         200 "ok" when the store answers and can write and
+//	                      mail moves; else 503 "failing" and one line per
+//	                      problem (store cannot write, IMAP login refused,
+//	                      SMTP unreachable, mail waiting to be retried)
 //	GET  /metrics         Prometheus text format
 //	GET  /backup          a consistent copy of the store (admin token)
 //	POST /games           create a game: JSON {name, variant, gm, options} (admin token)
@@ -30,6 +34,15 @@ func (d *Daemon) Handler(adminToken string) http.Handler {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		if err := d.db.View(func(tx *store.Tx) error { tx.Meta("schema"); return nil }); err != nil {
 			http.Error(w, "store: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		if problems := d.healthProblems(); len(problems) > 0 {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, "failing")
+			for _, p := range problems {
+				fmt.Fprintln(w, p)
+			}
 			return
 		}
 		fmt.Fprintln(w, "ok")
@@ -68,6 +81,16 @@ func (d *Daemon) Handler(adminToken string) http.Handler {
 		fmt.Fprintln(w, msg)
 	}))
 	return mux
+}
+
+// healthProblems lists what is wrong now: the store's last commit failed,
+// or the wiring reports a mail problem (Metrics.Problems).
+func (d *Daemon) healthProblems() []string {
+	var out []string
+	if f := d.db.LastWriteFailure(); f != nil {
+		out = append(out, fmt.Sprintf("store: %s cannot be written since %s: %v", d.db.Path(), f.At.UTC().Format(time.RFC3339), f.Err))
+	}
+	return append(out, d.metrics.problems()...)
 }
 
 // CreateRequest is a game creation from the command line.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pbemd/mailer"
+	"pbemd/mailserver"
 	"pbemd/store"
 )
 
@@ -31,10 +32,10 @@ func openMailStore(t testing.TB) *store.DB {
 	return db
 }
 
-func startMailServer(t testing.TB) *mailer.Server {
+func startMailServer(t testing.TB) *mailserver.Server {
 	t.Helper()
-	srv, err := mailer.StartServer(mailer.ServerConfig{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: mqDomain,
-		Accounts: []mailer.ServerAccount{{Address: "gm@" + mqDomain, Password: "gmpass"}}}, nil)
+	srv, err := mailserver.Start(mailserver.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: mqDomain,
+		Accounts: []mailserver.Account{{Address: "gm@" + mqDomain, Password: "gmpass"}}, HashCost: 4}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,8 +99,8 @@ func (h *storeHandler) distinct() int {
 func TestMailRoundTripThroughTheStore(t *testing.T) {
 	db := openMailStore(t)
 	srv := startMailServer(t)
-	smtpCfg, _ := srv.SMTPConfig("gm@" + mqDomain)
-	imapCfg, _ := srv.IMAPConfig("p1@" + mqDomain)
+	smtpCfg, _ := EmbeddedSMTP(srv, "gm@"+mqDomain)
+	imapCfg, _ := EmbeddedIMAP(srv, "p1@"+mqDomain)
 
 	var ids []string
 	for i := range 5 {
@@ -162,7 +163,7 @@ func TestMailRoundTripThroughTheStore(t *testing.T) {
 func TestOutboxAttemptSurvivesACrash(t *testing.T) {
 	db := openMailStore(t)
 	srv := startMailServer(t)
-	smtpCfg, _ := srv.SMTPConfig("gm@" + mqDomain)
+	smtpCfg, _ := EmbeddedSMTP(srv, "gm@"+mqDomain)
 	c := composeTo(t, 1, "p1@"+mqDomain)
 	enqueueComposed(t, db, c)
 	q := NewMailQueue(db)
@@ -232,7 +233,7 @@ const benchMails = 1000
 // loopback. Target: 500 mails/s.
 func BenchmarkSend(b *testing.B) {
 	srv := startMailServer(b)
-	smtpCfg, _ := srv.SMTPConfig("gm@" + mqDomain)
+	smtpCfg, _ := EmbeddedSMTP(srv, "gm@"+mqDomain)
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		db := openMailStore(b)
@@ -264,7 +265,7 @@ func BenchmarkSend(b *testing.B) {
 // handler does), checkpoints in the store. Target: 2,000 mails/s.
 func BenchmarkIngestStore(b *testing.B) {
 	srv := startMailServer(b)
-	imapCfg, _ := srv.IMAPConfig("gm@" + mqDomain)
+	imapCfg, _ := EmbeddedIMAP(srv, "gm@"+mqDomain)
 	var mails []*mailer.Composed
 	for range benchMails {
 		c, err := mailer.Compose(&mailer.Outgoing{From: mail.Address{Address: "p1@" + mqDomain},

@@ -27,6 +27,9 @@ type Outgoing struct {
 	Auto       string // Auto-Submitted value
 	Game       string
 	Phase      string
+	// Alert is set on alerts to a GM (alert.go): the mail carries an
+	// X-Pbemd-Alert header, and its own failure is never alerted about.
+	Alert bool
 
 	From    string // our address
 	ReplyTo string // our address with the token
@@ -88,8 +91,17 @@ func (d *Daemon) send(tx *store.Tx, m *Outgoing) error {
 	return d.write(tx, m, ob)
 }
 
-// write records a composed mail's code and puts it in the outbox.
+// write records a composed mail's code and puts it in the outbox. The
+// recipients of a mail with a reply token are known from then on: their
+// mails are not a stranger's (handle.go).
 func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage) error {
+	if m.ReplyToken != "" {
+		for _, to := range m.To {
+			if err := tx.NoteAddress(strings.ToLower(to)); err != nil {
+				return err
+			}
+		}
+	}
 	if err := tx.PutCode(store.Code{
 		Code: m.Code, MsgID: m.MsgID, To: m.To, Subject: m.Subject, Sent: d.now().UTC(), Game: m.Game, Phase: m.Phase,
 	}); err != nil {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
+	"maps"
 	"runtime"
 	"strings"
 	"sync"
@@ -75,8 +75,8 @@ type phaseJob struct {
 	g      *store.Game
 	e      adjudicator.Engine
 	state  []byte
-	before []byte // the game record before the phase (for ROLLBACK)
-	sets   []store.OrderSet
+	open   store.OpenPhase // the phase as it stands when processed (for ROLLBACK)
+	orders *standing       // the folded orders of the phase (standing.go)
 
 	ords map[string][]string
 	seed int64
@@ -157,17 +157,14 @@ func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, b
 	if g.Pending != nil || g.Deadline.IsZero() || g.Deadline.After(now) {
 		return nil, true, tx.PutGame(g) // index out of step with the record: rewrite it
 	}
-	job := &phaseJob{g: g, seed: phaseSeed(g.Seed, g.Phase)}
+	job := &phaseJob{g: g, seed: seedOf(g), open: g.OpenPhase.Clone()}
 	if job.e, err = engineFor(g); err != nil {
 		return nil, false, err
 	}
 	if job.state, err = tx.State(g.Name); err != nil {
 		return nil, false, err
 	}
-	if job.sets, err = tx.OrderSets(g.Name, g.Phase); err != nil {
-		return nil, false, err
-	}
-	if job.before, err = json.Marshal(g); err != nil {
+	if job.orders, err = loadStanding(tx, g); err != nil {
 		return nil, false, err
 	}
 	return job, true, nil
@@ -177,11 +174,22 @@ func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, b
 func (j *phaseJob) resolve() {
 	t0 := time.Now()
 	defer func() { j.dur = time.Since(t0) }()
-	j.ords = effectiveOrders(j.e, j.state, j.g, j.sets)
+	merge := mergeFor(j.e, j.state)
+	j.orders.fold(merge) // only what no mail folded yet (GM SET ORDERS, an old store)
+	j.ords = j.orders.orders(merge)
 	j.out, j.err = j.e.Resolve(j.state, j.ords, j.seed)
 	if j.err == nil {
 		j.st, j.err = j.e.Status(j.out.Next)
 	}
+}
+
+// seedOf is the seed of g's open phase: the one it was opened with or, for
+// a phase opened by an older release, the one derived the same way.
+func seedOf(g *store.Game) int64 {
+	if g.PhaseSeed != 0 {
+		return g.PhaseSeed
+	}
+	return phaseSeed(g.Seed, g.Phase)
 }
 
 // phaseSeed derives the seed of one phase from the game's master seed.
@@ -214,7 +222,7 @@ func (d *Daemon) applyPhase(tx *store.Tx, job *phaseJob, now time.Time) error {
 	rec := store.PhaseRecord{
 		Phase: g.Phase, PhaseID: g.PhaseID, Title: g.PhaseTitle, Seed: job.seed, Deadline: g.Deadline,
 		Processed: now.UTC(), Late: late, StateBefore: job.state, StateAfter: out.Next, Orders: job.ords,
-		Public: out.Report.Public, Private: out.Report.Private, Data: out.Report.Data, Game: job.before,
+		Public: out.Report.Public, Private: out.Report.Private, Data: out.Report.Data, Open: &job.open,
 	}
 	if err := tx.PutPhase(g.Name, rec); err != nil {
 		return err
@@ -222,21 +230,21 @@ func (d *Daemon) applyPhase(tx *store.Tx, job *phaseJob, now time.Time) error {
 	if err := tx.PutState(g.Name, out.Next); err != nil {
 		return err
 	}
+	lastOrdersEnd := g.LastOrdersEnd
 	if adjudicator.PhaseKind(g.PhaseKind) == adjudicator.PhaseOrders {
-		g.LastOrdersEnd = now.UTC()
+		lastOrdersEnd = now.UTC()
 	}
-	g.Phase++
-	d.openPhase(g, st, now)
+	if g.Options.Preview {
+		g.Pending = &store.Pending{Phase: rec.Phase}
+	}
+	d.openPhase(g, nextPhase(g, st, g.Phase+1, lastOrdersEnd), now)
 	d.metrics.PhasesProcessed.Add(1)
 	log.Info("phase processed", "next", st.ID, "late", late)
 	if err := tx.Audit(store.AuditEntry{Time: now.UTC(), Game: g.Name, Actor: "daemon", Action: "process", Detail: rec.PhaseID}); err != nil {
 		return err
 	}
 
-	over := out.Over || st.Over
-	if g.Options.Preview {
-		g.Pending = &store.Pending{Phase: rec.Phase}
-		g.Deadline = time.Time{}
+	if g.Pending != nil {
 		if err := tx.PutGame(g); err != nil {
 			return err
 		}
@@ -244,8 +252,12 @@ func (d *Daemon) applyPhase(tx *store.Tx, job *phaseJob, now time.Time) error {
 			"These results are not yet public. Reply PUBLISH to send them to the players, or ROLLBACK to reopen the phase.\n\n"+
 				d.resultsText(g, &rec, "", nil))
 	}
-	if over {
-		return d.finish(tx, g, &rec, out, st)
+	if out.Over || st.Over {
+		winners := out.Winners
+		if len(winners) == 0 {
+			winners = st.Winners
+		}
+		return d.endGame(tx, g, endHow(winners), orAlive(winners, g), "", &rec)
 	}
 	if err := tx.PutGame(g); err != nil {
 		return err
@@ -253,42 +265,57 @@ func (d *Daemon) applyPhase(tx *store.Tx, job *phaseJob, now time.Time) error {
 	return d.publishResults(tx, g, &rec)
 }
 
-// openPhase points g at the engine's new phase and sets its deadline.
-func (d *Daemon) openPhase(g *store.Game, st adjudicator.Status, now time.Time) {
-	g.PhaseID, g.PhaseTitle, g.PhaseKind = st.ID, st.Title, string(st.Kind)
-	g.PhaseStarted = now.UTC()
-	g.Waiting, g.Alive = st.Waiting, st.Alive
-	g.Reminded, g.DrawVotes, g.Ready = nil, nil, nil
-	g.Deadline = d.opt.Schedule.gameDeadline(g.Options, st.Kind, now, g.LastOrdersEnd)
-	for i := range g.Players {
-		if strings.HasPrefix(g.Players[i].Lock, "turn:") {
-			g.Players[i].Lock = ""
+// nextPhase is the value of a phase the engine has just opened, number
+// phases into the game: its votes, ready flags, one-phase locks and
+// reminders start empty; the pace votes and the seniors' LOCK JUNIORS
+// ALWAYS carry on (a lock only while its senior is still the senior).
+func nextPhase(g *store.Game, st adjudicator.Status, number int, lastOrdersEnd time.Time) store.OpenPhase {
+	p := store.OpenPhase{
+		Phase: number, PhaseID: st.ID, PhaseTitle: st.Title, PhaseKind: string(st.Kind),
+		PhaseSeed: phaseSeed(g.Seed, number), LastOrdersEnd: lastOrdersEnd,
+		Waiting: st.Waiting, Alive: st.Alive, PaceVotes: maps.Clone(g.PaceVotes),
+	}
+	for power, l := range g.Locks {
+		if l.Always && l.By == seniorOf(g, power) {
+			if p.Locks == nil {
+				p.Locks = map[string]store.Lock{}
+			}
+			p.Locks[power] = l
 		}
 	}
+	return p
 }
 
-// finish ends a game that the rules ended (solo victory).
-func (d *Daemon) finish(tx *store.Tx, g *store.Game, rec *store.PhaseRecord, out adjudicator.Outcome, st adjudicator.Status) error {
-	winners := out.Winners
-	if len(winners) == 0 {
-		winners = st.Winners
+// openPhase is the one writer that opens a phase: at the start, after each
+// processed phase, at the PUBLISH of a previewed one and at ROLLBACK. p is
+// the whole value of the phase (new from nextPhase, or as it was when
+// processed); its clock starts now: the deadline comes from the schedule
+// and no reminder has been sent. While results wait for the GM's PUBLISH
+// (g.Pending) the phase has no deadline.
+func (d *Daemon) openPhase(g *store.Game, p store.OpenPhase, now time.Time) {
+	p.PhaseStarted = now.UTC()
+	p.Reminded = nil
+	p.Deadline = time.Time{}
+	if g.Pending == nil {
+		p.Deadline = d.opt.Schedule.gameDeadline(g.Options, adjudicator.PhaseKind(p.PhaseKind), now, p.LastOrdersEnd)
 	}
-	how := endHow(winners)
-	winners = orAlive(winners, g)
-	g.Status = store.Finished // the results mail says no deadline
-	if err := d.publishResults(tx, g, rec); err != nil {
-		return err
-	}
-	return d.endGame(tx, g, how, winners, "")
+	g.OpenPhase = p
 }
 
-// endGame marks g over and tells everyone.
-func (d *Daemon) endGame(tx *store.Tx, g *store.Game, how string, winners []string, why string) error {
+// endGame is the one writer that ends a game: it marks g over and tells
+// everyone. rec, when the rules ended the game, is the phase that did:
+// its results go out first.
+func (d *Daemon) endGame(tx *store.Tx, g *store.Game, how string, winners []string, why string, rec *store.PhaseRecord) error {
 	g.Status = store.Finished
 	g.EndedAs = how
 	g.Winners = winners
 	g.Deadline = time.Time{}
 	g.Pending = nil
+	if rec != nil {
+		if err := d.publishResults(tx, g, rec); err != nil { // says no deadline: the game is over
+			return err
+		}
+	}
 	if err := tx.Audit(store.AuditEntry{Time: d.now().UTC(), Game: g.Name, Actor: "daemon", Action: "end", Detail: how + ": " + strings.Join(winners, ", ")}); err != nil {
 		return err
 	}
@@ -445,7 +472,7 @@ func (d *Daemon) alertGM(tx *store.Tx, g *store.Game, subject, text string) erro
 		d.log.Warn("GM alert with no GM address configured", "game", name, "subject", subject)
 		return nil
 	}
-	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g)})
+	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g), Alert: true})
 }
 
 func phaseOf(g *store.Game) string {
@@ -456,11 +483,19 @@ func phaseOf(g *store.Game) string {
 }
 
 // announce tells everyone in the mail's game, unless the GM said SILENT.
-func (mc *mailCtx) announce(subject, text string) error {
+// The diplomats of the powers named in skipPowers get nothing (they were
+// told in their own words).
+func (mc *mailCtx) announce(subject, text string, skipPowers ...string) error {
 	if mc.silent || mc.game == nil {
 		return nil
 	}
-	return mc.d.publish(mc.tx, mc.game, fmt.Sprintf("[%s] %s", mc.game.Name, subject), text, map[string]bool{})
+	skip := map[string]bool{}
+	for _, p := range mc.game.Players {
+		if !p.Left && contains(skipPowers, p.Power) {
+			skip[p.Address] = true
+		}
+	}
+	return mc.d.publish(mc.tx, mc.game, fmt.Sprintf("[%s] %s", mc.game.Name, subject), text, skip)
 }
 
 // remind mails the powers that still owe orders when a deadline comes
@@ -526,16 +561,12 @@ func (d *Daemon) remindGame(tx *store.Tx, name string, now time.Time) error {
 	if !send {
 		return tx.PutGame(g)
 	}
-	sets, err := tx.OrderSets(g.Name, g.Phase)
+	st, err := loadStanding(tx, g)
 	if err != nil {
 		return err
 	}
-	sent := map[string]bool{}
-	for _, s := range sets {
-		sent[s.Power] = true
-	}
 	for _, power := range g.Waiting {
-		if sent[power] {
+		if st.sent(power) {
 			continue
 		}
 		for i := range g.Players {

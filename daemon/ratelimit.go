@@ -57,3 +57,20 @@ func (r *rateLimiter) check(sender string, now time.Time) verdict {
 		return silent
 	}
 }
+
+// uncount takes back one check of sender made at now: the mail's
+// transaction did not land (the store could not write) and the mail will
+// be handed over again, so it must not count twice, nor use up the one
+// notice.
+func (r *rateLimiter) uncount(sender string, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w := r.seen[sender]
+	if w == nil || w.count == 0 || now.Sub(w.start) >= r.window {
+		return
+	}
+	if w.count == r.limit+1 {
+		w.notified = false
+	}
+	w.count--
+}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"fmt"
 	"time"
 
 	"pbemd/adjudicator"
@@ -52,6 +53,34 @@ func DefaultSchedule() Schedule {
 		PauseCap:     7 * 24 * time.Hour,
 		LateGrace:    15 * time.Minute,
 	}
+}
+
+// Validate checks every length of the schedule: positive (0 is the
+// default) and at most 90 days, the bound of a GM's own durations; a
+// longer one would put deadlines or the end of a pause past any sane date.
+// Lengths under a minute are allowed here (tests and demos run whole games
+// in seconds); a GM's EXTEND and turn_time are not.
+func (s Schedule) Validate() error {
+	lengths := []struct {
+		key string
+		d   time.Duration
+	}{
+		{"orders", s.Orders}, {"retreats", s.Retreats}, {"builds", s.Builds}, {"turn", s.Turn},
+		{"fast", s.Fast}, {"fast_adjust", s.FastAdjust}, {"slack", s.Slack}, {"pause_cap", s.PauseCap},
+		{"late_grace", s.LateGrace},
+	}
+	for _, r := range s.Reminders {
+		lengths = append(lengths, struct {
+			key string
+			d   time.Duration
+		}{"reminders", r})
+	}
+	for _, l := range lengths {
+		if l.d < 0 || l.d > maxDuration {
+			return fmt.Errorf("schedule.%s %s: it must be positive and at most 90 days (2160h)", l.key, l.d)
+		}
+	}
+	return nil
 }
 
 func (s Schedule) withDefaults() Schedule {

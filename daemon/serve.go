@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 
 	"pbemd/adjudicator"
 	"pbemd/mailer"
+	"pbemd/mailserver"
 	"pbemd/store"
 )
 
@@ -26,7 +26,7 @@ import (
 type Server struct {
 	Daemon  *Daemon
 	DB      *store.DB
-	Mail    *mailer.Server // the embedded mail server, nil with real accounts
+	Mail    *mailserver.Server // the embedded mail server, nil with real accounts
 	IMAP    mailer.IMAPConfig
 	SMTP    mailer.SMTPConfig
 	HTTP    string // the endpoint's address, "" when off
@@ -38,7 +38,7 @@ type Server struct {
 }
 
 // Open wires a Server from cfg without starting its loops. now is the
-// clock (nil: time.Now).
+// clock (nil: time.Now); log may be nil (nothing is logged).
 func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -46,8 +46,26 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if now == nil {
 		now = time.Now
 	}
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("data folder: %w", err)
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	// No credential reaches the log, at any level (mailer/redact.go).
+	secrets := []string{cfg.GMPassword, cfg.Mailserver.PlayerPassword}
+	for _, a := range cfg.Mailserver.Accounts {
+		secrets = append(secrets, a.Password)
+	}
+	if cfg.IMAP != nil {
+		secrets = append(secrets, cfg.IMAP.Password)
+	}
+	if cfg.SMTP != nil {
+		secrets = append(secrets, cfg.SMTP.Password)
+	}
+	log = slog.New(mailer.NewRedactingHandler(log.Handler(), secrets...))
+	for _, w := range cfg.Warnings() {
+		log.Warn("config: " + w)
+	}
+	if err := prepareDataDir(cfg.DataDir, log); err != nil {
+		return nil, err
 	}
 	db, err := store.Open(cfg.DBPath())
 	if err != nil {
@@ -59,31 +77,36 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 		return nil, err
 	}
 	if cfg.UsesEmbedded() {
-		mc := cfg.Mailserver
-		if mc.StateFile != "" && !filepath.IsAbs(mc.StateFile) {
-			mc.StateFile = filepath.Join(cfg.DataDir, mc.StateFile)
-		}
-		if s.Mail, err = mailer.StartServer(mc, log); err != nil {
+		mc := cfg.embeddedConfig()
+		if err := checkMailFile(mc.StateFile); err != nil {
 			return fail(err)
 		}
-		if s.IMAP, err = s.Mail.IMAPConfig(cfg.Address); err != nil {
+		if s.Mail, err = mailserver.Start(mc, log); err != nil {
 			return fail(err)
 		}
-		if s.SMTP, err = s.Mail.SMTPConfig(cfg.Address); err != nil {
+		// the daemon logs in to its own mailbox with its generated password
+		if s.IMAP, err = EmbeddedIMAP(s.Mail, cfg.Address); err != nil {
 			return fail(err)
 		}
+		if s.SMTP, err = EmbeddedSMTP(s.Mail, cfg.Address); err != nil {
+			return fail(err)
+		}
+		// the daemon's mailbox has a quota: handled mail leaves it
+		s.IMAP.DeleteHandledAfter = cfg.Mailserver.DeleteHandledAfter
 	} else {
 		s.IMAP, s.SMTP = *cfg.IMAP, *cfg.SMTP
 		if s.IMAP.Address == "" {
 			s.IMAP.Address = cfg.Address
 		}
 	}
+	s.IMAP.Poll = cfg.Poll.D // the one poll interval (0 with an old cron poll: the fetcher's default)
 	metrics := &Metrics{}
 	metrics.QueueDepth = func() int {
 		n := 0
 		db.View(func(tx *store.Tx) error { n = tx.OutboxLen(); return nil })
 		return n
 	}
+	metrics.Problems = s.mailProblems
 	var sender *mailer.Sender
 	d, err := New(db, Options{
 		Address: cfg.Address, GM: cfg.GM, GMPassword: cfg.GMPassword, Schedule: cfg.Schedule,
@@ -100,7 +123,12 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	s.Daemon = d
 	sender, err = mailer.NewSender(s.SMTP, NewMailQueue(db), mailer.SenderOptions{
 		Logger: log, Now: now,
-		OnGiveUp: func(g mailer.GiveUp) { s.tellGM("Mail could not be delivered", giveUpText(g)) },
+		OnGiveUp: func(g mailer.GiveUp) {
+			if err := d.giveUpAlert(g); err != nil { // alert.go: never about an alert
+				log.Error("GM alert", "err", err)
+			}
+			s.sender.Kick()
+		},
 	})
 	if err != nil {
 		return fail(err)
@@ -109,19 +137,26 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	s.fetcher, err = mailer.NewFetcher(s.IMAP, mailer.FetcherOptions{
 		Logger: log, State: NewInboxState(db), Now: now,
 		Handler: func(ctx context.Context, m *mailer.Mail) error {
-			if err := d.HandleMail(ctx, IncomingFromMail(m)); err != nil {
+			in := IncomingFromMail(m)
+			if err := d.HandleMail(ctx, in); err != nil {
+				if errors.Is(err, store.ErrWrite) {
+					// Not the mail's fault: nothing of it landed, and the
+					// fetcher hands it over again later without counting
+					// this toward setting it aside. Nor does it count
+					// toward the sender's rate limit.
+					if !in.Auto {
+						d.rate.uncount(in.Sender(), d.now())
+					}
+					return fmt.Errorf("%w: %w", mailer.ErrRetryLater, err)
+				}
 				return err
 			}
 			s.Kick() // the mail may have made a phase due (PROCESS, early end)
 			return nil
 		},
-		OnPoison: func(ctx context.Context, p mailer.Poisoned) {
-			from := "?"
-			if p.Mail != nil && p.Mail.From != nil {
-				from = p.Mail.From.Address
-			}
-			s.tellGM("A mail was set aside", fmt.Sprintf("A mail from %s could not be processed after %d attempts and was set aside (flagged in the mailbox).\nError: %v\nThe sender was not answered; please look at it by hand.", from, p.Failures, p.Err))
-		},
+		OnPoison: s.poisoned,
+		Quota:    s.embeddedQuota(),
+		OnQuota:  s.mailboxFilling,
 	})
 	if err != nil {
 		return fail(err)
@@ -129,14 +164,209 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	return s, nil
 }
 
+// mailProblems is what the fetcher and the sender report as wrong now,
+// for /healthz.
+func (s *Server) mailProblems() []string {
+	var out []string
+	if s.fetcher != nil {
+		if h := s.fetcher.Health(); !h.OK() {
+			out = append(out, fmt.Sprintf("incoming mail: %s (since %s)", h.Problem, h.Since.UTC().Format(time.RFC3339)))
+		}
+	}
+	if s.sender != nil {
+		if h := s.sender.Health(); !h.OK() {
+			out = append(out, fmt.Sprintf("outgoing mail: %s (since %s)", h.Problem, h.Since.UTC().Format(time.RFC3339)))
+		}
+	}
+	return out
+}
+
+// embeddedQuota tells the fetcher how full the daemon's mailbox on the
+// embedded server is (the server offers no IMAP QUOTA): its account's
+// quota or the whole server's, whichever is fuller, since a full server
+// refuses the daemon's mail as well. Nil with real accounts: the fetcher
+// asks the server itself.
+func (s *Server) embeddedQuota() func(context.Context) (mailer.QuotaUsage, error) {
+	if s.Mail == nil {
+		return nil
+	}
+	return func(context.Context) (mailer.QuotaUsage, error) {
+		acct, all, err := s.Mail.Usage(s.cfg.Address)
+		if err != nil {
+			return mailer.QuotaUsage{}, err
+		}
+		own := mailer.QuotaUsage{Root: s.IMAP.Username, Bytes: acct.Bytes, BytesLimit: acct.MaxBytes,
+			Messages: int64(acct.Messages), MessagesLimit: int64(acct.MaxMessages)}
+		server := mailer.QuotaUsage{Root: "all mailboxes of the embedded mail server", Bytes: all.Bytes, BytesLimit: all.MaxBytes,
+			Messages: int64(all.Messages), MessagesLimit: int64(all.MaxMessages)}
+		if server.Fraction() > own.Fraction() {
+			return server, nil
+		}
+		return own, nil
+	}
+}
+
+// mailboxFilling tells the site GM, once a day at most, that the daemon's
+// own mailbox is nearly full and what to do: once it is full the mail
+// server refuses new mail, players' orders included, and nothing else
+// would say so.
+func (s *Server) mailboxFilling(_ context.Context, q mailer.QuotaUsage) {
+	usage := q.String()
+	if q.Root != "" && q.Root != s.IMAP.Username {
+		usage += "; the quota of " + q.Root
+	}
+	var todo string
+	switch {
+	case s.Mail != nil && s.IMAP.DeleteHandledAfter > 0:
+		todo = fmt.Sprintf("pbemd deletes mail it has handled %s after it arrived (delete_handled_after = %q in [mailserver]). "+
+			"To make room, lower delete_handled_after, or raise mailbox_quota and mailbox_max_messages "+
+			"(total_quota and total_max_messages for the whole server) in [mailserver], then restart pbemd.",
+			durationText(s.IMAP.DeleteHandledAfter), tomlDuration(s.IMAP.DeleteHandledAfter))
+	case s.Mail != nil:
+		todo = "pbemd keeps every mail it has handled (delete_handled_after = \"0s\" in [mailserver]). " +
+			"Set delete_handled_after = \"720h\" there to have handled mail deleted after 30 days, or raise " +
+			"mailbox_quota and mailbox_max_messages, then restart pbemd."
+	default:
+		todo = "Delete old mail from that mailbox, or set delete_handled_after in [imap] (e.g. \"720h\") to have pbemd " +
+			"delete mail it has handled after 30 days, or ask your mail provider for more room."
+	}
+	text := fmt.Sprintf("The daemon's mailbox %s is %d%% full (%s).\n\n"+
+		"When it is full, the mail server refuses new mail, players' orders included.\n\n"+
+		"What to do: %s\n\nMail that was set aside (flagged) is never deleted by pbemd: look at it and delete it by hand.\n",
+		s.IMAP.Username, int(q.Fraction()*100), usage, todo)
+	sent := false
+	err := s.DB.Update(func(tx *store.Tx) error {
+		ok, err := tx.AllowOncePer("mailbox-full:"+s.IMAP.Username, s.Daemon.now(), 24*time.Hour)
+		if err != nil || !ok {
+			return err
+		}
+		sent = true
+		return s.Daemon.alertGM(tx, nil, "The daemon's mailbox is nearly full", text)
+	})
+	if err != nil {
+		s.log.Error("GM alert: mailbox nearly full", "err", err)
+		return
+	}
+	if sent {
+		s.sender.Kick()
+	}
+}
+
+// durationText says a duration in days when it is whole days ("30
+// days"), else as Go writes it.
+func durationText(d time.Duration) string {
+	const day = 24 * time.Hour
+	switch {
+	case d == day:
+		return "1 day"
+	case d > day && d%day == 0:
+		return fmt.Sprintf("%d days", d/day)
+	}
+	return d.String()
+}
+
+// tomlDuration writes a duration as the config file would: "720h".
+func tomlDuration(d time.Duration) string {
+	if d > 0 && d%time.Hour == 0 {
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
+	return d.String()
+}
+
+// poisoned handles a mail the fetcher set aside: the GM is told, and so is
+// its sender, once a day at most, so that nobody's orders vanish without
+// a word.
+func (s *Server) poisoned(_ context.Context, p mailer.Poisoned) {
+	from, told := "an unknown sender", false
+	if p.Mail != nil && p.Mail.From != nil {
+		from = p.Mail.From.Address
+		told = s.tellUnreadable(p.Mail)
+	}
+	what := fmt.Sprintf("could not be processed after %d attempts", p.Failures)
+	if p.Failures == 0 {
+		what = "could not be read at all"
+	}
+	answer := "The sender was not answered (no usable address, a robot, or told already today)."
+	if told {
+		answer = "The sender was told that the mail could not be read and was asked to send it again."
+	}
+	s.tellGM(alertSetAside, "A mail was set aside", fmt.Sprintf("A mail from %s %s and was set aside (flagged in the mailbox).\nError: %v\n%s Please look at it by hand.", from, what, p.Err, answer))
+}
+
+// tellUnreadable answers the From address of a mail that was set aside,
+// unless it is a robot, ourselves, or was told so in the last day. It
+// reports whether the answer was queued. The answer goes to From, never
+// to Reply-To: a mail nobody could read is not trusted to name a third
+// party.
+func (s *Server) tellUnreadable(m *mailer.Mail) bool {
+	to := strings.ToLower(m.From.Address)
+	local, domain, _ := strings.Cut(to, "@")
+	base, _, _ := strings.Cut(local, "+")
+	if m.NoReply() || domain == "" || domain == s.Daemon.domain && base == s.Daemon.local {
+		return false
+	}
+	var refs []string
+	if m.MessageID != "" {
+		refs = append(refs, m.References...)
+		refs = append(refs, m.MessageID)
+	}
+	told := false
+	err := s.DB.Update(func(tx *store.Tx) error {
+		ok, err := tx.AllowOncePer("unreadable:"+to, s.Daemon.now(), 24*time.Hour)
+		if err != nil || !ok {
+			return err
+		}
+		subject := m.Subject
+		if subject == "" {
+			subject = "(no subject)"
+		}
+		told = true
+		return s.Daemon.send(tx, &Outgoing{
+			To: []string{to}, Subject: reSubject(m.Subject), InReplyTo: m.MessageID, References: refs, Auto: autoReplied,
+			Text: fmt.Sprintf("I could not read your mail \"%s\", so nothing in it was carried out.\n"+
+				"The game master has been told and will look at it.\n"+
+				"Please send your orders again as plain text, in a new mail or as a reply to one of my mails.\n", subject),
+		})
+	})
+	if err != nil {
+		s.log.Error("answer to a mail that was set aside", "err", err, "to", to)
+		return false
+	}
+	if told {
+		s.sender.Kick()
+	}
+	return told
+}
+
+// EmbeddedIMAP is the IMAP client config for an account of the embedded
+// server (for the daemon's own address: its generated password).
+func EmbeddedIMAP(ms *mailserver.Server, address string) (mailer.IMAPConfig, error) {
+	user, pw, err := ms.Credentials(address)
+	if err != nil {
+		return mailer.IMAPConfig{}, err
+	}
+	return mailer.IMAPConfig{Addr: ms.IMAPAddr(), Username: user, Password: pw, Security: mailer.SecurityPlain, Address: user}, nil
+}
+
+// EmbeddedSMTP is the SMTP client config for an account of the embedded
+// server.
+func EmbeddedSMTP(ms *mailserver.Server, address string) (mailer.SMTPConfig, error) {
+	user, pw, err := ms.Credentials(address)
+	if err != nil {
+		return mailer.SMTPConfig{}, err
+	}
+	return mailer.SMTPConfig{Addr: ms.SMTPAddr(), Username: user, Password: pw, Security: mailer.SecurityPlain, Hello: "localhost"}, nil
+}
+
 func giveUpText(g mailer.GiveUp) string {
 	return fmt.Sprintf("I gave up delivering a mail (Message-ID <%s>) to %s: %v\nThe players concerned did not get it; check the addresses (REPLACE a player whose address is dead).",
 		g.Mail.MessageID, strings.Join(g.Recipients, ", "), g.Err)
 }
 
-// tellGM mails the site GM a note from outside any mail or tick.
-func (s *Server) tellGM(subject, text string) {
-	err := s.DB.Update(func(tx *store.Tx) error { return s.Daemon.alertGM(tx, nil, subject, text) })
+// tellGM mails the site GM a note from outside any mail or tick, at most
+// one of a kind per quarter of an hour (alert.go).
+func (s *Server) tellGM(kind, subject, text string) {
+	err := s.DB.Update(func(tx *store.Tx) error { return s.Daemon.alertLimited(tx, nil, kind, subject, text) })
 	if err != nil {
 		s.log.Error("GM alert", "err", err, "subject", subject)
 	}
@@ -220,13 +450,33 @@ func (s *Server) Run(ctx context.Context) error {
 		s.log.Warn("first poll failed; deadlines are checked anyway", "err", err)
 	}
 
-	parser := cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
-	c := cron.New(cron.WithParser(parser), cron.WithLocation(time.UTC))
-	if _, err := c.AddFunc(s.cfg.Poll, s.fetcher.Kick); err != nil {
-		return err
+	// The fetcher polls every cfg.Poll itself; old cron spellings of poll
+	// and tick still run on cron.
+	c := cron.New(cron.WithParser(cronParser), cron.WithLocation(time.UTC))
+	if s.cfg.Poll.Cron != "" {
+		if _, err := c.AddFunc(s.cfg.Poll.Cron, s.fetcher.Kick); err != nil {
+			return err
+		}
 	}
-	if _, err := c.AddFunc(s.cfg.Tick, s.Kick); err != nil {
-		return err
+	if s.cfg.Tick.Cron != "" {
+		if _, err := c.AddFunc(s.cfg.Tick.Cron, s.Kick); err != nil {
+			return err
+		}
+	} else {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := time.NewTicker(s.cfg.Tick.D)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					s.Kick()
+				}
+			}
+		}()
 	}
 	c.Start()
 	defer c.Stop()
@@ -287,11 +537,15 @@ func (s *Server) Close() error {
 func (s *Server) Describe(w io.Writer) {
 	if s.Mail != nil {
 		fmt.Fprintf(w, "embedded mail server: IMAP %s, SMTP %s (no encryption), domain %s\n", s.Mail.IMAPAddr(), s.Mail.SMTPAddr(), s.Mail.Domain())
-		fmt.Fprintf(w, "  every address @%s is a mailbox, created on first use; its password is its local part (alice@%s: \"alice\")", s.Mail.Domain(), s.Mail.Domain())
-		if s.cfg.Mailserver.PlayerPassword != "" {
-			fmt.Fprintf(w, ", or the configured player_password")
+		for _, a := range s.Mail.SystemAccounts() {
+			fmt.Fprintf(w, "  %s  password %s\n", a.Address, a.Password)
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  (generated, kept in %s; nothing else opens these)\n", filepath.Join(s.cfg.DataDir, MailPasswordFile))
+		if s.cfg.Mailserver.PlayerPassword != "" {
+			fmt.Fprintf(w, "  every other address @%s is a mailbox, created on first use; its password is the configured player_password\n", s.Mail.Domain())
+		} else {
+			fmt.Fprintf(w, "  every other address @%s is a mailbox, created on first use; its password is its local part (alice@%s: \"alice\")\n", s.Mail.Domain(), s.Mail.Domain())
+		}
 	} else {
 		fmt.Fprintf(w, "mail: IMAP %s as %s, SMTP %s\n", s.IMAP.Addr, s.IMAP.Username, s.SMTP.Addr)
 	}

@@ -37,8 +37,8 @@ var createOptions = map[string]func(o *store.GameOptions, v string) error{
 	},
 	"turn_time": func(o *store.GameOptions, v string) error {
 		d, err := parseDuration(v)
-		if err != nil || d < time.Minute {
-			return fmt.Errorf("turn_time is a duration of at least a minute, e.g. 6h or 2 days")
+		if err != nil {
+			return fmt.Errorf("turn_time is a duration from a minute to 90 days, e.g. 6h or 2 days: %w", err)
 		}
 		o.TurnTime = d
 		return nil
@@ -246,12 +246,13 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 		}
 		prefs = append(prefs, p)
 	}
-	p := store.Player{Address: mc.sender, Token: newToken(), Prefs: prefs, Joined: mc.now.UTC()}
 	switch g.Status {
 	case store.Finished:
 		mc.say("JOIN %s: that game is over.", g.Name)
 		return nil
 	case store.Active:
+		// A running game takes juniors, each accepted by the senior
+		// diplomat of the power (see askToJoin).
 		power := ""
 		if cmd.Power != "" {
 			pw, ok := matchPower(e, cmd.Power)
@@ -263,19 +264,14 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 		} else {
 			power = fewestDiplomats(g, append(prefs, g.Alive...))
 		}
-		p.Power = power
-		p.Rank = nextRank(g, power)
-		if err := mc.d.mailSecrets(mc.tx, g, &p); err != nil {
-			return err
-		}
+		return mc.askToJoin(g, power)
 	}
-	// An eliminated player may come back as the most junior diplomat of a
-	// surviving power (seed): their old record stays, marked Left.
-	for i := range g.Players {
-		if g.Players[i].Address == mc.sender && !g.Players[i].Left {
-			g.Players[i].Left = true
-		}
+	if cmd.Power != "" {
+		mc.say("JOIN %s as junior of %s: %s has not started, so no power has a senior diplomat yet. Sign up with JOIN %s prefer %s, or ask again once the game runs.",
+			g.Name, cmd.Power, g.Name, g.Name, cmd.Power)
+		return nil
 	}
+	p := store.Player{Address: mc.sender, Token: newToken(), Prefs: prefs, Joined: mc.now.UTC()}
 	g.Players = append(g.Players, p)
 	if err := mc.tx.PutToken(store.TokenRef{Token: p.Token, Game: g.Name, Address: p.Address}); err != nil {
 		return err
@@ -286,10 +282,6 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 	mc.game = g
 	mc.player = &g.Players[len(g.Players)-1]
 	mc.changed = true
-	if g.Status == store.Active {
-		mc.say("Welcome to %s: you are a junior diplomat of %s (seniority %d). Your password is in a separate mail.", g.Name, powerName(g, p.Power), p.Rank)
-		return mc.d.alertGM(mc.tx, g, "New junior diplomat", fmt.Sprintf("%s joined %s as a junior diplomat of %s.", p.Address, g.Name, powerName(g, p.Power)))
-	}
 	n, need := countPlayers(g), len(e.Info().Powers)
 	mc.say("You are signed up for %s (%d of %d players). Your power is assigned when the game starts; you will get a private mail with it.", g.Name, n, need)
 	if n >= need {
@@ -331,8 +323,8 @@ func fewestDiplomats(g *store.Game, candidates []string) string {
 
 // mailSecrets gives a player a password and mails it with their power,
 // their reply address and (for engines with hidden information) their
-// private view.
-func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player) error {
+// private view; intro, when not empty, opens the mail.
+func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player, intro string) error {
 	pw := strings.ToLower(newCode())
 	cost := d.opt.PasswordCost
 	if cost == 0 {
@@ -347,7 +339,7 @@ func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player) error
 	if p.Rank > 0 {
 		role = fmt.Sprintf("a junior diplomat (seniority %d)", p.Rank)
 	}
-	text := fmt.Sprintf("You play %s in %s, as %s.\n\n"+
+	text := intro + fmt.Sprintf("You play %s in %s, as %s.\n\n"+
 		"To send orders, reply to this mail (or to any mail I send you about %s): the reply address\n"+
 		"  %s\n"+
 		"proves it is you. Keep it private.\n\n"+
@@ -413,10 +405,10 @@ func (d *Daemon) startGame(tx *store.Tx, g *store.Game) error {
 		return err
 	}
 	g.Status = store.Active
-	d.openPhase(g, st, now)
+	d.openPhase(g, nextPhase(g, st, 0, time.Time{}), now)
 	for i := range g.Players {
 		if !g.Players[i].Left {
-			if err := d.mailSecrets(tx, g, &g.Players[i]); err != nil {
+			if err := d.mailSecrets(tx, g, &g.Players[i], ""); err != nil {
 				return err
 			}
 		}

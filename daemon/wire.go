@@ -50,7 +50,10 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 		out.To = append(out.To, mail.Address{Address: to})
 	}
 	if m.Game != "" {
-		out.Headers = append(out.Headers, mailer.HeaderField{Key: "X-Pbemd-Game", Value: m.Game})
+		out.Headers = append(out.Headers, mailer.HeaderField{Key: gameHeader, Value: m.Game})
+	}
+	if m.Alert {
+		out.Headers = append(out.Headers, mailer.HeaderField{Key: alertHeader, Value: "yes"})
 	}
 	c, err := mailer.Compose(out)
 	if err != nil {

@@ -12,7 +12,9 @@ import (
 
 	"github.com/emersion/go-smtp"
 
+	"pbemd/daemon"
 	"pbemd/mailer"
+	"pbemd/mailserver"
 )
 
 // Received is one mail a scripted player (or the GM) read over IMAP.
@@ -55,8 +57,8 @@ func newPostOffice(smtpAddr string, log *slog.Logger) *postOffice {
 }
 
 // open starts reading the mailbox of addr over IMAP until ctx ends.
-func (po *postOffice) open(ctx context.Context, srv *mailer.Server, addr string) error {
-	cfg, err := srv.IMAPConfig(addr)
+func (po *postOffice) open(ctx context.Context, srv *mailserver.Server, addr string) error {
+	cfg, err := daemon.EmbeddedIMAP(srv, addr)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 const benchMails = 1000
@@ -24,16 +26,13 @@ func BenchmarkIngest(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		box := fmt.Sprintf("bench%d", i)
-		srv.store.mu.Lock()
-		mb, err := srv.store.createMailboxLocked(srv.store.userLocked(gm), box)
-		for _, r := range raws {
-			if err == nil {
-				_, err = srv.store.appendLocked(mb, r, nil, time.Time{})
+		imapAdmin(b, srv, gm, func(c *imapclient.Client) {
+			if err := c.Create(box, nil).Wait(); err != nil {
+				b.Fatal(err)
 			}
-		}
-		srv.store.mu.Unlock()
-		if err != nil {
-			b.Fatal(err)
+		})
+		for _, r := range raws {
+			appendRaw(b, srv, gm, box, r)
 		}
 		h := newDedupeHandler()
 		cfg, _ := srv.IMAPConfig(gm)

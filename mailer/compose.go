@@ -102,8 +102,14 @@ var managed = map[string]bool{
 
 // Compose renders m as an RFC 5322 message: UTF-8 text/plain (quoted-
 // printable when needed), with an HTML alternative and attachments when
-// given, RFC 2047 encoded Subject and names, and threading headers. Every
-// header value is checked for CR/LF first.
+// given, RFC 2047 encoded Subject and names, and threading headers.
+//
+// No control character reaches a header: a CR or LF anywhere is refused
+// (ErrBadHeader: header injection); in free text (Subject, display names,
+// extra header values, attachment file names) any other control
+// character (NUL, TAB, ESC, DEL, C1…) becomes a space, and in structured
+// values (addresses, Message-IDs, host name, content types) it is
+// refused.
 func Compose(m *Outgoing) (*Composed, error) {
 	if m.From.Address == "" {
 		return nil, errors.New("compose: From has no address")
@@ -156,7 +162,7 @@ func Compose(m *Outgoing) (*Composed, error) {
 	if len(m.ReplyTo) > 0 {
 		add("Reply-To", formatAddresses(m.ReplyTo))
 	}
-	add("Subject", encodeWord(m.Subject))
+	add("Subject", encodeWord(cleanHeaderText(m.Subject)))
 	add("Message-Id", "<"+msgID+">")
 	if m.InReplyTo != "" {
 		add("In-Reply-To", "<"+m.InReplyTo+">")
@@ -166,7 +172,7 @@ func Compose(m *Outgoing) (*Composed, error) {
 	}
 	add("Auto-Submitted", string(auto))
 	for _, f := range m.Headers {
-		add(f.Key, f.Value)
+		add(f.Key, cleanHeaderText(f.Value))
 	}
 	add("MIME-Version", "1.0")
 
@@ -198,7 +204,8 @@ func Compose(m *Outgoing) (*Composed, error) {
 }
 
 // check rejects every value that would end up in a header line and
-// contains CR or LF, and other values that cannot be written.
+// contains CR or LF, structured values with any control character, and
+// other values that cannot be written.
 func (m *Outgoing) check() error {
 	bad := func(field, v string) error {
 		if strings.ContainsAny(v, "\r\n") {
@@ -209,11 +216,20 @@ func (m *Outgoing) check() error {
 		}
 		return nil
 	}
+	structured := func(field, v string) error {
+		if err := bad(field, v); err != nil {
+			return err
+		}
+		if strings.ContainsFunc(v, isHeaderControl) {
+			return fmt.Errorf("compose: %s %q contains a control character: %w", field, v, ErrBadHeader)
+		}
+		return nil
+	}
 	addr := func(field string, a mail.Address) error {
 		if err := bad(field+" name", a.Name); err != nil {
 			return err
 		}
-		if err := bad(field+" address", a.Address); err != nil {
+		if err := structured(field+" address", a.Address); err != nil {
 			return err
 		}
 		if strings.Count(a.Address, "@") != 1 || strings.ContainsAny(a.Address, " \t<>,;\"") {
@@ -236,7 +252,7 @@ func (m *Outgoing) check() error {
 	}
 	ids := append([]string{m.MessageID, m.InReplyTo, m.Hostname}, m.References...)
 	for _, id := range ids {
-		if err := bad("Message-ID", id); err != nil {
+		if err := structured("Message-ID", id); err != nil {
 			return err
 		}
 		if strings.ContainsAny(id, "<> \t") {
@@ -268,7 +284,7 @@ func (m *Outgoing) check() error {
 		if err := bad("attachment filename", a.Filename); err != nil {
 			return err
 		}
-		if err := bad("attachment content type", a.ContentType); err != nil {
+		if err := structured("attachment content type", a.ContentType); err != nil {
 			return err
 		}
 		if a.ContentType != "" {
@@ -280,12 +296,17 @@ func (m *Outgoing) check() error {
 	return nil
 }
 
-func formatAddress(a mail.Address) string { return a.String() }
+// formatAddress writes a with its display name cleaned of control
+// characters.
+func formatAddress(a mail.Address) string {
+	a.Name = cleanHeaderText(a.Name)
+	return a.String()
+}
 
 func formatAddresses(l []mail.Address) string {
 	s := make([]string, len(l))
 	for i, a := range l {
-		s[i] = a.String()
+		s[i] = formatAddress(a)
 	}
 	return strings.Join(s, ", ")
 }
@@ -423,16 +444,17 @@ func (m *Outgoing) writeBody(w io.Writer, top []HeaderField) error {
 			ct = "application/octet-stream"
 		}
 		mt, params, _ := mime.ParseMediaType(ct)
-		if a.Filename != "" {
-			params["name"] = a.Filename
+		filename := cleanHeaderText(a.Filename)
+		if filename != "" {
+			params["name"] = filename
 		}
 		fields := []HeaderField{
 			{"Content-Type", mime.FormatMediaType(mt, params)},
 			{"Content-Transfer-Encoding", "base64"},
 		}
 		disp := "attachment"
-		if a.Filename != "" {
-			disp = mime.FormatMediaType("attachment", map[string]string{"filename": a.Filename})
+		if filename != "" {
+			disp = mime.FormatMediaType("attachment", map[string]string{"filename": filename})
 		}
 		fields = append(fields, HeaderField{"Content-Disposition", disp})
 		pw, err := mw.CreatePart(newHeader(fields))

@@ -47,6 +47,7 @@ const (
 //	no_idle = false
 //	max_size = 1048576
 //	max_failures = 3
+//	delete_handled_after = "" # e.g. "720h"; empty or 0: keep handled mail for ever
 type IMAPConfig struct {
 	// Addr is host:port of the IMAP server.
 	Addr     string   `toml:"addr"`
@@ -84,6 +85,14 @@ type IMAPConfig struct {
 	MaxFailures int `toml:"max_failures"`
 	// Timeout bounds dialing (go-imap bounds each command to 30 s itself).
 	Timeout time.Duration `toml:"timeout"`
+	// DeleteHandledAfter, when above zero, deletes (\Deleted, then UID
+	// EXPUNGE) mail the daemon has handled once it arrived longer ago
+	// than this: in Mailbox, mail up to the checkpoint that is \Seen and
+	// not \Flagged; in ProcessedFolder, every mail not \Flagged. Mail
+	// not yet handled, mail set aside (flagged, or in PoisonFolder) and
+	// mail someone flagged are never deleted. Zero keeps mail for ever
+	// (the default: the account may be a person's own mailbox).
+	DeleteHandledAfter time.Duration `toml:"delete_handled_after"`
 }
 
 // Validate reports the first problem with the config, in words a GM can act
@@ -98,14 +107,17 @@ func (c IMAPConfig) Validate() error {
 	if c.Address != "" && !strings.Contains(c.Address, "@") {
 		return fmt.Errorf("imap: address %q is not a mail address", c.Address)
 	}
-	if c.Poll < 0 || c.MaxSize < 0 || c.MaxFailures < 0 || c.Timeout < 0 {
-		return errors.New("imap: poll, max_size, max_failures and timeout must not be negative")
+	if c.Poll < 0 || c.MaxSize < 0 || c.MaxFailures < 0 || c.Timeout < 0 || c.DeleteHandledAfter < 0 {
+		return errors.New("imap: poll, max_size, max_failures, timeout and delete_handled_after must not be negative")
 	}
 	if c.ProcessedFolder != "" && c.ProcessedFolder == c.mailbox() {
 		return errors.New("imap: processed_folder must differ from mailbox")
 	}
 	if c.PoisonFolder != "" && c.PoisonFolder == c.mailbox() {
 		return errors.New("imap: poison_folder must differ from mailbox")
+	}
+	if c.DeleteHandledAfter > 0 && c.PoisonFolder != "" && c.PoisonFolder == c.ProcessedFolder {
+		return errors.New("imap: with delete_handled_after, poison_folder must differ from processed_folder: mail set aside would be deleted with the handled mail")
 	}
 	for _, s := range []string{c.Username, c.Password, c.Mailbox, c.ProcessedFolder, c.PoisonFolder} {
 		if strings.ContainsAny(s, "\r\n\x00") {

@@ -30,6 +30,11 @@ func TestIMAPConfigValidate(t *testing.T) {
 		{"processed is the mailbox", func(c *IMAPConfig) { c.ProcessedFolder = "INBOX" }, "processed_folder"},
 		{"poison is the mailbox", func(c *IMAPConfig) { c.Mailbox, c.PoisonFolder = "Orders", "Orders" }, "poison_folder"},
 		{"CRLF in password", func(c *IMAPConfig) { c.Password = "a\r\nb" }, "CR, LF"},
+		{"negative delete_handled_after", func(c *IMAPConfig) { c.DeleteHandledAfter = -time.Hour }, "negative"},
+		{"deleting, processed and poison alike", func(c *IMAPConfig) {
+			c.DeleteHandledAfter, c.ProcessedFolder, c.PoisonFolder = time.Hour, "Done", "Done"
+		}, "poison_folder must differ from processed_folder"},
+		{"keeping, processed and poison alike", func(c *IMAPConfig) { c.ProcessedFolder, c.PoisonFolder = "Done", "Done" }, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,9 +89,8 @@ func TestSMTPConfigValidate(t *testing.T) {
 // The config structs are embedded in the daemon's TOML file.
 func TestConfigFromTOML(t *testing.T) {
 	var cfg struct {
-		IMAP   IMAPConfig   `toml:"imap"`
-		SMTP   SMTPConfig   `toml:"smtp"`
-		Server ServerConfig `toml:"mailserver"`
+		IMAP IMAPConfig `toml:"imap"`
+		SMTP SMTPConfig `toml:"smtp"`
 	}
 	md, err := toml.Decode(`
 [imap]
@@ -102,6 +106,7 @@ no_idle = false
 max_size = 2097152
 max_failures = 5
 timeout = "45s"
+delete_handled_after = "720h"
 
 [smtp]
 addr = "smtp.example.org:587"
@@ -110,16 +115,6 @@ password = "secret"
 security = "starttls"
 auth = "login"
 hello = "pbemd.example.org"
-
-[mailserver]
-imap_addr = "127.0.0.1:1143"
-smtp_addr = "127.0.0.1:1025"
-domain = "pbemd.localhost"
-state_file = "mail.db"
-player_password = "play"
-[[mailserver.accounts]]
-address = "gm@pbemd.localhost"
-password = "gmpass"
 `, &cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -128,10 +123,10 @@ password = "gmpass"
 		t.Fatalf("keys not in the structs: %v", u)
 	}
 	if cfg.IMAP.Poll != 150*time.Second || cfg.IMAP.MaxSize != 2<<20 || cfg.IMAP.PoisonFolder != "Poison" || cfg.SMTP.Security != SecurityStartTLS ||
-		cfg.Server.StateFile != "mail.db" || len(cfg.Server.Accounts) != 1 || cfg.IMAP.Timeout != 45*time.Second {
+		cfg.IMAP.Timeout != 45*time.Second || cfg.IMAP.DeleteHandledAfter != 30*24*time.Hour {
 		t.Fatalf("decoded %+v", cfg)
 	}
-	for _, err := range []error{cfg.IMAP.Validate(), cfg.SMTP.Validate(), cfg.Server.Validate()} {
+	for _, err := range []error{cfg.IMAP.Validate(), cfg.SMTP.Validate()} {
 		if err != nil {
 			t.Error(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -42,7 +43,19 @@ type InboxState interface {
 // effects, queue the replies). It may be called again for a mail it
 // already handled (after a crash, a lost connection or a UIDVALIDITY
 // change) and must then do nothing and return nil.
+//
+// An error that wraps ErrRetryLater says the mail is not at fault (the
+// store cannot write, say); any other error counts against the mail.
 type Handler func(ctx context.Context, m *Mail) error
+
+// ErrRetryLater, wrapped in a Handler's error, says that the mail could
+// not be handled for a reason that is not the mail's: the store cannot
+// write (a full disk), a service it needs is down. The fetcher then keeps
+// the mail without counting the failure toward setting it aside, stops
+// the poll at that mail (so no later mail overtakes it: the order of a
+// player's mails decides which orders stand) and hands it over again
+// after a backoff (1s doubling up to MaxBackoff, or at the next Kick).
+var ErrRetryLater = errors.New("temporary failure, not the mail's fault; retrying later")
 
 // Poisoned reports a mail set aside because handling it kept failing (or
 // because it could not be parsed at all).
@@ -69,6 +82,26 @@ type FetcherOptions struct {
 	Batch int
 	// Now is the clock (time.Now).
 	Now func() time.Time
+
+	// CleanupEvery is how often the fetcher looks for handled mail older
+	// than IMAPConfig.DeleteHandledAfter (1h); CleanupLimit bounds the
+	// mails deleted per run (5000): a run that reaches it goes on at the
+	// next poll instead of an hour later.
+	CleanupEvery time.Duration
+	CleanupLimit int
+	// Quota, when set, says how full the account is; the embedded server
+	// answers it in-process (it does not speak IMAP QUOTA). When nil the
+	// fetcher asks the server with GETQUOTAROOT if it offers QUOTA
+	// (RFC 9208) and skips the check silently if not.
+	Quota func(ctx context.Context) (QuotaUsage, error)
+	// QuotaWarn is the fraction of a quota (0.8) from which Health reports
+	// the account as nearly full and OnQuota is called.
+	QuotaWarn float64
+	// OnQuota is called, on the fetcher goroutine, after every check that
+	// found the account at QuotaWarn or above: after each poll that
+	// handled mail, and every CleanupEvery. The daemon decides how often
+	// to tell the GM.
+	OnQuota func(ctx context.Context, q QuotaUsage)
 }
 
 // PollStats counts what one poll did.
@@ -76,7 +109,53 @@ type PollStats struct {
 	Handled  int // handler returned nil
 	Failed   int // handler failed, will be retried
 	Poisoned int // set aside
+	// Deferred is 1 when the poll stopped at a mail whose handling failed
+	// with ErrRetryLater (that mail and the ones after it wait).
+	Deferred int
 	Rescan   bool
+	// Deleted counts handled mail deleted because it was older than
+	// IMAPConfig.DeleteHandledAfter.
+	Deleted int
+}
+
+// Health is what a Fetcher or a Sender says about itself, for a health
+// check: Problem is "" while all is well, else one sentence for the GM,
+// and Since is when the problem began.
+type Health struct {
+	Problem string
+	Since   time.Time
+	Err     error
+}
+
+// OK reports whether there is no problem.
+func (h Health) OK() bool { return h.Problem == "" }
+
+// health keeps a Health behind a lock (read by the HTTP endpoint).
+type health struct {
+	mu sync.Mutex
+	h  Health
+}
+
+func (h *health) get() Health {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.h
+}
+
+// set records a problem (keeping Since while the same kind of problem
+// goes on) or, with problem "", that all is well.
+func (h *health) set(now time.Time, problem string, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if problem == "" {
+		h.h = Health{}
+		return
+	}
+	since := h.h.Since
+	if h.h.Problem == "" {
+		since = now
+	}
+	h.h = Health{Problem: problem, Since: since, Err: err}
 }
 
 // Fetcher reads new mail from one IMAP mailbox and hands it to the
@@ -97,7 +176,14 @@ type PollStats struct {
 //   - the fetcher wakes on IDLE (when the server offers it), on Kick and
 //     every Poll interval; IDLE is only a hint;
 //   - a lost connection, a timeout or a server restart leads to a
-//     reconnect with exponential backoff.
+//     reconnect with exponential backoff;
+//   - a handler error wrapping ErrRetryLater is not counted against the
+//     mail: the poll stops there and the mail is handed over again after
+//     a backoff, so nothing accepted by the server is set aside because
+//     the store could not write;
+//   - with IMAPConfig.DeleteHandledAfter, handled mail older than that is
+//     deleted, hourly and in bounded runs, and how full the account is
+//     goes into Health and OnQuota (cleanup.go).
 type Fetcher struct {
 	cfg  IMAPConfig
 	opt  FetcherOptions
@@ -110,6 +196,13 @@ type Fetcher struct {
 	folderReady bool
 	done        map[uint32]bool // UIDs above the checkpoint already finished, this UIDVALIDITY
 	doneValid   uint32
+	selValidity uint32 // UIDVALIDITY of the mailbox at the last SELECT
+
+	nextHousekeeping time.Time // when old handled mail is looked for next
+	warnedNoUIDPlus  bool
+
+	health      health
+	quotaHealth health
 }
 
 // NewFetcher checks cfg and returns a Fetcher; call Run to start it.
@@ -135,6 +228,15 @@ func NewFetcher(cfg IMAPConfig, opt FetcherOptions) (*Fetcher, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
+	if opt.CleanupEvery <= 0 {
+		opt.CleanupEvery = DefaultCleanupEvery
+	}
+	if opt.CleanupLimit <= 0 {
+		opt.CleanupLimit = DefaultCleanupLimit
+	}
+	if opt.QuotaWarn <= 0 || opt.QuotaWarn > 1 {
+		opt.QuotaWarn = DefaultQuotaWarn
+	}
 	cfg = cfg.withDefaults()
 	return &Fetcher{
 		cfg:  cfg,
@@ -143,6 +245,18 @@ func NewFetcher(cfg IMAPConfig, opt FetcherOptions) (*Fetcher, error) {
 		key:  "imap://" + cfg.Username + "@" + cfg.Addr + "/" + cfg.Mailbox,
 		wake: make(chan struct{}, 1),
 	}, nil
+}
+
+// Health says whether the last poll went well and, if not, why: the IMAP
+// login fails, the server cannot be reached, mail waits because the
+// handler said ErrRetryLater, or (when the last poll went well) the
+// account is nearly full (see FetcherOptions.QuotaWarn). It is safe to
+// call from any goroutine.
+func (f *Fetcher) Health() Health {
+	if h := f.health.get(); !h.OK() {
+		return h
+	}
+	return f.quotaHealth.get()
 }
 
 // CheckpointKey is the InboxState key this fetcher keeps its checkpoint
@@ -172,13 +286,21 @@ func (f *Fetcher) Run(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			f.Close()
 			if backoff == 0 {
 				backoff = f.opt.MinBackoff
 			} else {
 				backoff = min(2*backoff, f.opt.MaxBackoff)
 			}
 			d := time.Duration(float64(backoff) * (0.8 + 0.4*rand.Float64()))
+			if errors.Is(err, ErrRetryLater) {
+				// the connection is fine; a Kick retries at once
+				f.log.Warn("mail could not be handled now; trying again later", "err", err, "in", d.Round(time.Millisecond))
+				if !sleepOrWake(ctx, d, f.wake) {
+					return ctx.Err()
+				}
+				continue
+			}
+			f.Close()
 			f.log.Warn("imap poll failed; reconnecting", "err", err, "in", d.Round(time.Millisecond))
 			if !sleepOrWake(ctx, d, nil) {
 				return ctx.Err()
@@ -305,7 +427,7 @@ func (f *Fetcher) connect(ctx context.Context) error {
 	}
 	if err != nil {
 		c.Close()
-		return fmt.Errorf("login as %s: %w", f.cfg.Username, err)
+		return &loginError{user: f.cfg.Username, err: err}
 	}
 	caps := c.Caps()
 	f.idleCapable = !f.cfg.NoIdle && (caps.Has(imap.CapIdle) || caps.Has(imap.CapIMAP4rev2))
@@ -334,18 +456,56 @@ func (f *Fetcher) ensureFolders() error {
 	return nil
 }
 
+// loginError is a refused IMAP login: the account or its password is
+// wrong, which no retry mends until someone fixes the configuration.
+type loginError struct {
+	user string
+	err  error
+}
+
+func (e *loginError) Error() string { return "login as " + e.user + ": " + e.err.Error() }
+func (e *loginError) Unwrap() error { return e.err }
+
 // Poll connects if needed and hands every new mail to the handler once.
 // Do not call it while Run is running.
 func (f *Fetcher) Poll(ctx context.Context) (PollStats, error) {
-	var st PollStats
+	st, err := f.poll(ctx)
+	var le *loginError
+	switch {
+	case err == nil:
+		f.health.set(f.opt.Now(), "", nil)
+	case ctx.Err() != nil:
+		// shutting down: not a problem of the mailbox
+	case errors.As(err, &le):
+		f.health.set(f.opt.Now(), fmt.Sprintf("IMAP login as %s to %s fails: %v", le.user, f.cfg.Addr, le.err), err)
+	case errors.Is(err, ErrRetryLater):
+		f.health.set(f.opt.Now(), fmt.Sprintf("incoming mail waits and will be retried: %v", err), err)
+	default:
+		f.health.set(f.opt.Now(), fmt.Sprintf("IMAP %s: %v", f.cfg.Addr, err), err)
+	}
+	return st, err
+}
+
+func (f *Fetcher) poll(ctx context.Context) (PollStats, error) {
 	if f.c == nil {
 		if err := f.connect(ctx); err != nil {
-			return st, err
+			return PollStats{}, err
 		}
 	}
 	c := f.c // the AfterFunc runs on its own goroutine: no access to f
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
+	st, err := f.pollMailbox(ctx)
+	if err == nil {
+		f.housekeep(ctx, &st)
+	}
+	return st, err
+}
+
+// pollMailbox selects the mailbox and hands every new mail to the
+// handler once.
+func (f *Fetcher) pollMailbox(ctx context.Context) (PollStats, error) {
+	var st PollStats
 	if err := f.ensureFolders(); err != nil {
 		return st, err
 	}
@@ -353,6 +513,7 @@ func (f *Fetcher) Poll(ctx context.Context) (PollStats, error) {
 	if err != nil {
 		return st, fmt.Errorf("select %s: %w", f.cfg.Mailbox, err)
 	}
+	f.selValidity = sel.UIDValidity
 	cp, err := f.opt.State.Checkpoint(f.key)
 	if err != nil {
 		return st, fmt.Errorf("read checkpoint: %w", err)
@@ -546,11 +707,18 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 				m = &Mail{ID: hashID(raw), Raw: raw, Size: int64(len(raw))}
 			}
 			m.Mailbox, m.UIDValidity, m.UID = f.cfg.Mailbox, validity, uid
-			switch f.handle(ctx, m, perr, st) {
+			out, retryErr := f.handle(ctx, m, perr, st)
+			switch out {
 			case outcomeDone:
 				done = append(done, uid)
 			case outcomePoisoned:
 				poisoned = append(poisoned, uid)
+			case outcomeRetry:
+				// stop here: the mails after this one wait for it
+				if err := flush(); err != nil {
+					return err
+				}
+				return retryErr
 			}
 			if ctx.Err() != nil {
 				if err := flush(); err != nil {
@@ -566,30 +734,39 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 type outcome int
 
 const (
-	outcomeDone outcome = iota
-	outcomeFailed
-	outcomePoisoned
+	outcomeDone     outcome = iota
+	outcomeFailed           // the mail's fault, counted; later mail goes on
+	outcomePoisoned         // set aside
+	outcomeRetry            // not the mail's fault, not counted; the poll stops
 )
 
-func (f *Fetcher) handle(ctx context.Context, m *Mail, parseErr error, st *PollStats) outcome {
+// handle hands one mail to the handler and decides what became of it.
+// The error is set for outcomeRetry only and wraps ErrRetryLater.
+func (f *Fetcher) handle(ctx context.Context, m *Mail, parseErr error, st *PollStats) (outcome, error) {
 	log := f.log.With("uid", m.UID, "msgid", m.ID)
+	retry := func(what string, err error) (outcome, error) {
+		st.Deferred++
+		if !errors.Is(err, ErrRetryLater) {
+			err = fmt.Errorf("%w: %s: %w", ErrRetryLater, what, err)
+		}
+		return outcomeRetry, fmt.Errorf("mail uid %d <%s>: %w", m.UID, m.ID, err)
+	}
 	if parseErr != nil {
 		log.Error("mail cannot be parsed; set aside", "err", parseErr)
 		st.Poisoned++
 		f.poison(ctx, Poisoned{Mail: m, Err: parseErr})
-		return outcomePoisoned
+		return outcomePoisoned, nil
 	}
 	fails, err := f.opt.State.Failures(m.ID)
 	if err != nil {
 		log.Error("read failure count", "err", err)
-		st.Failed++
-		return outcomeFailed
+		return retry("read failure count", err)
 	}
 	if fails >= f.cfg.MaxFailures {
 		// poisoned before (e.g. found again by a rescan): set aside quietly
 		log.Info("mail was poisoned before; set aside again", "failures", fails)
 		st.Poisoned++
-		return outcomePoisoned
+		return outcomePoisoned, nil
 	}
 	herr := f.opt.Handler(ctx, m)
 	if herr == nil {
@@ -599,27 +776,32 @@ func (f *Fetcher) handle(ctx context.Context, m *Mail, parseErr error, st *PollS
 			}
 		}
 		st.Handled++
-		return outcomeDone
+		return outcomeDone, nil
 	}
 	if ctx.Err() != nil {
 		st.Failed++
-		return outcomeFailed // shutting down: not the mail's fault
+		return outcomeFailed, nil // shutting down: not the mail's fault
+	}
+	if errors.Is(herr, ErrRetryLater) {
+		log.Warn("mail not handled for a reason that is not its own; not counted, will retry", "err", herr)
+		return retry("handle", herr)
 	}
 	n, err := f.opt.State.AddFailure(m.ID, f.opt.Now(), herr.Error())
 	if err != nil {
+		// the failure could not be counted: the store is in trouble, so
+		// the mail cannot be blamed either
 		log.Error("record failure", "err", err, "handler_err", herr)
-		st.Failed++
-		return outcomeFailed
+		return retry("record failure", errors.Join(err, herr))
 	}
 	if n >= f.cfg.MaxFailures {
 		log.Error("mail failed too often; set aside", "failures", n, "err", herr)
 		st.Poisoned++
 		f.poison(ctx, Poisoned{Mail: m, Failures: n, Err: herr})
-		return outcomePoisoned
+		return outcomePoisoned, nil
 	}
 	log.Warn("handling mail failed; will retry", "failures", n, "err", herr)
 	st.Failed++
-	return outcomeFailed
+	return outcomeFailed, nil
 }
 
 func (f *Fetcher) poison(ctx context.Context, p Poisoned) {

@@ -15,26 +15,6 @@ import (
 
 // mailboxState returns the UIDs and flags of a mailbox of the embedded
 // server, straight from its store.
-func mailboxState(t testing.TB, srv *Server, addr, name string) (uids []uint32, flags map[uint32][]imap.Flag) {
-	t.Helper()
-	srv.store.mu.Lock()
-	defer srv.store.mu.Unlock()
-	u := srv.store.userLocked(addr)
-	if u == nil {
-		t.Fatalf("no account %s", addr)
-	}
-	mb := u.mailboxes[mailboxKey(name)]
-	if mb == nil {
-		return nil, nil
-	}
-	flags = map[uint32][]imap.Flag{}
-	for _, m := range mb.msgs {
-		uids = append(uids, m.uid)
-		flags[m.uid] = slices.Clone(m.flags)
-	}
-	return uids, flags
-}
-
 func hasFlag(fs []imap.Flag, f imap.Flag) bool { return slices.Contains(fs, f) }
 
 const gm = "gm@" + testDomain
@@ -125,12 +105,9 @@ func TestSeenOnlyAfterHandlerSucceeded(t *testing.T) {
 	}
 }
 
-func mustParse(t *testing.T, srv *Server) *Mail {
+func mustParse(t *testing.T, srv *testServer) *Mail {
 	t.Helper()
-	srv.store.mu.Lock()
-	raw := srv.store.userLocked(gm).mailboxes["INBOX"].msgs[0].raw
-	srv.store.mu.Unlock()
-	m, err := ParseMail(raw, gm)
+	m, err := ParseMail(mailboxRaws(t, srv, gm, "INBOX")[0], gm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +198,7 @@ func TestUIDValidityChangeRescansAndDedupes(t *testing.T) {
 	before := state.get(f.CheckpointKey())
 
 	// the server loses its index: same mail, new UIDVALIDITY, UIDs from 1
-	if err := srv.resetMailbox(gm, "INBOX"); err != nil {
+	if err := srv.ResetMailbox(gm, "INBOX"); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range mails {
@@ -368,12 +345,7 @@ func TestUnparseableMailIsPoisonedWithoutHandler(t *testing.T) {
 	f := newTestFetcher(t, srv, newMemState(), h.handle, func(_ *IMAPConfig, o *FetcherOptions) {
 		o.OnPoison = func(_ context.Context, p Poisoned) { got = append(got, p) }
 	})
-	srv.store.mu.Lock()
-	_, err := srv.store.appendLocked(srv.store.userLocked(gm).mailboxes["INBOX"], []byte(" broken\r\nheader\r\n\r\nbody\r\n"), nil, time.Time{})
-	srv.store.mu.Unlock()
-	if err != nil {
-		t.Fatal(err)
-	}
+	appendRaw(t, srv, gm, "INBOX", []byte(" broken\r\nheader\r\n\r\nbody\r\n"))
 	if _, err := f.Poll(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -402,12 +374,9 @@ func TestServerRestartBetweenPolls(t *testing.T) {
 
 			imapAddr, smtpAddr := srv.IMAPAddr(), srv.SMTPAddr()
 			srv.Close()
-			srv2, err := StartServer(ServerConfig{IMAPAddr: imapAddr, SMTPAddr: smtpAddr, Domain: testDomain, StateFile: stateFile,
-				Accounts: []ServerAccount{{Address: gm, Password: "gmpass"}}}, testLogger(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv2.Close()
+			cfg := serverConfig(stateFile)
+			cfg.IMAPAddr, cfg.SMTPAddr = imapAddr, smtpAddr
+			srv2 := startMailServer(t, cfg)
 			deliver(t, srv2, orderMail(t, 3, "a"))
 			deliver(t, srv2, orderMail(t, 4, "a"))
 			h.waitFor(t, 2, 10*time.Second)

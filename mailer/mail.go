@@ -54,7 +54,8 @@ type Mail struct {
 	// Loop protection: never answer a mail with Bounce or Auto set.
 	Bounce bool
 	Auto   bool
-	// LoopReason says which header made Bounce or Auto true.
+	// LoopReason says which header (or sender, or subject) made Bounce or
+	// Auto true.
 	LoopReason string
 
 	// TooBig is set when the mail exceeds the configured size limit: it
@@ -88,9 +89,10 @@ func (m *Mail) ReplyAddress() *mail.Address {
 }
 
 // Header returns the first value of the named header field, with RFC 2047
-// words decoded, or "".
+// words decoded and control characters (CR, LF, NUL…) turned into
+// spaces, or "".
 func (m *Mail) Header(key string) string {
-	return decodeHeaderText(m.header.Get(key))
+	return cleanHeaderText(decodeHeaderText(m.header.Get(key)))
 }
 
 // Limits on what Parse walks through, against hostile nesting.
@@ -118,20 +120,15 @@ func ParseMail(raw []byte, own string) (*Mail, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, errors.New("parse mail: empty message")
 	}
-	br := bufio.NewReader(bytes.NewReader(raw))
-	h, err := textproto.ReadHeader(br)
+	h, body, err := readHeader(raw)
 	if err != nil {
-		return nil, fmt.Errorf("parse mail header: %w", err)
+		return nil, err
 	}
 	m := newMailFromHeader(h, own)
 	m.Raw = raw
 	m.Size = int64(len(raw))
 	if m.ID == "" {
 		m.ID = hashID(raw)
-	}
-	body, err := io.ReadAll(br)
-	if err != nil {
-		return nil, fmt.Errorf("read mail body: %w", err)
 	}
 	w := &bodyWalker{}
 	w.walk(h, body, 0)
@@ -149,9 +146,9 @@ func ParseMail(raw []byte, own string) (*Mail, error) {
 // parseTooBig builds the Mail for a message over the size limit from its
 // header alone.
 func parseTooBig(header []byte, size int64, own string) (*Mail, error) {
-	h, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(header)))
+	h, _, err := readHeader(header)
 	if err != nil {
-		return nil, fmt.Errorf("parse mail header: %w", err)
+		return nil, err
 	}
 	m := newMailFromHeader(h, own)
 	m.TooBig = true
@@ -168,10 +165,95 @@ func parseTooBig(header []byte, size int64, own string) (*Mail, error) {
 	return m, nil
 }
 
+// readHeader reads the header of raw and returns it with the body after
+// it. A header that textproto refuses (a line without a colon, a field
+// name with a blank in it, a first line that starts with white space) is
+// read again without its broken lines, so that one bad line does not make
+// a player's mail unreadable. Only a header with no field at all is an
+// error.
+func readHeader(raw []byte) (textproto.Header, []byte, error) {
+	br := bufio.NewReader(bytes.NewReader(raw))
+	h, err := textproto.ReadHeader(br)
+	if err == nil {
+		body, _ := io.ReadAll(br) // a bytes.Reader does not fail
+		return h, body, nil
+	}
+	fixed, body, fields := repairHeader(raw)
+	if fields == 0 {
+		return textproto.Header{}, nil, fmt.Errorf("parse mail header: %w", err)
+	}
+	h, rerr := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(fixed)))
+	if rerr != nil {
+		return textproto.Header{}, nil, fmt.Errorf("parse mail header: %w", errors.Join(err, rerr))
+	}
+	return h, body, nil
+}
+
+// repairHeader rewrites the header block of raw (up to its first empty
+// line) keeping only well-formed fields and their continuation lines; a
+// field line indented by mistake is taken without its indent. It returns
+// the new header (CRLF line ends, ending in an empty line), the body and
+// how many fields were kept.
+func repairHeader(raw []byte) (header, body []byte, fields int) {
+	var out bytes.Buffer
+	open := false // a field is open: an indented line continues it
+	rest := raw
+	for len(rest) > 0 {
+		line := rest
+		rest = nil
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line, rest = line[:i], line[i+1:]
+		}
+		line = bytes.TrimRight(line, "\r")
+		if len(line) == 0 {
+			body = rest
+			break
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			if open {
+				out.Write(line)
+				out.WriteString("\r\n")
+				continue
+			}
+			line = bytes.TrimLeft(line, " \t")
+		}
+		key, _, ok := bytes.Cut(line, []byte(":"))
+		key = bytes.TrimRight(key, " \t")
+		if !ok || !validFieldName(key) {
+			open = false // drop the line and whatever continues it
+			continue
+		}
+		out.Write(line)
+		out.WriteString("\r\n")
+		open = true
+		fields++
+	}
+	out.WriteString("\r\n")
+	return out.Bytes(), body, fields
+}
+
+// validFieldName reports whether b is an RFC 5322 field name: printable
+// US-ASCII except the colon.
+func validFieldName(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '!' || c > '~' || c == ':' {
+			return false
+		}
+	}
+	return true
+}
+
 func hashID(b []byte) string {
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:16])
 }
+
+// maxReferences is how many of the newest References ids are kept: the
+// daemon copies them into its replies, and a thread needs no more.
+const maxReferences = 20
 
 func newMailFromHeader(h textproto.Header, own string) *Mail {
 	m := &Mail{header: h}
@@ -190,10 +272,13 @@ func newMailFromHeader(h textproto.Header, own string) *Mail {
 			}
 		}
 	}
-	m.Subject = decodeHeaderText(h.Get("Subject"))
+	m.Subject = cleanHeaderText(decodeHeaderText(h.Get("Subject")))
 	m.Date = parseDate(h.Get("Date"))
 	m.InReplyTo = firstMsgID(h.Get("In-Reply-To"))
 	m.References = msgIDList(strings.Join(h.Values("References"), " "))
+	if n := len(m.References); n > maxReferences {
+		m.References = m.References[n-maxReferences:]
+	}
 	rp, hasRP := returnPath(h)
 	m.ReturnPath = rp
 	m.Token = findToken(m, own)
@@ -212,15 +297,24 @@ func returnPath(h textproto.Header) (addr string, present bool) {
 	return v, true
 }
 
-// loopCheck applies the loop-protection rules.
+// loopCheck applies the loop-protection rules: bounces (null sender,
+// MAILER-DAEMON, postmaster), auto-replies and robots (Auto-Submitted,
+// Precedence, X-Autoreply and kin, X-Auto-Response-Suppress, a no-reply
+// sender, an out-of-office subject) and list mail (List-Id,
+// List-Unsubscribe and kin). Answering any of them could start a loop or
+// reflect mail at a third party.
 func loopCheck(h textproto.Header, m *Mail, hasReturnPath bool) (bounce, auto bool, reason string) {
 	if hasReturnPath && m.ReturnPath == "" {
 		return true, false, "Return-Path: <>"
 	}
 	if m.From != nil {
-		local, _, _ := strings.Cut(m.From.Address, "@")
-		if strings.EqualFold(local, "mailer-daemon") {
+		switch robotSender(m.From.Address) {
+		case "mailer-daemon":
 			return true, false, "From: MAILER-DAEMON"
+		case "postmaster":
+			return true, false, "From: postmaster"
+		case "no-reply":
+			return false, true, "From: a no-reply address"
 		}
 	}
 	if v := strings.TrimSpace(h.Get("Auto-Submitted")); v != "" {
@@ -236,7 +330,7 @@ func loopCheck(h textproto.Header, m *Mail, hasReturnPath bool) (bounce, auto bo
 			return false, true, "Precedence: " + v
 		}
 	}
-	for _, key := range []string{"X-Autoreply", "X-Autorespond", "X-Autoresponse"} {
+	for _, key := range []string{"X-Autoreply", "X-Autorespond", "X-Autoresponse", "X-Auto-Reply"} {
 		if h.Has(key) {
 			v := strings.ToLower(strings.TrimSpace(h.Get(key)))
 			if v != "no" && v != "false" && v != "0" {
@@ -244,7 +338,116 @@ func loopCheck(h textproto.Header, m *Mail, hasReturnPath bool) (bounce, auto bo
 			}
 		}
 	}
+	// Exchange marks its out-of-office and other robot mail with
+	// "X-Auto-Response-Suppress: All" (or OOF, AutoReply): the sender asks
+	// robots such as us not to answer. DR, NDR, RN and NRN only concern
+	// receipts.
+	for _, tok := range strings.FieldsFunc(h.Get("X-Auto-Response-Suppress"), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		switch strings.ToLower(tok) {
+		case "all", "oof", "autoreply":
+			return false, true, "X-Auto-Response-Suppress: " + tok
+		}
+	}
+	for _, key := range []string{"List-Id", "List-Unsubscribe", "List-Post", "X-Mailing-List", "Mailing-List"} {
+		if strings.TrimSpace(h.Get(key)) != "" {
+			return false, true, key
+		}
+	}
+	if phrase := outOfOfficeSubject(m.Subject); phrase != "" {
+		return false, true, "Subject: " + phrase
+	}
 	return false, false, ""
+}
+
+// robotSender classifies the local part of a sender address:
+// "mailer-daemon", "postmaster", "no-reply" (noreply, no_reply,
+// do-not-reply, donotreply, dont-reply… with or without a suffix such as
+// noreply-alerts), or "" for anyone else. A +tag is ignored.
+func robotSender(addr string) string {
+	local, _, _ := strings.Cut(strings.ToLower(addr), "@")
+	local, _, _ = strings.Cut(local, "+")
+	squashed := strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' {
+			return -1
+		}
+		return r
+	}, local)
+	switch {
+	case squashed == "mailerdaemon":
+		return "mailer-daemon"
+	case squashed == "postmaster":
+		return "postmaster"
+	}
+	for _, p := range []string{"noreply", "donotreply", "dontreply", "noresponse", "donotrespond"} {
+		if strings.HasPrefix(squashed, p) {
+			return "no-reply"
+		}
+	}
+	return ""
+}
+
+// Subjects of out-of-office and other automatic replies, lower case, as
+// mail programs write them in the languages players are likely to use.
+// A phrase counts only at the very start of the subject, alone or before
+// a colon ("Automatic reply: Re: [rome1] …"), so that "Out of office
+// next week, my orders:" from a player is still read. A word a person
+// might well write as a subject (absence, vacation) counts only before a
+// colon ("Absence: Re: …").
+var (
+	outOfOfficePhrases = []string{
+		// English
+		"out of office", "out of the office", "out of office reply", "out of office autoreply",
+		"automatic reply", "automatic response", "auto reply", "auto-reply", "autoreply",
+		"auto response", "auto-response", "autoresponse", "away from the office",
+		// German
+		"abwesenheitsnotiz", "automatische antwort", "automatische abwesenheitsnotiz", "nicht im büro",
+		// French
+		"réponse automatique", "reponse automatique", "message d'absence", "absent du bureau",
+		// Spanish, Portuguese, Italian
+		"respuesta automática", "respuesta automatica", "fuera de la oficina",
+		"resposta automática", "resposta automatica", "fora do escritório",
+		"risposta automatica", "fuori ufficio",
+		// Dutch, Nordic
+		"automatisch antwoord", "niet aanwezig", "automatiskt svar", "automatisk svar", "autosvar",
+		"automaattinen vastaus",
+		// Central and Eastern Europe, Greek, Turkish
+		"odpowiedź automatyczna", "automatyczna odpowiedź", "poza biurem",
+		"automatická odpověď", "mimo kancelář", "automatikus válasz", "házon kívül",
+		"автоответ", "автоматический ответ", "нет на месте", "αυτόματη απάντηση", "otomatik yanıt",
+		"ofis dışında",
+		// East Asian
+		"自動応答", "自動返信", "自动回复", "自動回覆", "자동 응답",
+	}
+	outOfOfficeWords = []string{
+		"absence", "absent", "vacation", "holiday", "urlaub", "abwesend", "abwesenheit",
+		"ausente", "ausência", "assente", "afwezig", "frånvaro", "fravær", "poissa",
+		"nieobecność", "nepřítomnost", "不在", "부재중",
+	}
+)
+
+// outOfOfficeSubject returns the phrase that makes subject an automatic
+// reply, or "".
+func outOfOfficeSubject(subject string) string {
+	s := strings.ToLower(strings.TrimSpace(subject))
+	match := func(p string, alone bool) bool {
+		rest, ok := strings.CutPrefix(s, p)
+		if !ok {
+			return false
+		}
+		rest = strings.TrimLeft(rest, " ")
+		return alone && rest == "" || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")
+	}
+	for _, p := range outOfOfficePhrases {
+		if match(p, true) {
+			return p
+		}
+	}
+	for _, p := range outOfOfficeWords {
+		if match(p, false) {
+			return p
+		}
+	}
+	return ""
 }
 
 // findToken looks for a plus-address of own among Delivered-To, To and Cc
@@ -284,8 +487,29 @@ var addressParser = &mail.AddressParser{WordDecoder: wordDecoder}
 
 // parseAddressList parses an address header leniently: what net/mail
 // rejects is split at commas and each piece tried alone; a piece that
-// still fails but contains <x@y> or a bare x@y keeps that address.
+// still fails but contains <x@y> or a bare x@y keeps that address. An
+// address with a control character in it is dropped (it could only serve
+// to inject a header); display names are cleaned (cleanHeaderText).
 func parseAddressList(v string) []*mail.Address {
+	return cleanAddresses(parseAddressListRaw(v))
+}
+
+func cleanAddresses(l []*mail.Address) []*mail.Address {
+	out := l[:0]
+	for _, a := range l {
+		if strings.ContainsFunc(a.Address, isHeaderControl) {
+			continue
+		}
+		a.Name = cleanHeaderText(a.Name)
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func parseAddressListRaw(v string) []*mail.Address {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return nil
@@ -331,8 +555,63 @@ func salvageAddress(s string) *mail.Address {
 }
 
 // msgIDList extracts every <id> of a References-style header, without the
-// brackets. Bare ids separated by white space are accepted too.
+// brackets. Bare ids separated by white space are accepted too. Each id
+// is cleaned (see cleanMsgID); ids left empty are dropped.
 func msgIDList(v string) []string {
+	var ids []string
+	for _, id := range rawMsgIDList(v) {
+		if id = cleanMsgID(id); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// maxMsgID bounds a Message-ID; longer ones are replaced by a hash.
+const maxMsgID = 250
+
+// cleanMsgID makes an id fit to be written back into In-Reply-To and
+// References: white space, control characters, angle brackets and bytes
+// outside printable ASCII are dropped ("<a b@x>" becomes "ab@x"), and an
+// id longer than maxMsgID becomes "sha256:" and its hash. The result is
+// stable, so a mail seen twice is still recognised.
+func cleanMsgID(id string) string {
+	id = strings.Map(func(r rune) rune {
+		if r <= ' ' || r >= 0x7f || r == '<' || r == '>' {
+			return -1
+		}
+		return r
+	}, id)
+	if len(id) > maxMsgID {
+		return hashID([]byte(id))
+	}
+	return id
+}
+
+// cleanHeaderText makes a decoded header text safe to show and to copy
+// into an outgoing header: when it holds a control character (CR, LF,
+// NUL, TAB, DEL, C1) or a Unicode line or paragraph separator, each
+// becomes a space, runs of white space become one space, and the ends are
+// trimmed. Other text is returned as it is.
+func cleanHeaderText(s string) string {
+	if !strings.ContainsFunc(s, isHeaderControl) {
+		return s
+	}
+	s = strings.Map(func(r rune) rune {
+		if isHeaderControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// isHeaderControl reports whether r must never appear in a header value.
+func isHeaderControl(r rune) bool {
+	return r < ' ' || r == 0x7f || r >= 0x80 && r < 0xa0 || r == '\u2028' || r == '\u2029'
+}
+
+func rawMsgIDList(v string) []string {
 	var ids []string
 	for v != "" {
 		i := strings.IndexByte(v, '<')
@@ -368,7 +647,7 @@ func firstMsgID(v string) string {
 	if ids := msgIDList(v); len(ids) > 0 {
 		return ids[0]
 	}
-	return strings.TrimSpace(v)
+	return cleanMsgID(v)
 }
 
 var dateLayouts = []string{

@@ -10,33 +10,67 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"pbemd/internal/skipnote"
 )
 
-// The real-server suite runs runConformance against Dovecot 2.3 (IMAP
-// 10143, LMTP 10024, auth 10026) and Postfix 3.7 (SMTP 10025) on
-// 127.0.0.1, configured by the scripts in .ci/mail. It is off by default:
+// The real-server suite runs runConformance against Dovecot 2.3 (IMAP,
+// LMTP, auth) and Postfix 3.7 (SMTP) on 127.0.0.1, configured by the
+// scripts in .ci/mail as instances of their own (nothing in /etc is
+// written). It is off by default:
 //
 //	PBEMD_REALMAIL=1         TestMain configures and starts both servers
 //	                         (root, Debian; .ci/mail/install.sh first) and
 //	                         stops them when the tests end
-//	PBEMD_REALMAIL=external  they already run (.ci/mail/up.sh); only the
-//	                         tests are run
+//	PBEMD_REALMAIL=external  they already run (.ci/mail/up.sh, with the
+//	                         default accounts); only the tests are run
+//
+// The ports are .ci/mail's parameters (PBEMD_MAIL_IMAP_PORT, …, see
+// .ci/mail/env.sh), defaults 10143, 10024, 10025, 10026. The accounts are
+// the suite's own, gm and p1 at example.test, whatever PBEMD_MAIL_USERS
+// says. While it runs the suite holds RealMailLock, so suites of other
+// packages that use the same servers take turns.
 const realMailEnv = "PBEMD_REALMAIL"
 
-// Fixed by .ci/mail/dovecot.conf.tmpl and postfix-config.sh.
-const (
-	realIMAPAddr = "127.0.0.1:10143"
-	realSMTPAddr = "127.0.0.1:10025"
+func mailPort(env, def string) string {
+	if p := os.Getenv(env); p != "" {
+		return p
+	}
+	return def
+}
+
+var (
+	realIMAPAddr  = "127.0.0.1:" + mailPort("PBEMD_MAIL_IMAP_PORT", "10143")
+	realSMTPAddr  = "127.0.0.1:" + mailPort("PBEMD_MAIL_SMTP_PORT", "10025")
+	realMailPorts = []string{realIMAPAddr, "127.0.0.1:" + mailPort("PBEMD_MAIL_LMTP_PORT", "10024"), realSMTPAddr, "127.0.0.1:" + mailPort("PBEMD_MAIL_AUTH_PORT", "10026")}
 )
 
-var realMailPorts = []string{realIMAPAddr, "127.0.0.1:10024", realSMTPAddr, "127.0.0.1:10026"}
+// realMailLock is the file whose flock the suites that use the test mail
+// servers take in turn (mailer's here, cmd/pbemd's round trip).
+const realMailLock = "/tmp/pbemd-realmail.lock"
 
 func TestMain(m *testing.M) {
 	os.Exit(testMain(m))
 }
 
 func testMain(m *testing.M) int {
-	if os.Getenv(realMailEnv) != "1" {
+	switch os.Getenv(realMailEnv) {
+	case "1", "external":
+	default:
+		skipnote.Say("pbemd/mailer: the real-server suite (TestRealMailServers, Dovecot + Postfix) is skipped: set %s=1 to run it (root, after .ci/mail/install.sh; see .ci/mail/README.md)", realMailEnv)
+		return m.Run()
+	}
+	lock, err := os.OpenFile(realMailLock, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", realMailLock, err)
+		return 1
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", realMailLock, err)
+		return 1
+	}
+	if os.Getenv(realMailEnv) == "external" {
 		return m.Run()
 	}
 	stop, err := startRealMail()
@@ -80,7 +114,7 @@ func lookSbin(name string) (string, error) {
 // returns the function that stops them.
 func startRealMail() (stop func() error, err error) {
 	if os.Geteuid() != 0 {
-		return nil, fmt.Errorf("needs root (Dovecot delivers as the mail user, Postfix owns /etc/postfix)")
+		return nil, fmt.Errorf("needs root (Dovecot delivers as the mail user, Postfix runs as postfix)")
 	}
 	dovecot, err := lookSbin("dovecot")
 	if err != nil {
@@ -106,8 +140,16 @@ func startRealMail() (stop func() error, err error) {
 	if err := os.Chmod(dir, 0o755); err != nil { // the mail user walks into it
 		return nil, err
 	}
+	// The scripts' parameters: the ports above, the suite's accounts.
+	env := append(os.Environ(), "PBEMD_MAIL_DIR="+dir, "PBEMD_MAIL_DOMAIN="+testDomain, "PBEMD_MAIL_USERS=gm:gmpass p1:p1pass")
+	for i, name := range []string{"IMAP", "LMTP", "SMTP", "AUTH"} {
+		_, port, _ := net.SplitHostPort(realMailPorts[i])
+		env = append(env, "PBEMD_MAIL_"+name+"_PORT="+port)
+	}
 	run := func(name string, args ...string) error {
-		out, err := exec.Command(name, args...).CombinedOutput()
+		cmd := exec.Command(name, args...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			return fmt.Errorf("%s: %v\n%s", filepath.Base(name), err, out)
 		}
@@ -116,9 +158,10 @@ func startRealMail() (stop func() error, err error) {
 	if err := run(filepath.Join(scripts, "dovecot-config.sh"), dir); err != nil {
 		return nil, err
 	}
-	if err := run(filepath.Join(scripts, "postfix-config.sh")); err != nil {
+	if err := run(filepath.Join(scripts, "postfix-config.sh"), dir); err != nil {
 		return nil, err
 	}
+	pfconf := filepath.Join(dir, "postfix")
 	dlog, _ := os.Create(filepath.Join(dir, "dovecot.stdout"))
 	dv := exec.Command(dovecot, "-c", filepath.Join(dir, "dovecot.conf"), "-F")
 	dv.Stdout, dv.Stderr = dlog, dlog
@@ -126,7 +169,7 @@ func startRealMail() (stop func() error, err error) {
 		return nil, err
 	}
 	plog, _ := os.Create(filepath.Join(dir, "postfix.stdout"))
-	pf := exec.Command(postfix, "start-fg")
+	pf := exec.Command(postfix, "-c", pfconf, "start-fg")
 	pf.Stdout, pf.Stderr = plog, plog
 	if err := pf.Start(); err != nil {
 		dv.Process.Signal(syscall.SIGTERM)
@@ -139,7 +182,7 @@ func startRealMail() (stop func() error, err error) {
 
 	stop = func() error {
 		var errs []error
-		if err := run(postfix, "stop"); err != nil {
+		if err := run(postfix, "-c", pfconf, "stop"); err != nil {
 			errs = append(errs, err)
 		}
 		dv.Process.Signal(syscall.SIGTERM)
@@ -177,7 +220,7 @@ func startRealMail() (stop func() error, err error) {
 		case who := <-exited:
 			exited <- who
 			stop()
-			return nil, fmt.Errorf("%s exited at start; see %s (dovecot.log, *.stdout) and /var/log/postfix.log", who, dir)
+			return nil, fmt.Errorf("%s exited at start; see %s (dovecot.log, postfix.log, *.stdout)", who, dir)
 		case <-deadline:
 			stop()
 			return nil, fmt.Errorf("ports %v not all open after 15s; see %s", realMailPorts, dir)

@@ -63,12 +63,19 @@ type SenderOptions struct {
 	// MaxAttempts / MaxAge exhausted. The daemon tells the GM.
 	OnGiveUp func(GiveUp)
 	// MinBackoff is the delay after the first temporary failure (30s); it
-	// doubles per attempt up to MaxBackoff (1h), ±20% jitter.
+	// doubles per attempt up to MaxBackoff (5m), ±20% jitter. The same
+	// bounds apply to reconnecting after the server could not be reached,
+	// where only the sender's own retries double the delay, never a Kick.
 	MinBackoff time.Duration
 	MaxBackoff time.Duration
-	// MaxAttempts (25) and MaxAge (72h) bound temporary failures.
+	// MaxAge (72h, counted from Queued) and MaxAttempts (0: no limit)
+	// bound temporary failures. Neither gives up a mail before it has
+	// been retried for RunGrace (1h) in this process, counted from its
+	// first attempt here: time the daemon (or the SMTP server) was down
+	// never uses up a mail's tries.
 	MaxAttempts int
 	MaxAge      time.Duration
+	RunGrace    time.Duration
 	// Batch is how many due mails one connection sends before the queue
 	// is read again (50).
 	Batch int
@@ -84,16 +91,16 @@ func (o SenderOptions) withDefaults() SenderOptions {
 		o.MinBackoff = 30 * time.Second
 	}
 	if o.MaxBackoff <= 0 {
-		o.MaxBackoff = time.Hour
+		o.MaxBackoff = DefaultMaxBackoff
 	}
 	if o.MaxBackoff < o.MinBackoff {
 		o.MaxBackoff = o.MinBackoff
 	}
-	if o.MaxAttempts <= 0 {
-		o.MaxAttempts = 25
-	}
 	if o.MaxAge <= 0 {
 		o.MaxAge = 72 * time.Hour
+	}
+	if o.RunGrace <= 0 {
+		o.RunGrace = time.Hour
 	}
 	if o.Batch <= 0 {
 		o.Batch = 50
@@ -104,8 +111,22 @@ func (o SenderOptions) withDefaults() SenderOptions {
 	return o
 }
 
+// DefaultMaxBackoff caps the sender's retry delays: after an outage the
+// outbox moves again at most this long (plus jitter) after the server
+// answers, or within MinBackoff of the next Kick.
+const DefaultMaxBackoff = 5 * time.Minute
+
 // Sender drains the outbox over SMTP: one goroutine (Run) selects on
 // shutdown, a kick channel and a timer set to the next due mail.
+//
+// Outages. When no session can be opened (server down, refusing with
+// 421, bad login), no mail is charged for it; the sender waits MinBackoff,
+// doubling per failed retry up to MaxBackoff. A Kick (new mail queued)
+// during that wait tries once more at once if MinBackoff has passed since
+// the last try, and otherwise waits; a failed kicked try does not lengthen
+// the wait. So a stream of incoming mail during an outage causes at most
+// one connection per MinBackoff, and the outbox drains at most MaxBackoff
+// after the server is back even if nothing kicks it.
 //
 // Delivery guarantee. A mail leaves the outbox only after the server
 // accepted it (250 after DATA) and Sent committed, so it is never lost.
@@ -126,6 +147,12 @@ type Sender struct {
 
 	mu      sync.Mutex
 	backoff time.Duration // connection-level backoff after setup failures
+	retryAt time.Time     // when the sender's own reconnect is due
+	lastTry time.Time     // last attempt to open a session
+	// run remembers, per outbox id, the first attempt made by this
+	// process (for RunGrace); entries go when the mail leaves the outbox.
+	run    map[uint64]time.Time
+	health health
 }
 
 // NewSender checks cfg and returns a Sender; call Run to start it.
@@ -143,8 +170,14 @@ func NewSender(cfg SMTPConfig, q Queue, opt SenderOptions) (*Sender, error) {
 		opt:  opt,
 		log:  opt.Logger.With("component", "smtp", "addr", cfg.Addr),
 		kick: make(chan struct{}, 1),
+		run:  map[uint64]time.Time{},
 	}, nil
 }
+
+// Health says whether the last attempt to open an SMTP session (and to
+// read the outbox) went well and, if not, why and since when. It is safe
+// to call from any goroutine.
+func (s *Sender) Health() Health { return s.health.get() }
 
 // Kick wakes the sender: call it after committing new outbox mail. It
 // never blocks.
@@ -163,13 +196,18 @@ func (s *Sender) Run(ctx context.Context) error {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
+		kicked := false
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-s.kick:
+			if s.holdKick() {
+				continue // the timer stays set for the sender's own retry
+			}
+			kicked = true
 		case <-timer.C:
 		}
-		wait, err := s.Flush(ctx)
+		wait, err := s.flush(ctx, kicked)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -186,14 +224,30 @@ func (s *Sender) Run(ctx context.Context) error {
 	}
 }
 
+// holdKick reports whether a Kick must wait: the server could not be
+// reached and the last try was less than MinBackoff ago.
+func (s *Sender) holdKick() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.backoff > 0 && s.opt.Now().Sub(s.lastTry) < s.opt.MinBackoff
+}
+
 // Flush sends every mail due now, connecting once per batch, and returns
 // how long to wait before the next mail is due (or before reconnecting
 // after a connection failure).
 func (s *Sender) Flush(ctx context.Context) (time.Duration, error) {
+	return s.flush(ctx, false)
+}
+
+// flush is Flush; kicked says a Kick asked for it, so a connection
+// failure keeps the reconnect time already set instead of doubling it.
+func (s *Sender) flush(ctx context.Context, kicked bool) (time.Duration, error) {
 	for {
 		mails, err := s.q.Due(s.opt.Now(), s.opt.Batch)
 		if err != nil {
-			return s.opt.MinBackoff, fmt.Errorf("read outbox: %w", err)
+			err = fmt.Errorf("read outbox: %w", err)
+			s.health.set(s.opt.Now(), fmt.Sprintf("the outbox cannot be read or written: %v", err), err)
+			return s.opt.MinBackoff, err
 		}
 		if len(mails) == 0 {
 			break
@@ -201,13 +255,15 @@ func (s *Sender) Flush(ctx context.Context) (time.Duration, error) {
 		if err := s.sendBatch(ctx, mails); err != nil {
 			var ce *connError
 			if errors.As(err, &ce) {
-				return s.connBackoff(), err
+				s.health.set(s.opt.Now(), fmt.Sprintf("SMTP %s: cannot open a session: %v", s.cfg.Addr, ce.err), err)
+				return s.connBackoff(kicked), err
+			}
+			if ctx.Err() == nil {
+				s.health.set(s.opt.Now(), fmt.Sprintf("the outbox cannot be read or written: %v", err), err)
 			}
 			return s.opt.MinBackoff, err
 		}
-		s.mu.Lock()
-		s.backoff = 0
-		s.mu.Unlock()
+		s.health.set(s.opt.Now(), "", nil)
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
@@ -222,15 +278,61 @@ func (s *Sender) Flush(ctx context.Context) (time.Duration, error) {
 	return max(next.Sub(s.opt.Now()), 0), nil // the injected clock, not the wall clock: they differ in the demo
 }
 
-func (s *Sender) connBackoff() time.Duration {
+// connBackoff returns how long to wait before reconnecting after a
+// failed session setup. Only the sender's own retries double the delay;
+// a kicked try that failed keeps the time already set.
+func (s *Sender) connBackoff(kicked bool) time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	now := s.opt.Now()
+	if kicked && s.backoff > 0 {
+		return max(s.retryAt.Sub(now), 0)
+	}
 	if s.backoff == 0 {
 		s.backoff = s.opt.MinBackoff
 	} else {
 		s.backoff = min(2*s.backoff, s.opt.MaxBackoff)
 	}
-	return s.jitter(s.backoff)
+	d := s.jitter(s.backoff)
+	s.retryAt = now.Add(d)
+	return d
+}
+
+// connected records that a session could be opened: the outage is over.
+func (s *Sender) connected() {
+	s.mu.Lock()
+	s.backoff, s.retryAt = 0, time.Time{}
+	s.mu.Unlock()
+}
+
+// mayGiveUp reports whether mail m, past MaxAge or MaxAttempts, has been
+// retried long enough in this process to be given up.
+func (s *Sender) mayGiveUp(m QueuedMail, now time.Time) bool {
+	expired := now.Sub(m.Queued) > s.opt.MaxAge && !m.Queued.IsZero() ||
+		s.opt.MaxAttempts > 0 && m.Attempts >= s.opt.MaxAttempts
+	if !expired {
+		return false
+	}
+	s.mu.Lock()
+	first, ok := s.run[m.ID]
+	s.mu.Unlock()
+	return ok && now.Sub(first) >= s.opt.RunGrace
+}
+
+// attempted notes an attempt on mail id by this process.
+func (s *Sender) attempted(id uint64, now time.Time) {
+	s.mu.Lock()
+	if _, ok := s.run[id]; !ok {
+		s.run[id] = now
+	}
+	s.mu.Unlock()
+}
+
+// left forgets a mail that left the outbox.
+func (s *Sender) left(id uint64) {
+	s.mu.Lock()
+	delete(s.run, id)
+	s.mu.Unlock()
 }
 
 // retryDelay is the backoff after the n-th attempt (n ≥ 1).
@@ -267,26 +369,32 @@ func (s *Sender) sendBatch(ctx context.Context, mails []QueuedMail) error {
 		}
 		now := s.opt.Now()
 		log := s.log.With("msgid", m.MessageID, "outbox_id", m.ID, "attempt", m.Attempts+1)
-		if m.Attempts >= s.opt.MaxAttempts || (!m.Queued.IsZero() && now.Sub(m.Queued) > s.opt.MaxAge) {
+		if s.mayGiveUp(m, now) {
 			reason := fmt.Sprintf("gave up after %d attempts over %v; last error: %s", m.Attempts, now.Sub(m.Queued).Round(time.Second), m.LastError)
 			if err := s.q.Failed(m.ID, now, reason); err != nil {
 				return err
 			}
+			s.left(m.ID)
 			log.Error("mail given up", "reason", reason)
 			s.giveUp(GiveUp{Mail: m, Recipients: m.To, Err: errors.New(reason)})
 			continue
 		}
 		if c == nil {
+			s.mu.Lock()
+			s.lastTry = now
+			s.mu.Unlock()
 			var err error
 			if c, err = dialSMTP(ctx, s.cfg, s.log); err != nil {
 				c = nil
 				s.log.Warn("cannot open smtp session", "err", err, "due", len(mails)-i)
 				return err
 			}
+			s.connected()
 		}
 		if err := s.q.Begin(m.ID, now.Add(s.retryDelay(m.Attempts+1))); err != nil {
 			return err
 		}
+		s.attempted(m.ID, now)
 		refused, err := s.deliver(c, m)
 		now = s.opt.Now()
 		switch {
@@ -295,6 +403,7 @@ func (s *Sender) sendBatch(ctx context.Context, mails []QueuedMail) error {
 				log.Error("mail accepted by the server but not recorded as sent; it may be sent twice", "err", err)
 				return err
 			}
+			s.left(m.ID)
 			log.Info("mail sent", "to", strings.Join(m.To, ","))
 			if len(refused) > 0 {
 				s.giveUp(GiveUp{Mail: m, Recipients: refusedAddrs(refused), Partial: true, Err: errors.Join(refusedErrs(refused)...)})
@@ -316,6 +425,7 @@ func (s *Sender) sendBatch(ctx context.Context, mails []QueuedMail) error {
 			if qerr := s.q.Failed(m.ID, now, err.Error()); qerr != nil {
 				return qerr
 			}
+			s.left(m.ID)
 			log.Error("mail refused for good", "err", err)
 			s.giveUp(GiveUp{Mail: m, Recipients: m.To, Err: err})
 			if rerr := c.Reset(); rerr != nil {

@@ -173,7 +173,7 @@ func TestSenderRepliesAndRetries(t *testing.T) {
 				giveUps []GiveUp
 			)
 			s, err := NewSender(testSMTPConfig(srv.addr()), q, SenderOptions{
-				Logger: testLogger(t), MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, MaxAttempts: c.maxAtt,
+				Logger: testLogger(t), MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, MaxAttempts: c.maxAtt, RunGrace: time.Nanosecond,
 				OnGiveUp: func(g GiveUp) { mu.Lock(); giveUps = append(giveUps, g); mu.Unlock() },
 			})
 			if err != nil {
@@ -219,19 +219,6 @@ func TestSenderKeepsGoingAfterARefusal(t *testing.T) {
 	drain(t, s, q, 5*time.Second)
 	if got := srv.deliveries(); len(got) != 1 || got[0].to[0] != "good@x.org" {
 		t.Fatalf("deliveries %+v", got)
-	}
-}
-
-func TestSenderGivesUpOldMail(t *testing.T) {
-	srv := startScriptSMTP(t, nil)
-	q := newMemQueue()
-	var reasons []string
-	s, _ := NewSender(testSMTPConfig(srv.addr()), q, SenderOptions{Logger: testLogger(t), MaxAge: time.Hour,
-		OnGiveUp: func(g GiveUp) { reasons = append(reasons, g.Err.Error()) }})
-	q.add(outMail(t, "p@x.org"), time.Now().Add(-2*time.Hour))
-	drain(t, s, q, 5*time.Second)
-	if len(srv.deliveries()) != 0 || len(reasons) != 1 || !strings.Contains(reasons[0], "gave up") {
-		t.Fatalf("deliveries %d, reasons %v", len(srv.deliveries()), reasons)
 	}
 }
 
@@ -332,12 +319,8 @@ func TestSenderDuplicateWindowAfterFinalDot(t *testing.T) {
 // The SMTP server restarts between two flushes: every mail arrives, once.
 func TestSenderAcrossServerRestart(t *testing.T) {
 	path := tempPath(t, "mail.db")
-	cfg := ServerConfig{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: testDomain, StateFile: path,
-		Accounts: []ServerAccount{{Address: gm, Password: "gmpass"}}}
-	srv, err := StartServer(cfg, testLogger(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := serverConfig(path)
+	srv := startMailServer(t, cfg)
 	smtpCfg, _ := srv.SMTPConfig(gm)
 	q := newMemQueue()
 	s, _ := NewSender(smtpCfg, q, SenderOptions{Logger: testLogger(t), MinBackoff: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
@@ -357,23 +340,17 @@ func TestSenderAcrossServerRestart(t *testing.T) {
 	if _, err := s.Flush(context.Background()); err == nil {
 		t.Fatal("flush to a stopped server reported no error")
 	}
-	srv2, err := StartServer(cfg, testLogger(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv2.Close()
+	srv2 := startMailServer(t, cfg)
 	drain(t, s, q, 5*time.Second)
 
-	srv2.store.mu.Lock()
 	var got []string
-	for _, m := range srv2.store.userLocked("p1@" + testDomain).mailboxes["INBOX"].msgs {
-		pm, err := ParseMail(m.raw, "")
+	for _, raw := range mailboxRaws(t, srv2, "p1@"+testDomain, "INBOX") {
+		pm, err := ParseMail(raw, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, pm.ID)
 	}
-	srv2.store.mu.Unlock()
 	if strings.Join(got, " ") != strings.Join(ids, " ") {
 		t.Fatalf("mailbox holds %v, want each of %v once, in order", got, ids)
 	}

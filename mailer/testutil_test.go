@@ -13,6 +13,12 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"golang.org/x/crypto/bcrypt"
+
+	"pbemd/mailserver"
 )
 
 const testDomain = "example.test"
@@ -43,21 +49,143 @@ func (w *tWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// startServer starts an embedded server on 127.0.0.1:0 with gm@ and
-// p1@example.test, memory only unless stateFile is set, stopped at the
-// end of the test.
-func startServer(t testing.TB, stateFile string) *Server {
-	t.Helper()
-	srv, err := StartServer(ServerConfig{
+// testServer is the embedded mail server (package mailserver) with the
+// client configs of its accounts.
+type testServer struct{ *mailserver.Server }
+
+func (s *testServer) IMAPConfig(address string) (IMAPConfig, error) {
+	user, pw, err := s.Credentials(address)
+	if err != nil {
+		return IMAPConfig{}, err
+	}
+	return IMAPConfig{Addr: s.IMAPAddr(), Username: user, Password: pw, Security: SecurityPlain, Address: user}, nil
+}
+
+func (s *testServer) SMTPConfig(address string) (SMTPConfig, error) {
+	user, pw, err := s.Credentials(address)
+	if err != nil {
+		return SMTPConfig{}, err
+	}
+	return SMTPConfig{Addr: s.SMTPAddr(), Username: user, Password: pw, Security: SecurityPlain, Hello: "localhost"}, nil
+}
+
+// serverConfig is an embedded server on 127.0.0.1:0 with gm@ and
+// p1@example.test, memory only unless stateFile is set.
+func serverConfig(stateFile string) mailserver.Config {
+	return mailserver.Config{
 		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: testDomain, StateFile: stateFile,
-		Accounts: []ServerAccount{{Address: "gm@" + testDomain, Password: "gmpass"}, {Address: "p1@" + testDomain, Password: "p1pass"}},
-	}, testLogger(t))
+		Accounts: []mailserver.Account{{Address: "gm@" + testDomain, Password: "gmpass"}, {Address: "p1@" + testDomain, Password: "p1pass"}},
+		HashCost: bcrypt.MinCost,
+	}
+}
+
+// startMailServer starts an embedded server, stopped at the end of the
+// test.
+func startMailServer(t testing.TB, cfg mailserver.Config) *testServer {
+	t.Helper()
+	srv, err := mailserver.Start(cfg, testLogger(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	return srv
+	return &testServer{srv}
 }
+
+// startServer starts an embedded server with gm@ and p1@ (serverConfig).
+func startServer(t testing.TB, stateFile string) *testServer {
+	t.Helper()
+	return startMailServer(t, serverConfig(stateFile))
+}
+
+// imapAdmin runs fn on an IMAP session of addr, standing in for the mail
+// server's own tools (inspect, append).
+func imapAdmin(t testing.TB, srv *testServer, addr string, fn func(c *imapclient.Client)) {
+	t.Helper()
+	user, pw, err := srv.Credentials(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := imapclient.DialInsecure(srv.IMAPAddr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(user, pw).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	fn(c)
+	c.Logout().Wait()
+}
+
+// mailboxState lists the UIDs and flags of a mailbox (nil if it does not
+// exist), read over IMAP without changing anything.
+func mailboxState(t testing.TB, srv *testServer, addr, name string) (uids []uint32, flags map[uint32][]imap.Flag) {
+	t.Helper()
+	imapAdmin(t, srv, addr, func(c *imapclient.Client) {
+		sel, err := c.Select(name, &imap.SelectOptions{ReadOnly: true}).Wait()
+		if err != nil || sel.NumMessages == 0 {
+			return
+		}
+		msgs, err := c.Fetch(imap.SeqSet{{Start: 1, Stop: 0}}, &imap.FetchOptions{UID: true, Flags: true}).Collect()
+		if err != nil {
+			t.Fatal(err)
+		}
+		flags = map[uint32][]imap.Flag{}
+		for _, m := range msgs {
+			uids = append(uids, uint32(m.UID))
+			flags[uint32(m.UID)] = m.Flags
+		}
+	})
+	return uids, flags
+}
+
+// mailboxRaws reads every message of a mailbox over IMAP, as stored.
+func mailboxRaws(t testing.TB, srv *testServer, addr, name string) [][]byte {
+	t.Helper()
+	var out [][]byte
+	imapAdmin(t, srv, addr, func(c *imapclient.Client) {
+		sel, err := c.Select(name, &imap.SelectOptions{ReadOnly: true}).Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sel.NumMessages == 0 {
+			return
+		}
+		msgs, err := c.Fetch(imap.SeqSet{{Start: 1, Stop: 0}}, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			out = append(out, m.BodySection[0].Bytes)
+		}
+	})
+	return out
+}
+
+// appendRaw puts raw into a mailbox as it is (IMAP APPEND: no lines
+// added on top, unlike delivery).
+func appendRaw(t testing.TB, srv *testServer, addr, name string, raw []byte) {
+	t.Helper()
+	imapAdmin(t, srv, addr, func(c *imapclient.Client) {
+		cmd := c.Append(name, int64(len(raw)), nil)
+		if _, err := cmd.Write(raw); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// slogPrintf adapts slog to go-smtp's Printf logger (scripted servers).
+type slogPrintf struct{ log *slog.Logger }
+
+func (l slogPrintf) Printf(format string, args ...any) { l.log.Debug(fmt.Sprintf(format, args...)) }
+
+func (l slogPrintf) Println(args ...any) { l.log.Debug(strings.TrimSpace(fmt.Sprintln(args...))) }
 
 // memState is an InboxState in memory.
 type memState struct {
@@ -181,7 +309,7 @@ func orderMail(t testing.TB, i int, token string) *Composed {
 	return c
 }
 
-func deliver(t testing.TB, srv *Server, c *Composed) {
+func deliver(t testing.TB, srv *testServer, c *Composed) {
 	t.Helper()
 	if err := srv.Deliver(c.EnvelopeFrom, c.Recipients, c.Raw); err != nil {
 		t.Fatal(err)
@@ -189,7 +317,7 @@ func deliver(t testing.TB, srv *Server, c *Composed) {
 }
 
 // newTestFetcher builds a fetcher for gm@ on srv.
-func newTestFetcher(t testing.TB, srv *Server, state InboxState, h Handler, edit func(*IMAPConfig, *FetcherOptions)) *Fetcher {
+func newTestFetcher(t testing.TB, srv *testServer, state InboxState, h Handler, edit func(*IMAPConfig, *FetcherOptions)) *Fetcher {
 	t.Helper()
 	cfg, err := srv.IMAPConfig("gm@" + testDomain)
 	if err != nil {

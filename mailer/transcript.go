@@ -1,10 +1,14 @@
 package mailer
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
 	"io"
 	"log/slog"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -14,6 +18,11 @@ import (
 // debug level with credentials removed. It redacts the arguments of IMAP
 // LOGIN and AUTHENTICATE and SMTP AUTH, the SASL exchange that follows
 // them, and every occurrence of the configured secrets (raw or base64).
+// It never logs a mail's content: the lines between SMTP DATA's 354 and
+// the final "." and every IMAP literal ({n} bytes: FETCH bodies, LOGIN
+// arguments) are replaced by one line saying how much was left out, as
+// a mail carries reply tokens, passwords (SIGNON, the password mail) and
+// whatever else players write. Every other line passes through Redact.
 type transcript struct {
 	log     *slog.Logger
 	proto   string
@@ -22,9 +31,21 @@ type transcript struct {
 	mu     sync.Mutex
 	buf    []byte
 	inSASL bool // inside an AUTH/AUTHENTICATE exchange
+	// SMTP message data
+	dataAsked bool // the client sent DATA
+	inData    bool // between 354 and "."
+	dataLines int
+	// IMAP literals
+	skip        int // bytes of a literal still to leave out
+	skipped     int // size of the literal being left out
+	syncLiteral int // a client literal waiting for the server's "+"
 }
 
 const maxTranscriptLine = 1000
+
+// literalRE finds an IMAP literal announced at the end of a line: {n},
+// or {n+} (non-synchronizing).
+var literalRE = regexp.MustCompile(`\{(\d+)(\+?)\}$`)
 
 // newTranscript returns a debug writer, or nil when the logger would drop
 // debug records anyway (so no transcript work is done at all).
@@ -48,22 +69,69 @@ func (t *transcript) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.buf = append(t.buf, p...)
-	for {
-		i := strings.IndexByte(string(t.buf), '\n')
+	for len(t.buf) > 0 {
+		if t.skip > 0 {
+			n := min(t.skip, len(t.buf))
+			t.skip -= n
+			t.buf = t.buf[n:]
+			if t.skip == 0 {
+				t.log.Debug(t.proto, "line", fmt.Sprintf("<%d bytes of literal data not logged>", t.skipped))
+			}
+			continue
+		}
+		i := bytes.IndexByte(t.buf, '\n')
 		if i < 0 {
 			if len(t.buf) > maxTranscriptLine*4 {
 				t.emit(string(t.buf))
 				t.buf = t.buf[:0]
 			}
-			return len(p), nil
+			break
 		}
 		t.emit(string(t.buf[:i]))
 		t.buf = t.buf[i+1:]
 	}
+	if len(t.buf) == 0 {
+		t.buf = nil // do not keep a big literal's array
+	}
+	return len(p), nil
 }
 
 func (t *transcript) emit(line string) {
 	line = strings.TrimRight(line, "\r")
+	switch {
+	case t.inData:
+		if line == "." {
+			t.inData = false
+			t.log.Debug(t.proto, "line", fmt.Sprintf("<message data: %d lines not logged>", t.dataLines))
+			t.log.Debug(t.proto, "line", ".")
+			return
+		}
+		t.dataLines++
+		return
+	case t.proto == "smtp" && strings.EqualFold(line, "DATA"):
+		t.dataAsked = true
+	case t.dataAsked && strings.HasPrefix(line, "354"):
+		t.dataAsked, t.inData, t.dataLines = false, true, 0
+	case t.dataAsked && len(line) >= 3 && (line[0] == '4' || line[0] == '5'):
+		t.dataAsked = false
+	case t.syncLiteral > 0 && strings.HasPrefix(line, "+"):
+		t.skip, t.skipped, t.syncLiteral = t.syncLiteral, t.syncLiteral, 0
+	}
+	if t.proto == "imap" {
+		if m := literalRE.FindStringSubmatch(line); m != nil {
+			n, err := strconv.Atoi(m[1])
+			switch {
+			case err != nil || n <= 0:
+			case strings.HasPrefix(line, "*") || m[2] == "+":
+				t.skip, t.skipped = n, n // server data, or a literal that does not wait
+			default:
+				t.syncLiteral = n // the client waits for "+" before sending it
+			}
+		}
+	}
+	if line == "" {
+		return
+	}
 	t.log.Debug(t.proto, "line", redactLine(line, &t.inSASL, t.secrets))
 }
 
@@ -104,6 +172,7 @@ func redactLine(line string, inSASL *bool, secrets []string) string {
 			line = strings.ReplaceAll(line, s, "<redacted>")
 		}
 	}
+	line = Redact(line) // tokens, SIGNON, "password:"
 	if len(line) > maxTranscriptLine {
 		line = line[:maxTranscriptLine] + "…"
 	}

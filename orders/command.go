@@ -16,8 +16,30 @@ var commandWords = map[string]Verb{
 	"process": VerbProcess, "pause": VerbPause, "resume": VerbResume, "deadline": VerbDeadline,
 	"extend": VerbExtend, "rollback": VerbRollback, "set": VerbSet, "preview": VerbPreview,
 	"publish": VerbPublish, "replace": VerbReplace, "promote": VerbPromote, "eject": VerbEject,
-	"end": VerbEnd, "silent": VerbSilent,
+	"end": VerbEnd, "silent": VerbSilent, "accept": VerbAccept, "refuse": VerbRefuse,
+	"release": VerbRelease,
 }
+
+// Verbs lists every verb a mail command can have, in no set order (the
+// daemon checks that it handles each).
+func Verbs() []Verb {
+	seen := map[Verb]bool{VerbSetOrders: true}
+	out := []Verb{VerbSetOrders} // SET ORDERS, written as SET
+	for _, v := range commandWords {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// softCommands are verbs that a game's own grammar may also use for an
+// order (Supply Chain's ACCEPT and REFUSE of an offer, Supremacy's ACCEPT
+// <power> <offer>): with a grammar, the order reading of such a line wins
+// when it works, so the command needs its address there (ACCEPT
+// ann@example.org).
+var softCommands = map[Verb]bool{VerbAccept: true, VerbRefuse: true, VerbRelease: true}
 
 // endWord recognises the line that closes a block: ENDPRESS, END PRESS,
 // ENDRULES, ENDORDERS (any case, spaces, hyphens or underscores inside).
@@ -194,10 +216,37 @@ func (m *mailState) command(i int, t string, verb Verb) int {
 			}
 		}
 	case VerbEject:
-		if cp.need(1, "EJECT <power>", "EJECT Persia") {
-			if id, ok := cp.power(strings.Join(cp.args, " ")); ok {
+		if cp.need(1, "EJECT <power> or EJECT <address>", "EJECT Persia") {
+			if strings.Contains(cp.args[0], "@") {
+				cp.c.Address = trimAddress(cp.args[0])
+				cp.noMore(1)
+			} else if id, ok := cp.power(strings.Join(cp.args, " ")); ok {
 				cp.c.Power = id
 			}
+		}
+	case VerbAccept, VerbRefuse:
+		// ACCEPT alone answers the request mail it replies to.
+		if len(cp.args) == 0 {
+			break
+		}
+		if !strings.Contains(cp.args[0], "@") {
+			cp.fail(fmt.Sprintf("write %s <address> (or %s alone, in a reply to my mail that asks you)", verb, verb), string(verb)+" ann@example.org")
+			break
+		}
+		cp.c.Address = trimAddress(cp.args[0])
+		if verb == VerbAccept {
+			cp.noMore(1)
+		} else {
+			cp.c.Arg = strings.Join(cp.args[1:], " ") // a note for the candidate
+		}
+	case VerbRelease:
+		if cp.need(1, "RELEASE <address>", "RELEASE ann@example.org") {
+			if !strings.Contains(cp.args[0], "@") {
+				cp.fail("write RELEASE <address> of one of your juniors", "RELEASE ann@example.org")
+				break
+			}
+			cp.c.Address = trimAddress(cp.args[0])
+			cp.noMore(1)
 		}
 	case VerbSet:
 		last = cp.set(t)
@@ -547,6 +596,11 @@ func (cp *cmdParse) create() {
 		}
 		cp.c.Arg = strings.ToLower(a)
 	}
+}
+
+// trimAddress drops the brackets and punctuation around a written address.
+func trimAddress(s string) string {
+	return strings.Trim(s, "<>.,;:()\"'")
 }
 
 // replace reads REPLACE <power> WITH <address>.

@@ -19,9 +19,17 @@ type play struct{ Card string }
 
 type buy struct{ Card, From string }
 
+type acceptOffer struct{}
+
 func (g cardGrammar) ParseOrder(sc *orders.Scanner) any {
 	sc.SetStop(func(w string) bool { return w == "play" || w == "buy" || w == "from" })
 	switch {
+	case sc.Accept("accept"): // an offer made to this player
+		if !sc.Done() {
+			sc.Fail("ACCEPT takes nothing more", "ACCEPT")
+			return nil
+		}
+		return acceptOffer{}
 	case sc.Accept("play"):
 		card, ok := g.name(sc, g.cards)
 		if !ok {
@@ -138,4 +146,32 @@ func ExampleGrammar() {
 	// 2 1 {steel} [{1 "Steel Mil" read as Steel Mill (steel) }]
 	// 3 2 <nil> []
 	// 4 0 <nil> []
+}
+
+// ACCEPT, REFUSE and RELEASE are mail commands (a senior's answer to a
+// junior's request) that a game may also use for orders: the game's order
+// reading wins when it works, the command's form (with an address) is
+// always a command, and without a grammar they are commands.
+func TestSoftCommandsYieldToTheGamesOrders(t *testing.T) {
+	g := newCardGrammar(t)
+	r := orders.Parse("accept\nACCEPT ann@example.org\nREFUSE\nRELEASE bob@example.org", orders.Options{Grammar: g})
+	want := []struct {
+		kind orders.LineKind
+		verb orders.Verb
+	}{{orders.OrderLine, ""}, {orders.CommandLine, orders.VerbAccept}, {orders.CommandLine, orders.VerbRefuse}, {orders.CommandLine, orders.VerbRelease}}
+	for i, l := range r.Lines {
+		if l.Kind != want[i].kind || (l.Command != nil) != (want[i].verb != "") || l.Command != nil && l.Command.Verb != want[i].verb {
+			t.Errorf("line %d %q: kind %d command %+v, want kind %d verb %q", l.No, l.Text, l.Kind, l.Command, want[i].kind, want[i].verb)
+		}
+	}
+	if v := r.Lines[0].Value; v != (acceptOffer{}) {
+		t.Errorf("bare ACCEPT in a game that has the order: %v", v)
+	}
+	if a := r.Lines[1].Command; a == nil || a.Address != "ann@example.org" {
+		t.Errorf("ACCEPT ann@example.org: %+v", a)
+	}
+	r = orders.Parse("accept", orders.Options{})
+	if l := r.Lines[0]; l.Kind != orders.CommandLine || l.Command.Verb != orders.VerbAccept {
+		t.Errorf("bare ACCEPT without a grammar: %+v", l)
+	}
 }

@@ -87,6 +87,14 @@ func (m *mailState) line(i int) int {
 		return i
 	}
 	verb, isCmd := commandWords[word]
+	if isCmd && softCommands[verb] && m.p.grammar != nil {
+		// the game's own order that starts with the same word wins when
+		// it reads
+		if m.tryOrder(i, t) {
+			return i
+		}
+		l.Diags = nil
+	}
 	if isCmd && m.p.prov != nil {
 		if _, also := m.p.prov.first[word]; also {
 			// a province spelled like a command word: the order reading wins

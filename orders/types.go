@@ -138,7 +138,10 @@ const (
 	VerbPublish    Verb = "PUBLISH"   // GM
 	VerbReplace    Verb = "REPLACE"   // GM, Power, Address
 	VerbPromote    Verb = "PROMOTE"   // GM, Address (or Power + Arg)
-	VerbEject      Verb = "EJECT"     // GM, Power
+	VerbEject      Verb = "EJECT"     // GM, Power, or Address (one diplomat)
+	VerbAccept     Verb = "ACCEPT"    // senior (or GM): Address optional in a reply to the request
+	VerbRefuse     Verb = "REFUSE"    // senior (or GM): Address optional; Arg = a note for the candidate
+	VerbRelease    Verb = "RELEASE"   // senior: Address of a junior
 	VerbEnd        Verb = "END"       // GM, Arg = "DRAW" | "SOLO"; Power for SOLO
 	VerbSilent     Verb = "SILENT"    // GM: the rest of this mail is not announced
 	VerbSet        Verb = "SET"       // GM game option: Arg = key, Options[key] = value

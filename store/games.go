@@ -5,7 +5,10 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -44,27 +47,17 @@ type Game struct {
 	Options GameOptions `json:"options"`
 	Seed    int64       `json:"seed"` // master seed; each phase's seed derives from it
 
-	Phase        int       `json:"phase"`    // number of phases processed so far
-	PhaseID      string    `json:"phase_id"` // engine phase id of the open phase
-	PhaseTitle   string    `json:"phase_title"`
-	PhaseKind    string    `json:"phase_kind"`
-	PhaseStarted time.Time `json:"phase_started"`
-	Deadline     time.Time `json:"deadline"`
-	// LastOrdersEnd is when the last main order phase ended (fast pace
-	// counts the next order deadline from it).
-	LastOrdersEnd time.Time `json:"last_orders_end,omitzero"`
-	Waiting       []string  `json:"waiting,omitempty"` // powers with something to order
-	Alive         []string  `json:"alive,omitempty"`
-	Reminded      []string  `json:"reminded,omitempty"` // reminder offsets already sent this phase
+	// OpenPhase is the phase now open, one value (its fields are stored
+	// at the top level of the game record, as they always were).
+	OpenPhase
 
 	Players   []Player   `json:"players,omitempty"`
 	Observers []Observer `json:"observers,omitempty"`
 	GM        []string   `json:"gm,omitempty"` // GM addresses
 	GMToken   string     `json:"gm_token"`
-
-	DrawVotes map[string]bool   `json:"draw_votes,omitempty"` // power → yes, this phase
-	PaceVotes map[string]string `json:"pace_votes,omitempty"` // power → FAST|SLOW
-	Ready     map[string]bool   `json:"ready,omitempty"`      // power → ready, this phase
+	// Requests are the JOIN … as junior requests waiting for (or refused
+	// by) the senior diplomat of their power.
+	Requests []JoinRequest `json:"requests,omitempty"`
 
 	Paused      bool      `json:"paused,omitempty"`
 	PausedAt    time.Time `json:"paused_at,omitzero"`
@@ -81,6 +74,97 @@ type Game struct {
 	// the final phase (see the daemon's draw prize).
 	PrizeCommit string `json:"prize_commit,omitempty"`
 	PrizeSeed   string `json:"prize_seed,omitempty"`
+}
+
+// OpenPhase is everything the open phase of a game owns: which phase it
+// is, its deadline and seed, the votes, ready flags, locks and reminders of
+// the phase. The daemon opens a phase by writing one whole value, and the
+// value as it stood when the phase was processed goes into the phase's
+// history record, so ROLLBACK restores exactly what was processed. The
+// orders of the phase live in their own bucket under the phase's number.
+type OpenPhase struct {
+	Phase        int       `json:"phase"`    // number of phases processed so far
+	PhaseID      string    `json:"phase_id"` // engine phase id of the open phase
+	PhaseTitle   string    `json:"phase_title"`
+	PhaseKind    string    `json:"phase_kind"`
+	PhaseStarted time.Time `json:"phase_started"`
+	Deadline     time.Time `json:"deadline"`
+	// PhaseSeed is the seed of the phase's dice and shuffles (0 in a
+	// record written before it was kept: the daemon derives it then).
+	PhaseSeed int64 `json:"phase_seed,omitempty"`
+	// LastOrdersEnd is when the last main order phase ended (fast pace
+	// counts the next order deadline from it).
+	LastOrdersEnd time.Time `json:"last_orders_end,omitzero"`
+	Waiting       []string  `json:"waiting,omitempty"` // powers with something to order
+	Alive         []string  `json:"alive,omitempty"`
+	Reminded      []string  `json:"reminded,omitempty"` // reminder offsets already sent this phase
+
+	DrawVotes map[string]bool   `json:"draw_votes,omitempty"` // power → yes, this phase
+	PaceVotes map[string]string `json:"pace_votes,omitempty"` // power → FAST|SLOW (carried from phase to phase)
+	Ready     map[string]bool   `json:"ready,omitempty"`      // power → ready, this phase
+	// Locks are the seniors' LOCK JUNIORS, by power.
+	Locks map[string]Lock `json:"locks,omitempty"`
+	// Dropped lists the diplomats whose orders for this phase, up to the
+	// moment they were released by their senior or ejected by the GM, no
+	// longer count.
+	Dropped []Drop `json:"dropped,omitempty"`
+}
+
+// Drop is one diplomat's orders struck from the open phase: those they
+// sent up to At.
+type Drop struct {
+	Address string    `json:"address"`
+	At      time.Time `json:"at"`
+}
+
+// Struck tells whether a version of orders is struck from the phase.
+func (p *OpenPhase) Struck(s OrderSet) bool {
+	if s.GM {
+		return false
+	}
+	for _, d := range p.Dropped {
+		if d.Address == s.Address && !s.Received.After(d.At) {
+			return true
+		}
+	}
+	return false
+}
+
+// Lock is a senior diplomat's LOCK JUNIORS: the senior's orders (and the
+// GM's) are applied after the juniors', so they win.
+type Lock struct {
+	By string `json:"by"` // the senior who set it: it lapses when the power has another senior
+	// Always: LOCK JUNIORS ALWAYS, carried into every later phase; else
+	// for this phase only.
+	Always bool `json:"always,omitempty"`
+}
+
+// Clone returns a copy of p that shares no slice or map with it.
+func (p OpenPhase) Clone() OpenPhase {
+	p.Waiting = slices.Clone(p.Waiting)
+	p.Alive = slices.Clone(p.Alive)
+	p.Reminded = slices.Clone(p.Reminded)
+	p.Dropped = slices.Clone(p.Dropped)
+	p.DrawVotes = maps.Clone(p.DrawVotes)
+	p.PaceVotes = maps.Clone(p.PaceVotes)
+	p.Ready = maps.Clone(p.Ready)
+	p.Locks = maps.Clone(p.Locks)
+	return p
+}
+
+// JoinRequest is someone's JOIN <game> as junior of <power>, waiting for
+// the power's senior diplomat (or, when the power has none, the GM).
+type JoinRequest struct {
+	Address string    `json:"address"`
+	Power   string    `json:"power"`
+	Asked   time.Time `json:"asked"`
+	// AskedOf is the address asked to decide ("" = the GM); MsgID is the
+	// mail that asked, so a reply to it answers this request.
+	AskedOf string `json:"asked_of,omitempty"`
+	MsgID   string `json:"msgid,omitempty"`
+	// Refused: the senior said no; the record stays so that the same
+	// address cannot ask the same power again and again.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // GameOptions are the settings a GM chooses at creation (and may change).
@@ -112,9 +196,25 @@ type Player struct {
 	Prefs    []string  `json:"prefs,omitempty"` // power preference at sign-up
 	Junior   string    `json:"junior,omitempty"`
 	Joined   time.Time `json:"joined"`
-	Lock     string    `json:"lock,omitempty"` // senior's LOCK JUNIORS: "", "turn:<phase>", "always"
-	Left     bool      `json:"left,omitempty"` // resigned or replaced: keeps history, gets nothing
+	// Lock is the LOCK JUNIORS of a store written before OpenPhase.Locks
+	// ("turn:<phase id>" or "always"): read once, moved there, never
+	// written again.
+	Lock string `json:"lock,omitempty"`
+	Left bool   `json:"left,omitempty"` // no longer plays: keeps history, gets nothing
+	// LeftHow says how the player left (LeftResigned, …) and LeftAt when,
+	// so a later mail from them gets one clear sentence.
+	LeftHow string    `json:"left_how,omitempty"`
+	LeftAt  time.Time `json:"left_at,omitzero"`
 }
+
+// How a player left a game (Player.LeftHow).
+const (
+	LeftResigned = "resigned" // RESIGN
+	LeftReplaced = "replaced" // the GM's REPLACE
+	LeftReleased = "released" // the senior's RELEASE
+	LeftEjected  = "ejected"  // the GM's EJECT
+	LeftMoved    = "moved"    // joined another power of the game (eliminated, then junior elsewhere)
+)
 
 // Observer follows a game's results and public press.
 type Observer struct {
@@ -161,8 +261,29 @@ type PhaseRecord struct {
 	Public      string              `json:"public"`
 	Private     map[string]string   `json:"private,omitempty"`
 	Data        []byte              `json:"data,omitempty"`
-	// Game is the game record as it was before the phase (for ROLLBACK).
+	// Open is the phase's value as it stood when it was processed (for
+	// ROLLBACK).
+	Open *OpenPhase `json:"open,omitempty"`
+	// Game is the whole game record before the phase, as stores written
+	// before Open kept it (read by Reopen, no longer written).
 	Game []byte `json:"game,omitempty"`
+}
+
+// Reopen returns the phase's value as it stood when it was processed,
+// from Open or, in an older record, from the game record kept beside it.
+func (rec *PhaseRecord) Reopen() (OpenPhase, error) {
+	if rec.Open != nil {
+		return rec.Open.Clone(), nil
+	}
+	if len(rec.Game) == 0 {
+		return OpenPhase{}, fmt.Errorf("phase %d (%s): the record keeps no open phase", rec.Phase, rec.PhaseID)
+	}
+	var g Game
+	if err := json.Unmarshal(rec.Game, &g); err != nil {
+		return OpenPhase{}, fmt.Errorf("phase %d (%s): stored game record: %w", rec.Phase, rec.PhaseID, err)
+	}
+	g.upgrade()
+	return g.OpenPhase, nil
 }
 
 // AuditEntry records who changed what.
@@ -205,7 +326,27 @@ func (tx *Tx) Game(name string) (*Game, error) {
 	if err := getJSON(tx.bucket(bucketGames), []byte(name), &g); err != nil {
 		return nil, fmt.Errorf("game %q: %w", name, err)
 	}
+	g.upgrade()
 	return &g, nil
+}
+
+// upgrade moves what an older release stored elsewhere to where it lives
+// now: the seniors' LOCK JUNIORS from the player records to the open phase.
+func (g *Game) upgrade() {
+	for i := range g.Players {
+		p := &g.Players[i]
+		if p.Lock == "" {
+			continue
+		}
+		lock, keep := Lock{By: p.Address, Always: p.Lock == "always"}, p.Lock == "always" || p.Lock == "turn:"+g.PhaseID
+		if keep && !p.Left && p.Rank == 0 && p.Power != "" {
+			if g.Locks == nil {
+				g.Locks = map[string]Lock{}
+			}
+			g.Locks[p.Power] = lock
+		}
+		p.Lock = ""
+	}
 }
 
 // HasGame tells whether a game of that name exists.
@@ -293,6 +434,7 @@ func (tx *Tx) EachGame(fn func(*Game) error) error {
 		if err := getJSON(tx.bucket(bucketGames), k, &g); err != nil {
 			return err
 		}
+		g.upgrade()
 		return fn(&g)
 	})
 }
@@ -395,7 +537,7 @@ func (tx *Tx) DeleteOrderSets(game string, phase int) error {
 			return err
 		}
 	}
-	return nil
+	return tx.deleteStanding(game, phase) // what was folded of them goes too (standing.go)
 }
 
 // ---- history ----

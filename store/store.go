@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -48,23 +47,9 @@ var ErrNotFound = errors.New("not found")
 
 // DB is an open store.
 type DB struct {
-	bolt *bolt.DB
-	path string
-}
-
-// Open opens (creating if needed, mode 0600) the store at path, creates its
-// buckets and upgrades its schema.
-func Open(path string) (*DB, error) {
-	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	db := &DB{bolt: b, path: path}
-	if err := db.bolt.Update(db.prepare); err != nil {
-		b.Close()
-		return nil, fmt.Errorf("prepare store %s: %w", path, err)
-	}
-	return db, nil
+	bolt   *bolt.DB
+	path   string
+	faults writeFaults // fault.go
 }
 
 func (db *DB) prepare(tx *bolt.Tx) error {
@@ -96,9 +81,18 @@ func (db *DB) Close() error { return db.bolt.Close() }
 func (db *DB) Path() string { return db.path }
 
 // Update runs fn in one read-write transaction: all of its writes land or
-// none do.
+// none do. An error of fn is returned as is; a failure to write the
+// transaction wraps ErrWrite (see fault.go).
 func (db *DB) Update(fn func(tx *Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) })
+	btx, err := db.bolt.Begin(true)
+	if err != nil {
+		return db.writeFailed(err)
+	}
+	defer btx.Rollback() // after an error or a panic in fn; a no-op after a commit
+	if err := fn(&Tx{btx: btx}); err != nil {
+		return err
+	}
+	return db.commit(btx)
 }
 
 // View runs fn in a read-only transaction.
@@ -122,7 +116,8 @@ func (db *DB) Backup(w io.Writer) (int64, error) {
 // partial copy never has the final name.
 func (db *DB) BackupFile(path string) error {
 	tmp := path + ".partial"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	os.Remove(tmp) // a leftover keeps its mode; a new file is 0600
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}

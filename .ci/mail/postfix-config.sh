@@ -1,22 +1,38 @@
 #!/bin/bash
-# Postfix 3.7 (Debian 12) for pbemd's real-server tests: SMTP on
-# 127.0.0.1:10025, mail for gm@ and p1@example.test handed to Dovecot LMTP
-# on 127.0.0.1:10024, SMTP AUTH (PLAIN, LOGIN) checked by Dovecot on
-# 127.0.0.1:10026, no chroot, no TLS, never delivers anywhere else, logs to
-# /var/log/postfix.log. It owns /etc/postfix: it refuses to overwrite a
-# main.cf it did not write unless PBEMD_CI_FORCE=1.
-# Usage: postfix-config.sh            (then: postfix start-fg)
+# Postfix 3.7 (Debian 12) for the test mail servers, as an instance of its
+# own: main.cf and master.cf in STATE_DIR/postfix, queue and data under
+# STATE_DIR, log in STATE_DIR/postfix.log. It never writes /etc/postfix and
+# never touches the machine's own Postfix (start this one with
+# `postfix -c STATE_DIR/postfix start-fg`, stop it with `... stop`).
+#
+# SMTP on 127.0.0.1:$PBEMD_MAIL_SMTP_PORT; mail for the accounts of
+# $PBEMD_MAIL_USERS at $PBEMD_MAIL_DOMAIN (and their +detail addresses) is
+# handed to Dovecot LMTP on $PBEMD_MAIL_LMTP_PORT; SMTP AUTH (PLAIN, LOGIN)
+# is checked by Dovecot on $PBEMD_MAIL_AUTH_PORT, or not needed from
+# 127.0.0.0/8; no TLS; mail to any other address is refused with 550 and
+# nothing ever leaves the machine. Parameters: see env.sh.
+# Usage: postfix-config.sh [STATE_DIR]
 set -euo pipefail
-MARK="# written by pbemd .ci/mail/postfix-config.sh"
-if [ -f /etc/postfix/main.cf ] && ! grep -qF "$MARK" /etc/postfix/main.cf && [ "${PBEMD_CI_FORCE:-}" != 1 ]; then
-  echo "postfix-config.sh: /etc/postfix/main.cf was not written by pbemd; set PBEMD_CI_FORCE=1 to replace it" >&2
-  exit 1
-fi
-cat > /etc/postfix/main.cf <<M
-$MARK
+HERE=$(cd "$(dirname "$0")" && pwd)
+[ -n "${1:-}" ] && PBEMD_MAIL_DIR=$1
+. "$HERE/env.sh"
+pbemd_mail_check_params
+D=$PBEMD_MAIL_DIR
+C=$D/postfix
+mkdir -p "$C" "$D/postfix-queue" "$D/postfix-data"
+chmod 0755 "$D"
+chown root:root "$D/postfix-queue"
+chown postfix:postfix "$D/postfix-data"
+cat > "$C/main.cf" <<M
+# written by pbemd .ci/mail/postfix-config.sh for the test mail servers
 compatibility_level = 3.6
-myhostname = mx.example.test
-mydomain = example.test
+queue_directory = $D/postfix-queue
+data_directory = $D/postfix-data
+syslog_name = postfix-pbemd-$PBEMD_MAIL_SMTP_PORT
+maillog_file = $D/postfix.log
+maillog_file_prefixes = $D
+myhostname = mx.$PBEMD_MAIL_DOMAIN
+mydomain = $PBEMD_MAIL_DOMAIN
 myorigin = \$myhostname
 inet_interfaces = loopback-only
 inet_protocols = ipv4
@@ -26,24 +42,47 @@ local_recipient_maps =
 alias_maps =
 alias_database =
 recipient_delimiter = +
-virtual_mailbox_domains = example.test
-virtual_mailbox_maps = texthash:/etc/postfix/vmailbox
-virtual_transport = lmtp:inet:127.0.0.1:10024
+virtual_mailbox_domains = $PBEMD_MAIL_DOMAIN
+virtual_mailbox_maps = texthash:$C/vmailbox
+virtual_transport = lmtp:inet:127.0.0.1:$PBEMD_MAIL_LMTP_PORT
 smtpd_sasl_auth_enable = yes
 smtpd_sasl_type = dovecot
-smtpd_sasl_path = inet:127.0.0.1:10026
+smtpd_sasl_path = inet:127.0.0.1:$PBEMD_MAIL_AUTH_PORT
 smtpd_sasl_security_options = noanonymous
 smtpd_relay_restrictions = permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination
 default_transport = error:outbound delivery disabled in tests
 relay_transport = error:outbound delivery disabled in tests
 smtpd_banner = \$myhostname ESMTP
-maillog_file = /var/log/postfix.log
 smtputf8_enable = no
 message_size_limit = 10485760
 M
-printf 'gm@example.test ok\np1@example.test ok\n' > /etc/postfix/vmailbox
-# replace the public port-25 listener by a loopback one on 10025, no chroot
-postconf -MX smtp/inet 2>/dev/null || true
-postconf -M '127.0.0.1:10025/inet=127.0.0.1:10025 inet n - n - - smtpd'
-postconf -F '*/*/chroot = n'
-postfix check
+# The services this instance runs, none chrooted; the only listener is
+# SMTP on loopback.
+cat > "$C/master.cf" <<M
+# written by pbemd .ci/mail/postfix-config.sh
+127.0.0.1:$PBEMD_MAIL_SMTP_PORT inet n - n - - smtpd
+pickup     unix  n - n 60   1 pickup
+cleanup    unix  n - n -    0 cleanup
+qmgr       unix  n - n 300  1 qmgr
+rewrite    unix  - - n -    - trivial-rewrite
+bounce     unix  - - n -    0 bounce
+defer      unix  - - n -    0 bounce
+trace      unix  - - n -    0 bounce
+verify     unix  - - n -    1 verify
+flush      unix  n - n 1000? 0 flush
+proxymap   unix  - - n -    - proxymap
+proxywrite unix  - - n -    1 proxymap
+showq      unix  n - n -    - showq
+error      unix  - - n -    - error
+retry      unix  - - n -    - error
+discard    unix  - - n -    - discard
+lmtp       unix  - - n -    - lmtp
+anvil      unix  - - n -    1 anvil
+scache     unix  - - n -    1 scache
+postlog    unix-dgram n - n - 1 postlogd
+M
+: > "$C/vmailbox"
+for u in $PBEMD_MAIL_USERS; do
+  echo "${u%%:*}@$PBEMD_MAIL_DOMAIN ok" >> "$C/vmailbox"
+done
+postfix -c "$C" check

@@ -16,7 +16,7 @@ import (
 // pos is not modified. An error means pos itself is broken (see
 // Position.Validate), never that an order was bad.
 func Adjudicate(pos *Position, ords []PowerOrder) (*Result, error) {
-	b := getBoard()
+	b := getResolver()
 	defer b.release()
 	if err := b.load(pos); err != nil {
 		return nil, err
@@ -34,7 +34,7 @@ func Adjudicate(pos *Position, ords []PowerOrder) (*Result, error) {
 	return res, nil
 }
 
-func (b *board) movement(ords []PowerOrder) *Result {
+func (b *resolver) movement(ords []PowerOrder) *Result {
 	m, pos := b.m, b.pos
 	n := len(pos.Units)
 	np := len(m.Provinces)
@@ -539,7 +539,7 @@ func sameOrder(a, b orders.Order) bool {
 
 // explain appends the reason of unit i's order to t (nothing when it
 // succeeded) and returns its outcome.
-func (b *board) explain(t []byte, i, dislodger int) ([]byte, Outcome) {
+func (b *resolver) explain(t []byte, i, dislodger int) ([]byte, Outcome) {
 	r, m := &b.mv, b.m
 	u := &r.u[i]
 	// dis appends "dislodged by …" when the unit was dislodged, after "; "
@@ -620,7 +620,7 @@ func coastSuffix(c string) string {
 }
 
 // whyMoveFailed appends why the move of unit i failed.
-func (b *board) whyMoveFailed(t []byte, i int) []byte {
+func (b *resolver) whyMoveFailed(t []byte, i int) []byte {
 	r, m := &b.mv, b.m
 	u := &r.u[i]
 	if u.convoy && !r.path(i) {

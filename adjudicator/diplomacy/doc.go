@@ -72,6 +72,15 @@
 // calls an order "not possible" without saying illegal or void (6.F.1,
 // 6.G.7), this engine reports it illegal, which has the same effect.
 //
+// # Pictures
+//
+// The engine is an adjudicator.Drawer: Draw shows a position (after a phase,
+// with that phase's orders drawn from its Report.Data) as a picture of the
+// board, built from each map's geometry section (MAPFORMAT.md) with the
+// picture package; DrawJSON is `pbemd map`. What never changes for a map
+// (shapes, borders, names, the legend's key) is built at the first picture
+// and shared. The file draw.go lists what a picture shows.
+//
 // # Engine adapter
 //
 // Powers are named by their map ids ("england", "rome"). Check reads a

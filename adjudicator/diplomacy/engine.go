@@ -328,6 +328,10 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		o    orders.Order
 	}
 	var list []entry
+	// last[province] is the index in list of the standing order for the
+	// unit there, so that replacing it is one lookup: Check is linear in
+	// the lines of the text.
+	last := map[string]int{}
 	for i := range ck.Lines {
 		l := &ck.Lines[i]
 		if l.Kind != orders.OrderLine || l.Order == nil {
@@ -345,13 +349,12 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 			o.Unit, o.Loc.Coast = u.Type, u.Loc.Coast
 		}
 		if o.Kind != orders.Build && o.Kind != orders.Waive {
-			for k := range list {
-				if list[k].o.Kind != orders.Build && list[k].o.Kind != orders.Waive && list[k].o.Loc.Province == o.Loc.Province && list[k].line >= 0 {
-					prev := &ck.Lines[list[k].line]
-					prev.Diags = append(prev.Diags, orders.Diagnostic{Severity: orders.Warning, Message: fmt.Sprintf("replaced by the later order on line %d", l.No)})
-					list[k].line = -1
-				}
+			if k, ok := last[o.Loc.Province]; ok {
+				prev := &ck.Lines[list[k].line]
+				prev.Diags = append(prev.Diags, orders.Diagnostic{Severity: orders.Warning, Message: fmt.Sprintf("replaced by the later order on line %d", l.No)})
+				list[k].line = -1
 			}
+			last[o.Loc.Province] = len(list)
 		}
 		list = append(list, entry{i, o})
 	}

@@ -1,6 +1,7 @@
 package diplomacy
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"math/bits"
@@ -78,6 +79,8 @@ type Map struct {
 	scs      []int          // supply centre provinces
 	names    []string       // province -> printed name (Abbrev)
 	lex      *orders.Lexicon
+	geometry func() (*Geometry, error) // parsed at first use (geometry.go)
+	board    func() (*board, error)    // what every picture shares, made at the first (draw.go)
 
 	provFind, powerFind nameIndex // provIdx, powerIdx for the resolver
 }
@@ -155,29 +158,76 @@ func MapByName(name string) (*Map, bool) {
 	return m, true
 }
 
+// singleDirectives may appear once in a map file.
+var singleDirectives = map[string]bool{"variant": true, "title": true, "start-year": true, "year-suffix": true, "victory": true, "provinces": true, "centres": true}
+
+// mapSource is what the directives of a map file give, before the steps
+// of ParseMap check and index it.
+type mapSource struct {
+	file                       string
+	adj                        []adjLine
+	units                      []unitLine
+	coasts                     []coastLine
+	geo                        []geoLine // parsed at first use, not here (geometry.go)
+	geoTail                    []byte    // the section after the geometry marker, unread
+	geoTailLine                int       // its first line's number
+	wantProvinces, wantCentres int
+}
+
+type adjLine struct {
+	line  int
+	from  string
+	to    []string
+	fleet bool
+}
+
+type unitLine struct {
+	line         int
+	power, ut, l string
+}
+
+type coastLine struct {
+	line   int
+	prov   string
+	coasts []string
+}
+
+func (src *mapSource) fail(no int, format string, a ...any) error {
+	return fmt.Errorf("map %s line %d: %s", src.file, no, fmt.Sprintf(format, a...))
+}
+
 // ParseMap reads and validates a map file (format in MAPFORMAT.md). file
-// names the source in error messages.
+// names the source in error messages. It reads the directives, then checks
+// and indexes them step by step; the geometry section is kept for its first
+// use.
 func ParseMap(file string, data []byte) (*Map, error) {
 	m := &Map{provIdx: map[string]int{}, powerIdx: map[string]int{}, locIdx: map[string]int{}}
-	type adjLine struct {
-		line  int
-		from  string
-		to    []string
-		fleet bool
+	src, err := m.readDirectives(file, data)
+	if err != nil {
+		return nil, err
 	}
-	var adj []adjLine
-	type unitLine struct {
-		line         int
-		power, ut, l string
+	for _, step := range []func(*mapSource) error{
+		m.checkRequired, m.addCoasts, m.addLocations, m.addAdjacency, m.addDerivedAdjacency,
+		m.checkNames, m.addCentres, m.addStartUnits, m.addLexicon,
+	} {
+		if err := step(src); err != nil {
+			return nil, err
+		}
 	}
-	var units []unitLine
-	type coastLine struct {
-		line   int
-		prov   string
-		coasts []string
+	m.initGeometry(file, src.geo, src.geoTail, src.geoTailLine)
+	return m, nil
+}
+
+// readDirectives reads the file line by line into m (header, powers,
+// provinces) and src (borders, coasts, units, geometry), refusing unknown
+// directives and wrong field counts.
+func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
+	src := &mapSource{file: file, wantProvinces: -1, wantCentres: -1}
+	// The generated geometry section is kept whole for its first use.
+	if i := bytes.Index(data, []byte("\n"+geometryMarker)); i >= 0 {
+		src.geoTail, src.geoTailLine = data[i+1:], bytes.Count(data[:i+1], []byte("\n"))+1
+		data = data[:i+1]
 	}
-	var coasts []coastLine
-	wantProvinces, wantCentres := -1, -1
 	seen := map[string]bool{}
 	for i, raw := range strings.Split(string(data), "\n") {
 		no := i + 1
@@ -200,8 +250,7 @@ func ParseMap(file string, data []byte) (*Map, error) {
 			}
 			return f, nil
 		}
-		single := map[string]bool{"variant": true, "title": true, "start-year": true, "year-suffix": true, "victory": true, "provinces": true, "centres": true}
-		if single[key] {
+		if singleDirectives[key] {
 			if seen[key] {
 				return nil, errf("%s given twice", key)
 			}
@@ -225,9 +274,9 @@ func ParseMap(file string, data []byte) (*Map, error) {
 			case "victory":
 				m.Victory = n
 			case "provinces":
-				wantProvinces = n
+				src.wantProvinces = n
 			case "centres":
-				wantCentres = n
+				src.wantCentres = n
 			}
 		case "power":
 			f, err := fields(3)
@@ -282,13 +331,13 @@ func ParseMap(file string, data []byte) (*Map, error) {
 			if err != nil {
 				return nil, err
 			}
-			coasts = append(coasts, coastLine{no, f[0], strings.Fields(f[1])})
+			src.coasts = append(src.coasts, coastLine{no, f[0], strings.Fields(f[1])})
 		case "army", "fleet":
 			f, err := fields(2)
 			if err != nil {
 				return nil, err
 			}
-			adj = append(adj, adjLine{no, f[0], strings.Fields(f[1]), key == "fleet"})
+			src.adj = append(src.adj, adjLine{no, f[0], strings.Fields(f[1]), key == "fleet"})
 		case "unit":
 			f, err := fields(2)
 			if err != nil {
@@ -298,44 +347,61 @@ func ParseMap(file string, data []byte) (*Map, error) {
 			if !ok {
 				return nil, errf("unit wants <A|F> <location>")
 			}
-			units = append(units, unitLine{no, f[0], ut, strings.TrimSpace(l)})
+			src.units = append(src.units, unitLine{no, f[0], ut, strings.TrimSpace(l)})
 		default:
+			if strings.HasPrefix(key, "geo-") {
+				src.geo = append(src.geo, geoLine{no, key, rest})
+				continue
+			}
 			return nil, errf("unknown directive %q", key)
 		}
 	}
-	fail := func(no int, format string, a ...any) error {
-		return fmt.Errorf("map %s line %d: %s", file, no, fmt.Sprintf(format, a...))
-	}
+	return src, nil
+}
+
+// checkRequired checks the header and that there are powers and provinces.
+func (m *Map) checkRequired(src *mapSource) error {
+	file := src.file
 	if m.Name == "" || m.Title == "" || m.Victory == 0 {
-		return nil, fmt.Errorf("map %s: variant, title and victory are required", file)
+		return fmt.Errorf("map %s: variant, title and victory are required", file)
 	}
 	if len(m.Powers) == 0 || len(m.Provinces) == 0 {
-		return nil, fmt.Errorf("map %s: no powers or no provinces", file)
+		return fmt.Errorf("map %s: no powers or no provinces", file)
 	}
-	// Coasts.
-	for _, c := range coasts {
+	return nil
+}
+
+// addCoasts gives multi-coast provinces their coasts.
+func (m *Map) addCoasts(src *mapSource) error {
+	for _, c := range src.coasts {
 		pi, ok := m.provIdx[c.prov]
 		if !ok {
-			return nil, fail(c.line, "coasts of unknown province %q", c.prov)
+			return src.fail(c.line, "coasts of unknown province %q", c.prov)
 		}
 		p := &m.Provinces[pi]
 		if p.Kind != Coast {
-			return nil, fail(c.line, "province %s: only a coastal province has coasts", p.ID)
+			return src.fail(c.line, "province %s: only a coastal province has coasts", p.ID)
 		}
 		if p.Coasts != nil {
-			return nil, fail(c.line, "province %s: coasts given twice", p.ID)
+			return src.fail(c.line, "province %s: coasts given twice", p.ID)
 		}
 		if len(c.coasts) < 2 {
-			return nil, fail(c.line, "province %s: a multi-coast province needs at least two coasts", p.ID)
+			return src.fail(c.line, "province %s: a multi-coast province needs at least two coasts", p.ID)
 		}
 		for j, id := range c.coasts {
 			if !isID(id) || slicesIndex(c.coasts[:j], id) >= 0 {
-				return nil, fail(c.line, "province %s: bad or repeated coast %q", p.ID, id)
+				return src.fail(c.line, "province %s: bad or repeated coast %q", p.ID, id)
 			}
 		}
 		p.Coasts = c.coasts
 	}
-	// Locations: provinces first (index = province index), then coasts.
+	return nil
+}
+
+// addLocations indexes the locations: provinces first (index = province
+// index), then coasts.
+func (m *Map) addLocations(src *mapSource) error {
+	file := src.file
 	m.coastLoc = make([][]int, len(m.Provinces))
 	for i, p := range m.Provinces {
 		m.locs = append(m.locs, location{prov: i})
@@ -349,38 +415,44 @@ func ParseMap(file string, data []byte) (*Map, error) {
 		}
 	}
 	if len(m.locs) > maxLocs {
-		return nil, fmt.Errorf("map %s: %d locations, at most %d supported", file, len(m.locs), maxLocs)
+		return fmt.Errorf("map %s: %d locations, at most %d supported", file, len(m.locs), maxLocs)
 	}
-	// Adjacency.
+	return nil
+}
+
+// addAdjacency reads the army and fleet borders and checks them: known
+// neighbours, terrain, coasts named, mirrored, none missing.
+func (m *Map) addAdjacency(src *mapSource) error {
+	file := src.file
 	m.army = make([]bitset, len(m.Provinces))
 	m.fleet = make([]bitset, len(m.locs))
 	armySeen := make([]bool, len(m.Provinces))
 	fleetSeen := make([]bool, len(m.locs))
-	for _, a := range adj {
+	for _, a := range src.adj {
 		if !a.fleet {
 			pi, ok := m.provIdx[a.from]
 			if !ok {
-				return nil, fail(a.line, "army border of unknown province %q", a.from)
+				return src.fail(a.line, "army border of unknown province %q", a.from)
 			}
 			p := m.Provinces[pi]
 			if p.Kind != Land && p.Kind != Coast {
-				return nil, fail(a.line, "province %s: a %s has no army borders", p.ID, kindName(p.Kind))
+				return src.fail(a.line, "province %s: a %s has no army borders", p.ID, kindName(p.Kind))
 			}
 			if armySeen[pi] {
-				return nil, fail(a.line, "province %s: army borders given twice", p.ID)
+				return src.fail(a.line, "province %s: army borders given twice", p.ID)
 			}
 			armySeen[pi] = true
 			for _, t := range a.to {
 				ti, ok := m.provIdx[t]
 				if !ok {
-					return nil, fail(a.line, "province %s: army neighbour %q does not exist", p.ID, t)
+					return src.fail(a.line, "province %s: army neighbour %q does not exist", p.ID, t)
 				}
 				if ti == pi {
-					return nil, fail(a.line, "province %s: borders itself", p.ID)
+					return src.fail(a.line, "province %s: borders itself", p.ID)
 				}
 				tk := m.Provinces[ti].Kind
 				if tk != Land && tk != Coast {
-					return nil, fail(a.line, "province %s: army neighbour %s is a %s", p.ID, t, kindName(tk))
+					return src.fail(a.line, "province %s: army neighbour %s is a %s", p.ID, t, kindName(tk))
 				}
 				m.army[pi].set(ti)
 			}
@@ -388,33 +460,33 @@ func ParseMap(file string, data []byte) (*Map, error) {
 		}
 		li, ok := m.locIdx[a.from]
 		if !ok {
-			return nil, fail(a.line, "fleet border of unknown location %q", a.from)
+			return src.fail(a.line, "fleet border of unknown location %q", a.from)
 		}
 		pf := m.Provinces[m.locs[li].prov]
 		if pf.Kind == Land {
-			return nil, fail(a.line, "province %s: an inland province has no fleet borders", pf.ID)
+			return src.fail(a.line, "province %s: an inland province has no fleet borders", pf.ID)
 		}
 		if len(pf.Coasts) > 0 && m.locs[li].coast == "" {
-			return nil, fail(a.line, "province %s: give fleet borders per coast (%s/%s …)", pf.ID, pf.ID, pf.Coasts[0])
+			return src.fail(a.line, "province %s: give fleet borders per coast (%s/%s …)", pf.ID, pf.ID, pf.Coasts[0])
 		}
 		if fleetSeen[li] {
-			return nil, fail(a.line, "location %s: fleet borders given twice", a.from)
+			return src.fail(a.line, "location %s: fleet borders given twice", a.from)
 		}
 		fleetSeen[li] = true
 		for _, t := range a.to {
 			ti, ok := m.locIdx[t]
 			if !ok {
-				return nil, fail(a.line, "location %s: fleet neighbour %q does not exist", a.from, t)
+				return src.fail(a.line, "location %s: fleet neighbour %q does not exist", a.from, t)
 			}
 			pt := m.Provinces[m.locs[ti].prov]
 			if len(pt.Coasts) > 0 && m.locs[ti].coast == "" {
-				return nil, fail(a.line, "location %s: fleet neighbour %s needs a coast (%s/%s …)", a.from, t, pt.ID, pt.Coasts[0])
+				return src.fail(a.line, "location %s: fleet neighbour %s needs a coast (%s/%s …)", a.from, t, pt.ID, pt.Coasts[0])
 			}
 			if pt.Kind == Land {
-				return nil, fail(a.line, "location %s: fleet neighbour %s is inland", a.from, t)
+				return src.fail(a.line, "location %s: fleet neighbour %s is inland", a.from, t)
 			}
 			if m.locs[ti].prov == m.locs[li].prov {
-				return nil, fail(a.line, "location %s: borders its own province", a.from)
+				return src.fail(a.line, "location %s: borders its own province", a.from)
 			}
 			m.fleet[li].set(ti)
 		}
@@ -422,14 +494,14 @@ func ParseMap(file string, data []byte) (*Map, error) {
 	for i := range m.Provinces {
 		for j := range m.Provinces {
 			if m.army[i].has(j) && !m.army[j].has(i) {
-				return nil, fmt.Errorf("map %s: province %s: army border to %s is not mirrored (%s lacks %s)", file, m.Provinces[i].ID, m.Provinces[j].ID, m.Provinces[j].ID, m.Provinces[i].ID)
+				return fmt.Errorf("map %s: province %s: army border to %s is not mirrored (%s lacks %s)", file, m.Provinces[i].ID, m.Provinces[j].ID, m.Provinces[j].ID, m.Provinces[i].ID)
 			}
 		}
 	}
 	for i := range m.locs {
 		for j := range m.locs {
 			if m.fleet[i].has(j) && !m.fleet[j].has(i) {
-				return nil, fmt.Errorf("map %s: province %s: fleet border to %s is not mirrored (%s lacks %s)", file, m.locName(i), m.locName(j), m.locName(j), m.locName(i))
+				return fmt.Errorf("map %s: province %s: fleet border to %s is not mirrored (%s lacks %s)", file, m.locName(i), m.locName(j), m.locName(j), m.locName(i))
 			}
 		}
 	}
@@ -437,24 +509,28 @@ func ParseMap(file string, data []byte) (*Map, error) {
 		switch p.Kind {
 		case Land:
 			if m.army[i].count() == 0 {
-				return nil, fmt.Errorf("map %s: province %s: inland province without army borders", file, p.ID)
+				return fmt.Errorf("map %s: province %s: inland province without army borders", file, p.ID)
 			}
 		case Coast:
 			if len(p.Coasts) == 0 && m.fleet[i].count() == 0 {
-				return nil, fmt.Errorf("map %s: province %s: coastal province without fleet borders", file, p.ID)
+				return fmt.Errorf("map %s: province %s: coastal province without fleet borders", file, p.ID)
 			}
 			for _, l := range m.coastLoc[i] {
 				if m.fleet[l].count() == 0 {
-					return nil, fmt.Errorf("map %s: province %s: coast %s has no fleet borders", file, p.ID, m.locs[l].coast)
+					return fmt.Errorf("map %s: province %s: coast %s has no fleet borders", file, p.ID, m.locs[l].coast)
 				}
 			}
 		case Sea, Archipelago:
 			if m.fleet[i].count() == 0 {
-				return nil, fmt.Errorf("map %s: province %s: %s without fleet borders", file, p.ID, kindName(p.Kind))
+				return fmt.Errorf("map %s: province %s: %s without fleet borders", file, p.ID, kindName(p.Kind))
 			}
 		}
 	}
-	// Derived adjacency.
+	return nil
+}
+
+// addDerivedAdjacency computes the provinces each location's fleet reaches.
+func (m *Map) addDerivedAdjacency(src *mapSource) error {
 	m.fleetTo = make([]bitset, len(m.locs))
 	m.seaNear = make([]bitset, len(m.Provinces))
 	for l := range m.locs {
@@ -465,7 +541,12 @@ func ParseMap(file string, data []byte) (*Map, error) {
 		}
 		m.seaNear[m.locs[l].prov] = m.seaNear[m.locs[l].prov].or(m.fleetTo[l])
 	}
-	// Names must be unambiguous.
+	return nil
+}
+
+// checkNames refuses a name that names two provinces.
+func (m *Map) checkNames(src *mapSource) error {
+	file := src.file
 	names := map[string]string{}
 	claim := func(name, owner string) error {
 		k := strings.ToLower(name)
@@ -478,11 +559,17 @@ func ParseMap(file string, data []byte) (*Map, error) {
 	for _, p := range m.Provinces {
 		for _, n := range append([]string{p.ID, p.Abbrev, p.Full}, p.Aliases...) {
 			if err := claim(n, "province "+p.ID); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	// Centres and homes.
+	return nil
+}
+
+// addCentres indexes supply centres and home centres and checks the
+// declared counts and the victory count.
+func (m *Map) addCentres(src *mapSource) error {
+	file := src.file
 	m.homes = make([][]int, len(m.Powers))
 	for i, p := range m.Provinces {
 		if p.SupplyCenter {
@@ -493,31 +580,37 @@ func ParseMap(file string, data []byte) (*Map, error) {
 			m.homes[pw] = append(m.homes[pw], i)
 		}
 	}
-	if wantProvinces >= 0 && wantProvinces != len(m.Provinces) {
-		return nil, fmt.Errorf("map %s: declares %d provinces but lists %d", file, wantProvinces, len(m.Provinces))
+	if src.wantProvinces >= 0 && src.wantProvinces != len(m.Provinces) {
+		return fmt.Errorf("map %s: declares %d provinces but lists %d", file, src.wantProvinces, len(m.Provinces))
 	}
-	if wantCentres >= 0 && wantCentres != len(m.scs) {
-		return nil, fmt.Errorf("map %s: declares %d supply centres but lists %d", file, wantCentres, len(m.scs))
+	if src.wantCentres >= 0 && src.wantCentres != len(m.scs) {
+		return fmt.Errorf("map %s: declares %d supply centres but lists %d", file, src.wantCentres, len(m.scs))
 	}
 	if m.Victory <= len(m.scs)/2 || m.Victory > len(m.scs) {
-		return nil, fmt.Errorf("map %s: victory at %d centres must be a majority of the %d centres", file, m.Victory, len(m.scs))
+		return fmt.Errorf("map %s: victory at %d centres must be a majority of the %d centres", file, m.Victory, len(m.scs))
 	}
 	for pw, h := range m.homes {
 		if len(h) == 0 {
-			return nil, fmt.Errorf("map %s: power %s has no home centre", file, m.Powers[pw].ID)
+			return fmt.Errorf("map %s: power %s has no home centre", file, m.Powers[pw].ID)
 		}
 	}
-	// Start units.
+	return nil
+}
+
+// addStartUnits reads the start units: each on its power's home centre, one
+// per province and per home centre, of a type that can stand there.
+func (m *Map) addStartUnits(src *mapSource) error {
+	file := src.file
 	occupied := make([]bool, len(m.Provinces))
 	perPower := make([]int, len(m.Powers))
-	for _, u := range units {
+	for _, u := range src.units {
 		pw, ok := m.powerIdx[u.power]
 		if !ok {
-			return nil, fail(u.line, "unit of unknown power %q", u.power)
+			return src.fail(u.line, "unit of unknown power %q", u.power)
 		}
 		li, ok := m.locIdx[u.l]
 		if !ok {
-			return nil, fail(u.line, "unit in unknown location %q", u.l)
+			return src.fail(u.line, "unit in unknown location %q", u.l)
 		}
 		pi := m.locs[li].prov
 		p := m.Provinces[pi]
@@ -526,21 +619,21 @@ func ParseMap(file string, data []byte) (*Map, error) {
 		case "A":
 			ut = orders.Army
 			if p.Kind == Sea || m.locs[li].coast != "" {
-				return nil, fail(u.line, "province %s: an army cannot stand at %s", p.ID, u.l)
+				return src.fail(u.line, "province %s: an army cannot stand at %s", p.ID, u.l)
 			}
 		case "F":
 			ut = orders.Fleet
 			if p.Kind == Land || (len(p.Coasts) > 0 && m.locs[li].coast == "") {
-				return nil, fail(u.line, "province %s: a fleet cannot stand at %s", p.ID, u.l)
+				return src.fail(u.line, "province %s: a fleet cannot stand at %s", p.ID, u.l)
 			}
 		default:
-			return nil, fail(u.line, "unit type %q is not A or F", u.ut)
+			return src.fail(u.line, "unit type %q is not A or F", u.ut)
 		}
 		if p.Home != u.power {
-			return nil, fail(u.line, "province %s: start unit of %s is not on one of its home centres", p.ID, u.power)
+			return src.fail(u.line, "province %s: start unit of %s is not on one of its home centres", p.ID, u.power)
 		}
 		if occupied[pi] {
-			return nil, fail(u.line, "province %s: two start units", p.ID)
+			return src.fail(u.line, "province %s: two start units", p.ID)
 		}
 		occupied[pi] = true
 		perPower[pw]++
@@ -548,9 +641,15 @@ func ParseMap(file string, data []byte) (*Map, error) {
 	}
 	for pw, n := range perPower {
 		if n != len(m.homes[pw]) {
-			return nil, fmt.Errorf("map %s: power %s starts with %d units on %d home centres", file, m.Powers[pw].ID, n, len(m.homes[pw]))
+			return fmt.Errorf("map %s: power %s starts with %d units on %d home centres", file, m.Powers[pw].ID, n, len(m.homes[pw]))
 		}
 	}
+	return nil
+}
+
+// addLexicon builds the printed names and the order parser's lexicon.
+func (m *Map) addLexicon(src *mapSource) error {
+	file := src.file
 	m.names = make([]string, len(m.Provinces))
 	ids := make([]string, len(m.Provinces))
 	for i, p := range m.Provinces {
@@ -563,10 +662,10 @@ func ParseMap(file string, data []byte) (*Map, error) {
 	m.provFind, m.powerFind = newNameIndex(ids), newNameIndex(powerIDs)
 	lex, err := m.buildLexicon()
 	if err != nil {
-		return nil, fmt.Errorf("map %s: names: %w", file, err)
+		return fmt.Errorf("map %s: names: %w", file, err)
 	}
 	m.lex = lex
-	return m, nil
+	return nil
 }
 
 func (m *Map) buildLexicon() (*orders.Lexicon, error) {

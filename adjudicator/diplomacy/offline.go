@@ -30,9 +30,13 @@ type offlineResult struct {
 }
 
 type offlineOut struct {
-	Results []offlineResult `json:"results"`
-	Next    *jsonPosition   `json:"next"`
-	Winner  string          `json:"winner"`
+	// Phase is the phase adjudicated; Standoffs its vacant provinces a
+	// move bounced from (`pbemd map` draws both).
+	Phase     *jsonPhase      `json:"phase,omitempty"`
+	Results   []offlineResult `json:"results"`
+	Standoffs []string        `json:"standoffs,omitempty"`
+	Next      *jsonPosition   `json:"next"`
+	Winner    string          `json:"winner"`
 }
 
 // AdjudicateJSON is the offline contract of `pbemd adjudicate`: it reads one
@@ -44,8 +48,9 @@ type offlineOut struct {
 //	      "dislodged": [{"power": …, "type": …, "province": …, "attacker_from": "…"}],
 //	      "standoffs": ["bur"], "supply_centers": {"lon": "England"},
 //	      "orders": {"England": ["F London - North Sea", "A lvp - yor"]}}
-//	out: {"results": [{"power": "England", "order": "F Lon - Nth", "outcome": "succeeded"|"failed"|"invalid"|"illegal", "reason": "…"}],
-//	      "next": {same shape as the input without "orders"}, "winner": ""}
+//	out: {"phase": {the phase adjudicated},
+//	      "results": [{"power": "England", "order": "F Lon - Nth", "outcome": "succeeded"|"failed"|"invalid"|"illegal", "reason": "…"}],
+//	      "standoffs": ["bur"], "next": {same shape as the input without "orders"}, "winner": ""}
 //
 // Orders are free text in any syntax the orders package reads; a line it
 // cannot read is reported "invalid" with the parser's reason. Unknown JSON
@@ -106,6 +111,7 @@ func AdjudicateJSON(r io.Reader, w io.Writer) error {
 		out.Results = append(out.Results, offlineResult{Power: m.PowerName(r.Power), Order: r.Text, Outcome: r.Outcome, Reason: r.Reason})
 	}
 	out.Results = append(out.Results, unread...)
+	out.Phase, out.Standoffs = phaseJSON(pos.Phase), res.Standoffs
 	out.Next = encodePosition(res.Next, m.PowerName)
 	if res.Winner != "" {
 		out.Winner = m.PowerName(res.Winner)

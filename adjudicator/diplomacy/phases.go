@@ -7,7 +7,7 @@ import (
 	"pbemd/orders"
 )
 
-func (b *board) retreats(ords []PowerOrder) *Result {
+func (b *resolver) retreats(ords []PowerOrder) *Result {
 	m, pos := b.m, b.pos
 	res := b.newResult(len(ords))
 	nd := len(pos.Dislodged)
@@ -229,7 +229,7 @@ func freeHomes(pos *Position, power string) []string {
 	return out
 }
 
-func (b *board) adjustments(ords []PowerOrder) *Result {
+func (b *resolver) adjustments(ords []PowerOrder) *Result {
 	m, pos := b.m, b.pos
 	np, npw := len(m.Provinces), len(m.Powers)
 	res := b.newResult(len(ords))
@@ -418,7 +418,7 @@ func owedOf(m *Map, pw, centres, units int, owner, unitAt []int) int {
 // greatest distance to an owned supply centre first, counting moves over
 // land and sea for both unit types; on equal distance fleets before
 // armies, then by the English province name.
-func (b *board) civilDisorder(pw, n int) {
+func (b *resolver) civilDisorder(pw, n int) {
 	m, pos := b.m, b.pos
 	// Distance from every province to the nearest owned centre (BFS).
 	b.dist = fill(b.dist, len(m.Provinces), -1)
@@ -478,7 +478,7 @@ func (b *board) civilDisorder(pw, n int) {
 // advance sets res.Next to the following phase: a retreat phase only when a
 // unit was dislodged, centre ownership after Fall (after its retreats), an
 // adjustment phase only when some power must build or disband.
-func (b *board) advance(res *Result) {
+func (b *resolver) advance(res *Result) {
 	next := res.Next
 	m := b.m
 	ph := b.pos.Phase

@@ -130,7 +130,7 @@ func (p *Position) UnitAt(province string) (orders.UnitType, string, string, boo
 // units where they can stand, one unit per province, centres owned by
 // known powers.
 func (p *Position) Validate() error {
-	b := getBoard()
+	b := getResolver()
 	defer b.release()
 	return b.load(p)
 }

@@ -304,13 +304,5 @@ func (g *Game) combat(rng *rand.Rand, retreat map[*Unit]int) []*Battle {
 	return battles
 }
 
-// less is the canonical order of units.
-func (g *Game) less(a, b *Unit) bool {
-	if a.Owner != b.Owner {
-		return g.powerIndex(a.Owner) < g.powerIndex(b.Owner)
-	}
-	return a.Serial < b.Serial
-}
-
 // unitLabel names a unit with its owner: "red RID3".
 func (g *Game) unitLabel(u *Unit) string { return u.Owner + " " + u.Name() }

@@ -157,3 +157,57 @@ func TestWholeGameByMail(t *testing.T) {
 	}
 	t.Logf("%d phases, %d battle reports, %s: %v", phases, battles, g.EndedAs, g.Winners)
 }
+
+// Seed, The Strategical Phase: units that require strategic supply and do
+// not get it are removed from play. The acknowledgement of a deployment
+// says which units the orders leave to perish: Red's armor, on the move
+// out of its territory, is kept in the hex away from it.
+func TestDeploymentAcknowledgementTellsWhoWillStarve(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("dep", "empire2", "")
+	ps := tb.SignUp("dep", []string{"red", "blue"})
+	tb.As(ps["red"], "BID 1")
+	tb.As(ps["blue"], "BID 1")
+	tb.Outbox()
+	tb.Wait(25 * time.Hour) // bids
+	tb.Wait(25 * time.Hour) // production: nothing bought
+	tb.Outbox()
+	if g := tb.Game("dep"); !strings.Contains(g.PhaseTitle, "tactical turn 1") {
+		t.Fatalf("phase %s", g.PhaseTitle)
+	}
+	tb.As(ps["red"], "RAD5 C3-B3\nCEASEFIRE")
+	tb.As(ps["blue"], "CEASEFIRE")
+	tb.Outbox()
+	tb.Wait(49 * time.Hour)
+	tb.Outbox()
+	if g := tb.Game("dep"); !strings.Contains(g.PhaseTitle, "deployment") {
+		t.Fatalf("phase %s, want the round 2 deployment", g.PhaseTitle)
+	}
+	tb.As(ps["red"], "KEEP RAD5 B3")
+	ack := daemontest.One(t, tb.Outbox(), ps["red"].Addr, "Re:")
+	daemontest.Contains(t, ack.Text, "KEEP RAD5 B3", "Strategic supply, if these deployment orders stand", "will perish: RAD5 (B3)")
+	tb.As(ps["red"], "KEEP RAD5 C3")
+	ack = daemontest.One(t, tb.Outbox(), ps["red"].Addr, "Re:")
+	daemontest.Contains(t, ack.Text, "KEEP RAD5 C3", "every unit of yours keeps its supply")
+	daemontest.Lacks(t, ack.Text, "will perish")
+}
+
+// Six powers sign up for empire6 through the daemon; each gets its own
+// power and the start mail shows the generated world with all six.
+func TestSixPowersThroughTheDaemon(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("e6", "empire6", "")
+	powers := []string{"red", "blue", "green", "yellow", "white", "black"}
+	for _, p := range powers {
+		tb.Send(p+"@example.test", "", "JOIN e6 prefer "+p)
+	}
+	ms := tb.Outbox()
+	for _, p := range powers {
+		daemontest.One(t, ms, p+"@example.test", "You are "+strings.ToUpper(p[:1])+p[1:])
+	}
+	start := daemontest.One(t, ms, "white@example.test", "has started")
+	daemontest.Contains(t, start.Text, "Generated world, 20×16 hexes", "W white", "K black", "White: FAC1", "Black: FAC1")
+	if g := tb.Game("e6"); g.Status != store.Active || len(g.Waiting) != 6 {
+		t.Fatalf("game %s waiting %v", g.Status, g.Waiting)
+	}
+}

@@ -2,8 +2,11 @@
 // of secret simultaneous orders, supply lines and Galaxy-PBM-style random
 // combat, played by mail (seed: ../shared/seeds/empire-boardgame.txt).
 //
-// It registers the engines "empire" (4 players), "empire2", "empire3" and
-// "empire-random" (4 players on a world generated from the game's seed).
+// It registers the engines "empire" (4 players), "empire2", "empire3",
+// "empire-random" (4 players on a world generated from the game's seed)
+// and "empire5" to "empire8" (5 to 8 players on a larger generated world:
+// the seed's counters come in eight sheets, and the shipped tiles seat at
+// most four).
 // Options (New): see optionHelp and the RULES text.
 //
 // It must never do I/O, read a clock, log, or use a global random source:
@@ -24,6 +27,15 @@
 // implements (movement in move.go, supply in supply.go, combat in
 // combat.go, the strategic phase in strategic.go, the tactical turn in
 // tactical.go).
+//
+// # Pictures
+//
+// Draw (adjudicator.Drawer, draw.go) is a power's own view of the board:
+// every hex's land wedges and name, the units it sees (per hex and
+// power, with factories, bases and headquarters marked and moves drawn),
+// its supply groups cut off from supply, and what it may know of the
+// other powers. Fog of war is kept as in its text view: nothing out of its
+// sight, and no other power's unit pool, is drawn (TestPictureFogOfWar).
 //
 // # Orders
 //

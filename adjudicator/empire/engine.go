@@ -12,8 +12,27 @@ import (
 	"pbemd/orders"
 )
 
-// powerIDs are the powers in seating order (the seed's counter colours).
-var powerIDs = []string{"red", "blue", "green", "yellow"}
+// powerIDs are the powers in seating order, named after the seed's counter
+// sheets (white, black, blue, red, khaki, olive green, yellow and dark
+// green counters): eight powers at most. The shipped worlds seat 2 to 4;
+// five or more play on a generated world.
+var powerIDs = []string{"red", "blue", "green", "yellow", "white", "black", "khaki", "olive"}
+
+// powerLetters mark each power's units on the text map (black is K, khaki
+// H: the first letters of blue and black, and of khaki and K, collide).
+var powerLetters = map[string]string{"red": "R", "blue": "B", "green": "G", "yellow": "Y", "white": "W", "black": "K", "khaki": "H", "olive": "O"}
+
+// letterOf is the map letter of a power.
+func letterOf(p string) string {
+	if l, ok := powerLetters[p]; ok {
+		return l
+	}
+	return strings.ToUpper(p[:1])
+}
+
+// maxShippedPlayers is the most players a shipped world seats; more play
+// on a generated world.
+const maxShippedPlayers = 4
 
 // Engine is the adjudicator.Engine of the Empire Boardgame for a fixed
 // number of players; its preset options apply unless New is given others.
@@ -31,6 +50,10 @@ var presets = []*Engine{
 	{name: "empire2", title: "Empire Boardgame (2 players)", players: 2},
 	{name: "empire3", title: "Empire Boardgame (3 players)", players: 3},
 	{name: "empire-random", title: "Empire Boardgame (4 players, a new world generated for each game)", players: 4, preset: map[string]string{"world": "generated"}},
+	{name: "empire5", title: "Empire Boardgame (5 players, a generated world)", players: 5, preset: map[string]string{"world": "generated"}},
+	{name: "empire6", title: "Empire Boardgame (6 players, a generated world)", players: 6, preset: map[string]string{"world": "generated"}},
+	{name: "empire7", title: "Empire Boardgame (7 players, a generated world)", players: 7, preset: map[string]string{"world": "generated"}},
+	{name: "empire8", title: "Empire Boardgame (8 players, a generated world)", players: 8, preset: map[string]string{"world": "generated"}},
 }
 
 // The presets are registered by name: registering builds no Info (its
@@ -79,7 +102,7 @@ func (e *Engine) New(options map[string]string, seed int64) ([]byte, error) {
 	}
 	for k, v := range options {
 		if strings.EqualFold(k, "players") {
-			return nil, fmt.Errorf("empire: the number of players is the engine's (%s has %d); choose empire, empire2 or empire3", e.name, e.players)
+			return nil, fmt.Errorf("empire: the number of players is the engine's (%s has %d); choose empire2, empire3, empire, empire5, empire6, empire7 or empire8", e.name, e.players)
 		}
 		merged[k] = v
 	}
@@ -116,7 +139,7 @@ func newGame(o Options, seed int64) (*Game, error) {
 		}
 		seats = sc.Seats[o.World][o.Players]
 		if seats == nil {
-			return nil, fmt.Errorf("world %s has no seats for %d players", o.World, o.Players)
+			return nil, fmt.Errorf("world %s has no seats for %d players (%d or more players play on a generated world: world=generated)", o.World, o.Players, maxShippedPlayers+1)
 		}
 	}
 	raw, err := unitData()
@@ -278,7 +301,60 @@ func (e *Engine) Check(state []byte, power, text string) (adjudicator.Check, err
 		ck.Canonical = append(ck.Canonical, formatOrder(g.World, o))
 	}
 	ck.Notes = g.notes(power, set)
+	if g.Step == stepDeploy {
+		ck.Notes = append(ck.Notes, e.supplyForecast(state, power, set.accepted)...)
+	}
 	return ck, nil
+}
+
+// supplyForecast tells a power in the deployment step what the strategic
+// supply check will do to its units if these deployment orders stand
+// (seed, The Strategical Phase: "Check for the supply availability for all
+// units that require strategic supplies. For any such units not receiving
+// supplies, apply consequences"). A power's territories are its own units
+// only, so the outcome depends on its own orders alone and can be told at
+// once: the deployment is carried out on a copy of the game.
+func (e *Engine) supplyForecast(state []byte, p string, accepted []Order) []string {
+	c, err := e.decode(state)
+	if err != nil {
+		return nil
+	}
+	s, _ := c.collect(p, accepted)
+	res := c.resolveDeploy(map[string]*orderSet{p: s})
+	var perish, disable, sacrifice []string
+	for _, ev := range res.Supply {
+		if ev.Power != p {
+			continue
+		}
+		name := ev.Unit + " (" + ev.Hex + ")"
+		switch ev.What {
+		case "perished":
+			perish = append(perish, name)
+		case "disabled":
+			disable = append(disable, name)
+		case "sacrificed":
+			sacrifice = append(sacrifice, name)
+		}
+	}
+	if len(perish)+len(disable) == 0 {
+		out := []string{"Strategic supply, if these deployment orders stand: every unit of yours keeps its supply."}
+		if len(sacrifice) > 0 {
+			out = append(out, "  "+strings.Join(sacrifice, ", ")+" will be used up (SACRIFICE) to supply its territory.")
+		}
+		return out
+	}
+	out := []string{"Strategic supply, if these deployment orders stand (no territory with a factory, army base or army group HQ reaches them):"}
+	if len(perish) > 0 {
+		out = append(out, "  will perish: "+strings.Join(perish, ", "))
+	}
+	if len(disable) > 0 {
+		out = append(out, "  will be disabled: "+strings.Join(disable, ", "))
+	}
+	if len(sacrifice) > 0 {
+		out = append(out, "  will be used up (SACRIFICE): "+strings.Join(sacrifice, ", "))
+	}
+	out = append(out, "  To save them: KEEP them next to a supplied territory, POOL them into one, TRANSFORM a headquarters, or SACRIFICE one unit of their territory.")
+	return out
 }
 
 // Merge implements adjudicator.Merger: a newer order for a unit (or a newer

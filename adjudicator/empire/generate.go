@@ -21,8 +21,16 @@ func generatedSize(players int) (w, h int) {
 		return 12, 10
 	case 3:
 		return 14, 12
+	case 4:
+		return 16, 12
+	case 5:
+		return 18, 14
+	case 6:
+		return 20, 16
+	case 7:
+		return 24, 16
 	}
-	return 16, 12
+	return 26, 18
 }
 
 // generateWorld makes a board for the players from seed.

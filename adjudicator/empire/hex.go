@@ -8,7 +8,8 @@ import (
 
 // The board is a rectangle of pointy-top hexes in "odd-r" offset layout: row
 // r (0 at the top) holds columns 0..W-1, and odd rows are shifted half a hex
-// to the right. A hex is named by its column letter and 1-based row number
+// to the right — with the 1-based row names players see, the even-numbered
+// rows 2, 4, 6, … (RULES says so in those words). A hex is named by its column letter and 1-based row number
 // ("A1" is the top left hex, "C4" the third column of the fourth row), and
 // indexed internally as r*W+c.
 //
@@ -236,8 +237,9 @@ func parseRows(rows []string) (w, h int, land []wedges, err error) {
 	return w, h, land, nil
 }
 
-// formatRows writes land as rows (the inverse of parseRows); odd rows are
-// indented by one space so the file shows the hex layout.
+// formatRows writes land as rows (the inverse of parseRows); the
+// even-numbered rows (2nd, 4th, …) are indented by one space so the file
+// shows the hex layout.
 func formatRows(w int, land []wedges) []string {
 	var rows []string
 	for r := 0; r*w < len(land); r++ {

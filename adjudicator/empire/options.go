@@ -17,7 +17,8 @@ type Options struct {
 	// Width and Height size a generated board (0: by the number of players).
 	Width  int `json:"width,omitempty"`
 	Height int `json:"height,omitempty"`
-	// Players is the number of powers (2 to 4).
+	// Players is the number of powers (2 to 8; more than 4 on a generated
+	// world).
 	Players int `json:"players"`
 	// Units is the unit set: "all" (every type of the seed) or "reduced".
 	Units string `json:"units"`
@@ -49,7 +50,7 @@ var optionHelp = map[string]string{
 	"world":            "default, duel or generated",
 	"width":            "columns of a generated world (8 to 26)",
 	"height":           "rows of a generated world (6 to 30)",
-	"players":          "2, 3 or 4",
+	"players":          "2 to 8 (5 or more on a generated world)",
 	"units":            "all or reduced",
 	"fog":              "off, on (1 hex) or a radius in hexes (1 to 5)",
 	"retreat":          "on or off",

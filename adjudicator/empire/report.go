@@ -70,8 +70,9 @@ func seesUnit(vis []bool, viewer string, u *Unit) bool {
 	return false
 }
 
-// renderMap draws the board as text: one line per row of hexes, odd rows
-// shifted half a hex; vis limits the units shown (nil: all).
+// renderMap draws the board as text: one line per row of hexes, the
+// even-numbered rows (2, 4, …) shifted half a hex; vis limits the units
+// shown (nil: all).
 func (g *Game) renderMap(viewer string, vis []bool) string {
 	w := g.World
 	type cell struct {
@@ -125,7 +126,7 @@ func (g *Game) renderMap(viewer string, vis []bool) string {
 			case ce.owner != "":
 				letter := "*"
 				if ce.owner != "*" {
-					letter = strings.ToUpper(ce.owner[:1])
+					letter = letterOf(ce.owner)
 				}
 				count := "+"
 				if ce.n < 10 {
@@ -149,7 +150,11 @@ func (g *Game) renderMap(viewer string, vis []bool) string {
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
-	b.WriteString("Units: R, B, G, Y and how many (F factory, B base, H headquarters there); land: . (6 fragments), 1-5 shoreline, ~ water")
+	var letters []string
+	for _, p := range g.Powers {
+		letters = append(letters, letterOf(p)+" "+p)
+	}
+	fmt.Fprintf(&b, "Units: the power's letter (%s) and how many (F factory, B base, H headquarters there); land: . (6 fragments), 1-5 shoreline, ~ water", strings.Join(letters, ", "))
 	if vis != nil {
 		b.WriteString(", ? out of sight")
 	}

@@ -10,15 +10,20 @@ import (
 // "House choice"), and the order reference.
 func rulesText(players int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Empire Boardgame by mail, %d players (red, blue, green, yellow in that order).\n", players)
+	fmt.Fprintf(&b, "Empire Boardgame by mail, %d players (%s in that order).\n", players, strings.Join(powerIDs[:min(players, len(powerIDs))], ", "))
 	b.WriteString(`
 THE WORLD. A board of hexes named by column letter and row number (A1 top
-left; odd rows are shifted half a hex right). A hex has six land fragments
+left; the even-numbered rows 2, 4, 6, ... are shifted half a hex right, as
+the map shows: B2 touches B1 and C1 above it, B3 touches A2 and B2). A hex has six land fragments
 when all land, 1 to 5 on a shoreline, 0 when open water. Land units cross
 only between neighbouring hexes that share land (the two wedges facing each
 other across their edge are both land). The world is the default one (four
 tiles), or with option world=generated a new board made from the game's
-seed.
+seed. The powers are named after the seed's counter sheets (red, blue,
+green, yellow, white, black, khaki, olive: eight at most); the shipped
+worlds seat 2 to 4, five to eight play on a generated world, larger for
+more players (House choice: 18x14 hexes for 5, 20x16 for 6, 24x16 for 7,
+26x18 for 8; 26 columns is the most the column letters name).
 
 UNITS (codes are how units are named: RID3 is your regular infantry
 division number 3). Speed in hexes per tactical turn; "perish"/"disable" is
@@ -60,7 +65,10 @@ STRATEGIC PHASE.
     army base or army group HQ supplies all its units and its pool; a field
     base or army HQ supplies the units in its own hex. Units that need
     strategic supply and lack it perish or are disabled; one unit
-    SACRIFICEd supplies its whole territory for the phase.
+    SACRIFICEd supplies its whole territory for the phase. The
+    acknowledgement of your deployment orders says which of your units
+    the check will remove or disable if the orders stand (it depends on
+    your own units only).
  2. Bids: each power secretly bids a number of strategic turns (BID n, 1 to
     max_bid, default 6; no bid counts as the maximum). The lowest bid is
     the number of turns; only it and who bid it are announced.

@@ -121,9 +121,8 @@ func TestBids(t *testing.T) {
 	if res.Turns != 3 || strings.Join(res.Callers, " ") != "red blue" || g.Step != stepBuild || g.Turns != 3 {
 		t.Errorf("tied lowest bids %+v", res)
 	}
-	_, vs := g.collect("red", []Order{{Kind: OrderBid, N: 0}, {Kind: OrderBid, N: 7}})
 	g.Step = stepBid
-	_, vs = g.collect("red", []Order{{Kind: OrderBid, N: 0}, {Kind: OrderBid, N: 7}, {Kind: OrderBid, N: 6}})
+	_, vs := g.collect("red", []Order{{Kind: OrderBid, N: 0}, {Kind: OrderBid, N: 7}, {Kind: OrderBid, N: 6}})
 	if vs[0].err == nil || vs[1].err == nil || vs[2].err != nil {
 		t.Errorf("bid limits: %+v", vs)
 	}

@@ -3,7 +3,6 @@ package empire
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -277,14 +276,4 @@ func (ut *UnitTable) checkSet(name string) error {
 		return fmt.Errorf("unit set %s needs a factory and a headquarters that becomes one", name)
 	}
 	return nil
-}
-
-// codes returns the codes of a set, sorted, for messages.
-func codesOf(types []*UnitType) []string {
-	var out []string
-	for _, t := range types {
-		out = append(out, t.Code)
-	}
-	sort.Strings(out)
-	return out
 }

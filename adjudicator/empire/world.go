@@ -312,7 +312,7 @@ func LoadScenario(unitsJSON, tilesJSON, worldsJSON []byte) (*Scenario, error) {
 		if su.At != "home" && su.At != "ring" {
 			return nil, fmt.Errorf("worlds.json: start_force: %s at %q: want home or ring", su.Type, su.At)
 		}
-		sc.StartForce = append(sc.StartForce, StartUnit{Type: su.Type, At: su.At})
+		sc.StartForce = append(sc.StartForce, StartUnit(su))
 	}
 	if !hasFactory {
 		return nil, errors.New("worlds.json: start_force has no factory")

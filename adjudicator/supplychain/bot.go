@@ -36,8 +36,11 @@ func (g *game) botOrders(p int, rng *rand.Rand) []Order {
 			return []Order{{Verb: VerbAccept}}
 		}
 		return []Order{{Verb: VerbDecline}}
-	case g.phase == phaseSolo && p == 0:
-		return g.botSolo(rng)
+	case g.phase == phaseSolo:
+		if g.players[p].done {
+			return nil
+		}
+		return g.botSolo(p, rng)
 	case g.phase != phaseTurn || g.seat != p:
 		return nil
 	}
@@ -305,7 +308,7 @@ func (g *game) botAttach(p int, rng *rand.Rand) []Order {
 
 // botSolo places what it can, then finishes (after a dozen mails it sends
 // nothing, which ends the game at the deadline).
-func (g *game) botSolo(rng *rand.Rand) []Order {
+func (g *game) botSolo(p int, rng *rand.Rand) []Order {
 	if g.step > 12 {
 		return nil
 	}
@@ -314,13 +317,13 @@ func (g *game) botSolo(rng *rand.Rand) []Order {
 	var out []Order
 	for attempt := 0; attempt < 40; attempt++ {
 		var os []Order
-		pl := &sim.players[0]
+		pl := &sim.players[p]
 		if len(pl.hand) == 0 {
 			break
 		}
 		x := pl.hand[rng.IntN(len(pl.hand))].card
 		var need uint64 = sim.card(x).Needs
-		for _, pc := range sim.teams[0].placed {
+		for _, pc := range sim.teamOf(p).placed {
 			need &^= sim.card(pc.card).Makes
 		}
 		if need != 0 && rng.IntN(2) == 0 {
@@ -336,14 +339,14 @@ func (g *game) botSolo(rng *rand.Rand) []Order {
 				}
 			}
 		} else {
-			os = sim.botPlace(0, rng)
+			os = sim.botPlace(p, rng)
 		}
 		if len(os) == 0 {
 			continue
 		}
 		c := sim.clone()
 		ok := true
-		for _, r := range c.runSolo(os, true) {
+		for _, r := range c.runSolo(p, os, true) {
 			ok = ok && r.err == nil
 		}
 		if ok {
@@ -351,7 +354,7 @@ func (g *game) botSolo(rng *rand.Rand) []Order {
 			out = append(out, os...)
 		}
 	}
-	if sim.handIndex(0, sim.players[0].starter) < 0 && rng.IntN(3) == 0 {
+	if sim.handIndex(p, sim.players[p].starter) < 0 && rng.IntN(3) == 0 {
 		out = append(out, Order{Verb: VerbFinish})
 	}
 	return out

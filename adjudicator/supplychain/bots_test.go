@@ -8,6 +8,7 @@ func TestBotGames(t *testing.T) {
 		opt  Options
 	}{
 		{"solo", Options{Players: 1, Short: true}},
+		{"two solitaire games side by side", Options{Players: 2, Short: true, Solo: true}},
 		{"3 players", Options{Players: 3}},
 		{"6 players", Options{Players: 6}},
 	} {

@@ -1,12 +1,13 @@
 package supplychain_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	_ "pbemd/adjudicator/supplychain"
+	"pbemd/adjudicator/supplychain"
 	"pbemd/daemon/daemontest"
 	"pbemd/store"
 )
@@ -57,10 +58,10 @@ func TestThroughTheDaemon(t *testing.T) {
 	}
 	as := func(p, text string) { tb.Send(who[p], tokens[p], text) }
 
-	// STATUS shows the hand to its owner only.
+	// STATUS shows the whole board, and the hand to its owner only.
 	as("blue", "STATUS")
 	status := only(t, tb.Outbox(), who["blue"]).Text
-	daemontest.Contains(t, status, "--- for you only ---", "Your hand (3 cards", "Your business plan")
+	daemontest.Contains(t, status, "Listed cards (age in taps", "Contracts for sale", "== Red:", "== Green:", "--- for you only ---", "Your hand (3 cards", "Your business plan")
 	secrets := specialRE.FindAllStringSubmatch(status[strings.Index(status, "--- for you only ---"):], -1)
 	if len(secrets) != 2 {
 		t.Fatalf("blue's special offices: %v\n%s", secrets, status)
@@ -91,7 +92,9 @@ func TestThroughTheDaemon(t *testing.T) {
 	ms := tb.Outbox()
 	for p, addr := range who {
 		m := only(t, ms, addr)
-		daemontest.Contains(t, m.Text, "Red collects revenue: $100", "Listed cards", "Your hand")
+		// what changed and what to do; the whole board is on STATUS
+		daemontest.Contains(t, m.Text, "Red collects revenue: $100", "Standing:", "Your hand", "send STATUS")
+		daemontest.Lacks(t, m.Text, "Listed cards (age in taps", "Contracts for sale")
 		if has := regexp.MustCompile(`\b` + blueSO + `\b`).MatchString(m.Text); has != (p == "blue") {
 			t.Errorf("%s's results mail and blue's secret %s: %v\n%s", p, blueSO, has, m.Text)
 		}
@@ -128,5 +131,130 @@ func TestThroughTheDaemon(t *testing.T) {
 	daemontest.Contains(t, only(t, ms, who["green"]).Text, "Green sent no orders: Revenue")
 	if g := tb.Game("sc1"); g.PhaseID != "R002-1" {
 		t.Fatalf("after green: %s", g.PhaseID)
+	}
+}
+
+// Seed (1-player solo game): "there are enough cards in the Short Deck for
+// 2 people to each play a solitaire game at the same time" — the
+// supplychain-solo2 variant through the daemon: each player sees his own
+// cards only, one player's mail does not end the phase for the other, and
+// a deadline without orders finishes both games.
+func TestTwoSolitaireGamesThroughTheDaemon(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("sol2", "supplychain-solo2", "")
+	ps := tb.SignUp("sol2", []string{"red", "blue"})
+	g := tb.Game("sol2")
+	if g.Status != store.Active || strings.Join(g.Waiting, ",") != "red,blue" {
+		t.Fatalf("game %s waiting %v", g.Status, g.Waiting)
+	}
+	tb.As(ps["red"], "STATUS")
+	status := only(t, tb.Outbox(), ps["red"].Addr).Text
+	daemontest.Contains(t, status, "== Red (playing)", "== Blue (playing)", "Cards left to place (16)", "Cards left to place: 16.")
+	// Red cannot finish with the Starter in hand; the refusal keeps the
+	// phase open for both.
+	tb.As(ps["red"], "FINISH")
+	daemontest.Contains(t, only(t, tb.Outbox(), ps["red"].Addr).Text, "you must place your Starter business")
+	tb.Wait(time.Minute)
+	if g := tb.Game("sol2"); g.PhaseID != "S001" {
+		t.Fatalf("phase %s after a refused mail", g.PhaseID)
+	}
+	tb.Wait(72 * time.Hour)
+	ms := tb.Outbox()
+	for _, p := range []string{"red", "blue"} {
+		m := daemontest.One(t, ms, ps[p].Addr, "results")
+		daemontest.Contains(t, m.Text, "Red sent no orders by the deadline: that solitaire game ends here.",
+			"Blue sent no orders by the deadline", "Final scores", "Winner")
+		daemontest.One(t, ms, ps[p].Addr, "Game over")
+	}
+	if g := tb.Game("sol2"); g.Status == store.Active {
+		t.Fatalf("the game goes on: %s %s", g.Status, g.PhaseID)
+	}
+}
+
+// mailVolume plays a 3-player bot game to the end through the daemon and
+// returns, per player, the number of mails received and their bytes, and
+// the results mails' sizes.
+type volume struct {
+	mails, bytes      map[string]int
+	results           []int // sizes of the results mails to players
+	phases, maxResult int
+}
+
+func playVolume(t *testing.T, seed int64) volume {
+	t.Helper()
+	tb := daemontest.New(t)
+	tb.Create("vol", "supplychain-3", fmt.Sprintf("seed=%d", seed))
+	ps := tb.SignUp("vol", []string{"red", "blue", "green"})
+	e, _ := supplychain.NewEngine("supplychain-3")
+	v := volume{mails: map[string]int{}, bytes: map[string]int{}}
+	addrOf := map[string]string{}
+	for p, pl := range ps {
+		addrOf[pl.Addr] = p
+	}
+	count := func() {
+		for _, m := range tb.Outbox() {
+			p, ok := addrOf[m.To]
+			if !ok {
+				continue
+			}
+			v.mails[p]++
+			v.bytes[p] += len(m.Text)
+			if strings.Contains(m.Subject, "results") {
+				v.results = append(v.results, len(m.Text))
+				v.maxResult = max(v.maxResult, len(m.Text))
+			}
+		}
+	}
+	count() // the start mails
+	for step := 0; ; step++ {
+		if step > 2000 {
+			t.Fatal("no end")
+		}
+		g := tb.Game("vol")
+		if g.Status != store.Active {
+			break
+		}
+		v.phases++
+		var state []byte
+		if err := tb.DB.View(func(tx *store.Tx) (err error) { state, err = tx.State("vol"); return err }); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range g.Waiting {
+			lines, err := e.BotOrders(state, p, seed*7919+int64(step))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(lines) == 0 {
+				lines = []string{"PASS"}
+			}
+			tb.As(ps[p], strings.Join(lines, "\n"))
+		}
+		tb.Wait(time.Minute)
+		count()
+	}
+	return v
+}
+
+// Issue 15, item 19: a results mail tells a player what changed and what
+// he must do; the full board is on request (STATUS). The figures of a
+// whole 3-player game are logged (go test -v -run TestMailVolume).
+func TestMailVolume(t *testing.T) {
+	v := playVolume(t, 1)
+	total, n := 0, 0
+	for _, p := range []string{"red", "blue", "green"} {
+		total += v.bytes[p]
+		n += v.mails[p]
+		t.Logf("%s: %d mails, %d KB", p, v.mails[p], v.bytes[p]/1024)
+	}
+	sum := 0
+	for _, s := range v.results {
+		sum += s
+	}
+	mean := sum / max(1, len(v.results))
+	t.Logf("%d phases; %d mails to players, mean %d bytes; results mails: %d, mean %d bytes, largest %d", v.phases, n, total/max(1, n), len(v.results), mean, v.maxResult)
+	// Before: every results mail carried the whole board (mean 8.7 KB in
+	// this game); now what changed and what to do.
+	if mean > 3000 {
+		t.Errorf("results mails average %d bytes: more than what changed and what to do", mean)
 	}
 }

@@ -71,7 +71,10 @@
 //     streets at the end.
 //   - End: at the end of the round in which the listing became empty; most
 //     VP wins; a tie goes to the best revenue route; still tied: shared.
-//   - Variants: the solo game, the co-op game, Laissez-faire supply, Fire
+//   - Variants: the solo game, two solo games side by side from one Short
+//     Deck (the seed's aside; each player on his own tableau, one open
+//     phase for both, the game over when both have finished; most VP wins,
+//     then fewer contracts), the co-op game, Laissez-faire supply, Fire
 //     Sale (options, see New).
 //
 // # Where the seed is silent (choices)
@@ -82,17 +85,34 @@
 // # Through the daemon
 //
 // Engines are registered per preset (the daemon passes New no options
-// yet): "supplychain" (4 players), "supplychain-solo", "supplychain-2"
+// yet): "supplychain" (4 players), "supplychain-solo",
+// "supplychain-solo2" (two solitaire games side by side), "supplychain-2"
 // (Short Deck), "supplychain-3", "supplychain-5", "supplychain-6" and
 // "supplychain-coop" (4 players in two partnerships). New's options
-// (players, deck, coop, laissez_faire, fire_sale, default, cards) refine a
-// preset. Every results mail carries each player's hand in that player's
-// private part; the Viewer (STATUS) shows it at any time; HAND answers the
-// same at once. Questions and refused turns come back to the daemon as
+// (players, deck, coop, laissez_faire, fire_sale, solo, default, cards)
+// refine a preset. A results mail says what changed and what its reader
+// must do: the phase's events, the listing and the Stale Sale pile when
+// they changed, the tableaux that changed (with the new cards described),
+// one standing line per team; the player who acts next gets his hand and
+// plan described, the listing and what he can do, the others their money
+// and hand on one line. The whole board — every tableau, the piles, every
+// card described — is Status.Summary (STATUS, and the start mail), the
+// hand is the Viewer (STATUS) and HAND; the mail that ends the game, and
+// every solitaire mail, shows everything. (Issue 15: a 3-player game's
+// results mails averaged 8.7 KB with the whole board in each; see
+// TestMailVolume.) Questions and refused turns come back to the daemon as
 // error lines, so nothing is stored and the turn stays open. An offer
 // phase waits for the partner only; its deadline is the daemon's turn
 // deadline. (*Engine).BotOrders gives a seeded player's orders for tests
 // and the demo.
+//
+// # Pictures
+//
+// Draw (adjudicator.Drawer, draw.go) is the table as a picture: the
+// listing and the Stale Sale pile, every tableau on its grid with its
+// links and best revenue route, each team's standing, and the viewer's
+// own hand and plan. It shows what the viewer's text shows: no other
+// player's hand or plan, no card of the Deck (TestPictureHiddenHands).
 //
 // # Orders
 //
@@ -122,7 +142,8 @@ A turn: up to two DIFFERENT actions (two purchases from different areas are diff
   BUY <card> FROM <player> FOR $n        one for two, one for one plus money; the other
   TRADE <card> FOR <card> WITH <player>  player ACCEPTs or DECLINEs before the turn goes on
   SWAP <hand card> FOR <listed card>     the listed card must be cheaper (special offices:
-                                         any listed card); not a card bought stale
+                                         any listed card); not a card bought stale (the
+                                         mark stays while it is placed and closed back)
   PLACE <card> AT x,y [TURN n]           all PLACE lines of a turn are one Place action:
   PLACE <card> EAST OF <placed card>     one card or one block
   PLACE <derelict> AT <player> x,y       attach a derelict to another player's property
@@ -166,9 +187,16 @@ Choices where the rules are silent:
 - The token returns to its 3VP side when it no longer lies between two placed cards.
 - A derelict attachment is a Place action of its own.
 - Ties: the best revenue route at the end decides; still tied, the winners share.
+- A results mail shows what changed (the turn's events, the listing and piles when they
+  changed, the tableaux that changed, a standing line per team); the player who acts next
+  also gets his hand, plan and options. STATUS shows the whole board; HAND your hand.
 - Solo: a main office is dealt (placement needs one); each mail is one batch of orders
   checked as a whole; FINISH (or no orders by the deadline) ends it; FINISH needs the
   Starter placed. Score: VP, then fewer contracts.
+- Two solitaire games side by side (supplychain-solo2): one Short Deck deals fifteen
+  properties to each; both play at once, each on his own tableau, taking contracts and
+  vehicles from the same decks; a player's FINISH ends his game only; the game is over
+  when both have finished; the winner has more VP, then fewer contracts.
 - Co-op: partners share main office, tableau, plan and token; law B counts partnerships;
   a card is never sold for money below its price.
 - Laissez-faire: any placed card supplies every card; links still join all cards.`

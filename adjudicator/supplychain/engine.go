@@ -26,7 +26,8 @@ type Engine struct {
 // options yet, so each common set-up is a variant of its own.
 var presets = []Engine{
 	{name: "supplychain", title: "Supply Chain (4 players, Full Deck)", opt: Options{Players: 4}},
-	{name: "supplychain-solo", title: "Supply Chain (1-player solo game)", opt: Options{Players: 1, Short: true}},
+	{name: "supplychain-solo", title: "Supply Chain (1-player solo game)", opt: Options{Players: 1, Short: true, Solo: true}},
+	{name: "supplychain-solo2", title: "Supply Chain (two solitaire games side by side, one Short Deck)", opt: Options{Players: 2, Short: true, Solo: true}},
 	{name: "supplychain-2", title: "Supply Chain (2 players, Short Deck)", opt: Options{Players: 2, Short: true}},
 	{name: "supplychain-3", title: "Supply Chain (3 players, Full Deck)", opt: Options{Players: 3}},
 	{name: "supplychain-5", title: "Supply Chain (5 players, Full Deck)", opt: Options{Players: 5}},
@@ -83,8 +84,9 @@ var examples = []string{
 
 // New implements adjudicator.Engine. Options (all optional): players
 // (1–6, at most the preset's seats), deck (full|short), coop,
-// laissez_faire, fire_sale (on|off), default (revenue|pass), cards (the
-// deck file's name).
+// laissez_faire, fire_sale, solo (on|off; solo with 2 players: two
+// solitaire games side by side), default (revenue|pass), cards (the deck
+// file's name).
 func (e *Engine) New(options map[string]string, seed int64) ([]byte, error) {
 	opt, err := e.options(options)
 	if err != nil {
@@ -147,6 +149,8 @@ func (e *Engine) options(in map[string]string) (Options, error) {
 			opt.Laissez, err = onOff(k, v)
 		case "fire_sale", "fire-sale", "firesale":
 			opt.FireSale, err = onOff(k, v)
+		case "solo", "solitaire":
+			opt.Solo, err = onOff(k, v)
 		case "default":
 			if v != "revenue" && v != "pass" {
 				return opt, fmt.Errorf("supplychain: option default=%q: revenue or pass", v)
@@ -155,7 +159,7 @@ func (e *Engine) options(in map[string]string) (Options, error) {
 		case "cards":
 			opt.Deck = v
 		default:
-			return opt, fmt.Errorf("supplychain: unknown option %q (known: cards, coop, deck, default, fire_sale, laissez_faire, players)", k)
+			return opt, fmt.Errorf("supplychain: unknown option %q (known: cards, coop, deck, default, fire_sale, laissez_faire, players, solo)", k)
 		}
 		if err != nil {
 			return opt, err
@@ -184,7 +188,7 @@ func (g *game) phaseID() string {
 	switch {
 	case g.phase == phaseSolo:
 		return fmt.Sprintf("S%03d", g.step+1)
-	case g.phase == phaseOver && g.opt.Players == 1:
+	case g.phase == phaseOver && g.opt.Solo:
 		return fmt.Sprintf("S%03d-end", g.step+1)
 	case g.phase == phaseOver:
 		return fmt.Sprintf("R%03d-end", g.round)
@@ -197,6 +201,9 @@ func (g *game) phaseID() string {
 func (g *game) phaseTitle() string {
 	switch g.phase {
 	case phaseSolo:
+		if len(g.players) > 1 {
+			return fmt.Sprintf("Solitaire games side by side, mail %d", g.step+1)
+		}
 		return fmt.Sprintf("Solo game, mail %d", g.step+1)
 	case phaseOver:
 		return "Game over"
@@ -216,13 +223,19 @@ func (e *Engine) Status(state []byte) (adjudicator.Status, error) {
 }
 
 func (g *game) status() adjudicator.Status {
-	st := adjudicator.Status{ID: g.phaseID(), Title: g.phaseTitle(), Kind: adjudicator.PhaseTurn, Scores: map[string]int{}, Summary: g.summary()}
+	st := adjudicator.Status{ID: g.phaseID(), Title: g.phaseTitle(), Kind: adjudicator.PhaseTurn, Scores: map[string]int{}, Summary: g.publicText()}
 	for _, p := range g.players {
 		st.Alive = append(st.Alive, p.power)
 		st.Scores[p.power] = g.vp(p.team, g.phase == phaseOver)
 	}
 	switch g.phase {
-	case phaseTurn, phaseSolo:
+	case phaseSolo:
+		for _, p := range g.players {
+			if !p.done {
+				st.Waiting = append(st.Waiting, p.power)
+			}
+		}
+	case phaseTurn:
 		st.Waiting = []string{g.players[g.seat].power}
 	case phaseOffer:
 		st.Waiting = []string{g.players[g.offer.to].power}
@@ -337,7 +350,7 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		c.sim = true
 		var rs []result
 		if c.phase == phaseSolo {
-			rs = c.runSolo(os, true)
+			rs = c.runSolo(p, os, true)
 		} else {
 			rs = c.runTurn(p, os, true)
 			if c.phase == phaseTurn {
@@ -511,6 +524,7 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 		return adjudicator.Outcome{}, err
 	}
 	g.rep = &report{}
+	before := g.clone()
 	id, title := g.phaseID(), g.phaseTitle()
 	skip := "" // whose free orders the phase itself carries out
 	if g.phase == phaseTurn {
@@ -553,18 +567,29 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 		_ = sent
 		g.answerOffer(accept, answered)
 	case phaseSolo:
-		lines := ords[g.players[0].power]
-		os, errs := g.parseCanonical(lines)
-		for _, e := range errs {
-			g.say("%s", e)
+		// Each player's game on its own, in seat order (they share only
+		// the Contract and Vehicle decks).
+		for p := range g.players {
+			if g.players[p].done {
+				continue
+			}
+			lines := ords[g.players[p].power]
+			os, errs := g.parseCanonical(lines)
+			for _, e := range errs {
+				g.say("%s", e)
+			}
+			if len(lines) == 0 {
+				os = []Order{{Verb: VerbFinish, N: -1}}
+				if len(g.players) == 1 {
+					g.say("No orders by the deadline: the solo game ends here.")
+				} else {
+					g.say("%s sent no orders by the deadline: that solitaire game ends here.", titleCase(g.players[p].power))
+				}
+			}
+			g.runSolo(p, os, false)
 		}
-		if len(lines) == 0 {
-			os = []Order{{Verb: VerbFinish, N: -1}}
-			g.say("No orders by the deadline: the solo game ends here.")
-		}
-		g.runSolo(os, false)
 	}
-	if g.phase != phaseSolo && g.opt.Players > 1 {
+	if g.phase != phaseSolo && !g.opt.Solo {
 		g.otherFree(skip, ords)
 	}
 	g.step++
@@ -574,10 +599,18 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 	for _, l := range g.rep.pub {
 		fmt.Fprintf(&pub, "- %s\n", l)
 	}
+	// A results mail says what changed and what its reader must do; the
+	// whole board is on request (Status.Summary: STATUS), and in the mail
+	// that ends the game. The solitaire game shows its tableaux each time.
+	full := g.phase == phaseOver || g.opt.Solo
 	if g.phase == phaseOver {
 		pub.WriteString("\n" + g.finalText())
 	}
-	pub.WriteString("\n" + g.publicText())
+	if full {
+		pub.WriteString("\n" + g.publicText())
+	} else {
+		pub.WriteString("\n" + g.changesText(before))
+	}
 	out := adjudicator.Outcome{Next: g.encode(), Over: st.Over, Winners: st.Winners}
 	out.Report.Public = pub.String()
 	out.Report.Private = map[string]string{}
@@ -586,7 +619,14 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 		for _, l := range g.rep.priv[i] {
 			fmt.Fprintf(&b, "%s\n", l)
 		}
-		b.WriteString(g.privateText(i))
+		if full || g.actor() == i {
+			b.WriteString(g.privateText(i))
+			if !full && g.phase == phaseTurn {
+				fmt.Fprintf(&b, "Listed now:%s\nStale Sale pile (half price): %s\n", g.listingCompact(), g.staleCompact())
+			}
+		} else {
+			b.WriteString(g.handCompact(i))
+		}
 		out.Report.Private[p.power] = b.String()
 	}
 	data, err := json.Marshal(resultData{Phase: id, Events: append([]string{}, g.rep.pub...), Scores: st.Scores, Winners: st.Winners})
@@ -688,8 +728,8 @@ func (g *game) finalText() string {
 			plan = g.describe(tm.plan)
 		}
 		fmt.Fprintf(&b, "  %s: %d VP (without the plan %d; %s); best revenue route %s", g.teamName(t), g.vp(t, true), g.vp(t, false), plan, money(g.routeValue(t)))
-		if g.opt.Players == 1 {
-			fmt.Fprintf(&b, "; %s used; %s not placed", count(g.contractsPlaced(t), "contract"), count(len(g.players[0].hand), "card"))
+		if g.opt.Solo {
+			fmt.Fprintf(&b, "; %s used; %s not placed", count(g.contractsPlaced(t), "contract"), count(len(g.players[g.teams[t].seats[0]].hand), "card"))
 		}
 		b.WriteString("\n")
 	}

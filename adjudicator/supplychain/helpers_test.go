@@ -82,7 +82,7 @@ func invariants(g *game) error {
 			return fmt.Errorf("card %s is in %d places", g.d.Cards[c].Code, n)
 		}
 	}
-	if g.phase != phaseSolo && !(g.phase == phaseOver && g.opt.Players == 1) && len(g.listing) != g.d.Rules.Listed {
+	if !g.opt.Solo && len(g.listing) != g.d.Rules.Listed {
 		return fmt.Errorf("%d listing slots", len(g.listing))
 	}
 	return nil
@@ -132,11 +132,16 @@ func botGame(t testing.TB, opt Options, seed int64) (*game, int) {
 			os := g.botOrders(g.offer.to, rng)
 			g.answerOffer(os[0].Verb == VerbAccept, true)
 		case phaseSolo:
-			os := g.botOrders(0, rng)
-			if len(os) == 0 {
-				os = []Order{{Verb: VerbFinish, N: -1}}
+			for p := range g.players {
+				if g.players[p].done {
+					continue
+				}
+				os := g.botOrders(p, rng)
+				if len(os) == 0 {
+					os = []Order{{Verb: VerbFinish, N: -1}}
+				}
+				g.runSolo(p, os, false)
 			}
-			g.runSolo(os, false)
 			g.step++
 		}
 		if hookErr != nil {

@@ -242,7 +242,7 @@ func TestSolo(t *testing.T) {
 	g.players[0].starter = g.idx(t, "ST3")
 	run := func(text string) []result {
 		g.rep = &report{}
-		return g.runSolo(g.orders(t, text), false)
+		return g.runSolo(0, g.orders(t, text), false)
 	}
 	if rs := run("FINISH"); rs[0].err == nil || !strings.Contains(rs[0].err.Error(), "Starter") {
 		t.Fatalf("finish without the Starter: %v", rs[0].err)

@@ -82,8 +82,8 @@ func (g *game) placeGroup(p int, os []*Order, solo bool) error {
 				g.contracts = insertSorted(g.contracts, occ)
 				notes = append(notes, fmt.Sprintf("%s goes back to the Contract deck", g.cname(occ)))
 			}
-			g.takeFromHand(p, c)
-			t.placed = append(t.placed, placed{card: c, x: x, y: y, rot: o.Rot & 3})
+			h := g.takeFromHand(p, c)
+			t.placed = append(t.placed, placed{card: c, x: x, y: y, rot: o.Rot & 3, stale: h.stale})
 			news = append(news, c)
 			if !o.HasRot {
 				free = append(free, c)
@@ -109,7 +109,7 @@ func (g *game) placeGroup(p int, os []*Order, solo bool) error {
 				free = append(free, c)
 			}
 			o.Rot, o.HasRot = rot, true
-			t.placed[i] = placed{card: c, x: x, y: y, rot: rot}
+			t.placed[i] = placed{card: c, x: x, y: y, rot: rot, stale: before.stale}
 			turnThorns(t, c, before, t.placed[i])
 		case VerbRemove:
 			reorganizing = true

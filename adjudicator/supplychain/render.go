@@ -158,8 +158,8 @@ func (g *game) tableauText(ti int) string {
 // publicText is the position as everyone sees it.
 func (g *game) publicText() string {
 	var b strings.Builder
-	if g.opt.Players == 1 {
-		return g.soloText(false)
+	if g.opt.Solo {
+		return g.soloText(-1)
 	}
 	fmt.Fprintf(&b, "Listed cards (age in taps; at %d taps a card goes to the Stale Sale pile):\n", g.d.Rules.ListingRounds)
 	for i, s := range g.listing {
@@ -235,8 +235,8 @@ func (g *game) privateText(p int) string {
 	pl := &g.players[p]
 	t := g.teamOf(p)
 	var b strings.Builder
-	if g.opt.Players == 1 {
-		return g.soloText(true)
+	if g.opt.Solo {
+		return g.soloText(p)
 	}
 	fmt.Fprintf(&b, "Your money: %s. Your hand (%s, limit %d):\n", money(pl.money), count(len(pl.hand), "card"), g.handLimit(p))
 	if len(pl.hand) == 0 {
@@ -315,23 +315,39 @@ func (g *game) turnHelp(p int) string {
 	return b.String()
 }
 
-// soloText is the solo game's position.
-func (g *game) soloText(private bool) string {
+// soloText is the solitaire position: every player's tableau, and the
+// hand and plan of viewer (-1: nobody's, until the end).
+func (g *game) soloText(viewer int) string {
 	var b strings.Builder
-	pl := &g.players[0]
-	t := &g.teams[0]
-	fmt.Fprintf(&b, "Solo game: %d VP so far (business plan counted at the end), %s placed.\n", g.vp(0, g.phase == phaseOver), count(g.contractsPlaced(0), "contract"))
-	b.WriteString(g.tableauText(0))
-	if private || g.phase == phaseOver {
-		fmt.Fprintf(&b, "Cards left to place (%d):\n", len(pl.hand))
-		for _, h := range pl.hand {
-			fmt.Fprintf(&b, "  %s\n", g.describe(h.card))
+	for p := range g.players {
+		pl := &g.players[p]
+		ti := pl.team
+		t := &g.teams[ti]
+		if len(g.players) > 1 {
+			state := "playing"
+			if pl.done {
+				state = "finished"
+			}
+			fmt.Fprintf(&b, "== %s (%s): ", titleCase(pl.power), state)
 		}
-		if t.plan >= 0 {
-			fmt.Fprintf(&b, "Business plan: %s\n", g.describe(t.plan))
+		fmt.Fprintf(&b, "Solo game: %d VP so far (business plan counted at the end), %s placed.\n", g.vp(ti, g.phase == phaseOver), count(g.contractsPlaced(ti), "contract"))
+		b.WriteString(g.tableauText(ti))
+		if p == viewer || g.phase == phaseOver {
+			fmt.Fprintf(&b, "Cards left to place (%d):\n", len(pl.hand))
+			for _, h := range pl.hand {
+				fmt.Fprintf(&b, "  %s\n", g.describe(h.card))
+			}
+			if t.plan >= 0 {
+				fmt.Fprintf(&b, "Business plan: %s\n", g.describe(t.plan))
+			}
+		} else if len(g.players) > 1 {
+			fmt.Fprintf(&b, "Cards left to place: %d.\n", len(pl.hand))
+		}
+		if len(g.players) > 1 && p < len(g.players)-1 {
+			b.WriteString("\n")
 		}
 	}
-	if private && g.phase == phaseSolo {
+	if viewer >= 0 && g.phase == phaseSolo && !g.players[viewer].done {
 		b.WriteString("\nOrders: PLACE <card> AT x,y [TURN n], MOVE <card> TO x,y, CLOSE <card>, SPIN <card>, TOKEN AT x,y E, PICK <contract or vehicle>, RETURN <card>, FINISH.\n")
 	}
 	return b.String()
@@ -347,50 +363,169 @@ func (g *game) contractsPlaced(ti int) int {
 	return n
 }
 
-// summary is the short public picture for STATUS, reminders and the
-// start mail: the listing, the piles, each tableau in one line.
-func (g *game) summary() string {
+// ---- the results mail: what changed, what to do ----
+
+// changesText is the public part of a results mail after the phase that
+// turned before into g: only what changed — the listing, the Stale Sale
+// pile, the tableaux — and one standing line per team. The whole board is
+// Status.Summary (STATUS).
+func (g *game) changesText(before *game) string {
 	var b strings.Builder
-	switch g.phase {
-	case phaseSolo:
-		fmt.Fprintf(&b, "Solo game: %d VP, %s placed.\n", g.vp(0, false), count(len(g.teams[0].placed), "card"))
-		return b.String()
-	case phaseOver:
-		b.WriteString("Game over.\n")
-	default:
-		fmt.Fprintf(&b, "Round %d. Deck: %d cards. Listed:", g.round, len(g.draw))
-		for i, s := range g.listing {
-			if s.card >= 0 {
-				c := g.card(s.card)
-				fmt.Fprintf(&b, "\n  %d. %s %s %s (age %d)", i+1, c.Code, c.Name, money(c.Price), s.age)
-			}
-		}
-		fmt.Fprintf(&b, "\nStale Sale pile: %d cards", len(g.stale))
-		if n := len(g.stale); n > 0 {
-			var last []string
-			for _, c := range g.stale[max(0, n-6):] {
-				last = append(last, g.card(c).Code)
-			}
-			fmt.Fprintf(&b, " (latest: %s)", strings.Join(last, " "))
-		}
-		b.WriteString(".\n")
+	if !sameSlots(before.listing, g.listing) {
+		b.WriteString("Listed now:" + g.listingCompact() + "\n")
 	}
-	for ti, t := range g.teams {
-		fmt.Fprintf(&b, "%s: %d VP;", g.teamName(ti), g.vp(ti, g.phase == phaseOver))
-		for _, s := range t.seats {
-			fmt.Fprintf(&b, " %s %s, %d in hand;", titleCase(g.players[s].power), money(g.players[s].money), len(g.players[s].hand))
+	if !sameInts(before.stale, g.stale) {
+		fmt.Fprintf(&b, "Stale Sale pile (half price): %s\n", g.staleCompact())
+	}
+	for ti := range g.teams {
+		if sameTableau(&before.teams[ti], &g.teams[ti]) {
+			continue
 		}
-		b.WriteString(" placed:")
+		fmt.Fprintf(&b, "%s's tableau now:\n", g.teamName(ti))
+		t := &g.teams[ti]
+		b.WriteString(g.grid(t))
+		had := map[int]bool{}
+		for _, p := range before.teams[ti].placed {
+			had[p.card] = true
+		}
 		for _, p := range t.placed {
-			fmt.Fprintf(&b, " %s@%d,%d", g.card(p.card).Code, p.x, p.y)
-			if p.rot != 0 {
-				fmt.Fprintf(&b, "/%d", p.rot)
+			if !had[p.card] {
+				fmt.Fprintf(&b, "  new at %d,%d turn %d: %s\n", p.x, p.y, p.rot, g.describe(p.card))
 			}
 		}
 		for _, th := range t.thorns {
-			fmt.Fprintf(&b, " !%s@%d,%d", g.card(th.card).Code, th.x, th.y)
+			if !containsThorn(before.teams[ti].thorns, th) {
+				fmt.Fprintf(&b, "  derelict %s attached to %s by %s (%d VP)\n", g.cname(th.card), g.card(th.target).Code, titleCase(th.from), g.card(th.card).VP)
+			}
 		}
-		b.WriteString("\n")
 	}
+	b.WriteString(g.standingText())
+	b.WriteString("The whole board (every tableau, the piles, every card described): send STATUS.\n")
 	return b.String()
+}
+
+// standingText is one line per team: VP, money and hand sizes, cards
+// placed, the best revenue route.
+func (g *game) standingText() string {
+	var b strings.Builder
+	b.WriteString("Standing:")
+	for ti, t := range g.teams {
+		fmt.Fprintf(&b, "\n  %s: %d VP, %s placed, best route %s", g.teamName(ti), g.vp(ti, g.phase == phaseOver), count(len(t.placed), "card"), money(analyze(g.d, &g.teams[ti], g.opt.Laissez).bestRoute(-1).value))
+		for _, s := range t.seats {
+			p := &g.players[s]
+			if len(t.seats) > 1 {
+				fmt.Fprintf(&b, "; %s", titleCase(p.power))
+			}
+			fmt.Fprintf(&b, "; %s, %s in hand", money(p.money), count(len(p.hand), "card"))
+			if p.blind >= 0 {
+				b.WriteString(", a blind purchase set aside")
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\n  Deck %d cards, Stale Sale pile %d.\n", len(g.draw), len(g.stale))
+	return b.String()
+}
+
+// listingCompact lists the listed cards on one line each: code, name,
+// price, taps.
+func (g *game) listingCompact() string {
+	var parts []string
+	for i, s := range g.listing {
+		if s.card < 0 {
+			parts = append(parts, fmt.Sprintf("%d. (empty)", i+1))
+			continue
+		}
+		c := g.card(s.card)
+		parts = append(parts, fmt.Sprintf("%d. %s %s %s (age %d)", i+1, c.Code, c.Name, money(c.Price), s.age))
+	}
+	return "\n  " + strings.Join(parts, "\n  ")
+}
+
+func (g *game) staleCompact() string {
+	if len(g.stale) == 0 {
+		return "empty"
+	}
+	var parts []string
+	for _, c := range g.stale {
+		parts = append(parts, fmt.Sprintf("%s %s", g.card(c).Code, money(g.d.ceilStep((g.card(c).Price+1)/2))))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// handCompact is player p's money and hand on one line.
+func (g *game) handCompact(p int) string {
+	pl := &g.players[p]
+	var names []string
+	for _, h := range pl.hand {
+		names = append(names, fmt.Sprintf("%s %s", g.card(h.card).Code, g.card(h.card).Name))
+	}
+	hand := "empty"
+	if len(names) > 0 {
+		hand = strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("Your money: %s. Your hand: %s. (HAND or STATUS describes every card.)\n", money(pl.money), hand)
+}
+
+// actor is the player who must act in the open phase (-1: nobody).
+func (g *game) actor() int {
+	switch g.phase {
+	case phaseTurn:
+		return g.seat
+	case phaseOffer:
+		return g.offer.to
+	}
+	return -1
+}
+
+func sameSlots(a, b []slot) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameTableau(a, b *team) bool {
+	if len(a.placed) != len(b.placed) || len(a.thorns) != len(b.thorns) || (a.token == nil) != (b.token == nil) {
+		return false
+	}
+	if a.token != nil && *a.token != *b.token {
+		return false
+	}
+	for i := range a.placed {
+		if a.placed[i] != b.placed[i] {
+			return false
+		}
+	}
+	for i := range a.thorns {
+		if a.thorns[i] != b.thorns[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func containsThorn(ts []thorn, t thorn) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
 }

@@ -1,7 +1,6 @@
 package supplychain
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -253,8 +252,6 @@ func normalizeToken(t *team) {
 }
 
 // ---- resolving what the player wrote ----
-
-var errNoCard = errors.New("no such card")
 
 func (g *game) refText(r cardRef) string {
 	if r.card >= 0 {
@@ -934,8 +931,9 @@ func (g *game) closeCards(p int, os []*Order) error {
 			return err
 		}
 		i := placedIndex(t, c)
+		stale := t.placed[i].stale
 		t.placed = append(t.placed[:i], t.placed[i+1:]...)
-		g.players[p].hand = append(g.players[p].hand, handCard{card: c})
+		g.players[p].hand = append(g.players[p].hand, handCard{card: c, stale: stale})
 		taken = append(taken, c)
 	}
 	normalizeToken(t)

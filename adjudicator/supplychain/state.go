@@ -21,6 +21,12 @@ type Options struct {
 	FireSale bool   // Fire Sale: special offices go into the deck (variation)
 	Default  string // action of a turn not played by its deadline: "revenue" or "pass"
 	Deck     string // embedded deck name
+	// Solo: the solitaire game of the seed, played by each player on his
+	// own tableau; with 2 players, two solitaire games side by side from
+	// one Short Deck (the seed: "there are enough cards in the Short Deck
+	// for 2 people to each play a solitaire game at the same time").
+	// Always set for 1 player.
+	Solo bool
 }
 
 type phase uint8
@@ -28,7 +34,7 @@ type phase uint8
 const (
 	phaseTurn  phase = iota + 1 // the seat's player takes up to two actions
 	phaseOffer                  // the partner of a Buy-Sell-Trade answers
-	phaseSolo                   // the 1-player game: one open placement phase
+	phaseSolo                   // the solitaire game: one open placement phase for every player
 	phaseOver
 )
 
@@ -81,6 +87,7 @@ type player struct {
 	derelicts int  // derelicts possessed this game (law F)
 	blind     int  // Blind Purchase set aside, waiting to be paid for; -1 if none
 	forced    bool // this turn must include Revenue (a Blind Purchase was waiting at its start)
+	done      bool // solitaire: this player's game is finished
 }
 
 type handCard struct {
@@ -101,6 +108,9 @@ type placed struct {
 	card int
 	x, y int
 	rot  int // quarter turns clockwise from the printed orientation
+	// stale: bought from the Stale Sale pile; the mark stays while the
+	// card is placed, so a Close brings it back unswappable (seed: Swap).
+	stale bool
 }
 
 type thorn struct {
@@ -183,7 +193,8 @@ type jsonOptions struct {
 	Laissez  bool   `json:"laissez_faire,omitempty"`
 	FireSale bool   `json:"fire_sale,omitempty"`
 	Default  string `json:"default"`
-	Cards    string `json:"cards"` // deck file name
+	Cards    string `json:"cards"`          // deck file name
+	Solo     bool   `json:"solo,omitempty"` // solitaire side by side (2 players; implied for 1)
 }
 
 type jsonSlot struct {
@@ -205,13 +216,15 @@ type jsonPlayer struct {
 	Derelicts int        `json:"derelicts,omitempty"`
 	Blind     string     `json:"blind,omitempty"`
 	Forced    bool       `json:"must_collect,omitempty"`
+	Done      bool       `json:"done,omitempty"`
 }
 
 type jsonPlaced struct {
-	Card string `json:"card"`
-	X    int    `json:"x"`
-	Y    int    `json:"y"`
-	Rot  int    `json:"rot"`
+	Card  string `json:"card"`
+	X     int    `json:"x"`
+	Y     int    `json:"y"`
+	Rot   int    `json:"rot"`
+	Stale bool   `json:"stale,omitempty"`
 }
 
 type jsonThorn struct {
@@ -306,7 +319,7 @@ func (g *game) encode() []byte {
 	js := jsonState{
 		Version: stateVersion,
 		Options: jsonOptions{Players: g.opt.Players, Deck: deckKind, Coop: g.opt.Coop, Laissez: g.opt.Laissez,
-			FireSale: g.opt.FireSale, Default: g.opt.Default, Cards: g.opt.Deck},
+			FireSale: g.opt.FireSale, Default: g.opt.Default, Cards: g.opt.Deck, Solo: g.opt.Solo && g.opt.Players > 1},
 		Round: g.round, Seat: g.seat, Phase: phaseNames[g.phase], Step: g.step,
 		Draw: g.codes(g.draw), Stale: g.codes(g.stale), Contracts: g.codes(g.contracts),
 		Vehicles: g.codes(g.vehicles), Offices: g.codes(g.offices), Out: g.codes(g.out),
@@ -317,7 +330,7 @@ func (g *game) encode() []byte {
 	}
 	for _, p := range g.players {
 		jp := jsonPlayer{Power: p.power, Team: p.team, Money: p.money, Hand: []jsonHand{}, Starter: g.code(p.starter),
-			Derelicts: p.derelicts, Blind: g.code(p.blind), Forced: p.forced}
+			Derelicts: p.derelicts, Blind: g.code(p.blind), Forced: p.forced, Done: p.done}
 		for _, h := range p.hand {
 			jp.Hand = append(jp.Hand, jsonHand{Card: g.code(h.card), Stale: h.stale})
 		}
@@ -326,7 +339,7 @@ func (g *game) encode() []byte {
 	for _, t := range g.teams {
 		jt := jsonTeam{Placed: []jsonPlaced{}, Plan: g.code(t.plan), Main: g.code(t.main)}
 		for _, pl := range t.placed {
-			jt.Placed = append(jt.Placed, jsonPlaced{Card: g.code(pl.card), X: pl.x, Y: pl.y, Rot: pl.rot})
+			jt.Placed = append(jt.Placed, jsonPlaced{Card: g.code(pl.card), X: pl.x, Y: pl.y, Rot: pl.rot, Stale: pl.stale})
 		}
 		for _, th := range t.thorns {
 			jt.Thorns = append(jt.Thorns, jsonThorn{Card: g.code(th.card), X: th.x, Y: th.y, Rot: th.rot, Target: g.code(th.target), From: th.from})
@@ -368,7 +381,8 @@ func decodeState(b []byte) (*game, error) {
 	}
 	g := &game{d: d, round: js.Round, seat: js.Seat, step: js.Step, acted: js.Acted, winners: js.Winners}
 	g.opt = Options{Players: js.Options.Players, Short: js.Options.Deck == "short", Coop: js.Options.Coop,
-		Laissez: js.Options.Laissez, FireSale: js.Options.FireSale, Default: js.Options.Default, Deck: js.Options.Cards}
+		Laissez: js.Options.Laissez, FireSale: js.Options.FireSale, Default: js.Options.Default, Deck: js.Options.Cards,
+		Solo: js.Options.Solo || js.Options.Players == 1}
 	if js.Options.Deck != "short" && js.Options.Deck != "full" {
 		return nil, fmt.Errorf("supplychain: state: deck %q", js.Options.Deck)
 	}
@@ -410,7 +424,7 @@ func decodeState(b []byte) (*game, error) {
 		g.listing = append(g.listing, slot{card: card(s.Card), age: s.Age})
 	}
 	for _, jp := range js.Players {
-		p := player{power: jp.Power, team: jp.Team, money: jp.Money, derelicts: jp.Derelicts, blind: card(jp.Blind), starter: -1, forced: jp.Forced}
+		p := player{power: jp.Power, team: jp.Team, money: jp.Money, derelicts: jp.Derelicts, blind: card(jp.Blind), starter: -1, forced: jp.Forced, done: jp.Done}
 		for _, h := range jp.Hand {
 			p.hand = append(p.hand, handCard{card: card(h.Card), stale: h.Stale})
 		}
@@ -436,7 +450,7 @@ func decodeState(b []byte) (*game, error) {
 			t.main = i
 		}
 		for _, pl := range jt.Placed {
-			t.placed = append(t.placed, placed{card: card(pl.Card), x: pl.X, y: pl.Y, rot: pl.Rot & 3})
+			t.placed = append(t.placed, placed{card: card(pl.Card), x: pl.X, y: pl.Y, rot: pl.Rot & 3, stale: pl.Stale})
 		}
 		for _, th := range jt.Thorns {
 			tc := card(th.Card)

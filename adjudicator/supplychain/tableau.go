@@ -18,12 +18,6 @@ type bitset [4]uint64
 
 func (b *bitset) add(i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
 func (b *bitset) has(i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
-func (b *bitset) count() (n int) {
-	for _, w := range b {
-		n += bits.OnesCount64(w)
-	}
-	return n
-}
 
 const maxPlaced = 256
 

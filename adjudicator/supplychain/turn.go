@@ -71,8 +71,14 @@ func newGame(d *Deck, opt Options, powers []string, seed int64) (*game, error) {
 	if opt.Coop && (n < 2 || n%2 != 0) {
 		return nil, fmt.Errorf("supplychain: the co-op game is for partnerships of two: an even number of players")
 	}
-	if n == 1 && (opt.Coop || opt.FireSale) {
+	if n == 1 {
+		opt.Solo = true
+	}
+	if opt.Solo && (opt.Coop || opt.FireSale) {
 		return nil, fmt.Errorf("supplychain: the solo game has no co-op and no Fire Sale")
+	}
+	if opt.Solo && (n > 2 || !opt.Short) {
+		return nil, fmt.Errorf("supplychain: the solitaire game uses the Short Deck, which holds cards for 1 or 2 players side by side")
 	}
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(seed)^0x9e3779b97f4a7c15))
 	g := &game{d: d, opt: opt, round: 1, phase: phaseTurn}
@@ -93,7 +99,7 @@ func newGame(d *Deck, opt Options, powers []string, seed int64) (*game, error) {
 			g.out = append(g.out, c)
 			continue
 		}
-		if n == 1 && containsCard(d.SoloExclude, c) {
+		if opt.Solo && containsCard(d.SoloExclude, c) {
 			g.out = append(g.out, c)
 			continue
 		}
@@ -123,7 +129,7 @@ func newGame(d *Deck, opt Options, powers []string, seed int64) (*game, error) {
 		g.teams[t].plan = plans[t]
 	}
 	g.out = append(g.out, plans[nTeams:]...)
-	if n == 1 {
+	if opt.Solo {
 		return g.soloSetUp(deck, byKind, shuffle)
 	}
 	// Special offices: two into each hand (Fire Sale: all into the Deck).
@@ -169,23 +175,32 @@ func newGame(d *Deck, opt Options, powers []string, seed int64) (*game, error) {
 	return g, nil
 }
 
-// soloSetUp: the 1-player game uses the Short Deck without Starter
-// businesses; fifteen random properties, one Starter, one plan, one token.
-// There is no Deck, no listing, no money.
+// soloSetUp: the solitaire game uses the Short Deck without Starter
+// businesses; each player gets fifteen random properties, one Starter, one
+// plan, one token (and a main office, dealt before). There is no Deck, no
+// listing, no money. Two players side by side share the Short Deck: thirty
+// properties, fifteen each.
 func (g *game) soloSetUp(deck []int, byKind map[Kind][]int, shuffle func([]int) []int) (*game, error) {
 	d := g.d
 	g.phase = phaseSolo
 	sort.Ints(deck)
 	deck = shuffle(deck)
-	k := min(d.Rules.SoloProperties, len(deck))
-	for _, c := range deck[:k] {
-		g.players[0].hand = append(g.players[0].hand, handCard{card: c})
+	k := d.Rules.SoloProperties
+	if k*len(g.players) > len(deck) {
+		return nil, fmt.Errorf("supplychain: the Short Deck holds %d properties: not %d for each of %d players", len(deck), k, len(g.players))
 	}
-	g.out = append(g.out, deck[k:]...)
+	for p := range g.players {
+		for _, c := range deck[p*k : (p+1)*k] {
+			g.players[p].hand = append(g.players[p].hand, handCard{card: c})
+		}
+	}
+	g.out = append(g.out, deck[k*len(g.players):]...)
 	starters := shuffle(byKind[KindStarter])
-	g.players[0].hand = append(g.players[0].hand, handCard{card: starters[0]})
-	g.players[0].starter = starters[0]
-	g.out = append(g.out, starters[1:]...)
+	for p := range g.players {
+		g.players[p].hand = append(g.players[p].hand, handCard{card: starters[p]})
+		g.players[p].starter = starters[p]
+	}
+	g.out = append(g.out, starters[len(g.players):]...)
 	g.out = append(g.out, byKind[KindSpecialOffice]...)
 	g.out = append(g.out, byKind[KindDerelict]...)
 	g.out = append(g.out, g.offices...)

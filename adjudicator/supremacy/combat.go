@@ -2,6 +2,7 @@ package supremacy
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -10,6 +11,7 @@ import (
 type attacked struct {
 	defenders []int         // player indexes, in the order first hit
 	areas     map[int][]int // defender ⇒ its areas attacked
+	strategic bool          // a strategic attack: no reinforcing moves follow
 }
 
 func (at *attacked) add(d, a int) {
@@ -62,7 +64,11 @@ func (r *run) attackCheck(i int, o *Order) ([][]act, int, string) {
 	w := r.w
 	rules := &r.sc.Rules
 	used := map[int]bool{}
-	activations, moves := 0, 0
+	activations := 0
+	// Seed: Costs — "they spend 1 resource to move a whole group": the
+	// navies that sail before combat and end in one sea are one group
+	// move and pay 1 oil together.
+	moveTo := map[int]bool{}
 	acts := make([][]act, len(o.Strikes))
 	for k, s := range o.Strikes {
 		t := s.Target
@@ -162,7 +168,7 @@ func (r *run) attackCheck(i int, o *Order) ([][]act, int, string) {
 				}
 			}
 			if ac.moves {
-				moves++
+				moveTo[ac.final] = true
 			}
 			acts[k] = append(acts[k], ac)
 		}
@@ -170,6 +176,7 @@ func (r *run) attackCheck(i int, o *Order) ([][]act, int, string) {
 	if activations > rules.AttackActivations {
 		return nil, 0, fmt.Sprintf("an attack activates at most %d areas (a blitz round and a carrying fleet count as one each); this one needs %d", rules.AttackActivations, activations)
 	}
+	moves := len(moveTo)
 	p := w.players[i]
 	if p.Oil < 1+moves || p.Minerals < 1 || p.Grain < 1 {
 		need := "1 set of supplies (1 oil, 1 minerals, 1 grain)"
@@ -229,8 +236,12 @@ func (r *run) conventional(i int, o *Order, what string) *attacked {
 	if edge >= 0 {
 		rerolls = r.sc.Rules.HighTechRerolls
 	}
+	leave := map[int]int{}
+	for _, l := range o.Leave {
+		leave[l.From] += l.N
+	}
 	for k, s := range o.Strikes {
-		r.strike(i, s, acts[k], o.Stay, at, edge, &rerolls)
+		r.strike(i, s, acts[k], o.Stay, leave, at, edge, &rerolls)
 		if w.over {
 			break
 		}
@@ -261,16 +272,16 @@ func (r *run) attackText(o *Order) string {
 	return strings.Join(parts, "; ")
 }
 
-// strike resolves one target of a conventional attack.
-func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge int, rerolls *int) {
+// strike resolves one target of a conventional attack. leave is how many
+// surviving armies stay in each land source when the rest occupy.
+func (r *run) strike(i int, s Strike, acts []act, stay bool, leave map[int]int, at *attacked, edge int, rerolls *int) {
 	w := r.w
 	t := s.Target
 	tn := r.sc.areaName(t)
 	// Navies sail first (one move before combat); carried armies embark.
 	landArmies := map[int]int{} // land source ⇒ armies attacking from it
 	carried := 0                // armies afloat
-	var carrierSeas []int
-	var fireSeas []int // seas whose activated navies fire
+	var fireSeas []int          // seas whose activated navies fire
 	carriers := map[int]int{}
 	escorts := map[int]int{}
 	for _, ac := range acts {
@@ -287,8 +298,7 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge 
 			need := (n + r.sc.Rules.TransportPerNavy - 1) / r.sc.Rules.TransportPerNavy
 			carriers[ac.final] += need
 			escorts[ac.final] += nav - need
-			carrierSeas = append(carrierSeas, ac.final)
-			if nav > need {
+			if nav > need && !slices.Contains(fireSeas, ac.final) {
 				fireSeas = append(fireSeas, ac.final)
 			}
 		default:
@@ -298,7 +308,9 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge 
 				w.addNavies(i, ac.final, nav)
 			}
 			escorts[ac.final] += nav
-			fireSeas = append(fireSeas, ac.final)
+			if !slices.Contains(fireSeas, ac.final) {
+				fireSeas = append(fireSeas, ac.final)
+			}
 		}
 	}
 	// Contests: other navies in the seas of the active navies may force
@@ -313,7 +325,7 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge 
 		if w.isSea(t) && sea == t {
 			continue // the strike itself is the naval combat there
 		}
-		lost := r.contest(i, sea, carriers[sea], escorts[sea], at)
+		lost := r.contest(i, sea, carriers[sea], escorts[sea], at, edge, rerolls)
 		if lost.carried > 0 {
 			carried -= min(carried, lost.carried)
 		}
@@ -333,8 +345,13 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge 
 	wasMinor := d < 0 && w.minor(t)
 	white := 0
 	bought := 0
+	minorNavies := 0 // a minor's bought navies fire at the attackers (seed: Naval Combat, "Navies can fire at Armies in adjacent areas")
 	if wasMinor {
 		bought = w.minorA[t]
+		minorNavies = w.minorN[t]
+		if minorNavies > 0 {
+			r.rep.public("    %s's %s off its coast fire in its defence.", tn, plural(minorNavies, "navy", "navies"))
+		}
 		die := r.dice(1, "armies of the minor power "+tn)[0]
 		white = die
 		if w.sc.areas[t].home < 0 {
@@ -376,48 +393,34 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge 
 		if d >= 0 {
 			defName, defOwner = w.pname(d), d
 		}
-		dd := r.dice(def, fmt.Sprintf("%s defending with %d", defName, def))
+		dd := r.dice(def+minorNavies, fmt.Sprintf("%s defending with %d", defName, def+minorNavies))
 		r.highTech(edge, i, defOwner, ad, dd, rerolls)
 		hitsOnDef, hitsOnAtt := r.hits(ad), r.hits(dd)
 		r.rep.public("    %s scores %d hits, the defence %d.", w.pname(i), hitsOnDef, hitsOnAtt)
-		// the defender loses pieces (white armies first)
-		k := min(hitsOnDef, def)
-		def -= k
+		// the defender loses pieces; a minor its raised (white) armies
+		// first, then its navies, then the armies it bought: it keeps
+		// what holds its land longest
+		k := min(hitsOnDef, def+minorNavies)
 		if d >= 0 {
+			def -= k
 			w.addArmies(d, t, -k)
 		} else {
 			fromWhite := min(k, white)
+			fromNavies := min(k-fromWhite, minorNavies)
 			white -= fromWhite
-			bought -= k - fromWhite
+			minorNavies -= fromNavies
+			bought -= k - fromWhite - fromNavies
+			def -= k - fromNavies
 		}
-		// the attacker loses participating pieces: armies first
+		// the attacker loses participating pieces, as he chose (LOSSES)
 		for hitsOnAtt > 0 && attackers() > 0 {
 			hitsOnAtt--
-			src, best := -1, 0
-			for _, a := range sortedKeys(landArmies) {
-				if landArmies[a] > best {
-					src, best = a, landArmies[a]
-				}
-			}
-			switch {
-			case src >= 0 && best >= carried:
-				landArmies[src]--
-				w.addArmies(i, src, -1)
-			case carried > 0:
-				carried--
-			default:
-				for _, sea := range fireSeas {
-					if escorts[sea] > 0 {
-						escorts[sea]--
-						w.addNavies(i, sea, -1)
-						break
-					}
-				}
-			}
+			r.attackerLoss(i, landArmies, &carried, escorts, fireSeas)
 		}
 	}
 	if wasMinor {
 		w.minorA[t] = bought
+		w.minorN[t] = minorNavies
 	}
 	armiesLeft := carried
 	for _, v := range landArmies {
@@ -433,7 +436,7 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge 
 		}
 		r.rep.public("    %s holds %s.", holder, tn)
 		if wasMinor && w.minorI[t] > 0 {
-			r.minorRetaliates(t, i)
+			r.minorRetaliates(t, i, w.minorI[t])
 		}
 		return
 	}
@@ -442,27 +445,92 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, at *attacked, edge 
 			r.rep.public("    %s's defenders are destroyed, but no army is left to occupy it.", tn)
 		}
 		if wasMinor && w.minorI[t] > 0 {
-			r.minorRetaliates(t, i)
+			r.minorRetaliates(t, i, w.minorI[t])
 		}
 		return
 	}
+	// Seed: Occupy — attacking armies "may" occupy: all (the default),
+	// none (STAY) or all but those LEAVE keeps in their areas. Invaders
+	// carried by sea always land (they must win and occupy).
 	moveIn := carried
+	var stayed []string
 	if !stay {
 		for _, a := range sortedKeys(landArmies) {
-			w.addArmies(i, a, -landArmies[a])
-			moveIn += landArmies[a]
+			n := max(0, landArmies[a]-leave[a])
+			w.addArmies(i, a, -n)
+			moveIn += n
+			if kept := landArmies[a] - n; kept > 0 {
+				stayed = append(stayed, fmt.Sprintf("%d in %s", kept, r.sc.areaName(a)))
+			}
 		}
 	}
 	if moveIn > 0 {
 		w.addArmies(i, t, moveIn)
 		w.seq++
 		w.capBy[t], w.capAt[t] = i, w.seq
-		r.rep.public("    %s occupies %s with %s.", w.pname(i), tn, plural(moveIn, "army", "armies"))
+		tail := ""
+		if len(stayed) > 0 {
+			tail = "; " + strings.Join(stayed, ", ") + " stay behind"
+		}
+		r.rep.public("    %s occupies %s with %s%s.", w.pname(i), tn, plural(moveIn, "army", "armies"), tail)
 	} else {
 		r.rep.public("    %s's defenders are destroyed; %s stays put.", tn, w.pname(i))
 	}
 	if wasMinor && w.minorI[t] > 0 {
-		r.minorRetaliates(t, i)
+		r.minorRetaliates(t, i, w.minorI[t])
+	}
+}
+
+// attackerLoss removes one of the attacker's participating pieces for a
+// hit. Seed: "Players remove 1 participating enemy piece for every 4-6
+// result" and "players select their own pieces to remove for losses": the
+// player's standing LOSSES order names the places that lose first (a land
+// area: its attacking armies; a sea: its firing navies; AFLOAT: the armies
+// carried by sea); then the largest group of armies, the armies afloat,
+// and the firing navies.
+func (r *run) attackerLoss(i int, landArmies map[int]int, carried *int, escorts map[int]int, fireSeas []int) {
+	w := r.w
+	for _, id := range w.players[i].Losses {
+		if id == "afloat" {
+			if *carried > 0 {
+				*carried--
+				return
+			}
+			continue
+		}
+		a, ok := r.sc.areaByID[id]
+		switch {
+		case !ok:
+		case !w.isSea(a) && landArmies[a] > 0:
+			landArmies[a]--
+			w.addArmies(i, a, -1)
+			return
+		case w.isSea(a) && escorts[a] > 0 && slices.Contains(fireSeas, a):
+			escorts[a]--
+			w.addNavies(i, a, -1)
+			return
+		}
+	}
+	src, best := -1, 0
+	for _, a := range sortedKeys(landArmies) {
+		if landArmies[a] > best {
+			src, best = a, landArmies[a]
+		}
+	}
+	switch {
+	case src >= 0 && best >= *carried:
+		landArmies[src]--
+		w.addArmies(i, src, -1)
+	case *carried > 0:
+		*carried--
+	default:
+		for _, sea := range fireSeas {
+			if escorts[sea] > 0 {
+				escorts[sea]--
+				w.addNavies(i, sea, -1)
+				return
+			}
+		}
 	}
 }
 
@@ -545,7 +613,7 @@ type contestLoss struct{ carriers, escorts, carried int }
 // are active force naval combat, round after round while they contest
 // (seed: Naval Operations, Naval Combat, Naval Invasions). The attacker
 // removes his own losses: navies not carrying armies first.
-func (r *run) contest(i, sea, carriers, escorts int, at *attacked) contestLoss {
+func (r *run) contest(i, sea, carriers, escorts int, at *attacked, edge int, rerolls *int) contestLoss {
 	w := r.w
 	var loss contestLoss
 	for _, j := range w.order {
@@ -564,6 +632,9 @@ func (r *run) contest(i, sea, carriers, escorts int, at *attacked) contestLoss {
 			theirs := w.navies(j, sea)
 			ad := r.dice(max(0, firing), fmt.Sprintf("%s's navies in %s, round %d", w.pname(i), r.sc.areaName(sea), round))
 			dd := r.dice(theirs, fmt.Sprintf("%s's navies in %s", w.pname(j), r.sc.areaName(sea)))
+			// Seed: High Tech Edge — "in a Conventional Attack": a contest
+			// is a round of it, so the edge's re-rolls apply here too.
+			r.highTech(edge, i, j, ad, dd, rerolls)
 			h1, h2 := min(r.hits(ad), theirs), min(r.hits(dd), mine)
 			w.addNavies(j, sea, -h1)
 			w.addNavies(i, sea, -h2)
@@ -651,7 +722,7 @@ func (r *run) strategicWith(i int, o *Order, what string, aim map[int][]Launch) 
 		r.rep.public("  %s's %s is not made: %s.", w.pname(i), what, why)
 		return nil
 	}
-	at := &attacked{}
+	at := &attacked{strategic: true}
 	var missiles []*icbm
 	var parts []string
 	for _, t := range o.Targets {
@@ -672,16 +743,20 @@ func (r *run) strategicWith(i int, o *Order, what string, aim map[int][]Launch) 
 	}
 	r.rep.public("  %s launches %s (%s): %s.", w.pname(i), plural(len(missiles), "ICBM", "ICBMs"), what, strings.Join(parts, ", "))
 	r.interceptWith(missiles, aim)
-	minors := map[int]bool{}
+	// Seed: Arms Sales — "If Minors have ICBMs, they will always fire them
+	// at any player that attacks them": a minor under a strike fires what it
+	// holds when the strike comes, even if the strike destroys it (its
+	// missiles are counted before they could be lost with it).
+	minors := map[int]int{} // minor area ⇒ its ICBMs as the strike comes
 	for _, m := range missiles {
 		if !w.isSea(m.area) && w.minor(m.area) && w.armiesIn(m.area) < 0 && w.minorI[m.area] > 0 {
-			minors[m.area] = true
+			minors[m.area] = w.minorI[m.area]
 		}
 	}
 	r.detonate(missiles, i)
 	for _, a := range sortedKeys(minors) {
 		if !w.over {
-			r.minorRetaliates(a, i)
+			r.minorRetaliates(a, i, minors[a])
 		}
 	}
 	return at
@@ -852,7 +927,7 @@ func (r *run) detonate(missiles []*icbm, by int) {
 				w.army[a][p] = 0
 			}
 			lost += w.minorA[a]
-			w.minorA[a], w.minorI[a], w.minorB[a] = 0, 0, 0
+			w.minorA[a], w.minorI[a], w.minorB[a], w.minorN[a] = 0, 0, 0, 0
 			w.dead[a] = true
 			r.destroyCompanies(a, -1)
 			r.rep.public("    An ICBM strikes %s: %s destroyed; %s is contaminated and out of play (land detonation %d).", name, plural(lost, "army", "armies"), r.sc.areaName(a), w.deton)
@@ -913,11 +988,11 @@ func (r *run) destroyCompanies(a, city int) {
 	}
 }
 
-// minorRetaliates fires every ICBM a minor power holds at the player who
-// attacked it, at his home cities in turn (seed: Arms Sales).
-func (r *run) minorRetaliates(a, attacker int) {
+// minorRetaliates fires the n ICBMs a minor power held when it was attacked
+// at the player who attacked it, at his home cities in turn (seed: Arms
+// Sales).
+func (r *run) minorRetaliates(a, attacker, n int) {
 	w := r.w
-	n := w.minorI[a]
 	cities := w.homeCities(attacker)
 	if n == 0 || len(cities) == 0 {
 		return
@@ -966,17 +1041,26 @@ func (r *run) reaction(d int, t *trigger, counter bool) *Order {
 	return nil
 }
 
-// afterAttack runs the steps that follow an attack: each defender's
-// reinforcement (a standing reaction), the attacker's reinforcement, and,
-// unless this was itself a counterattack, the counterattacks (seed: Attack,
-// step sequence; Conventional Attack, steps 5 and 6).
+// afterAttack runs the steps that follow an attack: after a conventional
+// attack each defender's reinforcement (a standing reaction) and the
+// attacker's reinforcement, and, unless this was itself a counterattack,
+// the counterattacks (seed: Attack, step sequence; Conventional Attack,
+// steps 5 and 6). A strategic attack has no reinforcing moves: "Defender
+// Reinforce" and "Attacker Reinforce" are steps of the conventional attack
+// only (seed: Strategic Attack lists Identify, ABMs, Resolve Combat).
 func (r *run) afterAttack(i int, at *attacked, reinforce *Order, counters bool) {
 	w := r.w
 	if at == nil || w.over {
 		return
 	}
 	defenders := r.shuffle(at.defenders)
+	if at.strategic {
+		reinforce = nil
+	}
 	for _, d := range defenders {
+		if at.strategic {
+			break
+		}
 		if !w.players[d].alive() {
 			continue
 		}

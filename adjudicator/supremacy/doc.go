@@ -16,6 +16,16 @@
 // ("seed", "invented" or "public: <source>"). SCENARIO.md tells an owner of
 // the physical game how to drop in the real board.
 //
+// # Pictures and the text map
+//
+// Draw (adjudicator.Drawer, draw.go) pictures a position from the
+// scenario's layout section (a schematic of grid cells, validated on
+// load to show exactly the scenario's borders): land coloured by
+// controller, forces, cities, companies, impassable borders and
+// chokepoints, a legend. TextMap (adjudicator.TextMapper, textmap.go) is
+// the map as text for MAP: every area's id, name, borders and holder.
+// Both show only public facts, the same for every viewer.
+//
 // # Mapping onto the daemon
 //
 // Engines are registered per player count (Presets: supremacy,
@@ -62,15 +72,23 @@
 // before a default; unpaid forces are disbanded from the largest stacks;
 // blockaded production goes to the first declarer in the drawn order with
 // room; counterattacks draw no counterattacks; a defender's reinforcement is
-// a standing reaction; the attacker's hits and losses are chosen by fixed
-// rules (largest group first; navies not carrying armies first at sea); a
-// minor area held by a player raises no armies; minors buy armies, ICBMs and
-// ABMs (no navies) and fire all their ICBMs at the attacker's home cities;
-// bought-back weapons are disarmed; a destroyed company card drawn in
-// research ends the attempt only when it is of the announced type; armies
-// bought from another player are placed like builds; conquered and bankrupt
-// players' home areas become plain neutral areas (no minor armies); the
-// high tech edge is strictly the most ABMs among players and gives three
-// re-rolls per attack; in step play a counterattack launch needs no
+// a standing reaction; the attacker's losses follow his standing LOSSES
+// order (the seed lets players choose; a mail cannot be asked mid-combat,
+// so the choice is a preference order given beforehand), then fixed rules
+// (largest group first); in naval combat navies not carrying armies are
+// lost first; a minor area held by a player raises no armies; minors buy
+// armies, navies, ICBMs and ABMs, keep their navies off their coast (not in
+// a sea of the board: minors are not players and do not sail) where they
+// fire in the minor's defence, lose raised armies, then navies, then bought
+// armies, and fire all their ICBMs at the attacker's home cities — also
+// when a strike hits them; navies sailing before an attack pay one oil per
+// sea they end in (one group move); reinforcing moves follow conventional
+// attacks only; a blockade's sea counts with a blockader's navy and none of
+// the blockaded player's (other players' navies neither help nor hinder);
+// bought-back weapons are disarmed; armies bought from another player are
+// placed like builds; conquered and bankrupt players' home areas become
+// plain neutral areas (no minor armies); the high tech edge is strictly the
+// most ABMs among players and gives three re-rolls per attack, contest
+// rounds at sea included; in step play a counterattack launch needs no
 // confirmation.
 package supremacy

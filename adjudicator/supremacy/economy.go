@@ -106,6 +106,20 @@ func (r *run) applyStanding(i int, ords []*Order) {
 			p.Permits = append(kept, sign+" "+who+" "+choke)
 		case KABM:
 			p.ABMPolicy, p.ABMPowers = o.Policy, o.Powers
+		case KLosses:
+			p.Losses = nil
+			for _, a := range o.Losses {
+				if a == lossAfloat {
+					p.Losses = append(p.Losses, "afloat")
+				} else {
+					p.Losses = append(p.Losses, r.sc.areas[a].ID)
+				}
+			}
+			if len(p.Losses) == 0 {
+				r.rep.private(p.ID, "  Your losses are taken by the default rule (largest group first).")
+			} else {
+				r.rep.private(p.ID, "  Your attacking pieces are now lost first from: %s.", strings.Join(p.Losses, ", "))
+			}
 		}
 	}
 	if newReact {
@@ -724,8 +738,8 @@ func (r *run) disbandUnpaid(i, n int) {
 }
 
 // blockades takes the production of blockaded companies: every sea next to
-// the company's area must be controlled by one of its declarers (seed:
-// Naval Blockade).
+// the company's area must hold a navy of one of its declarers and none of
+// the company's owner (seed: Naval Blockade).
 func (r *run) blockades(decl map[int][]int, produced map[int]int) {
 	w := r.w
 	cards := make([]int, 0, len(decl))
@@ -764,14 +778,20 @@ func (r *run) blockades(decl map[int][]int, produced map[int]int) {
 			fail("a player cannot blockade its own company")
 			continue
 		}
+		// Seed: "To control a sea area, you must have at least 1 Navy in
+		// it, while the enemy has none. Several players may collectively
+		// Blockade a target player." A sea counts when one of the
+		// blockaders has a navy there and the blockaded player has none;
+		// blockaders sharing a sea do not break their own blockade, and a
+		// third player's navies neither help nor hinder (navies of
+		// different players coexist peacefully: Naval Operations).
 		held := true
 		for _, s := range r.sc.areas[a].seas {
-			ctl := w.controller(s)
-			ok := false
+			ours := false
 			for _, i := range by {
-				ok = ok || ctl == i
+				ours = ours || w.navies(i, s) > 0
 			}
-			if !ok {
+			if !ours || w.navies(owner, s) > 0 {
 				held = false
 				fail(fmt.Sprintf("%s is not controlled by the blockaders", r.sc.areaName(s)))
 				break
@@ -1069,13 +1089,16 @@ func (r *run) research(i int, o *Order) {
 		turned++
 		cd := r.sc.cards[c]
 		shown = append(shown, cd.name)
+		// Seed: Resolving an ICBM Attack — a destroyed card "pulled later
+		// during research, the money is wasted and the research attempt
+		// fails", whatever its type.
+		if w.cardDed[c] {
+			result = "turns up " + cd.name + ", destroyed by a nuclear strike: the money is wasted and the attempt fails"
+			break
+		}
 		match := (o.Tech != 0 && cd.tech == o.Tech) || (o.Tech == 0 && cd.company != nil && cd.company.res == o.Res)
 		if !match {
 			continue
-		}
-		if w.cardDed[c] {
-			result = "turns up " + cd.name + ", destroyed by a nuclear strike: the attempt fails"
-			break
 		}
 		found = c
 		break
@@ -1141,6 +1164,21 @@ func (r *run) sellMinor(i int, o *Order) {
 		w.addArmies(i, o.Area, -o.N)
 		p.Built.Armies[id] -= o.N
 		w.minorA[o.Minor] += o.N
+	case UNavy:
+		// Seed: Arms Sales — "He may also sell them to any Minor Power":
+		// navies too. The minor needs a coast; its navies are kept with it.
+		id := r.sc.areas[o.Area].ID
+		if len(r.sc.areas[o.Minor].seas) == 0 {
+			refuse(r.sc.areaName(o.Minor) + " has no coast: it cannot keep navies")
+			return
+		}
+		if min(w.navies(i, o.Area), p.Built.Navies[id]) < o.N {
+			refuse(fmt.Sprintf("you have not built %d navies in %s this turn", o.N, r.sc.areaName(o.Area)))
+			return
+		}
+		w.addNavies(i, o.Area, -o.N)
+		p.Built.Navies[id] -= o.N
+		w.minorN[o.Minor] += o.N
 	case UICBM:
 		if min(p.ICBM, p.Built.ICBM) < o.N {
 			refuse(fmt.Sprintf("you have not built %d ICBMs this turn", o.N))
@@ -1173,7 +1211,7 @@ func (r *run) buyBack(i int, o *Order) {
 		refuse(r.sc.areaName(o.Minor) + " is not a free minor power")
 		return
 	}
-	have := map[Unit]*int{UArmy: &w.minorA[o.Minor], UICBM: &w.minorI[o.Minor], UABM: &w.minorB[o.Minor]}[o.Unit]
+	have := map[Unit]*int{UArmy: &w.minorA[o.Minor], UNavy: &w.minorN[o.Minor], UICBM: &w.minorI[o.Minor], UABM: &w.minorB[o.Minor]}[o.Unit]
 	if *have < o.N {
 		refuse(fmt.Sprintf("%s has %d", r.sc.areaName(o.Minor), *have))
 		return

@@ -327,19 +327,30 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		acting = acting || j == i
 	}
 	n := 0
+	prev := KNone // the kind of the last order line stored (KNone after one refused)
 	for k := range ck.Lines {
 		l := &ck.Lines[k]
 		o, ok := l.Value.(*Order)
 		if l.Kind != orders.OrderLine || !ok {
+			if l.Kind == orders.OrderLine {
+				prev = KNone
+			}
 			continue
 		}
 		errs, warns := w.vet(i, o, acting)
+		if o.Kind == KReinforce {
+			if why := reinforceAfter(prev); why != "" {
+				errs = append(errs, why)
+			}
+		}
 		for _, m := range errs {
 			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: m})
 		}
 		if len(errs) > 0 {
+			prev = KNone
 			continue
 		}
+		prev = o.Kind
 		for _, m := range warns {
 			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Warning, Message: m})
 		}
@@ -350,6 +361,20 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 	}
 	ck.Notes = w.notes(i, acting, n)
 	return ck, nil
+}
+
+// reinforceAfter says why a REINFORCE line cannot follow an order of kind
+// prev ("" when it may). Reinforcing moves are steps 5 and 6 of the
+// conventional attack (seed: Conventional Attack); a strategic attack has
+// none (seed: Strategic Attack: Identify, ABMs, Resolve Combat).
+func reinforceAfter(prev Kind) string {
+	switch prev {
+	case KAttack:
+		return ""
+	case KLaunch:
+		return "no reinforcing move follows a strategic attack: the seed's reinforcing moves are steps of the conventional attack only"
+	}
+	return "REINFORCE goes on the line right after the ATTACK it follows (an ATTACK that was accepted)"
 }
 
 // notes tell a player what the phase expects and what happens by default.
@@ -562,8 +587,11 @@ func (w *world) vet(i int, o *Order, acting bool) (errs, warns []string) {
 			errs = append(errs, fmt.Sprintf("slow game: no ICBM or ABM research before turn %d", sc.Rules.SlowTechTurn))
 		}
 	case KSellMinor, KBuyBack:
-		if !w.minor(o.Minor) {
+		switch {
+		case !w.minor(o.Minor):
 			errs = append(errs, sc.areaName(o.Minor)+" is not a minor power")
+		case o.Unit == UNavy && len(sc.areas[o.Minor].seas) == 0:
+			errs = append(errs, sc.areaName(o.Minor)+" has no coast: it cannot keep navies")
 		}
 	}
 	return errs, warns
@@ -607,6 +635,17 @@ func (w *world) staticAttackOrMove(o *Order) string {
 		}
 		if acts > sc.Rules.AttackActivations {
 			return fmt.Sprintf("an attack activates at most %d areas (a blitz round and a carrying fleet count as one each); this one needs %d", sc.Rules.AttackActivations, acts)
+		}
+		for _, l := range o.Leave {
+			overland := false
+			for _, s := range o.Strikes {
+				for _, src := range s.Sources {
+					overland = overland || (src.Area == l.From && src.Via < 0 && !sc.areas[src.Area].sea)
+				}
+			}
+			if !overland {
+				return "LEAVE names an area whose armies attack overland in this attack; " + sc.areaName(l.From) + " is not one (armies carried by sea always land)"
+			}
 		}
 	}
 	return ""
@@ -761,8 +800,12 @@ func (w *world) boardText() string {
 	}
 	var minors, dead, cities []string
 	for a := range sc.areas {
-		if w.minorA[a]+w.minorI[a]+w.minorB[a] > 0 {
-			minors = append(minors, fmt.Sprintf("%s (%d armies, %d ICBM, %d ABM)", sc.areas[a].Name, w.minorA[a], w.minorI[a], w.minorB[a]))
+		if w.minorA[a]+w.minorI[a]+w.minorB[a]+w.minorN[a] > 0 {
+			navies := ""
+			if w.minorN[a] > 0 {
+				navies = ", " + plural(w.minorN[a], "navy", "navies")
+			}
+			minors = append(minors, fmt.Sprintf("%s (%d armies%s, %d ICBM, %d ABM)", sc.areas[a].Name, w.minorA[a], navies, w.minorI[a], w.minorB[a]))
 		}
 		if w.dead[a] {
 			dead = append(dead, sc.areas[a].Name)
@@ -905,6 +948,7 @@ func (e *Engine) examples() []string {
 		"SELL 1 ICBM TO mex / BUY BACK 1 ICBM FROM mex   (arms sales, build phase)",
 		"LOAN 5000 / REPAY 1000 / BUY BONDS 2000 / SELL BONDS 1000 / SEIZE ALL",
 		"OFFER 1 TO china: $1000 FOR 2 OIL / ACCEPT usa 1",
+		"MAP                                  (the map as text: every area's id, name, borders and holder)",
 	}
 }
 

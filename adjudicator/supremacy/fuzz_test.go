@@ -20,7 +20,8 @@ func FuzzResolve(f *testing.F) {
 	})
 	for _, s := range []string{"ATTACK ukr FROM mos BLITZ 3", "LAUNCH 2 AT mos", "IF ATTACKED: LAUNCH 9 AT tokyo",
 		"OFFER TO usa: 3 ARMIES IN mos FOR $1", "SEIZE ALL", "BUY 99 OIL", "MOVE 9 sib - mos", "CALL OFF", "PASS",
-		"TRANSPORT 9 jap - kor VIA soj TO ecs", "ATTACK usa IN npo FROM okh TO npo", "SELL 9 ICBM TO mex"} {
+		"TRANSPORT 9 jap - kor VIA soj TO ecs", "ATTACK usa IN npo FROM okh TO npo", "SELL 9 ICBM TO mex",
+		"ATTACK ukr FROM mos, vol LEAVE 1 IN mos", "LOSSES AFLOAT, mos, soj", "SELL 3 NAVIES IN blt TO pol"} {
 		f.Add(uint64(len(s)), s)
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, text string) {

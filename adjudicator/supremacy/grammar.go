@@ -15,7 +15,7 @@ type grammar struct{ sc *Scenario }
 // stopWords end a name: the matcher never reads them as part of one.
 var stopWords = map[string]bool{
 	"from": true, "to": true, "via": true, "in": true, "at": true, "for": true, "by": true,
-	"blitz": true, "stay": true, "and": true, "then": true, "max": true, "rounds": true,
+	"blitz": true, "stay": true, "leave": true, "afloat": true, "and": true, "then": true, "max": true, "rounds": true,
 	"against": true, "through": true, "place": true, "with": true, "times": true, "x": true,
 	"controls": true, "control": true, "armies": true, "army": true, "navies": true, "navy": true,
 }
@@ -291,6 +291,8 @@ func (p *parser) order(top bool) *Order {
 		return nil
 	case "contest":
 		return p.contest()
+	case "losses", "loss":
+		return p.losses()
 	case "permit", "allow", "deny", "forbid":
 		return p.permit(w == "deny" || w == "forbid")
 	case "abm", "abms":
@@ -396,8 +398,8 @@ func (p *parser) buy() *Order {
 		}
 		o.N = n
 		u, ok := p.unitWord()
-		if !ok || u == UNavy {
-			p.fail("minors sell back armies, ICBMs and ABMs", "BUY BACK 1 ICBM FROM mex")
+		if !ok {
+			p.fail("minors sell back armies, navies, ICBMs and ABMs", "BUY BACK 1 ICBM FROM mex")
 			return nil
 		}
 		o.Unit = u
@@ -461,18 +463,26 @@ func (p *parser) sell() *Order {
 		return o
 	}
 	u, ok := p.unitWord()
-	if !ok || u == UNavy {
-		p.fail("sell oil, minerals or grain on the market, or armies, ICBMs or ABMs to a minor power", "SELL 3 GRAIN")
+	if !ok {
+		p.fail("sell oil, minerals or grain on the market, or armies, navies, ICBMs or ABMs to a minor power", "SELL 3 GRAIN")
 		return nil
 	}
 	o := newOrder(KSellMinor)
 	o.N, o.Unit = n, u
-	if u == UArmy {
-		if !p.expect("say where the armies stand", "SELL 3 ARMIES IN mos TO kaz", "in") {
+	if u == UArmy || u == UNavy {
+		ex := "SELL 3 ARMIES IN mos TO kaz"
+		if u == UNavy {
+			ex = "SELL 3 NAVIES IN blt TO pol"
+		}
+		if !p.expect("say where the "+strings.ToLower(u.word(2))+" stand", ex, "in") {
 			return nil
 		}
 		a, ok := p.area()
 		if !ok {
+			return nil
+		}
+		if p.sc.areas[a].sea != (u == UNavy) {
+			p.fail("armies stand on land, navies at sea", ex)
 			return nil
 		}
 		o.Area = a
@@ -1017,8 +1027,61 @@ func (p *parser) attack() *Order {
 		}
 		break
 	}
-	if p.accept("stay", "hold") {
+	switch {
+	case p.accept("stay", "hold"):
 		o.Stay = true
+	case p.accept("leave"):
+		// LEAVE 1 IN mos, 2 IN vol: armies that stay where they attacked
+		// from when the rest occupy (seed: Occupy "may").
+		ex := "ATTACK ukr FROM mos, vol LEAVE 1 IN mos"
+		for {
+			n, ok := p.count("armies", ex)
+			if !ok {
+				return nil
+			}
+			p.accept("armies", "army")
+			if !p.expect("say IN which area they stay", ex, "in") {
+				return nil
+			}
+			a, ok := p.area()
+			if !ok {
+				return nil
+			}
+			o.Leave = append(o.Leave, Leg{N: n, From: a, To: -1})
+			if !p.accept(",", "and", "&") {
+				break
+			}
+			p.accept("leave")
+		}
+	}
+	return o
+}
+
+// losses reads LOSSES mos, vol, AFLOAT, ecs | LOSSES DEFAULT: the order in
+// which the player's attacking pieces are removed for hits.
+func (p *parser) losses() *Order {
+	o := newOrder(KLosses)
+	if p.accept("default", "none", "clear") {
+		return o
+	}
+	p.accept("from", ":")
+	for {
+		if p.accept("afloat") {
+			o.Losses = append(o.Losses, lossAfloat)
+		} else {
+			a, ok := p.area()
+			if !ok {
+				return nil
+			}
+			o.Losses = append(o.Losses, a)
+		}
+		if !p.sep() {
+			break
+		}
+	}
+	if len(o.Losses) > 16 {
+		p.fail("name at most 16 places", "LOSSES mos, vol, AFLOAT")
+		return nil
 	}
 	return o
 }

@@ -98,6 +98,9 @@ func TestGrammar(t *testing.T) {
 		{"attack kor from jap by sea soj to ecs", "ATTACK kor FROM jap VIA soj TO ecs"},
 		{"attack china in soj from npo", "ATTACK china IN soj FROM npo"},
 		{"attack ukr from mos stay", "ATTACK ukr FROM mos STAY"},
+		{"attack ukr from mos, vol leave 1 in mos, 2 armies in Volgograd", "ATTACK ukr FROM mos, vol LEAVE 1 IN mos, 2 IN vol"},
+		{"losses afloat, Moscow, soj", "LOSSES AFLOAT, mos, soj"},
+		{"losses default", "LOSSES DEFAULT"},
 		{"reinforce: move mos - ukr", "REINFORCE MOVE mos - ukr"},
 		{"launch 2 at Moscow, 1 at Tokyo", "LAUNCH 2 AT mos, 1 AT tokyo"},
 		{"launch icbm at Paris", "LAUNCH 1 AT fra"},
@@ -123,6 +126,8 @@ func TestGrammar(t *testing.T) {
 		{"research grain", "RESEARCH GRAIN"},
 		{"sell 3 armies in mos to Kazakhstan", "SELL 3 ARMIES IN mos TO kaz"},
 		{"sell 1 icbm to Mexico", "SELL 1 ICBM TO mex"},
+		{"sell 3 navies in blt to Poland", "SELL 3 NAVIES IN blt TO pol"},
+		{"buy back 2 navies from pol", "BUY BACK 2 NAVIES FROM pol"},
 		{"buy back 1 icbm from mex", "BUY BACK 1 ICBM FROM mex"},
 		// leniencies: typos and prefixes, with a warning
 		{"attack Ukrane from Moscow", "ATTACK ukr FROM mos"},
@@ -205,6 +210,7 @@ func FuzzGrammar(f *testing.F) {
 		"if oil price <= 600: buy 3 oil", "move 3 mos - ukr, 2 mos - blr", "BUILD 2 ARMIES IN mos, 1 NAVY IN blt",
 		"transport 3 jap - sha via soj to ecs", "sell 3 armies in mos to kaz", "loan $5,000", "accept china 1 place usw, npo",
 		"contest nth against usa rounds 2", "permit all through suez", "abm defend usa, eu", "if china does not control kor: sell 1 oil",
+		"attack ukr from mos, vol leave 1 in mos, 2 in vol", "losses afloat, mos, soj", "sell 3 navies in blt to pol", "buy back 1 navy from pol",
 	} {
 		f.Add(s)
 	}

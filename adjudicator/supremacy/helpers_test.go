@@ -16,6 +16,7 @@ type outcomeView struct {
 	private map[string]string
 	over    bool
 	status  adjudicator.Status
+	data    []byte // Report.Data
 }
 
 // invariants checks what must hold after every phase.
@@ -70,10 +71,10 @@ func invariants(w *world) error {
 		if owners > 1 {
 			return fmt.Errorf("armies of %d players in %s", owners, sc.areas[a].ID)
 		}
-		if w.minorA[a] < 0 || w.minorI[a] < 0 || w.minorB[a] < 0 {
+		if w.minorA[a] < 0 || w.minorI[a] < 0 || w.minorB[a] < 0 || w.minorN[a] < 0 {
 			return fmt.Errorf("negative minor arms in %s", sc.areas[a].ID)
 		}
-		if w.dead[a] && (w.minorA[a] > 0) {
+		if w.dead[a] && (w.minorA[a] > 0 || w.minorN[a] > 0) {
 			return fmt.Errorf("minor armies in contaminated %s", sc.areas[a].ID)
 		}
 	}
@@ -147,7 +148,7 @@ func playGame(t testing.TB, e *Engine, opts map[string]string, seed int64, maxPh
 			t.Fatalf("phase id did not advance: %s then %s", st.ID, next.ID)
 		}
 		if each != nil {
-			each(ph, out.Next, &outcomeView{ords: ords, public: out.Report.Public, private: out.Report.Private, over: out.Over, status: next})
+			each(ph, out.Next, &outcomeView{ords: ords, public: out.Report.Public, private: out.Report.Private, over: out.Over, status: next, data: out.Report.Data})
 		}
 		state = out.Next
 	}

@@ -24,6 +24,7 @@ const (
 	KNoContest // NO CONTEST
 	KPermit    // PERMIT|DENY power|ALL THROUGH choke|ALL (standing)
 	KABM       // ABM DEFEND OWN|ALL|OFF|powers (standing)
+	KLosses    // LOSSES places | LOSSES DEFAULT (standing): who loses pieces first
 	KIntercept // ABM n AT place, … (step play: against a declared launch)
 	// set-up
 	KMisdeal // MISDEAL
@@ -37,7 +38,7 @@ const (
 	KBuy  // BUY n resource
 	KSell // SELL n resource
 	// attack
-	KAttack    // ATTACK strikes [STAY]
+	KAttack    // ATTACK strikes [STAY | LEAVE n IN area, …]
 	KLaunch    // LAUNCH n AT place, …
 	KReinforce // REINFORCE move
 	KPass      // PASS
@@ -52,9 +53,13 @@ const (
 	KBuild       // BUILD n ARMIES IN area, n NAVIES IN sea
 	KBuildWeapon // BUILD n ICBM|ABM
 	KResearch    // RESEARCH oil|minerals|grain|icbm|abm [MAX n]
-	KSellMinor   // SELL n ARMIES IN area|ICBM|ABM TO minor
-	KBuyBack     // BUY BACK n ARMIES|ICBM|ABM FROM minor
+	KSellMinor   // SELL n ARMIES IN area|NAVIES IN sea|ICBM|ABM TO minor
+	KBuyBack     // BUY BACK n ARMIES|NAVIES|ICBM|ABM FROM minor
 )
+
+// lossAfloat stands in a LOSSES order for the attacker's armies carried by
+// sea.
+const lossAfloat = -2
 
 // Unit is a kind of piece.
 type Unit uint8
@@ -198,12 +203,14 @@ type Order struct {
 	Tech    Tech // KResearch of a weapon
 	Power   string
 	Powers  []string
-	Area    int // -1 when none
+	Area    int // -1 when none (KSellMinor: where the armies or navies stand)
 	Card    int // -1 when none
 	Choke   int // -1 = all
 	All     bool
 	Deny    bool
 	Stay    bool
+	Leave   []Leg // KAttack: N armies stay in From when the rest occupy
+	Losses  []int // KLosses: areas (or lossAfloat) in the order they lose pieces
 	Rounds  int
 	Policy  string // KABM: own | all | off | powers
 	Legs    []Leg
@@ -227,7 +234,7 @@ func newOrder(k Kind) *Order {
 func (o *Order) anytime() bool {
 	switch o.Kind {
 	case KLoan, KRepay, KBuyBonds, KSellBonds, KSeize, KOffer, KAccept, KReaction, KNoReact,
-		KContest, KNoContest, KPermit, KABM, KIntercept:
+		KContest, KNoContest, KPermit, KABM, KIntercept, KLosses:
 		return true
 	}
 	return false
@@ -237,7 +244,7 @@ func (o *Order) anytime() bool {
 // than acting now.
 func (o *Order) standing() bool {
 	switch o.Kind {
-	case KReaction, KNoReact, KContest, KNoContest, KPermit, KABM:
+	case KReaction, KNoReact, KContest, KNoContest, KPermit, KABM, KLosses:
 		return true
 	}
 	return false
@@ -402,6 +409,21 @@ func (sc *Scenario) formatBody(b *strings.Builder, o *Order) {
 		} else {
 			b.WriteString(strings.ToUpper(o.Policy))
 		}
+	case KLosses:
+		b.WriteString("LOSSES ")
+		if len(o.Losses) == 0 {
+			b.WriteString("DEFAULT")
+		}
+		for i, a := range o.Losses {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if a == lossAfloat {
+				b.WriteString("AFLOAT")
+			} else {
+				b.WriteString(area(a))
+			}
+		}
 	case KIntercept:
 		b.WriteString("ABM ")
 		for i, t := range o.Targets {
@@ -476,6 +498,14 @@ func (sc *Scenario) formatBody(b *strings.Builder, o *Order) {
 		if o.Stay {
 			b.WriteString(" STAY")
 		}
+		for i, l := range o.Leave {
+			if i == 0 {
+				b.WriteString(" LEAVE ")
+			} else {
+				b.WriteString(", ")
+			}
+			b.WriteString(itoa(l.N) + " IN " + area(l.From))
+		}
 	case KLaunch:
 		b.WriteString("LAUNCH ")
 		for i, t := range o.Targets {
@@ -520,7 +550,7 @@ func (sc *Scenario) formatBody(b *strings.Builder, o *Order) {
 		}
 	case KSellMinor:
 		b.WriteString("SELL " + itoa(o.N) + " " + o.Unit.word(o.N))
-		if o.Unit == UArmy {
+		if o.Unit == UArmy || o.Unit == UNavy {
 			b.WriteString(" IN " + area(o.Area))
 		}
 		b.WriteString(" TO " + area(o.Minor))

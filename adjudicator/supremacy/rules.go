@@ -46,6 +46,10 @@ STANDING ORDERS (stay until changed; a mail with reactions replaces them all):
       those aimed at your areas and your fleets), spread evenly over them.
   ABM 2 AT mos, 1 AT tokyo   in step play, while a declared launch awaits
       confirmation: where each of your ABMs fires (instead of the policy).
+  LOSSES mos, AFLOAT, soj   which of your attacking pieces are removed first
+      for hits (the seed: players select their own losses): a land area's
+      attacking armies, AFLOAT your armies carried by sea, a sea's firing
+      navies; what is not listed follows the default. LOSSES DEFAULT clears.
 SET-UP: PLACE 6 ARMIES IN <home>, 3 NAVIES IN <sea next to a home> (9 in all;
   the rest become armies spread over your homes). MISDEAL (once): your hand
   goes back and you draw a new one before placing.
@@ -56,8 +60,10 @@ SALARIES (one round, everybody at once): OPEN/CLOSE <company>|ALL, DISBAND n
   interest cannot be paid, bonds are sold and the bank lends (up to the loan
   limit) before a default; a default is bankruptcy. Production goes into the
   Strategic Reserve up to its columns; the rest is lost. A blockade takes an
-  open company's production when every sea next to its area is controlled by
-  the blockaders (all who order BLOCKADE of it); the first of them in the
+  open company's production when every sea next to its area holds a navy of
+  one of the blockaders (all who order BLOCKADE of it; they may share a sea)
+  and none of the company's owner (the enemy: one navy of his breaks it;
+  other players' navies neither help nor hinder); the first of them in the
   drawn order with room takes it, the owner keeps paying. Blockaded companies
   count $600 BL of net worth until the next salaries.
 TRADE: BUY 3 OIL / SELL 2 GRAIN — three trades a turn, one resource per trade,
@@ -74,21 +80,29 @@ ATTACK (a player may attack again and again until he passes or runs out):
   ATTACK kor FROM ecs [TO soj]          navies fire at the coast
   ATTACK china IN soj FROM npo          naval combat (navies sail in first)
   … STAY                                the land armies do not occupy
+  … LEAVE 1 IN mos, 2 IN vol            those stay behind, the rest occupy
   REINFORCE MOVE mos - ukr              (line after an ATTACK) your one move
-  LAUNCH 2 AT mos, 1 AT tokyo           strategic attack (ICBMs are used up)
+  LAUNCH 2 AT mos, 1 AT tokyo           strategic attack (ICBMs are used up;
+                                        no reinforcing move follows it)
   PASS                                  no (further) attack
   CONFIRM / CALL OFF                    step play: a declared launch
   Activations: each source area, each carrying fleet, and each extra blitz
-  round of each source. All pieces of an activated area attack. Hits on
-  4–6; the defender's hits fall on the attacking armies (largest group first),
-  then on firing navies; in naval combat each side loses navies not carrying
-  armies first. Carrying navies and carried armies do not fire at sea; landed
-  armies fight; invaders who do not take the area are lost. Navies carry 3
-  armies each. Minor powers raise 1d6/2 armies (rounded up), an unplayed
+  round of each source. All pieces of an activated area attack. Navies that
+  sail before combat pay 1 oil per sea they end in (one group move, however
+  many seas they come from); a naval transport pays it even if its navies
+  stay. Hits on 4–6; the defender's hits fall where the attacker's LOSSES
+  order says, then on the largest group of attacking armies, the armies
+  afloat, the firing navies; in naval combat each side loses navies not
+  carrying armies first (a fixed rule: a carrier sinks with its armies).
+  Carrying navies and carried armies do not fire at sea; landed armies
+  fight; invaders who do not take the area are lost. Navies carry 3 armies
+  each. Minor powers raise 1d6/2 armies (rounded up), an unplayed
   superpower's home 1d6, each time they are attacked, plus armies they
-  bought; a minor area held by a player raises none. High tech edge: the
-  player with strictly the most ABMs re-rolls up to 3 dice per attack he
-  fights in (the enemy's hits on him first, then his misses). ABMs kill on
+  bought; their bought navies fire in their defence; they lose the raised
+  armies first, then navies, then bought armies; a minor area held by a
+  player raises none. High tech edge: the player with strictly the most
+  ABMs re-rolls up to 3 dice per attack he fights in, contest rounds at sea
+  included (the enemy's hits on him first, then his misses). ABMs kill on
   2–6, 3–6 over an area their owner does not control; each ABM fires once per
   strategic attack. A city hit destroys its companies; an area is
   contaminated (out of play, all pieces and companies in it destroyed) when
@@ -96,7 +110,10 @@ ATTACK (a player may attack again and again until he passes or runs out):
   detonation each one rolls for nuclear winter (6, +1 per later one).
   Counterattacks (one per defender per attack, drawn order) are single
   attacks and draw no counterattack. Minors with ICBMs fire all of them at
-  the home cities of any player who attacks them.
+  the home cities of any player who attacks them, conventionally or with
+  ICBMs (even a strike that destroys the minor: it fires as the strike
+  comes). Reinforcing moves (IF ATTACKED: MOVE …, REINFORCE) follow a
+  conventional attack only.
 MOVE: MOVE 3 mos - ukr, 2 mos - blr (1 grain: from one area, or into one
   area); armies move 1 area into areas you control; navies up to 3 seas (1
   oil) into and through seas without other navies. RAIL 4 sib - mos (1 oil,
@@ -107,11 +124,14 @@ BUILD: BUILD 3 ARMIES IN mos / BUILD 2 ARMIES IN mos, 1 NAVY IN blt ($300 +
   1 set per 3), BUILD 1 ICBM ($500 + 1 minerals), BUILD 1 ABM ($1,000 + 2
   minerals); armies in controlled home cities, navies in seas next to them.
   RESEARCH OIL|MINERALS|GRAIN|ICBM|ABM [MAX n] — 3 attempts, $200 a card
-  turned; a destroyed company of the type ends the attempt in failure. In the
+  turned; a destroyed company card turned up ends the attempt in failure,
+  whatever its type (seed: "the money is wasted"). In the
   turn a technology is found, one piece of it may be built for minerals only.
-  SELL 3 ARMIES IN mos TO kaz / SELL 1 ICBM TO mex (pieces built this turn;
-  minors pay twice the cash cost); BUY BACK 1 ICBM FROM mex (twice what the
-  minor paid; the weapons are disarmed).
+  SELL 3 ARMIES IN mos TO kaz / SELL 3 NAVIES IN blt TO pol / SELL 1 ICBM TO
+  mex (pieces built this turn; minors pay twice the cash cost; navies only
+  to a minor with a coast, where they are kept off its coast, not in a sea
+  of the board); BUY BACK 1 ICBM FROM mex (twice what the minor paid; the
+  weapons are disarmed).
 CONQUEST (end of the attack phase): a player whose undestroyed home cities
   are all held by others is out; the player who took the last of them gets
   his cash, bonds, Strategic Reserve and a second reserve card (twice the

@@ -299,12 +299,12 @@ func TestPrivateTrade(t *testing.T) {
 func TestBlockade(t *testing.T) {
 	setup := func(t *testing.T) *fixture {
 		f := newFixture(t, "usa,commonwealth,russia", nil).phase(PhaseSalaries, 1)
-		f.give("russia", "paulista") // Brazil: seas moa and sao
+		f.give("russia", "paulista") // Brazil: seas car, moa and drk
 		return f
 	}
 	t.Run("joint blockade", func(t *testing.T) {
 		f := setup(t)
-		f.navies("usa", "moa", 1).navies("commonwealth", "sao", 2)
+		f.navies("usa", "car", 1).navies("commonwealth", "moa", 2).navies("commonwealth", "drk", 1)
 		f.resolve(map[string][]string{"usa": {"BLOCKADE paulista"}, "commonwealth": {"BLOCKADE paulista"}})
 		f.eq("russia grain", f.player("russia").Grain, 0)
 		f.eq("usa grain", f.player("usa").Grain, 2)
@@ -317,14 +317,14 @@ func TestBlockade(t *testing.T) {
 	})
 	t.Run("one blockader alone cannot", func(t *testing.T) {
 		f := setup(t)
-		f.navies("usa", "moa", 1).navies("commonwealth", "sao", 2)
+		f.navies("usa", "car", 1).navies("commonwealth", "moa", 2).navies("commonwealth", "drk", 1)
 		f.resolve(map[string][]string{"usa": {"BLOCKADE paulista"}})
 		f.eq("russia grain", f.player("russia").Grain, 2)
-		f.says("South Atlantic is not controlled by the blockaders")
+		f.says("Mouth of the Amazon is not controlled by the blockaders")
 	})
 	t.Run("disrupted by one navy", func(t *testing.T) {
 		f := setup(t)
-		f.navies("usa", "moa", 1).navies("commonwealth", "sao", 2).navies("russia", "sao", 1)
+		f.navies("usa", "car", 1).navies("commonwealth", "moa", 2).navies("commonwealth", "drk", 1).navies("russia", "drk", 1)
 		f.resolve(map[string][]string{"usa": {"BLOCKADE paulista"}, "commonwealth": {"BLOCKADE paulista"}})
 		f.eq("russia grain", f.player("russia").Grain, 2)
 	})

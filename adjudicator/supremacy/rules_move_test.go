@@ -202,7 +202,7 @@ func TestResearch(t *testing.T) {
 		f.w.cardDed[f.card("texoil")] = true
 		f.resolve(map[string][]string{"russia": {"RESEARCH OIL"}})
 		f.eq("cash", f.player("russia").Cash, 6800)
-		f.says("destroyed by a nuclear strike: the attempt fails")
+		f.says("destroyed by a nuclear strike: the money is wasted and the attempt fails")
 	})
 	t.Run("three attempts", func(t *testing.T) {
 		f := newFixture(t, "eu,russia", nil).phase(PhaseBuild, 1)

@@ -266,6 +266,8 @@ type Scenario struct {
 	Borders    borderTable    `json:"borders"`
 	Chokes     chokeTable     `json:"chokepoints"`
 	Deck       deckTable      `json:"deck"`
+	// Layout is how the map is drawn (optional; layout.go).
+	Layout *Layout `json:"layout,omitempty"`
 
 	areas     []*Area
 	areaByID  map[string]int
@@ -284,6 +286,7 @@ type Scenario struct {
 	cardSet   *orders.Names // companies only
 	chokeSet  *orders.Names
 	lexicon   *orders.Lexicon
+	boardOnce func() (*board, error) // the picture's fixed part, built at first use (draw.go)
 }
 
 type powerTable struct {
@@ -406,6 +409,9 @@ func (sc *Scenario) validate() error {
 		return err
 	}
 	if err := sc.validateDeck(); err != nil {
+		return err
+	}
+	if err := sc.validateLayout(); err != nil {
 		return err
 	}
 	return sc.buildNames()

@@ -119,6 +119,10 @@ type player struct {
 	Permits   []string `json:"permits,omitempty"` // "power choke" pairs, "*" for all
 	ABMPolicy string   `json:"abm_policy"`
 	ABMPowers []string `json:"abm_powers,omitempty"`
+	// Losses is the standing order in which the player's attacking pieces
+	// are removed for hits: area ids (armies attacking from a land area,
+	// navies firing from a sea) and "afloat" (armies carried by sea).
+	Losses []string `json:"losses,omitempty"`
 
 	idx int // superpower index in the scenario
 }
@@ -158,6 +162,7 @@ type areaJSON struct {
 	MinorArmies int    `json:"minor_armies,omitempty"`     // armies a minor power bought
 	MinorICBM   int    `json:"minor_icbm,omitempty"`
 	MinorABM    int    `json:"minor_abm,omitempty"`
+	MinorNavies int    `json:"minor_navies,omitempty"` // navies a minor power bought
 	CapturedBy  string `json:"captured_by,omitempty"`
 	CapturedAt  int    `json:"captured_at,omitempty"`
 }
@@ -232,6 +237,7 @@ type world struct {
 	minorA  []int
 	minorI  []int
 	minorB  []int
+	minorN  []int // navies a minor power bought, kept off its coast
 	capBy   []int // area ⇒ player index of the last capture, -1
 	capAt   []int
 	cities  [][]bool // area ⇒ city destroyed
@@ -268,10 +274,11 @@ func newWorld(sc *Scenario, opt Options) *world {
 		w.army[a] = pieces[2*a*np : (2*a+1)*np : (2*a+1)*np]
 		w.navy[a] = pieces[(2*a+1)*np : (2*a+2)*np : (2*a+2)*np]
 	}
-	nums := make([]int, 5*na+nc+np)
+	nums := make([]int, 6*na+nc+np)
 	w.minorA, w.minorI, w.minorB = nums[:na:na], nums[na:2*na:2*na], nums[2*na:3*na:3*na]
 	w.capBy, w.capAt = nums[3*na:4*na:4*na], nums[4*na:5*na:5*na]
-	w.cardAt, w.byPower = nums[5*na:5*na+nc:5*na+nc], nums[5*na+nc:]
+	w.minorN = nums[5*na : 6*na : 6*na]
+	w.cardAt, w.byPower = nums[6*na:6*na+nc:6*na+nc], nums[6*na+nc:]
 	for a := range w.capBy {
 		w.capBy[a] = -1
 	}
@@ -307,9 +314,6 @@ func (w *world) playerOf(id string) *player {
 	return nil
 }
 
-// pidx returns the player index of a superpower index, or -1.
-func (w *world) pidx(power int) int { return w.byPower[power] }
-
 func (w *world) encode() []byte {
 	sc := w.sc
 	j := stateJSON{
@@ -327,7 +331,7 @@ func (w *world) encode() []byte {
 				j.Units = append(j.Units, stackJSON{Area: sc.areas[a].ID, Owner: sc.powers[p].ID, Armies: w.army[a][p], Navies: w.navy[a][p]})
 			}
 		}
-		aj := areaJSON{Area: sc.areas[a].ID, MinorArmies: w.minorA[a], MinorICBM: w.minorI[a], MinorABM: w.minorB[a]}
+		aj := areaJSON{Area: sc.areas[a].ID, MinorArmies: w.minorA[a], MinorICBM: w.minorI[a], MinorABM: w.minorB[a], MinorNavies: w.minorN[a]}
 		for k, d := range w.cities[a] {
 			if d {
 				aj.Destroyed = append(aj.Destroyed, k)
@@ -336,7 +340,7 @@ func (w *world) encode() []byte {
 		if w.capBy[a] >= 0 {
 			aj.CapturedBy, aj.CapturedAt = w.players[w.capBy[a]].ID, w.capAt[a]
 		}
-		if len(aj.Destroyed) > 0 || aj.MinorArmies > 0 || aj.MinorICBM > 0 || aj.MinorABM > 0 || aj.CapturedBy != "" {
+		if len(aj.Destroyed) > 0 || aj.MinorArmies > 0 || aj.MinorICBM > 0 || aj.MinorABM > 0 || aj.MinorNavies > 0 || aj.CapturedBy != "" {
 			j.Areas = append(j.Areas, aj)
 		}
 	}
@@ -444,7 +448,10 @@ func decodeWorld(data []byte) (*world, error) {
 			}
 			w.cities[a][k] = true
 		}
-		w.minorA[a], w.minorI[a], w.minorB[a] = aj.MinorArmies, aj.MinorICBM, aj.MinorABM
+		w.minorA[a], w.minorI[a], w.minorB[a], w.minorN[a] = aj.MinorArmies, aj.MinorICBM, aj.MinorABM, aj.MinorNavies
+		if aj.MinorArmies < 0 || aj.MinorICBM < 0 || aj.MinorABM < 0 || aj.MinorNavies < 0 {
+			return nil, fmt.Errorf("supremacy: state: negative minor arms in %s", aj.Area)
+		}
 		if aj.CapturedBy != "" {
 			i, err := pl(aj.CapturedBy)
 			if err != nil {

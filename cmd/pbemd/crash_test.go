@@ -18,6 +18,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"pbemd/mailer"
+	"pbemd/mailserver"
 	"pbemd/store"
 )
 
@@ -45,7 +46,7 @@ func TestCrashKillRestart(t *testing.T) {
 		t.Fatalf("build pbemd: %v", err)
 	}
 
-	mail, err := mailer.StartServer(mailer.ServerConfig{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "crash.test"}, nil)
+	mail, err := mailserver.Start(mailserver.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "crash.test", HashCost: 4}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,10 @@ late_grace = "1h"
 	t.Logf("chaos over after %v: %d kills, %d order mails (deliver %v, kill+start %v)", time.Since(began).Round(time.Millisecond), kills, len(sent), inDeliver, inKill)
 	// Let it settle: every order mail acknowledged, then stop it cleanly.
 	acks := map[string]int{}
-	waitFor(t, 60*time.Second, "every order mail acknowledged", func() bool {
+	// An acknowledgement whose delivery was cut by a kill waits for its
+	// retry (30 s, doubling per attempt a kill interrupted), so a mail
+	// hit twice can take 90 s and more to arrive.
+	waitFor(t, 180*time.Second, "every order mail acknowledged", func() bool {
 		for k := range acks {
 			delete(acks, k)
 		}
@@ -322,18 +326,18 @@ func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 
 // inbox reads every mail in an account's INBOX over IMAP and returns
 // those whose subject contains subj.
-func inbox(t *testing.T, srv *mailer.Server, addr, subj string) []*mailer.Mail {
+func inbox(t *testing.T, srv *mailserver.Server, addr, subj string) []*mailer.Mail {
 	t.Helper()
-	cfg, err := srv.IMAPConfig(addr)
+	user, password, err := srv.Credentials(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := imapclient.DialInsecure(cfg.Addr, nil)
+	c, err := imapclient.DialInsecure(srv.IMAPAddr(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
+	if err := c.Login(user, password).Wait(); err != nil {
 		t.Fatal(err)
 	}
 	sel, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait()

@@ -3,9 +3,11 @@
 //	pbemd serve [-config FILE]
 //	pbemd demo [-game G] [-seed N] [-years N] [-length N] [-phases N]
 //	pbemd adjudicate < in.json > out.json
+//	pbemd map [-o FILE.png|FILE.svg] < in.json
 //	pbemd check-orders -variant V -power P < orders.txt
 //	pbemd game create [-config FILE] NAME VARIANT [key=value…]
 //	pbemd backup [-config FILE] FILE
+//	pbemd check [-config FILE] [FILE…]
 //	pbemd config example
 //
 // Everything testable lives in packages; this file parses flags, builds
@@ -13,6 +15,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -22,7 +25,9 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"pbemd/adjudicator"
 	"pbemd/adjudicator/diplomacy" // the engines this binary ships (they register from init)
@@ -41,9 +46,13 @@ usage:
                                       a scripted game by mail, one line per phase (G: diplomacy
                                       (Ancient Mediterranean, the default), supremacy, supplychain, empire)
   pbemd adjudicate                    JSON position and orders on stdin, outcome on stdout
+  pbemd map [-o FILE.png|FILE.svg]    draw adjudicate's JSON (a position, or its output with results);
+                                      PNG on stdout without -o
   pbemd check-orders -variant V -power P   parse orders on stdin and say what was understood
   pbemd game create [-config FILE] NAME VARIANT [key=value…]
   pbemd backup [-config FILE] FILE    consistent copy of the store (hot, while serve runs)
+  pbemd check [-config FILE] [FILE…]  look for damage in the store and the embedded mail server's
+                                      file (or in FILE, e.g. a backup before restoring it)
   pbemd config example                print a commented config file
 `
 
@@ -65,12 +74,20 @@ func main() {
 			fmt.Fprintln(os.Stderr, "pbemd adjudicate:", err)
 			os.Exit(2)
 		}
+	case "map":
+		err = drawMap(args, os.Stdin, os.Stdout)
+		if errors.Is(err, diplomacy.ErrBadInput) {
+			fmt.Fprintln(os.Stderr, "pbemd map:", err)
+			os.Exit(2)
+		}
 	case "check-orders":
 		err = checkOrders(args, os.Stdin, os.Stdout)
 	case "game":
 		err = game(args)
 	case "backup":
 		err = backup(args)
+	case "check":
+		err = check(args)
 	case "config":
 		if len(args) == 1 && args[0] == "example" {
 			fmt.Print(daemon.ExampleConfig())
@@ -99,10 +116,48 @@ func loadConfig(path string) (daemon.Config, error) {
 	return daemon.LoadConfig(path)
 }
 
-func logger(level string) *slog.Logger {
+func logger(level string) *slog.Logger { return loggerTo(os.Stderr, level) }
+
+func loggerTo(w io.Writer, level string) *slog.Logger {
 	var l slog.Level
 	l.UnmarshalText([]byte(level))
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+}
+
+// heldWriter holds what is written to it until Release (at most a
+// megabyte, then it lets go): the start-up log waits until the banner is
+// out, so the banner is one block on a terminal that shows both streams.
+type heldWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	held []byte
+	open bool
+}
+
+func (h *heldWriter) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.open && len(h.held)+len(p) <= 1<<20 {
+		h.held = append(h.held, p...)
+		return len(p), nil
+	}
+	h.releaseLocked()
+	return h.w.Write(p)
+}
+
+// Release writes what was held and passes everything on from now on.
+func (h *heldWriter) Release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.releaseLocked()
+}
+
+func (h *heldWriter) releaseLocked() {
+	if !h.open {
+		h.open = true
+		h.w.Write(h.held)
+		h.held = nil
+	}
 }
 
 func serve(args []string) error {
@@ -113,17 +168,63 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	log := logger(cfg.LogLevel)
+	held := &heldWriter{w: os.Stderr}
+	defer held.Release()
+	log := loggerTo(held, cfg.LogLevel)
 	srv, err := daemon.Open(cfg, log, nil)
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
-	srv.Describe(os.Stdout)
+	var banner bytes.Buffer
+	srv.Describe(&banner)
+	os.Stdout.Write(banner.Bytes()) // one write: nothing can come between its lines
+	held.Release()
+
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Shutdown is logged when it begins and when it ends. After the first
+	// signal the default handling is back: a second one stops at once.
+	stopping, watched := make(chan struct{}), make(chan struct{})
+	var began time.Time
+	go func() {
+		defer close(watched)
+		select {
+		case <-ctx.Done():
+		case <-stopping:
+			if ctx.Err() == nil {
+				return
+			}
+		}
+		began = time.Now()
+		log.Info("shutdown began: taking no new mail, finishing the work in hand (a second signal stops at once)", "signal", context.Cause(ctx))
+		stop()
+	}()
 	log.Info("pbemd serving", "address", cfg.Address)
-	return srv.Run(ctx)
+	err = srv.Run(ctx)
+	close(stopping)
+	<-watched
+	if cerr := srv.Close(); err == nil {
+		err = cerr
+	}
+	if !began.IsZero() {
+		if err != nil {
+			log.Error("shutdown complete, with an error", "took", time.Since(began).Round(time.Millisecond), "err", err)
+		} else {
+			log.Info("shutdown complete", "took", time.Since(began).Round(time.Millisecond))
+		}
+	}
+	return err
+}
+
+func check(args []string) error {
+	fs := flag.NewFlagSet("check", flag.ExitOnError)
+	path := fs.String("config", "", "config file")
+	fs.Parse(args)
+	cfg, err := loadConfig(*path)
+	if err != nil {
+		return err
+	}
+	return daemon.AdminCheck(cfg, fs.Args(), os.Stdout)
 }
 
 func runDemo(args []string) error {
@@ -151,6 +252,48 @@ func runDemo(args []string) error {
 	defer stop()
 	_, err := demo.Run(ctx, demo.Options{Game: *game, Seed: *seed, Years: *years, Length: *length, Phases: *phases, Out: os.Stdout, Logger: logger(level)})
 	return err
+}
+
+// drawMap is `pbemd map`: the picture of adjudicate's JSON, as PNG or SVG
+// by the -o file's extension (PNG on stdout without -o).
+func drawMap(args []string, in io.Reader, stdout io.Writer) error {
+	fs := flag.NewFlagSet("map", flag.ContinueOnError)
+	out := fs.String("o", "", "write the picture to this .png or .svg file (default: PNG on stdout)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", diplomacy.ErrBadInput, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %q (the JSON comes on stdin)", diplomacy.ErrBadInput, fs.Args())
+	}
+	svg := strings.HasSuffix(strings.ToLower(*out), ".svg")
+	if *out != "" && !svg && !strings.HasSuffix(strings.ToLower(*out), ".png") {
+		return fmt.Errorf("%w: -o %s: want a .png or .svg file", diplomacy.ErrBadInput, *out)
+	}
+	pic, err := diplomacy.DrawJSON(in)
+	if err != nil {
+		return err
+	}
+	w := stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	if svg {
+		err = pic.WriteSVG(w)
+	} else {
+		err = pic.WritePNG(w)
+	}
+	if err != nil {
+		return err
+	}
+	if f, ok := w.(*os.File); ok && f != os.Stdout {
+		return f.Close()
+	}
+	return nil
 }
 
 func checkOrders(args []string, in io.Reader, out io.Writer) error {

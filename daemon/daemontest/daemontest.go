@@ -47,6 +47,14 @@ var Start = time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)
 // checked and closed when the test ends.
 func New(t testing.TB) *Table {
 	t.Helper()
+	return NewWith(t, nil)
+}
+
+// NewWith is New with the daemon's options edited by edit (nil: none)
+// before the daemon is built: a benchmark lifts the rate limit, a test
+// passes a logger.
+func NewWith(t testing.TB, edit func(*daemon.Options)) *Table {
+	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "pbemd.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +66,11 @@ func New(t testing.TB) *Table {
 		}
 		db.Close()
 	})
-	tb.D, err = daemon.New(db, daemon.Options{Address: Address, GM: []string{GM}, GMPassword: GMPassword, PasswordCost: 4, Now: tb.Now})
+	opt := daemon.Options{Address: Address, GM: []string{GM}, GMPassword: GMPassword, PasswordCost: 4, Now: tb.Now}
+	if edit != nil {
+		edit(&opt)
+	}
+	tb.D, err = daemon.New(db, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

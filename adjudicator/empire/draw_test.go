@@ -1,0 +1,385 @@
+package empire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pbemd/picture"
+)
+
+// playTo plays a seeded random game of a registered engine through Check
+// and Resolve until stop says so after a phase, and returns the state
+// after that phase and its results.
+func playTo(t testing.TB, name string, opts map[string]string, seed uint64, stop func(g *Game, prs []*PhaseResult) bool) (state, results []byte) {
+	t.Helper()
+	e, ok := NewEngine(name)
+	if !ok {
+		t.Fatalf("no engine %s", name)
+	}
+	state, err := e.New(opts, int64(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(seed, 77))
+	for n := 0; n < 400; n++ {
+		s, err := e.Status(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Over {
+			break
+		}
+		ords := map[string][]string{}
+		for _, p := range s.Waiting {
+			lines, err := e.RandomOrders(state, p, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ck, err := e.Check(state, p, strings.Join(lines, "\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ords[p] = ck.Canonical
+		}
+		out, err := e.Resolve(state, ords, int64(seed)*1000+int64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var prs []*PhaseResult
+		if err := json.Unmarshal(out.Report.Data, &prs); err != nil {
+			t.Fatal(err)
+		}
+		g, err := e.decode(out.Next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stop(g, prs) {
+			return out.Next, out.Report.Data
+		}
+		state = out.Next
+	}
+	t.Fatal("the game never reached the position wanted")
+	return nil, nil
+}
+
+func svgOf(t testing.TB, p *picture.Picture) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := p.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func goldenPicture(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "pictures", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden picture: look at both, then go test -update", path)
+	}
+}
+
+// fogGame is a mid-game position of the shipped 4-player world with fog
+// of war (2 hexes): round 2's third tactical turn, and its results.
+func fogGame(t testing.TB) (e *Engine, state, results []byte) {
+	t.Helper()
+	state, results = playTo(t, "empire", map[string]string{"fog": "2"}, 5, func(g *Game, prs []*PhaseResult) bool {
+		return g.Round == 2 && g.Step == stepTactical && g.Turn >= 3
+	})
+	return engine(t, "empire"), state, results
+}
+
+func mustDraw(t testing.TB, e *Engine, st, res []byte, viewer string) *picture.Picture {
+	t.Helper()
+	p, err := e.Draw(st, res, viewer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The golden pictures: red's view of the opening (no fog: the seed's
+// public board) and of a mid-game position under fog of war.
+func TestPictureGolden(t *testing.T) {
+	t.Run("opening", func(t *testing.T) {
+		e := engine(t, "empire")
+		st, err := e.New(nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		goldenPicture(t, "empire-opening.svg", svgOf(t, mustDraw(t, e, st, nil, "red")))
+	})
+	t.Run("midgame", func(t *testing.T) {
+		e, st, res := fogGame(t)
+		p := mustDraw(t, e, st, res, "red")
+		if !strings.Contains(p.Title, "Round 2 tactical turn 2 — results (Red's view)") {
+			t.Errorf("title %q", p.Title)
+		}
+		goldenPicture(t, "empire-midgame.svg", svgOf(t, p))
+	})
+}
+
+// pixels is the decoded PNG of a picture.
+func pixels(t *testing.T, p *picture.Picture) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := p.WritePNG(&b); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgba := image.NewRGBA(img.Bounds())
+	draw.Draw(rgba, rgba.Rect, img, image.Point{}, draw.Src)
+	return rgba.Pix
+}
+
+// withUnit returns state with one more unit of owner (a Regular Infantry
+// Division) at hex h, pooled or on the board.
+func withUnit(t *testing.T, e *Engine, state []byte, owner string, h int, pooled bool) []byte {
+	t.Helper()
+	g, err := e.decode(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ, ok := g.typeInPlay("regular_infantry_division")
+	if !ok {
+		t.Fatal("no infantry in the unit set")
+	}
+	u := g.newUnit(owner, typ, h)
+	u.Pooled = pooled
+	g.sortUnits()
+	return g.encode(e.name)
+}
+
+// No picture of one power shows what it may not see: another power's unit
+// out of its sight, or in a unit pool, changes neither the SVG text nor a
+// pixel of the PNG; the same unit where it does see changes both (so the
+// comparison can fail).
+func TestPictureFogOfWar(t *testing.T) {
+	e, st, res := fogGame(t)
+	g, _ := e.decode(st)
+	vis := g.sight("red")
+	hidden, seenHex := -1, -1
+	for h := 0; h < g.World.Hexes(); h++ {
+		if g.World.Fragments(h) != 6 {
+			continue
+		}
+		switch {
+		case !vis[h] && hidden < 0:
+			hidden = h
+		case vis[h] && seenHex < 0:
+			occupied := false
+			for _, u := range g.Units {
+				occupied = occupied || u.in(h)
+			}
+			if !occupied {
+				seenHex = h
+			}
+		}
+	}
+	if hidden < 0 || seenHex < 0 {
+		t.Fatal("no hex out of red's sight, or none in it")
+	}
+	base := mustDraw(t, e, st, res, "red")
+	baseSVG, basePix := svgOf(t, base), pixels(t, base)
+	same := func(name string, state []byte, want bool) {
+		t.Helper()
+		p := mustDraw(t, e, state, res, "red")
+		if got := bytes.Equal(svgOf(t, p), baseSVG); got != want {
+			t.Errorf("%s: SVG the same as without it: %v, want %v", name, got, want)
+		}
+		if got := bytes.Equal(pixels(t, p), basePix); got != want {
+			t.Errorf("%s: PNG pixels the same as without it: %v, want %v", name, got, want)
+		}
+	}
+	same("a blue unit out of red's sight", withUnit(t, e, st, "blue", hidden, false), true)
+	same("a blue unit in a pool where red sees", withUnit(t, e, st, "blue", seenHex, true), true)
+	same("a blue unit in a pool out of red's sight", withUnit(t, e, st, "blue", hidden, true), true)
+	same("a blue unit in red's sight", withUnit(t, e, st, "blue", seenHex, false), false)
+	// An observer sees no unit under fog at all.
+	obs := mustDraw(t, e, st, res, "")
+	if strings.Contains(string(svgOf(t, obs)), `<g id="units">`+"\n<path") {
+		t.Error("an observer's picture under fog shows units")
+	}
+}
+
+// Without fog the board is public, but a unit pool's contents are not:
+// moving blue's pooled unit to another territory changes nothing in red's
+// picture (the number of pooled units is public and stays).
+func TestPicturePoolsHidden(t *testing.T) {
+	e := engine(t, "empire")
+	st, _ := e.New(nil, 1)
+	g, _ := e.decode(st)
+	var blue []int
+	for _, u := range g.unitsOf("blue") {
+		blue = append(blue, u.At)
+	}
+	a := withUnit(t, e, st, "blue", blue[0], true)
+	b := withUnit(t, e, st, "blue", blue[len(blue)-1], true)
+	if blue[0] == blue[len(blue)-1] {
+		t.Fatal("blue's units stand in one hex")
+	}
+	pa, pb := mustDraw(t, e, a, nil, "red"), mustDraw(t, e, b, nil, "red")
+	if !bytes.Equal(svgOf(t, pa), svgOf(t, pb)) || !bytes.Equal(pixels(t, pa), pixels(t, pb)) {
+		t.Error("red's picture tells where blue's pooled unit is")
+	}
+	if !strings.Contains(string(svgOf(t, pa)), "1 pooled") {
+		t.Error("the public number of pooled units is not shown")
+	}
+	// Blue sees its own pool.
+	if !strings.Contains(string(svgOf(t, mustDraw(t, e, a, nil, "blue"))), "pools: RID") {
+		t.Error("blue's own picture does not list its pool")
+	}
+}
+
+// walkText calls f for every text of a picture.
+func walkText(items []picture.Item, f func(*picture.Text)) {
+	for _, it := range items {
+		switch v := it.(type) {
+		case *picture.Text:
+			f(v)
+		case *picture.Group:
+			walkText(v.Items, f)
+		case *picture.Layer:
+			walkText(v.Items(), f)
+		}
+	}
+}
+
+// PNGs decode at the picture's size, are wide enough for a phone and every
+// text is legible; a bigger generated world gives a wider picture.
+func TestPicturePNG(t *testing.T) {
+	e, st, res := fogGame(t)
+	e8 := engine(t, "empire8")
+	st8, err := e8.New(nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		e      *Engine
+		st     []byte
+		res    []byte
+		viewer string
+	}{{e, st, res, "red"}, {e, st, res, ""}, {e8, st8, nil, "olive"}} {
+		p := mustDraw(t, c.e, c.st, c.res, c.viewer)
+		var b bytes.Buffer
+		if err := p.WritePNG(&b); err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := img.Bounds().Size(); got.X != p.Width || got.Y != p.Height {
+			t.Errorf("%s: PNG %v, picture %dx%d", c.e.name, got, p.Width, p.Height)
+		}
+		if p.Width < 1000 {
+			t.Errorf("%s: picture %d px wide, want at least 1000", c.e.name, p.Width)
+		}
+		walkText(p.Items, func(tx *picture.Text) {
+			if tx.Size < picture.MinText {
+				t.Errorf("%s: text %q at %v px, want at least %d", c.e.name, tx.S, tx.Size, picture.MinText)
+			}
+		})
+	}
+}
+
+// The picture names every land hex as orders write it, and shows the
+// viewer's units where they stand.
+func TestPictureShowsBoard(t *testing.T) {
+	e := engine(t, "empire")
+	st, _ := e.New(nil, 1)
+	g, _ := e.decode(st)
+	svg := string(svgOf(t, mustDraw(t, e, st, nil, "red")))
+	for h := 0; h < g.World.Hexes(); h++ {
+		if g.World.Fragments(h) > 0 && !strings.Contains(svg, ">"+g.World.HexName(h)+"</text>") {
+			t.Errorf("land hex %s is not named", g.World.HexName(h))
+		}
+	}
+	per := map[int]int{}
+	for _, u := range g.unitsOf("red") {
+		per[u.At]++
+	}
+	for h, n := range per {
+		if !strings.Contains(svg, fmt.Sprintf(">R%d</text>", n)) {
+			t.Errorf("no token for red's %d units in %s", n, g.World.HexName(h))
+		}
+	}
+	for _, want := range []string{">R1</text>", ">B1</text>", ">F</text>"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("no %s in red's opening picture", want)
+		}
+	}
+	if _, err := e.Draw(st, nil, "purple"); err == nil {
+		t.Error("a picture for an unknown power")
+	}
+	if _, err := e.Draw(st, []byte("{"), "red"); err == nil {
+		t.Error("bad results drew a picture")
+	}
+}
+
+// Pictures of one world drawn at once share its board safely (run with
+// -race) and come out the same.
+func TestPictureConcurrent(t *testing.T) {
+	e, st, res := fogGame(t)
+	want := svgOf(t, mustDraw(t, e, st, res, "blue"))
+	done := make(chan []byte)
+	for i := 0; i < 4; i++ {
+		go func() {
+			p, err := e.Draw(st, res, "blue")
+			var b, svg bytes.Buffer
+			if err != nil || p.WritePNG(&b) != nil || p.WriteSVG(&svg) != nil {
+				done <- nil
+				return
+			}
+			done <- svg.Bytes()
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if got := <-done; !bytes.Equal(got, want) {
+			t.Error("a picture drawn concurrently differs")
+		}
+	}
+}
+
+// BenchmarkPicturePNG draws red's fogged mid-game view from state and
+// results and encodes it as PNG (what a results mail carries).
+func BenchmarkPicturePNG(b *testing.B) {
+	e, st, res := fogGame(b)
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		p, err := e.Draw(st, res, "red")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := p.WritePNG(&buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "bytes")
+}

@@ -1,0 +1,386 @@
+package supplychain
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pbemd/picture"
+)
+
+// playTo plays a seeded bot game of a registered preset through Check and
+// Resolve until stop says so after a phase, and returns the state after it
+// and its results.
+func playTo(t testing.TB, name string, seed int64, stop func(g *game) bool) (e *Engine, state, results []byte) {
+	t.Helper()
+	e, ok := NewEngine(name)
+	if !ok {
+		t.Fatalf("no preset %s", name)
+	}
+	state, err := e.New(nil, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < 2000; n++ {
+		st, err := e.Status(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Over {
+			break
+		}
+		ords := map[string][]string{}
+		for _, p := range st.Waiting {
+			lines, err := e.BotOrders(state, p, seed*7919+int64(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(lines) == 0 {
+				continue
+			}
+			ck, err := e.Check(state, p, strings.Join(lines, "\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ords[p] = ck.Canonical
+		}
+		out, err := e.Resolve(state, ords, seed+int64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := e.decode(out.Next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stop(g) {
+			return e, out.Next, out.Report.Data
+		}
+		state = out.Next
+	}
+	t.Fatal("the game never reached the position wanted")
+	return nil, nil, nil
+}
+
+func svgOf(t testing.TB, p *picture.Picture) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := p.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func goldenPicture(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "pictures", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden picture: look at both, then go test -update", path)
+	}
+}
+
+// midGame is a seeded 3-player bot game on the shipped deck at a turn
+// where a tableau holds six cards and the Stale Sale pile is not empty.
+func midGame(t testing.TB) (e *Engine, state, results []byte) {
+	t.Helper()
+	return playTo(t, "supplychain-3", 2, func(g *game) bool {
+		n := 0
+		for _, tm := range g.teams {
+			n = max(n, len(tm.placed))
+		}
+		return n >= 6 && len(g.stale) > 0 && g.phase == phaseTurn
+	})
+}
+
+func mustDraw(t testing.TB, e *Engine, st, res []byte, viewer string) *picture.Picture {
+	t.Helper()
+	p, err := e.Draw(st, res, viewer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The golden pictures: red's view of the opening, blue's of a mid-game
+// turn.
+func TestPictureGolden(t *testing.T) {
+	t.Run("opening", func(t *testing.T) {
+		e, _ := NewEngine("supplychain-3")
+		st, err := e.New(nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		goldenPicture(t, "supplychain-opening.svg", svgOf(t, mustDraw(t, e, st, nil, "red")))
+	})
+	t.Run("midgame", func(t *testing.T) {
+		e, st, res := midGame(t)
+		p := mustDraw(t, e, st, res, "blue")
+		if !strings.Contains(p.Title, "'s turn, after the last results") {
+			t.Errorf("title %q", p.Title)
+		}
+		goldenPicture(t, "supplychain-midgame.svg", svgOf(t, p))
+	})
+}
+
+// pixels is the decoded PNG of a picture.
+func pixels(t *testing.T, p *picture.Picture) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := p.WritePNG(&b); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgba := image.NewRGBA(img.Bounds())
+	draw.Draw(rgba, rgba.Rect, img, image.Point{}, draw.Src)
+	return rgba.Pix
+}
+
+// edited decodes state, lets edit change the game and encodes it again.
+func edited(t *testing.T, e *Engine, state []byte, edit func(g *game)) []byte {
+	t.Helper()
+	g, err := e.decode(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(g)
+	return g.encode()
+}
+
+// sameFor reports whether viewer's picture of a and of b is the same, in
+// SVG text and in PNG pixels (both must agree).
+func sameFor(t *testing.T, e *Engine, a, b, res []byte, viewer string) bool {
+	t.Helper()
+	pa, pb := mustDraw(t, e, a, res, viewer), mustDraw(t, e, b, res, viewer)
+	svg := bytes.Equal(svgOf(t, pa), svgOf(t, pb))
+	pix := bytes.Equal(pixels(t, pa), pixels(t, pb))
+	if svg != pix {
+		t.Errorf("%s: SVG same %v but pixels same %v", viewer, svg, pix)
+	}
+	return svg && pix
+}
+
+// Hidden hands never appear in another player's picture: red's hand (and
+// business plan, and the Deck's order) changed for cards of the Deck
+// leaves blue's and an observer's picture as they were, while red's own
+// picture shows the change (so the comparison can fail).
+func TestPictureHiddenHands(t *testing.T) {
+	e, st, res := midGame(t)
+	g0, _ := e.decode(st)
+	red := g0.playerIndex("red")
+	if len(g0.players[red].hand) == 0 || len(g0.draw) < len(g0.players[red].hand) {
+		t.Fatal("red has no hand to change")
+	}
+	swapped := edited(t, e, st, func(g *game) {
+		p := &g.players[red]
+		for i := range p.hand {
+			if p.hand[i].card == p.starter {
+				continue
+			}
+			p.hand[i].card, g.draw[i] = g.draw[i], p.hand[i].card
+		}
+		for i, j := 0, len(g.draw)-1; i < j; i, j = i+1, j-1 {
+			g.draw[i], g.draw[j] = g.draw[j], g.draw[i]
+		}
+	})
+	for _, v := range []string{"blue", "green", ""} {
+		if !sameFor(t, e, st, swapped, res, v) {
+			t.Errorf("%q's picture shows red's hand or the Deck", v)
+		}
+	}
+	if sameFor(t, e, st, swapped, res, "red") {
+		t.Error("red's own picture does not show red's hand")
+	}
+	// The business plan stays secret until the end.
+	plan := edited(t, e, st, func(g *game) {
+		tm := &g.teams[g.players[red].team]
+		if !swapHidden(g, &tm.plan, func(c int) bool { return g.card(c).Kind == KindPlan }) {
+			t.Fatal("no other business plan out of sight")
+		}
+	})
+	if !sameFor(t, e, st, plan, res, "blue") {
+		t.Error("blue's picture shows red's business plan")
+	}
+	if sameFor(t, e, st, plan, res, "red") {
+		t.Error("red's picture does not show red's business plan")
+	}
+}
+
+// swapHidden exchanges the card *c with a card of the Deck or out of play
+// for which ok is true, keeping every count as it is.
+func swapHidden(g *game, c *int, ok func(int) bool) bool {
+	for _, pile := range [][]int{g.draw, g.out} {
+		for i, x := range pile {
+			if x != *c && ok(x) {
+				pile[i], *c = *c, x
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Two solitaire games side by side: each player sees his own cards left to
+// place, not the other's, until both have finished.
+func TestPictureSoloHands(t *testing.T) {
+	e, st, res := playTo(t, "supplychain-solo2", 4, func(g *game) bool { return g.step >= 2 })
+	g0, _ := e.decode(st)
+	blue := g0.playerIndex("blue")
+	if len(g0.players[blue].hand) < 2 {
+		t.Fatal("blue has no cards left to place")
+	}
+	changed := edited(t, e, st, func(g *game) {
+		h := g.players[blue].hand
+		if !swapHidden(g, &h[len(h)-1].card, func(int) bool { return true }) {
+			t.Fatal("no card out of sight to swap")
+		}
+	})
+	if !sameFor(t, e, st, changed, res, "red") {
+		t.Error("red's picture shows blue's cards")
+	}
+	if sameFor(t, e, st, changed, res, "blue") {
+		t.Error("blue's picture does not show blue's cards")
+	}
+}
+
+// walkText calls f for every text of a picture.
+func walkText(items []picture.Item, f func(*picture.Text)) {
+	for _, it := range items {
+		switch v := it.(type) {
+		case *picture.Text:
+			f(v)
+		case *picture.Group:
+			walkText(v.Items, f)
+		case *picture.Layer:
+			walkText(v.Items(), f)
+		}
+	}
+}
+
+// PNGs decode at the picture's size, are wide enough for a phone and every
+// text is legible.
+func TestPicturePNG(t *testing.T) {
+	e, st, res := midGame(t)
+	for _, v := range []string{"blue", ""} {
+		p := mustDraw(t, e, st, res, v)
+		var b bytes.Buffer
+		if err := p.WritePNG(&b); err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := img.Bounds().Size(); got.X != p.Width || got.Y != p.Height {
+			t.Errorf("PNG %v, picture %dx%d", got, p.Width, p.Height)
+		}
+		if p.Width < 1000 {
+			t.Errorf("picture %d px wide, want at least 1000", p.Width)
+		}
+		walkText(p.Items, func(tx *picture.Text) {
+			if tx.Size < picture.MinText {
+				t.Errorf("text %q at %v px, want at least %d", tx.S, tx.Size, picture.MinText)
+			}
+		})
+	}
+}
+
+// The picture shows the table: every listed and stale card, every placed
+// card with its cell, each team's standing; bad input is an error.
+func TestPictureShowsTable(t *testing.T) {
+	e, st, res := midGame(t)
+	g, _ := e.decode(st)
+	svg := string(svgOf(t, mustDraw(t, e, st, res, "")))
+	code := func(c int) string { return ">" + g.card(c).Code + "</text>" }
+	for _, s := range g.listing {
+		if s.card >= 0 && !strings.Contains(svg, code(s.card)) {
+			t.Errorf("listed %s not drawn", g.card(s.card).Code)
+		}
+	}
+	for _, c := range g.stale {
+		if !strings.Contains(svg, code(c)) {
+			t.Errorf("stale %s not drawn", g.card(c).Code)
+		}
+	}
+	for ti, tm := range g.teams {
+		for _, p := range tm.placed {
+			if !strings.Contains(svg, code(p.card)) || !strings.Contains(svg, fmt.Sprintf(">%d,%d</text>", p.x, p.y)) {
+				t.Errorf("%s's %s at %d,%d not drawn", g.teamName(ti), g.card(p.card).Code, p.x, p.y)
+			}
+		}
+		if want := fmt.Sprintf("%d VP · %s, %s in hand", g.vp(ti, false), money(g.players[tm.seats[0]].money), count(len(g.players[tm.seats[0]].hand), "card")); !strings.Contains(svg, want) {
+			t.Errorf("no standing %q", want)
+		}
+	}
+	if _, err := e.Draw(st, nil, "black"); err == nil {
+		t.Error("a picture for an unknown power")
+	}
+	if _, err := e.Draw(st, []byte("{"), "red"); err == nil {
+		t.Error("bad results drew a picture")
+	}
+	if _, err := e.Draw([]byte("{}"), nil, ""); err == nil {
+		t.Error("a bad state drew a picture")
+	}
+}
+
+// Pictures drawn at once share the card faces safely (run with -race)
+// and come out the same.
+func TestPictureConcurrent(t *testing.T) {
+	e, st, res := midGame(t)
+	want := svgOf(t, mustDraw(t, e, st, res, "green"))
+	done := make(chan []byte)
+	for i := 0; i < 4; i++ {
+		go func() {
+			p, err := e.Draw(st, res, "green")
+			var b, svg bytes.Buffer
+			if err != nil || p.WritePNG(&b) != nil || p.WriteSVG(&svg) != nil {
+				done <- nil
+				return
+			}
+			done <- svg.Bytes()
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if got := <-done; !bytes.Equal(got, want) {
+			t.Error("a picture drawn concurrently differs")
+		}
+	}
+}
+
+// BenchmarkPicturePNG draws blue's mid-game picture from state and results
+// and encodes it as PNG (what a results mail carries).
+func BenchmarkPicturePNG(b *testing.B) {
+	e, st, res := midGame(b)
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		p, err := e.Draw(st, res, "blue")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := p.WritePNG(&buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "bytes")
+}

@@ -1,0 +1,235 @@
+package daemon
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"pbemd/orders"
+	"pbemd/store"
+)
+
+// Password sign-on (SIGNON <power> <game> <password>, or SIGNON GM …).
+//
+// Guessing is bounded: failed SIGNONs are counted per sender address, per
+// target (one game's power, or the GM password) and over all, for an
+// hour; past a limit, password sign-on is refused for that sender, that
+// target or everyone — without comparing the password, so a refused
+// guess costs no bcrypt and tells nothing. The GM is alerted once when a
+// limit is reached (not per attempt), every failure is logged at warn.
+// Reply tokens are never limited: a player or GM locked out of password
+// sign-on replies to one of the daemon's mails instead.
+//
+// bcrypt (tens of milliseconds at the default cost) runs before the
+// mail's write transaction, on what a read-only transaction found; the
+// write transaction only checks that the matched hash is still the
+// player's. A flood of SIGNONs therefore never holds the write lock
+// while hashing.
+const (
+	signonWindow    = time.Hour
+	signonPerSender = 5  // failures from one address
+	signonPerTarget = 10 // failures against one power (or the GM password)
+	signonOverall   = 50 // failures in all
+)
+
+// signonGuard counts failed SIGNONs in memory (a restart clears it; the
+// limits are per hour anyway). Its maps hold at most signonOverall
+// entries a window: only failures add to them, and failures stop there.
+type signonGuard struct {
+	mu       sync.Mutex
+	start    time.Time // of the current window
+	all      int
+	bySender map[string]int
+	byTarget map[string]int
+	tripped  map[string]bool // limits reached this window (alerted once)
+}
+
+func newSignonGuard() *signonGuard { return &signonGuard{} }
+
+func (s *signonGuard) roll(now time.Time) {
+	if s.bySender == nil || now.Sub(s.start) >= signonWindow || now.Before(s.start) {
+		s.start, s.all = now, 0
+		s.bySender, s.byTarget, s.tripped = map[string]int{}, map[string]int{}, map[string]bool{}
+	}
+}
+
+// refused returns why a SIGNON from sender against target is not even
+// checked now ("" when it may be).
+func (s *signonGuard) refused(sender, target string, now time.Time) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.roll(now)
+	switch {
+	case s.all >= signonOverall:
+		return "too many failed SIGNONs on this game master in the last hour"
+	case s.byTarget[target] >= signonPerTarget:
+		return "too many failed SIGNONs for this power in the last hour"
+	case s.bySender[sender] >= signonPerSender:
+		return "too many failed SIGNONs from your address in the last hour"
+	}
+	return ""
+}
+
+// fail counts one failure and returns the limits it reached just now
+// (each once a window): "overall", "target", "sender".
+func (s *signonGuard) fail(sender, target string, now time.Time) (reached []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.roll(now)
+	s.all++
+	s.bySender[sender]++
+	s.byTarget[target]++
+	for _, l := range []struct {
+		key   string
+		n     int
+		limit int
+	}{{"overall", s.all, signonOverall}, {"target:" + target, s.byTarget[target], signonPerTarget}, {"sender:" + sender, s.bySender[sender], signonPerSender}} {
+		if l.n >= l.limit && !s.tripped[l.key] {
+			s.tripped[l.key] = true
+			reached = append(reached, strings.SplitN(l.key, ":", 2)[0])
+		}
+	}
+	return reached
+}
+
+// signonCheck is what the pass before the write transaction made of the
+// first SIGNON of a mail.
+type signonCheck struct {
+	res     *orders.Result  // the mail parsed for commands (reused)
+	cmd     *orders.Command // its first SIGNON, nil if none
+	target  string          // "gm", or game/power
+	refused string          // why it was not checked (the guard), or ""
+	skipped bool            // not checked: the mail has a reply token
+	ok      bool            // the password matched
+	gm      bool            // … the GM password
+	game    string          // … of this game (players)
+	address string          // … of this player
+	hash    []byte          // … whose hash was this
+}
+
+// checkSignon reads the first SIGNON of a mail that may need one and
+// compares its password outside any write transaction. It returns nil
+// when the mail has none (or will not be read at all).
+func (d *Daemon) checkSignon(in *Incoming, now time.Time) (*signonCheck, error) {
+	if in.Auto || in.TooBig || !containsFold(in.Text, "signon") || orders.ReadLines(in.Text, maxReadLines) > maxReadLines {
+		return nil, nil
+	}
+	res := orders.Parse(in.Text, orders.Options{})
+	sc := &signonCheck{res: res}
+	for _, c := range res.Commands() {
+		if c.Verb == orders.VerbSignon {
+			sc.cmd = c
+			break
+		}
+	}
+	if sc.cmd == nil {
+		return sc, nil
+	}
+	power := strings.ToLower(strings.TrimSpace(sc.cmd.Power))
+	game := strings.ToLower(strings.TrimSpace(sc.cmd.Game))
+	isGM := power == "gm" || power == "master"
+	type candidate struct {
+		address string
+		hash    []byte
+	}
+	var cands []candidate
+	err := d.db.View(func(tx *store.Tx) error {
+		if ref, ok := tx.Token(in.Token); ok && ref.Game != "" && tokenNamesPlayerOrGM(tx, ref) {
+			sc.skipped = true // identified by its token: SIGNON is not used
+			return nil
+		}
+		if isGM {
+			sc.target = "gm"
+			return nil
+		}
+		sc.target = game + "/" + power
+		g, err := tx.Game(game)
+		if err != nil {
+			return nil // no such game: fails, no hash to compare
+		}
+		for _, p := range g.Players {
+			if !p.Left && powerMatches(p.Power, power) && p.PassHash != nil {
+				cands = append(cands, candidate{p.Address, bytes.Clone(p.PassHash)})
+				sc.target = game + "/" + p.Power // one target however the power is written
+			}
+		}
+		return nil
+	})
+	if err != nil || sc.skipped {
+		return sc, err
+	}
+	if sc.refused = d.signons.refused(in.unproven(), sc.target, now); sc.refused != "" {
+		return sc, nil
+	}
+	if isGM {
+		sc.ok = d.opt.GMPassword != "" && subtle.ConstantTimeCompare([]byte(sc.cmd.Password), []byte(d.opt.GMPassword)) == 1
+		sc.gm = sc.ok
+		return sc, nil
+	}
+	for _, c := range cands {
+		if bcrypt.CompareHashAndPassword(c.hash, []byte(sc.cmd.Password)) == nil {
+			sc.ok, sc.game, sc.address, sc.hash = true, game, c.address, c.hash
+			break
+		}
+	}
+	return sc, nil
+}
+
+// tokenNamesPlayerOrGM reports whether a token makes its mail a game GM's
+// or a current player's, so that identifyByPassword is not reached (an
+// observer's or the site GM's token may still SIGNON as a player).
+func tokenNamesPlayerOrGM(tx *store.Tx, ref store.TokenRef) bool {
+	g, err := tx.Game(ref.Game)
+	if err != nil {
+		return false
+	}
+	if ref.GM {
+		return true
+	}
+	p := findPlayer(g, ref.Address)
+	return p != nil && p.Token == ref.Token
+}
+
+func containsFold(s, sub string) bool {
+	n := len(sub)
+	for i := 0; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// signonFailed counts a failed SIGNON, logs it, and alerts the GM the
+// first time it makes a limit reached.
+func (mc *mailCtx) signonFailed(sc *signonCheck) error {
+	d := mc.d
+	game := strings.ToLower(strings.TrimSpace(sc.cmd.Game))
+	reached := d.signons.fail(mc.sender, sc.target, mc.now)
+	mc.log.Warn("password sign-on failed", "sender", mc.sender, "target", sc.target)
+	if len(reached) == 0 {
+		return nil
+	}
+	mc.log.Warn("password sign-on suspended: limit of failures reached", "limits", strings.Join(reached, ","), "sender", mc.sender, "target", sc.target)
+	var g *store.Game // nil: the site GM is told (the GM password, or everyone locked out)
+	if sc.target != "gm" && reached[0] != "overall" {
+		g, _ = mc.tx.Game(game)
+	}
+	what := map[string]string{
+		"overall": fmt.Sprintf("%d SIGNONs have failed on this game master within the hour: password sign-on is suspended for everyone", signonOverall),
+		"target":  fmt.Sprintf("%d SIGNONs for %s have failed within the hour: password sign-on for it is suspended", signonPerTarget, sc.target),
+		"sender":  fmt.Sprintf("%d SIGNONs from %s have failed within the hour: that address may not sign on by password", signonPerSender, mc.sender),
+	}
+	var lines []string
+	for _, r := range reached {
+		lines = append(lines, what[r])
+	}
+	return d.alertLimited(mc.tx, g, alertSignon, "Failed SIGNONs",
+		fmt.Sprintf("%s, until at most %s.\nThe latest attempt came from %s. Someone may be guessing passwords. Reply tokens still work: players and GMs reply to one of my mails, which needs no password.",
+			strings.Join(lines, ";\n"), d.showTime(mc.now.Add(signonWindow), nil), mc.sender))
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package mailserver
+
+const raceEnabled = false

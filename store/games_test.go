@@ -1,0 +1,103 @@
+package store
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// legacyGame is a game record as the release before OpenPhase wrote it:
+// the phase's fields at the top level, the seniors' LOCK JUNIORS on the
+// player records.
+const legacyGame = `{"name":"old","variant":"standard","created":"2026-12-01T21:00:00Z","status":"active",
+"options":{"pace":"slow","press":"all","psa":true,"press_in_adj":true,"preview":false,"process_early":false,"draw_prize":false},
+"seed":7,"phase":2,"phase_id":"S1902M","phase_title":"Spring 1902 Movement","phase_kind":"orders",
+"phase_started":"2026-12-06T21:00:00Z","deadline":"2026-12-08T21:00:00Z","last_orders_end":"2026-12-04T21:00:00Z",
+"waiting":["england","france"],"alive":["england","france"],"reminded":["24h0m0s"],
+"players":[
+ {"address":"eng@x","power":"england","rank":0,"token":"t1","joined":"2026-12-01T21:00:00Z","lock":"turn:S1902M"},
+ {"address":"fra@x","power":"france","rank":0,"token":"t2","joined":"2026-12-01T21:00:00Z","lock":"always"},
+ {"address":"old@x","power":"france","rank":1,"token":"t3","joined":"2026-12-01T21:00:00Z","lock":"turn:F1901M","left":true}],
+"gm_token":"g","draw_votes":{"france":true},"pace_votes":{"england":"fast"},"ready":{"england":true}}`
+
+// A store written by the previous release opens and plays on: its game
+// record reads into the open phase, and the seniors' locks move there
+// (a lock for an earlier phase, or of a player who left, is dropped).
+func TestLegacyGameRecordReadsIntoTheOpenPhase(t *testing.T) {
+	db := openTest(t)
+	if err := db.Update(func(tx *Tx) error { return tx.bucket(bucketGames).Put([]byte("old"), []byte(legacyGame)) }); err != nil {
+		t.Fatal(err)
+	}
+	var g *Game
+	if err := db.View(func(tx *Tx) (err error) { g, err = tx.Game("old"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	want := OpenPhase{
+		Phase: 2, PhaseID: "S1902M", PhaseTitle: "Spring 1902 Movement", PhaseKind: "orders",
+		PhaseStarted: time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC), Deadline: time.Date(2026, 12, 8, 21, 0, 0, 0, time.UTC),
+		LastOrdersEnd: time.Date(2026, 12, 4, 21, 0, 0, 0, time.UTC),
+		Waiting:       []string{"england", "france"}, Alive: []string{"england", "france"}, Reminded: []string{"24h0m0s"},
+		DrawVotes: map[string]bool{"france": true}, PaceVotes: map[string]string{"england": "fast"}, Ready: map[string]bool{"england": true},
+		Locks: map[string]Lock{"england": {By: "eng@x"}, "france": {By: "fra@x", Always: true}},
+	}
+	if !jsonEqual(t, g.OpenPhase, want) {
+		t.Errorf("open phase of a legacy record:\n got %+v\nwant %+v", g.OpenPhase, want)
+	}
+	for _, p := range g.Players {
+		if p.Lock != "" {
+			t.Errorf("player %s keeps the legacy lock %q", p.Address, p.Lock)
+		}
+	}
+	// Written back, it keeps the top-level names an older reader knows.
+	raw, err := json.Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flat map[string]any
+	if err := json.Unmarshal(raw, &flat); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"phase", "phase_id", "deadline", "waiting", "alive", "draw_votes", "pace_votes", "ready", "locks"} {
+		if _, ok := flat[k]; !ok {
+			t.Errorf("written record lacks top-level %q: %s", k, raw)
+		}
+	}
+}
+
+// ROLLBACK of a phase processed by the previous release finds the phase in
+// the whole game record that release kept in the history.
+func TestLegacyPhaseRecordReopens(t *testing.T) {
+	rec := PhaseRecord{Phase: 1, PhaseID: "S1902M", Game: []byte(legacyGame)}
+	p, err := rec.Reopen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.PhaseID != "S1902M" || p.Phase != 2 || p.Locks["england"].By != "eng@x" || !p.DrawVotes["france"] {
+		t.Errorf("reopened legacy phase: %+v", p)
+	}
+	if _, err := (&PhaseRecord{Phase: 3, PhaseID: "X"}).Reopen(); err == nil {
+		t.Error("a record with no phase in it reopened")
+	}
+	// A record of this release keeps its own copy: changing the game's
+	// value later does not change it.
+	open := OpenPhase{PhaseID: "F1902M", Ready: map[string]bool{"france": true}}
+	rec = PhaseRecord{Open: &open}
+	got, _ := rec.Reopen()
+	got.Ready["england"] = true
+	if len(open.Ready) != 1 {
+		t.Error("Reopen shares the record's maps")
+	}
+}
+
+func jsonEqual(t *testing.T, a, b any) bool {
+	t.Helper()
+	x, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(x) == string(y)
+}

@@ -1,0 +1,155 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Standing orders: a running summary of the order versions of a phase, so
+// that a new order mail costs the same after 2,000 versions as after one.
+// The store keeps every version (AddOrderSet) and, beside them, what the
+// daemon folded them into so far; it does not know how versions combine
+// (that is the daemon's and the engine's business), only which versions
+// are already folded in.
+//
+// Bucket:
+//
+//	standing  name 0 phase(8)          → seq(8) of the last version folded, drops(8)
+//	          name 0 phase(8) 0 power  → StandingOrders as JSON
+var bucketStanding = registerBucket([]byte("standing"))
+
+// Fold is the versions of one class folded into one set of lines; Set is
+// false while no version of the class has been seen. From[i] says which
+// version line i came from (the last one folded that holds it).
+type Fold struct {
+	Set   bool     `json:"set,omitempty"`
+	Lines []string `json:"lines,omitempty"`
+	From  []Source `json:"from,omitempty"`
+}
+
+// Source is who sent a version of a power's orders, and when.
+type Source struct {
+	Address  string    `json:"address,omitempty"` // "" for the GM
+	GM       bool      `json:"gm,omitempty"`
+	Rank     int       `json:"rank,omitempty"`
+	Received time.Time `json:"received"`
+}
+
+// SourceOf is the Source of an order set.
+func SourceOf(s OrderSet) Source {
+	return Source{Address: s.Address, GM: s.GM, Rank: s.Rank, Received: s.Received}
+}
+
+// StandingOrders is one power's counting versions of a phase folded by
+// class, each in the order received: All holds every version (players'
+// and the GM's); for the address Holder (the senior who locked the
+// juniors out, or last did), Own holds its versions and the GM's and
+// Others every other version. Which classes apply is the daemon's choice
+// (a senior's LOCK puts Own after Others).
+type StandingOrders struct {
+	All    Fold   `json:"all"`
+	Holder string `json:"holder,omitempty"`
+	Others Fold   `json:"others"`
+	Own    Fold   `json:"own"`
+}
+
+func standingKey(game string, phase int, power string) []byte {
+	k := phaseKey(game, phase)
+	k = append(k, 0)
+	return append(k, power...)
+}
+
+// OrderSetsSince returns the versions of a phase received after the one
+// numbered after, oldest first, and the number of the last one returned
+// (after itself when there are none). Its cost grows with the versions
+// returned, not with those before.
+func (tx *Tx) OrderSetsSince(game string, phase int, after uint64) ([]OrderSet, uint64, error) {
+	prefix := phaseKey(game, phase)
+	b := tx.bucket(bucketOrders)
+	c := b.Cursor()
+	last := after
+	var sets []OrderSet
+	for k, v := c.Seek(append(bytes.Clone(prefix), u64(after+1)...)); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8; k, v = c.Next() {
+		var s OrderSet
+		if err := json.Unmarshal(v, &s); err != nil {
+			return nil, 0, fmt.Errorf("order set %s/%d: %w", game, phase, err)
+		}
+		sets = append(sets, s)
+		last = binary.BigEndian.Uint64(k[len(prefix):])
+	}
+	return sets, last, nil
+}
+
+// FoldMark is how far the folds of a phase have come: the number of the
+// last version folded in (0: none yet), and how many of the phase's
+// struck diplomats (OpenPhase.Dropped) the folds already leave out.
+type FoldMark struct {
+	Folded uint64
+	Drops  int
+}
+
+// StandingOrders returns what has been folded of a phase, by power, and
+// how far the folding has come.
+func (tx *Tx) StandingOrders(game string, phase int) (map[string]StandingOrders, FoldMark, error) {
+	prefix := phaseKey(game, phase)
+	b := tx.bucket(bucketStanding)
+	var mark FoldMark
+	if raw := b.Get(prefix); len(raw) >= 8 {
+		mark.Folded = binary.BigEndian.Uint64(raw)
+		if len(raw) >= 16 {
+			mark.Drops = int(binary.BigEndian.Uint64(raw[8:]))
+		}
+	}
+	out := map[string]StandingOrders{}
+	sub := append(bytes.Clone(prefix), 0)
+	c := b.Cursor()
+	for k, v := c.Seek(sub); k != nil && bytes.HasPrefix(k, sub); k, v = c.Next() {
+		var so StandingOrders
+		if err := json.Unmarshal(v, &so); err != nil {
+			return nil, FoldMark{}, fmt.Errorf("standing orders %s/%d/%s: %w", game, phase, k[len(sub):], err)
+		}
+		out[string(k[len(sub):])] = so
+	}
+	return out, mark, nil
+}
+
+// PutStandingOrders records the folds of the powers in folds and how far
+// the folding has come. With replace, every power's folds not in folds
+// are forgotten (the folds were made again from the first version).
+func (tx *Tx) PutStandingOrders(game string, phase int, folds map[string]StandingOrders, mark FoldMark, replace bool) error {
+	if replace {
+		if err := tx.deleteStanding(game, phase); err != nil {
+			return err
+		}
+	}
+	b := tx.bucket(bucketStanding)
+	for _, power := range SortedKeys(folds) {
+		if err := putJSON(b, standingKey(game, phase, power), folds[power]); err != nil {
+			return err
+		}
+	}
+	v := make([]byte, 16)
+	binary.BigEndian.PutUint64(v, mark.Folded)
+	binary.BigEndian.PutUint64(v[8:], uint64(mark.Drops))
+	return b.Put(phaseKey(game, phase), v)
+}
+
+// deleteStanding forgets the folds of a phase (its versions are deleted).
+func (tx *Tx) deleteStanding(game string, phase int) error {
+	prefix := phaseKey(game, phase)
+	b := tx.bucket(bucketStanding)
+	c := b.Cursor()
+	var keys [][]byte
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && (len(k) == len(prefix) || k[len(prefix)] == 0); k, _ = c.Next() {
+		keys = append(keys, bytes.Clone(k))
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

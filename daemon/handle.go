@@ -261,15 +261,15 @@ func (mc *mailCtx) identifyByToken() error {
 	case ref.GM:
 		mc.gm = true
 	default:
-		if p := findPlayer(g, ref.Address); p != nil && !p.Left && p.Token == ref.Token {
+		if p := findPlayer(g, ref.Address); p != nil && !p.Left && store.SameToken(p.Token, mc.in.Token) {
 			mc.player = p
-		} else if o := findObserver(g, ref.Address); o != nil && o.Token == ref.Token {
+		} else if o := findObserver(g, ref.Address); o != nil && store.SameToken(o.Token, mc.in.Token) {
 			mc.observer, mc.obs = true, o
 		} else {
 			// Someone who left (resigned, replaced, released, ejected):
 			// told once when it happened, now one sentence, nothing done.
 			mc.game = nil
-			mc.say("%s", mc.d.leftSentence(g, ref.Token))
+			mc.say("%s", mc.d.leftSentence(g, mc.in.Token))
 			mc.done = true
 		}
 	}
@@ -403,7 +403,10 @@ func (mc *mailCtx) sendReply() error {
 	case mc.obs != nil:
 		token = mc.obs.Token
 	case mc.siteGM:
-		token = mc.tx.Meta("gm_token")
+		var err error
+		if token, err = mc.tx.SiteToken(); err != nil {
+			return err
+		}
 	}
 	subject := reSubject(mc.in.Subject)
 	if mc.game != nil && !strings.Contains(subject, "["+mc.game.Name+"]") {

@@ -139,7 +139,7 @@ func (d *Daemon) checkSignon(in *Incoming, now time.Time) (*signonCheck, error) 
 	}
 	var cands []candidate
 	err := d.db.View(func(tx *store.Tx) error {
-		if ref, ok := tx.Token(in.Token); ok && ref.Game != "" && tokenNamesPlayerOrGM(tx, ref) {
+		if ref, ok := tx.Token(in.Token); ok && ref.Game != "" && tokenNamesPlayerOrGM(tx, ref, in.Token) {
 			sc.skipped = true // identified by its token: SIGNON is not used
 			return nil
 		}
@@ -183,7 +183,7 @@ func (d *Daemon) checkSignon(in *Incoming, now time.Time) (*signonCheck, error) 
 // tokenNamesPlayerOrGM reports whether a token makes its mail a game GM's
 // or a current player's, so that identifyByPassword is not reached (an
 // observer's or the site GM's token may still SIGNON as a player).
-func tokenNamesPlayerOrGM(tx *store.Tx, ref store.TokenRef) bool {
+func tokenNamesPlayerOrGM(tx *store.Tx, ref store.TokenRef, token string) bool {
 	g, err := tx.Game(ref.Game)
 	if err != nil {
 		return false
@@ -192,7 +192,7 @@ func tokenNamesPlayerOrGM(tx *store.Tx, ref store.TokenRef) bool {
 		return true
 	}
 	p := findPlayer(g, ref.Address)
-	return p != nil && p.Token == ref.Token
+	return p != nil && store.SameToken(p.Token, token)
 }
 
 func containsFold(s, sub string) bool {

@@ -100,9 +100,9 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 var realStore struct {
-	once sync.Once
-	raw  []byte
-	err  error
+	once     sync.Once
+	raw, key []byte // the store file and its key file
+	err      error
 }
 
 // realStoreBytes is the store a real game left: the demo plays a year of
@@ -120,12 +120,26 @@ func realStoreBytes(t *testing.T) []byte {
 			realStore.err = err
 			return
 		}
-		realStore.raw, realStore.err = os.ReadFile(filepath.Join(dir, "pbemd.db"))
+		if realStore.raw, realStore.err = os.ReadFile(filepath.Join(dir, "pbemd.db")); realStore.err == nil {
+			realStore.key, realStore.err = os.ReadFile(filepath.Join(dir, "pbemd.key"))
+		}
 	})
 	if realStore.err != nil {
 		t.Fatal(realStore.err)
 	}
 	return bytes.Clone(realStore.raw)
+}
+
+// writeRealStore puts raw (the real store, or a damaged copy of it) and
+// the real store's key into the site's data folder.
+func writeRealStore(t *testing.T, s site, raw []byte) {
+	t.Helper()
+	if err := os.WriteFile(s.db, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.data, "pbemd.key"), realStore.key, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // leafPage finds a page of the store that holds data now (a leaf with
@@ -173,9 +187,7 @@ func TestBinaryRefusesDamagedStore(t *testing.T) {
 	for name, damaged := range cases {
 		t.Run(name, func(t *testing.T) {
 			s := newSite(t, "")
-			if err := os.WriteFile(s.db, damaged, 0o600); err != nil {
-				t.Fatal(err)
-			}
+			writeRealStore(t, s, damaged)
 			code, stdout, stderr := run(t, "serve", "-config", s.config)
 			if code != 1 {
 				t.Fatalf("pbemd serve exited %d on a %s store:\n%s%s", code, name, stdout, stderr)
@@ -209,9 +221,7 @@ func TestBinaryRefusesDamagedStore(t *testing.T) {
 // (exit 0), and checks a file given by name, such as a backup.
 func TestBinaryCheckSoundStore(t *testing.T) {
 	s := newSite(t, "")
-	if err := os.WriteFile(s.db, realStoreBytes(t), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeRealStore(t, s, realStoreBytes(t))
 	// One start and stop writes the mail server's file too.
 	serveUntil(t, s, syscall.SIGTERM)
 	code, stdout, stderr := run(t, "check", "-config", s.config)

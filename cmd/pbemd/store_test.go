@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 
 	"pbemd/demo"
 	"pbemd/internal/skipnote"
+	"pbemd/store"
 )
 
 var built struct {
@@ -340,5 +342,73 @@ func TestBinaryBannerIsOneBlockAndShutdownIsLogged(t *testing.T) {
 				t.Errorf("the log held until the banner was lost:\n%s", text)
 			}
 		})
+	}
+}
+
+// pbemd backup copies the store only: neither the store a real game left
+// nor its backup holds a reply token in the clear (any player's,
+// observer's, the game GM's or the site GM's), the command says the key is
+// needed to restore, and the copy opens only with the store's key.
+func TestBinaryBackupHoldsNoToken(t *testing.T) {
+	s := newSite(t, "")
+	writeRealStore(t, s, realStoreBytes(t))
+	backup := filepath.Join(s.dir, "backup.db")
+	code, stdout, stderr := run(t, "backup", "-config", s.config, backup)
+	if code != 0 || !strings.Contains(stdout, "restoring it needs the key file "+filepath.Join(s.data, "pbemd.key")+" too") {
+		t.Fatalf("pbemd backup exited %d:\n%s%s", code, stdout, stderr)
+	}
+	db, err := store.Open(s.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tokens []string
+	err = db.View(func(tx *store.Tx) error {
+		site, err := tx.SiteToken()
+		tokens = append(tokens, site)
+		if err != nil {
+			return err
+		}
+		return tx.EachGame(func(g *store.Game) error {
+			tokens = append(tokens, g.GMToken)
+			for _, p := range g.Players {
+				tokens = append(tokens, p.Token)
+			}
+			for _, o := range g.Observers {
+				tokens = append(tokens, o.Token)
+			}
+			return nil
+		})
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tokens) < 7 || slices.Contains(tokens, "") {
+		t.Fatalf("the real store has tokens %q: want the site GM's, the GM's and five players'", tokens)
+	}
+	for _, file := range []string{s.db, backup} {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tok := range tokens {
+			if bytes.Contains(raw, []byte(tok)) {
+				t.Errorf("%s holds the token %s", file, tok)
+			}
+		}
+	}
+	if _, err := store.Open(backup); !errors.Is(err, store.ErrKey) {
+		t.Errorf("the backup opened without its key: %v", err)
+	}
+	// The key lost, pbemd serve refuses the store, names the key file and
+	// makes no new key.
+	key := filepath.Join(s.data, "pbemd.key")
+	os.Remove(key)
+	code, stdout, stderr = run(t, "serve", "-config", s.config)
+	if code != 1 || !strings.Contains(stderr, "store "+s.db+" holds sealed reply tokens, but its key file "+key+" is missing") {
+		t.Errorf("pbemd serve without the store's key exited %d:\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(key); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("pbemd serve made a new key for a store that had one: %v", err)
 	}
 }

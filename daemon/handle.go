@@ -204,7 +204,7 @@ func (mc *mailCtx) run() error {
 		} else {
 			res = orders.Parse(mc.in.Text, orders.Options{})
 		}
-		if err := mc.identifyByPassword(res); err != nil {
+		if err := mc.identifyByPassword(res); err != nil || mc.done {
 			return err
 		}
 		mc.settleSender()
@@ -303,7 +303,7 @@ func (mc *mailCtx) identifyByPassword(res *orders.Result) error {
 		mc.say("SIGNON refused: %s, so I did not check the password. Nothing in this mail was carried out as %s. Reply to one of my mails to you instead: that needs no password.", sc.refused, strings.ToUpper(cmd.Power))
 		return nil
 	}
-	if mc.authenticate(sc) {
+	if mc.authenticate(sc) || mc.signedOnAsLeft(sc) {
 		return nil
 	}
 	mc.say("SIGNON failed: the game, power or password is wrong. Nothing in this mail was carried out as %s. (Replying to one of my mails to you needs no password.)", strings.ToUpper(cmd.Power))

@@ -149,3 +149,70 @@ func (h *harness) outboxLen() int {
 	h.db.View(func(tx *store.Tx) error { n = tx.OutboxLen(); return nil })
 	return n
 }
+
+// A diplomat removed from a power (replaced, released, ejected, or who
+// resigned) who signs on with their password gets the one sentence their
+// old reply address gets, not "SIGNON failed", and nothing of the mail is
+// done; a wrong password still fails.
+func TestRemovedDiplomatSignonGetsTheOneSentence(t *testing.T) {
+	h := newHarness(t)
+	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE gone standard")
+	gm := h.only(h.outbox(), harnessGM).Token
+	for _, p := range standardPowers {
+		h.send(p+"@example.test", "", "JOIN gone prefer "+p)
+	}
+	pl, pw := map[string]player{}, map[string]string{}
+	ms := h.outbox()
+	for _, p := range standardPowers {
+		m := h.subject(ms, p+"@example.test", "You are")
+		pl[p], pw[p] = player{m.To, m.Token}, passwordIn(m.Text)
+	}
+	h.send("aide@example.test", "", "JOIN gone as junior of france")
+	h.outbox()
+	h.as(pl["france"], "ACCEPT aide@example.test")
+	ms = h.outbox()
+	aide := h.subject(ms, "aide@example.test", "You are")
+	pl["aide"], pw["aide"] = player{aide.To, aide.Token}, passwordIn(aide.Text)
+
+	cases := []struct {
+		who, power, remove, by string
+		sentence               string
+	}{
+		{"england", "england", "REPLACE england WITH newcomer@example.test", "gm",
+			"The GM replaced you in gone on 6 Dec 2026, so I did not act on this mail; write to gm@example.test from scratch for anything else."},
+		{"aide", "france", "RELEASE aide@example.test", "france",
+			"The senior diplomat released you from gone on 6 Dec 2026, so I did not act on this mail; write to gm@example.test from scratch for anything else."},
+		{"turkey", "turkey", "EJECT turkey", "gm",
+			"The GM removed you from gone on 6 Dec 2026, so I did not act on this mail; write to gm@example.test from scratch for anything else."},
+		{"italy", "italy", "RESIGN", "italy",
+			"You resigned from gone on 6 Dec 2026, so I did not act on this mail; write to gm@example.test from scratch for anything else."},
+	}
+	for _, c := range cases {
+		who := pl[c.who]
+		if pw[c.who] == "" {
+			t.Fatalf("%s got no password", who.addr)
+		}
+		if c.by == "gm" {
+			h.send(harnessGM, gm, c.remove)
+		} else {
+			h.as(pl[c.by], c.remove)
+		}
+		h.outbox()
+		before := len(h.openOrderSets("gone"))
+
+		h.send(who.addr, "", "SIGNON "+c.power+" gone "+pw[c.who]+"\nF Lon - Nth\nA Par - Bur\nPRESS TO Germany\nhello\nENDPRESS")
+		ms := h.outbox()
+		if len(ms) != 1 || ms[0].To != who.addr || bodyOf(ms[0]) != c.sentence {
+			t.Errorf("%s: SIGNON of %s after it got %d mails:\n%v\nwant the one sentence %q", c.remove, who.addr, len(ms), ms, c.sentence)
+		}
+		h.as(who, "STATUS")
+		if ms := h.outbox(); len(ms) != 1 || bodyOf(ms[0]) != c.sentence {
+			t.Errorf("%s: the old reply address got %v, not the same sentence", c.remove, ms)
+		}
+		if after := len(h.openOrderSets("gone")); after != before {
+			t.Errorf("%s: the SIGNON stored orders (%d sets, were %d)", c.remove, after, before)
+		}
+		h.send(who.addr, "", "SIGNON "+c.power+" gone wrong-password")
+		mustContain(t, h.only(h.outbox(), who.addr).Text, "SIGNON failed")
+	}
+}

@@ -388,14 +388,14 @@ func (s *Server) Welcome() error { return s.Daemon.Welcome() }
 // Welcome mails the site GM(s) their site GM address, once per store.
 func (d *Daemon) Welcome() error {
 	err := d.db.Update(func(tx *store.Tx) error {
-		if tx.Meta("gm_token") != "" {
-			return nil
-		}
-		tok := newToken()
-		if err := tx.PutMeta("gm_token", tok); err != nil {
+		if tok, err := tx.SiteToken(); err != nil || tok != "" {
 			return err
 		}
-		if err := tx.PutToken(store.TokenRef{Token: tok, GM: true}); err != nil {
+		tok := newToken()
+		if err := tx.PutSiteToken(tok); err != nil {
+			return err
+		}
+		if err := tx.PutToken(tok, store.TokenRef{GM: true}); err != nil {
 			return err
 		}
 		return d.alertGM(tx, nil, "Welcome to pbemd", fmt.Sprintf(

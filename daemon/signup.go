@@ -150,7 +150,7 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	if err := applyOptions(&g.Options, e, true, opts); err != nil {
 		return nil, err
 	}
-	if err := tx.PutToken(store.TokenRef{Token: g.GMToken, Game: name, GM: true}); err != nil {
+	if err := tx.PutToken(g.GMToken, store.TokenRef{Game: name, GM: true}); err != nil {
 		return nil, err
 	}
 	if err := tx.PutGame(g); err != nil {
@@ -273,7 +273,7 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 	}
 	p := store.Player{Address: mc.sender, Token: newToken(), Prefs: prefs, Joined: mc.now.UTC()}
 	g.Players = append(g.Players, p)
-	if err := mc.tx.PutToken(store.TokenRef{Token: p.Token, Game: g.Name, Address: p.Address}); err != nil {
+	if err := mc.tx.PutToken(p.Token, store.TokenRef{Game: g.Name, Address: p.Address}); err != nil {
 		return err
 	}
 	if err := mc.tx.Audit(store.AuditEntry{Time: mc.now.UTC(), Game: g.Name, Actor: mc.sender, Action: "join", Detail: p.Power, MsgID: mc.in.MsgID}); err != nil {

@@ -6,7 +6,8 @@
 // dependence on map iteration order. Same state, same orders and same seed give
 // byte-identical results. Engines live in sibling packages
 // (adjudicator/diplomacy, adjudicator/supremacy, …) and register themselves from
-// their own init; this package never imports an engine.
+// their own init, by name (RegisterLazy), so that starting a program reads
+// no game's data; this package never imports an engine.
 //
 // The state of a game is an opaque, versioned byte string owned by its engine.
 // Orders travel between the daemon and an engine as canonical text lines per
@@ -178,27 +179,43 @@ type TextMapper interface {
 
 var (
 	mu      sync.RWMutex
-	engines = map[string]Engine{}
+	engines = map[string]func() Engine{}
 )
 
 // Register makes an engine available under its Info().Name. It panics on a
 // duplicate name: two engines claiming one name is a programming error.
 func Register(e Engine) {
+	register(e.Info().Name, func() Engine { return e })
+}
+
+// RegisterLazy makes an engine available under name without building it:
+// load runs once, at the first Lookup of name, so a program that never
+// plays that game never reads its data (a map, a scenario). The engine
+// load returns must have name as its Info().Name. It panics on a duplicate
+// name, as Register does.
+func RegisterLazy(name string, load func() Engine) {
+	register(name, sync.OnceValue(load))
+}
+
+func register(name string, get func() Engine) {
 	mu.Lock()
 	defer mu.Unlock()
-	name := e.Info().Name
 	if _, dup := engines[name]; dup {
 		panic(fmt.Sprintf("adjudicator: engine %q registered twice", name))
 	}
-	engines[name] = e
+	engines[name] = get
 }
 
-// Lookup returns the engine registered under name.
+// Lookup returns the engine registered under name, building it first if it
+// was registered lazily.
 func Lookup(name string) (Engine, bool) {
 	mu.RLock()
-	defer mu.RUnlock()
-	e, ok := engines[name]
-	return e, ok
+	get, ok := engines[name]
+	mu.RUnlock()
+	if !ok {
+		return nil, false
+	}
+	return get(), true
 }
 
 // Names lists the registered engines in sorted order.

@@ -1012,7 +1012,7 @@ func cmdObserve(mc *mailCtx, cmd *orders.Command) error {
 	}
 	o := store.Observer{Address: mc.sender, Token: newToken()}
 	g.Observers = append(g.Observers, o)
-	if err := mc.tx.PutToken(store.TokenRef{Token: o.Token, Game: g.Name, Address: o.Address}); err != nil {
+	if err := mc.tx.PutToken(o.Token, store.TokenRef{Game: g.Name, Address: o.Address}); err != nil {
 		return err
 	}
 	switch {

@@ -260,7 +260,7 @@ func (mc *mailCtx) admitJunior(req store.JoinRequest) error {
 	if err := mc.d.mailSecrets(mc.tx, g, &p, fmt.Sprintf("Your request to join %s was accepted by %s.\n\n", pn, by)); err != nil {
 		return err
 	}
-	if err := mc.tx.PutToken(store.TokenRef{Token: p.Token, Game: g.Name, Address: p.Address}); err != nil {
+	if err := mc.tx.PutToken(p.Token, store.TokenRef{Game: g.Name, Address: p.Address}); err != nil {
 		return err
 	}
 	g.Players = append(g.Players, p)
@@ -390,7 +390,7 @@ func cmdRelease(mc *mailCtx, cmd *orders.Command) error {
 func (d *Daemon) leftSentence(g *store.Game, token string) string {
 	var p *store.Player
 	for i := range g.Players {
-		if g.Players[i].Token == token {
+		if store.SameToken(g.Players[i].Token, token) {
 			p = &g.Players[i]
 		}
 	}

@@ -446,7 +446,7 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 		return err
 	}
 	g.Players = append(g.Players, np)
-	if err := mc.tx.PutToken(store.TokenRef{Token: np.Token, Game: g.Name, Address: addr}); err != nil {
+	if err := mc.tx.PutToken(np.Token, store.TokenRef{Game: g.Name, Address: addr}); err != nil {
 		return err
 	}
 	mc.say("%s is now played by %s (senior diplomat); they have their password and reply address.", pn, addr)

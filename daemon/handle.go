@@ -222,7 +222,7 @@ func (mc *mailCtx) run() error {
 		} else {
 			res = orders.Parse(mc.in.Text, orders.Options{})
 		}
-		if err := mc.identifyByPassword(res); err != nil {
+		if err := mc.identifyByPassword(res); err != nil || mc.done {
 			return err
 		}
 		mc.settleSender()
@@ -296,15 +296,15 @@ func (mc *mailCtx) identifyByToken() error {
 	case ref.GM:
 		mc.gm = true
 	default:
-		if p := findPlayer(g, ref.Address); p != nil && !p.Left && p.Token == ref.Token {
+		if p := findPlayer(g, ref.Address); p != nil && !p.Left && store.SameToken(p.Token, mc.in.Token) {
 			mc.player = p
-		} else if o := findObserver(g, ref.Address); o != nil && o.Token == ref.Token {
+		} else if o := findObserver(g, ref.Address); o != nil && store.SameToken(o.Token, mc.in.Token) {
 			mc.observer, mc.obs = true, o
 		} else {
 			// Someone who left (resigned, replaced, released, ejected):
 			// told once when it happened, now one sentence, nothing done.
 			mc.game = nil
-			mc.say("%s", mc.d.leftSentence(g, ref.Token))
+			mc.say("%s", mc.d.leftSentence(g, mc.in.Token))
 			mc.done = true
 		}
 	}
@@ -338,7 +338,7 @@ func (mc *mailCtx) identifyByPassword(res *orders.Result) error {
 		mc.say("SIGNON refused: %s, so I did not check the password. Nothing in this mail was carried out as %s. Reply to one of my mails to you instead: that needs no password.", sc.refused, strings.ToUpper(cmd.Power))
 		return nil
 	}
-	if mc.authenticate(sc) {
+	if mc.authenticate(sc) || mc.signedOnAsLeft(sc) {
 		return nil
 	}
 	mc.say("SIGNON failed: the game, power or password is wrong. Nothing in this mail was carried out as %s. (Replying to one of my mails to you needs no password.)", strings.ToUpper(cmd.Power))
@@ -438,7 +438,10 @@ func (mc *mailCtx) sendReply() error {
 	case mc.obs != nil:
 		token = mc.obs.Token
 	case mc.siteGM:
-		token = mc.tx.Meta("gm_token")
+		var err error
+		if token, err = mc.tx.SiteToken(); err != nil {
+			return err
+		}
 	}
 	subject := reSubject(mc.in.Subject)
 	if mc.game != nil && !strings.Contains(subject, "["+mc.game.Name+"]") {

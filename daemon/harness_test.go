@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -197,16 +198,44 @@ func newHarness(t *testing.T) *harness {
 		adjudicator.Register(toyEngine{})
 		adjudicator.Register(toyEngine{seq: true})
 	})
-	db := storetest.Open(t)
-	c := &clock{t: time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)}
-	d, err := New(db, Options{
+	db, err := store.Open(filepath.Join(t.TempDir(), "pbemd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, db: db}
+	t.Cleanup(func() { // h.db: the store as it is at the end (restart)
+		if err := h.db.Check(); err != nil {
+			t.Errorf("bbolt check: %v", err)
+		}
+		h.db.Close()
+	})
+	h.clock = &clock{t: time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)}
+	h.d, err = New(db, Options{
 		Address: "gm@example.test", GM: []string{harnessGM}, GMPassword: "sesame",
-		PasswordCost: 4, Now: c.Now,
+		PasswordCost: 4, Now: h.clock.Now,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, d: d, db: db, clock: c}
+	return h
+}
+
+// restart closes the store and opens it again under a new daemon with the
+// same options, as a restart of pbemd does.
+func (h *harness) restart() {
+	h.t.Helper()
+	path := h.db.Path()
+	if err := h.db.Close(); err != nil {
+		h.t.Fatal(err)
+	}
+	db, err := store.Open(path)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.db = db
+	if h.d, err = New(db, h.d.opt); err != nil {
+		h.t.Fatal(err)
+	}
 }
 
 // send delivers one mail to the daemon; token is the +token it was sent

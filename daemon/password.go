@@ -72,7 +72,7 @@ func (d *Daemon) checkPassword(in *Incoming, sc *signonCheck) (*passwordChange, 
 		if err != nil {
 			return nil
 		}
-		if p := findPlayer(g, ref.Address); p != nil && p.Token == ref.Token {
+		if p := findPlayer(g, ref.Address); p != nil && p.Token == in.Token {
 			pc.game, pc.address = g.Name, p.Address
 		}
 		return nil

@@ -457,7 +457,10 @@ func (d *Daemon) gmCopy(tx *txn, g *store.Game, subject, text string) error {
 // alertGM tells the GM of g (or the site GM) something that needs them.
 func (d *Daemon) alertGM(tx *txn, g *store.Game, subject, text string) error {
 	name := "site"
-	token := tx.Meta("gm_token")
+	token, err := tx.SiteToken()
+	if err != nil {
+		return err
+	}
 	to := d.opt.GM
 	if g != nil {
 		name = g.Name

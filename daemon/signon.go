@@ -107,6 +107,7 @@ type signonCheck struct {
 	skipped bool            // not checked: the mail has a reply token
 	ok      bool            // the password matched
 	gm      bool            // … the GM password
+	left    bool            // … the password of a diplomat who left the power
 	game    string          // … of this game (players)
 	address string          // … of this player
 	hash    []byte          // … whose hash was this
@@ -138,8 +139,9 @@ func (d *Daemon) checkSignon(in *Incoming, now time.Time) (*signonCheck, error) 
 		hash    []byte
 	}
 	var cands []candidate
+	var gone *candidate // the sender, if a diplomat of the power who left it
 	err := d.db.View(func(tx *store.Tx) error {
-		if ref, ok := tx.Token(in.Token); ok && ref.Game != "" && tokenNamesPlayerOrGM(tx, ref) {
+		if ref, ok := tx.Token(in.Token); ok && ref.Game != "" && tokenNamesPlayerOrGM(tx, ref, in.Token) {
 			sc.skipped = true // identified by its token: SIGNON is not used
 			return nil
 		}
@@ -152,10 +154,22 @@ func (d *Daemon) checkSignon(in *Incoming, now time.Time) (*signonCheck, error) 
 		if err != nil {
 			return nil // no such game: fails, no hash to compare
 		}
+		plays := false
 		for _, p := range g.Players {
 			if !p.Left && powerMatches(p.Power, power) && p.PassHash != nil {
 				cands = append(cands, candidate{p.Address, bytes.Clone(p.PassHash)})
 				sc.target = game + "/" + p.Power // one target however the power is written
+				plays = plays || p.Address == in.unproven()
+			}
+		}
+		// Someone removed from the power (replaced, released, ejected,
+		// resigned) who signs on with their old password gets the one
+		// sentence their old reply address gets, not "SIGNON failed". Only
+		// the latest record of the sender's own address is tried: one
+		// bcrypt more at most, and none for a stranger's guess.
+		for _, p := range g.Players {
+			if p.Left && !plays && powerMatches(p.Power, power) && p.PassHash != nil && p.Address == in.unproven() {
+				gone = &candidate{p.Address, bytes.Clone(p.PassHash)}
 			}
 		}
 		return nil
@@ -174,16 +188,41 @@ func (d *Daemon) checkSignon(in *Incoming, now time.Time) (*signonCheck, error) 
 	for _, c := range cands {
 		if bcrypt.CompareHashAndPassword(c.hash, []byte(sc.cmd.Password)) == nil {
 			sc.ok, sc.game, sc.address, sc.hash = true, game, c.address, c.hash
-			break
+			return sc, nil
 		}
 	}
+	if gone != nil && bcrypt.CompareHashAndPassword(gone.hash, []byte(sc.cmd.Password)) == nil {
+		sc.left, sc.game, sc.address, sc.hash = true, game, gone.address, gone.hash
+	}
 	return sc, nil
+}
+
+// signedOnAsLeft answers the SIGNON of a diplomat who left the power, with
+// the password they had, with the one sentence their old reply address
+// gets; nothing else of the mail is done.
+func (mc *mailCtx) signedOnAsLeft(sc *signonCheck) bool {
+	if !sc.left {
+		return false
+	}
+	g, err := mc.tx.Game(sc.game)
+	if err != nil {
+		return false
+	}
+	for i := len(g.Players) - 1; i >= 0; i-- {
+		p := &g.Players[i]
+		if p.Left && p.Address == sc.address && bytes.Equal(p.PassHash, sc.hash) {
+			mc.say("%s", mc.d.leftSentence(g, p.Token))
+			mc.done = true
+			return true
+		}
+	}
+	return false // changed since the password was compared
 }
 
 // tokenNamesPlayerOrGM reports whether a token makes its mail a game GM's
 // or a current player's, so that identifyByPassword is not reached (an
 // observer's or the site GM's token may still SIGNON as a player).
-func tokenNamesPlayerOrGM(tx *store.Tx, ref store.TokenRef) bool {
+func tokenNamesPlayerOrGM(tx *store.Tx, ref store.TokenRef, token string) bool {
 	g, err := tx.Game(ref.Game)
 	if err != nil {
 		return false
@@ -192,7 +231,7 @@ func tokenNamesPlayerOrGM(tx *store.Tx, ref store.TokenRef) bool {
 		return true
 	}
 	p := findPlayer(g, ref.Address)
-	return p != nil && p.Token == ref.Token
+	return p != nil && store.SameToken(p.Token, token)
 }
 
 func containsFold(s, sub string) bool {

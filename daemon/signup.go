@@ -150,7 +150,7 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	if err := applyOptions(&g.Options, e, true, opts); err != nil {
 		return nil, err
 	}
-	if err := tx.PutToken(store.TokenRef{Token: g.GMToken, Game: name, GM: true}); err != nil {
+	if err := tx.PutToken(g.GMToken, store.TokenRef{Game: name, GM: true}); err != nil {
 		return nil, err
 	}
 	if err := tx.PutGame(g); err != nil {
@@ -188,14 +188,14 @@ func (d *Daemon) CreateAndAnnounce(req CreateRequest) (string, error) {
 // Welcome mails the site GM(s) their site GM address, once per store.
 func (d *Daemon) Welcome() error {
 	return d.update(func(tx *txn) error {
-		if tx.Meta("gm_token") != "" {
-			return nil
-		}
-		tok := newToken()
-		if err := tx.PutMeta("gm_token", tok); err != nil {
+		if tok, err := tx.SiteToken(); err != nil || tok != "" {
 			return err
 		}
-		if err := tx.PutToken(store.TokenRef{Token: tok, GM: true}); err != nil {
+		tok := newToken()
+		if err := tx.PutSiteToken(tok); err != nil {
+			return err
+		}
+		if err := tx.PutToken(tok, store.TokenRef{GM: true}); err != nil {
 			return err
 		}
 		return d.alertGM(tx, nil, "Welcome to pbemd", fmt.Sprintf(
@@ -318,7 +318,7 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 	}
 	p := store.Player{Address: mc.sender, Token: newToken(), Prefs: prefs, Joined: mc.now.UTC()}
 	g.Players = append(g.Players, p)
-	if err := mc.tx.PutToken(store.TokenRef{Token: p.Token, Game: g.Name, Address: p.Address}); err != nil {
+	if err := mc.tx.PutToken(p.Token, store.TokenRef{Game: g.Name, Address: p.Address}); err != nil {
 		return err
 	}
 	if err := mc.tx.Audit(store.AuditEntry{Time: mc.now.UTC(), Game: g.Name, Actor: mc.sender, Action: "join", Detail: p.Power, MsgID: mc.in.MsgID}); err != nil {

@@ -1,7 +1,5 @@
 package orders
 
-import "strings"
-
 // Format prints o in the canonical short form both the daemon and the
 // engines store (see canonical.md): "A Par - Bur", "F Mao - Spa/nc",
 // "A Tyr S A Ven - Tri", "F Nth C A Lon - Bel", "A Lon - Nth - Bel",
@@ -9,83 +7,125 @@ import "strings"
 // with their map abbreviation (falling back to the id); an omitted unit type
 // (NoUnit) prints no letter. Power is not printed. lex may be nil.
 func Format(o Order, lex *Lexicon) string {
-	var prov *Names
-	if lex != nil {
-		prov = lex.provinces
-		if prov == nil {
-			prov, _, _ = lex.index()
-		}
+	var buf [48]byte
+	return string(AppendFormat(buf[:0], o, lex))
+}
+
+// AppendFormat appends the canonical short form of o (see Format) to dst
+// and returns the extended slice: an engine that prints many orders at once
+// writes them into one buffer.
+func AppendFormat(dst []byte, o Order, lex *Lexicon) []byte {
+	if lex == nil {
+		return appendOrder(dst, o, nil)
 	}
-	return format(o, prov)
+	prov := lex.provinces
+	if prov == nil {
+		prov, _, _ = lex.index()
+	}
+	return appendOrder(dst, o, prov)
+}
+
+// Abbreviations tell how provinces are printed: Abbrev returns the
+// abbreviation of a province id, false when it knows none (the id is
+// printed then). A prepared lexicon's provinces (*Names) are one; an engine
+// with a faster index of its own map can be another.
+type Abbreviations interface {
+	Abbrev(id string) (string, bool)
+}
+
+// AppendFormatAbbrev is AppendFormat with the provinces printed as a
+// says; a nil a prints ids.
+func AppendFormatAbbrev(dst []byte, o Order, a Abbreviations) []byte {
+	return appendOrder(dst, o, a)
+}
+
+// Abbrev implements Abbreviations: the abbreviation of a name by its id
+// (the id itself for a name without one).
+func (n *Names) Abbrev(id string) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	i, ok := n.byID[id]
+	if !ok {
+		return "", false
+	}
+	return abbrevOf(n.list[i]), true
 }
 
 func format(o Order, prov *Names) string {
-	var b strings.Builder
-	b.Grow(32)
-	loc := func(l Location) {
-		s := l.Province
-		if prov != nil {
-			if n, ok := prov.Get(l.Province); ok {
-				s = abbrevOf(n)
-			}
-		}
-		b.WriteString(s)
-		if l.Coast != "" {
-			b.WriteByte('/')
-			b.WriteString(l.Coast)
+	var buf [48]byte
+	return string(appendOrder(buf[:0], o, prov))
+}
+
+// appendLoc appends a location: the province's abbreviation (its id when
+// prov is nil or does not know it), then "/coast".
+func appendLoc(b []byte, l Location, prov Abbreviations) []byte {
+	s := l.Province
+	if prov != nil {
+		if a, ok := prov.Abbrev(l.Province); ok {
+			s = a
 		}
 	}
-	unit := func(u UnitType, l Location) {
-		switch u {
-		case Army:
-			b.WriteString("A ")
-		case Fleet:
-			b.WriteString("F ")
-		}
-		loc(l)
+	b = append(b, s...)
+	if l.Coast != "" {
+		b = append(b, '/')
+		b = append(b, l.Coast...)
 	}
+	return b
+}
+
+func appendUnit(b []byte, u UnitType, l Location, prov Abbreviations) []byte {
+	switch u {
+	case Army:
+		b = append(b, "A "...)
+	case Fleet:
+		b = append(b, "F "...)
+	}
+	return appendLoc(b, l, prov)
+}
+
+func appendOrder(b []byte, o Order, prov Abbreviations) []byte {
 	switch o.Kind {
 	case Waive:
-		return "Waive"
+		return append(b, "Waive"...)
 	case Build:
-		b.WriteString("Build ")
-		unit(o.Unit, o.Loc)
-		return b.String()
+		b = append(b, "Build "...)
+		return appendUnit(b, o.Unit, o.Loc, prov)
 	}
-	unit(o.Unit, o.Loc)
+	b = appendUnit(b, o.Unit, o.Loc, prov)
 	switch o.Kind {
 	case Hold:
-		b.WriteString(" H")
+		b = append(b, " H"...)
 	case Move:
-		b.WriteString(" - ")
+		b = append(b, " - "...)
 		for _, p := range o.Path {
-			loc(Location{Province: p})
-			b.WriteString(" - ")
+			b = appendLoc(b, Location{Province: p}, prov)
+			b = append(b, " - "...)
 		}
-		loc(o.Target)
+		b = appendLoc(b, o.Target, prov)
 		if o.ViaConvoy {
-			b.WriteString(" via convoy")
+			b = append(b, " via convoy"...)
 		}
 	case SupportHold:
-		b.WriteString(" S ")
-		unit(o.AuxUnit, o.Aux)
+		b = append(b, " S "...)
+		b = appendUnit(b, o.AuxUnit, o.Aux, prov)
 	case SupportMove:
-		b.WriteString(" S ")
-		unit(o.AuxUnit, o.Aux)
-		b.WriteString(" - ")
-		loc(o.Target)
+		b = append(b, " S "...)
+		b = appendUnit(b, o.AuxUnit, o.Aux, prov)
+		b = append(b, " - "...)
+		b = appendLoc(b, o.Target, prov)
 	case Convoy:
-		b.WriteString(" C ")
-		unit(o.AuxUnit, o.Aux)
-		b.WriteString(" - ")
-		loc(o.Target)
+		b = append(b, " C "...)
+		b = appendUnit(b, o.AuxUnit, o.Aux, prov)
+		b = append(b, " - "...)
+		b = appendLoc(b, o.Target, prov)
 	case Retreat:
-		b.WriteString(" R ")
-		loc(o.Target)
+		b = append(b, " R "...)
+		b = appendLoc(b, o.Target, prov)
 	case Disband:
-		b.WriteString(" D")
+		b = append(b, " D"...)
 	default:
-		b.WriteString(" ?")
+		b = append(b, " ?"...)
 	}
-	return b.String()
+	return b
 }

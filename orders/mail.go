@@ -256,7 +256,7 @@ func firstWord(t string) string {
 					}
 					b[j] = c
 				}
-				if k, ok := internWords[string(b[:len(w)])]; ok {
+				if k, ok := internWords()[string(b[:len(w)])]; ok {
 					return k
 				}
 			}

@@ -1,6 +1,8 @@
 package orders
 
 import (
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -213,7 +215,7 @@ func normWordIn(text string, dict *Names) string {
 			b[n] = c
 			n++
 		}
-		if w, ok := internWords[string(b[:n])]; ok {
+		if w, ok := internWords()[string(b[:n])]; ok {
 			return w
 		}
 		if dict != nil {
@@ -253,31 +255,48 @@ var foldAccent = map[rune]string{
 	'ù': "u", 'ú': "u", 'û': "u", 'ü': "u", 'ý': "y", 'ÿ': "y", 'ß': "ss",
 }
 
-// internWords holds the words every grammar and the mail reader compare
-// against, so normalising them allocates nothing.
-var internWords = map[string]string{}
+// internWords returns the words every grammar and the mail reader compare
+// against, so normalising them allocates nothing. The table is built at
+// its first use, not by the package's init; after that a call is one
+// atomic load (it runs for every word read).
+func internWords() map[string]string {
+	if m := interned.Load(); m != nil {
+		return *m
+	}
+	return buildInternWords()
+}
 
-func init() {
-	add := func(w string) { internWords[w] = w }
-	for w := range keywords {
-		add(w)
-	}
-	for w := range coastWords {
-		add(w)
-	}
-	for w := range commandWords {
-		add(w)
-	}
-	for w := range greetings {
-		add(w)
-	}
-	for w := range chatterWords {
-		add(w)
-	}
-	for w := range anchorWords {
-		add(w)
-	}
-	for _, w := range []string{"coast", "with", "to", "junior", "juniors", "yes", "no", "on", "off", "fast", "slow", "all"} {
-		add(w)
-	}
+var (
+	internOnce sync.Once
+	interned   atomic.Pointer[map[string]string]
+)
+
+func buildInternWords() map[string]string {
+	internOnce.Do(func() {
+		out := map[string]string{}
+		add := func(w string) { out[w] = w }
+		for w := range keywords {
+			add(w)
+		}
+		for w := range coastWords {
+			add(w)
+		}
+		for w := range commandWords {
+			add(w)
+		}
+		for w := range greetings {
+			add(w)
+		}
+		for w := range chatterWords {
+			add(w)
+		}
+		for w := range anchorWords {
+			add(w)
+		}
+		for _, w := range []string{"coast", "with", "to", "junior", "juniors", "yes", "no", "on", "off", "fast", "slow", "all"} {
+			add(w)
+		}
+		interned.Store(&out)
+	})
+	return *interned.Load()
 }

@@ -175,6 +175,42 @@ func TestFormatWithoutLexicon(t *testing.T) {
 	}
 }
 
+// upper prints every province id in capitals.
+type upper struct{}
+
+func (upper) Abbrev(id string) (string, bool) { return strings.ToUpper(id), true }
+
+// AppendFormat writes after what the buffer holds exactly what Format
+// returns, for every kind of order.
+func TestAppendFormat(t *testing.T) {
+	lex := loadLexicon(t, "standard")
+	for _, line := range []string{"A Par H", "F Lon - Nth", "A Lon - Nth - Nwy", "A Lon - Bel via convoy", "F Mao - Spa/nc",
+		"A Mun S A Par", "A Mun S A Par - Bur", "F Nth C A Lon - Bel", "A Par R Bur", "A Par D", "Build F StP/nc", "Waive"} {
+		o, _, err := ParseOrder(line, Options{Lexicon: lex})
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		for _, l := range []*Lexicon{lex, nil} {
+			want := Format(o, l)
+			if got := string(AppendFormat([]byte("x; "), o, l)); got != "x; "+want {
+				t.Errorf("AppendFormat(%q) = %q, want %q", line, got, "x; "+want)
+			}
+		}
+		if got := string(AppendFormatAbbrev(nil, o, lex.ProvinceNames())); got != line {
+			t.Errorf("AppendFormatAbbrev(%q) with the lexicon's names = %q", line, got)
+		}
+		if got, want := string(AppendFormatAbbrev(nil, o, nil)), Format(o, nil); got != want {
+			t.Errorf("AppendFormatAbbrev(%q) without names = %q, want %q", line, got, want)
+		}
+		if got, want := string(AppendFormatAbbrev(nil, o, upper{})), strings.ToUpper(Format(o, nil)); !strings.EqualFold(got, want) || strings.Contains(got, "lon") {
+			t.Errorf("AppendFormatAbbrev(%q) with other names = %q", line, got)
+		}
+		if got := Format(o, lex); got != line {
+			t.Errorf("Format(%q) = %q", line, got)
+		}
+	}
+}
+
 func TestSplitLines(t *testing.T) {
 	for in, want := range map[string]int{"": 0, "a": 1, "a\n": 1, "a\nb": 2, "a\r\nb\r\n": 2, "a\rb": 2, "a\n\nb": 3} {
 		if got := len(splitLines(in)); got != want {

@@ -6,8 +6,8 @@
 // It is a leaf package an engine may import: it knows no game, does no I/O
 // but writing to the io.Writer it is given, reads no clock and keeps no
 // state but caches of things that never change (parsed fonts, glyph masks,
-// colour tables, and the rasters of Regions and Layers, which live in those
-// values themselves).
+// colour tables, and the rasters of Regions and Layers and a board's base,
+// which live in those values themselves) and buffers it reuses.
 //
 // # The scene
 //
@@ -44,13 +44,37 @@
 // as a golden file. Text uses font-family Go with sans-serif fallbacks.
 //
 // WritePNG rasterises with golang.org/x/image/vector (antialiased, nonzero
-// winding after orienting rings for even-odd) and the Go fonts, and encodes
-// a paletted PNG at zlib's best speed: the colours of Picture.Palette (or,
-// when it is empty, the scene's own colours, up to 40) are kept exactly and
-// antialiasing blends map to the nearest of them or of a 6×6×6 colour cube.
-// Set Palette to the engine's fixed colour list so the colour table is
-// built once.
+// winding after orienting rings for even-odd) and the Go fonts, straight
+// into the indices of a palette (8 bits a pixel, opaque): the colours of
+// Picture.Palette (or, when it is empty, the scene's own colours, up to
+// 40) are kept exactly, and antialiasing and translucent colours, blended
+// with the palette colour under them, map to the nearest of them or of a
+// 6×6×6 colour cube. Set Palette to the engine's fixed colour list so the
+// colour table is built once. (Render draws the same scene as RGBA.)
 //
+// WritePNG is made for the deadline burst (thousands of pictures at once):
+//   - a picture that begins with a RegionFill and then a Layer (a board: its
+//     provinces, then its borders and names) starts from a base kept in the
+//     Layer: the two composited once, then per picture only the shapes whose
+//     colour differs from the first picture's are copied in (from patches
+//     kept per shape and colour) and their edges blended;
+//   - the other items are rasterised into coverage masks first; then the
+//     picture is drawn and compressed band by band (about 64 KB of rows),
+//     each band while it is still in the processor's cache;
+//   - its zlib compressor is its own, made for flat colour: it finds runs of
+//     a repeated index (no other matches: on boards they compress as well
+//     as the row above does, and cost far less), codes them with dynamic
+//     Huffman codes, and sums the Adler-32 of a run in closed form;
+//   - its buffers are pooled, so pictures drawn at once share nothing
+//     mutable but the locked caches.
+//
+// BenchmarkPictureBurst (adjudicator/diplomacy) measures it: on this
+// project's shared 2-core machine a standard Diplomacy board (1200×1097,
+// a different game each time, drawn and encoded) took 4.3 to 6.6 ms of
+// CPU (medians 5.4 and 6.0 in two runs of six, under loads of 4 to 10;
+// image/png with an RGBA canvas took medians of 18 and 17.7 in the same
+// runs), and about 100 KB. Pictures are at most MaxSide pixels a side.
+
 // # For engines
 //
 // An engine draws through the optional adjudicator.Drawer interface: Draw
@@ -218,6 +242,7 @@ type Layer struct {
 
 	mu     sync.Mutex
 	raster []*layerRaster
+	bases  []*base
 }
 
 // NewLayer returns a Layer of items.

@@ -3,56 +3,132 @@ package picture
 import (
 	"encoding/binary"
 	"fmt"
-	"image"
+	"hash/crc32"
 	"image/color"
-	"image/png"
 	"io"
 	"slices"
 	"sync"
 )
 
-// WritePNG renders the picture and writes it as a paletted PNG.
+// MaxSide is the largest width or height WritePNG draws.
+const MaxSide = 16384
+
+// WritePNG renders the picture and writes it as a paletted PNG (8 bits a
+// pixel, filter none: flat colour is runs of one index, which is what its
+// compressor looks for). It is safe to call for pictures at once.
 func (p *Picture) WritePNG(w io.Writer) error {
-	if p.Width <= 0 || p.Height <= 0 {
-		return fmt.Errorf("picture: size %d×%d", p.Width, p.Height)
+	if p.Width <= 0 || p.Height <= 0 || p.Width > MaxSide || p.Height > MaxSide {
+		return fmt.Errorf("picture: size %d×%d (1 to %d pixels a side)", p.Width, p.Height, MaxSide)
 	}
-	img := rgbaPool.Get().(*image.RGBA)
-	if img.Rect.Dx() != p.Width || img.Rect.Dy() != p.Height {
-		img = image.NewRGBA(image.Rect(0, 0, p.Width, p.Height))
-	} else {
-		clear(img.Pix)
-	}
-	defer rgbaPool.Put(img)
-	p.renderInto(img)
 	pal := p.Palette
 	if len(pal) == 0 {
 		pal = sceneColors(p)
 	}
-	q := quantizerFor(pal)
-	out := palettedPool.Get().(*image.Paletted)
-	if out.Rect.Dx() != p.Width || out.Rect.Dy() != p.Height {
-		out = image.NewPaletted(img.Rect, nil)
+	e := encoders.Get().(*pngEncoder)
+	defer encoders.Put(e)
+	e.out = e.encode(e.out[:0], p, quantizerFor(pal))
+	_, err := w.Write(e.out)
+	return err
+}
+
+// pngEncoder is the reused state of one WritePNG: the canvas, the
+// rasteriser's and recorder's buffers, the compressor's and the output.
+type pngEncoder struct {
+	canvas  canvas
+	raster  raster
+	rec     recorder
+	z       deflater
+	out     []byte
+	changed []bool
+	patches [][]uint8
+	// bandRows, when set, is the height of a band (for tests).
+	bandRows int
+}
+
+var encoders = sync.Pool{New: func() any { return new(pngEncoder) }}
+
+// bandBytes is about the size of a band of rows drawn and compressed at
+// once: well within a processor's second-level cache.
+const bandBytes = 64 << 10
+
+// encode appends the PNG file of p to dst. The items are rasterised first
+// (the recorder keeps their coverage masks); then the picture is drawn and
+// compressed band by band, each band on the same small canvas, which stays
+// in the processor's cache.
+func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
+	w, h := p.Width, p.Height
+	items := p.Items
+	var b *base
+	var fill []Color
+	// A board: its regions and the layer over them come from the cache.
+	if len(items) >= 2 {
+		rf, ok1 := items[0].(*RegionFill)
+		l, ok2 := items[1].(*Layer)
+		if ok1 && ok2 && rf.Set != nil {
+			b = l.baseFor(rf.Set, w, h, p.Background, q, rf.Fill)
+			fill = rf.Fill
+			b.prepare(fill, &e.changed, &e.patches)
+			items = items[2:]
+		}
 	}
-	defer palettedPool.Put(out)
-	out.Palette = q.palette
-	q.convert(out.Pix, img.Pix)
-	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encPool}
-	return enc.Encode(w, out)
+	e.rec.reset(w, h)
+	e.raster.dst = &e.rec
+	e.raster.items(items)
+	e.raster.dst = nil
+	clear(e.raster.polys[:cap(e.raster.polys)])
+
+	c := &e.canvas
+	dst = pngHeader(dst, w, h, q)
+	// IDAT: the length is known once the data is compressed in place.
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0, 'I', 'D', 'A', 'T')
+	e.z.begin(dst)
+	band := max(1, bandBytes/(w+1))
+	if e.bandRows > 0 {
+		band = e.bandRows
+	}
+	for y0 := 0; y0 < h; y0 += band {
+		y1 := min(h, y0+band)
+		c.band(w, h, q, y0, y1)
+		if b != nil {
+			b.drawRows(c, fill, e.changed, e.patches, y0, y1)
+		} else {
+			c.background(p.Background, y0, y1)
+		}
+		e.rec.play(c, y0, y1)
+		e.z.write(c.pix)
+	}
+	dst = e.z.end()
+	clear(e.patches) // nothing of this picture is kept
+	e.rec.reset(0, 0)
+	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-8))
+	dst = binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start+4:]))
+	return chunk(dst, "IEND", nil)
 }
 
-var (
-	rgbaPool     = sync.Pool{New: func() any { return &image.RGBA{} }}
-	palettedPool = sync.Pool{New: func() any { return &image.Paletted{} }}
-	encPool      = &bufferPool{}
-)
-
-type bufferPool struct{ p sync.Pool }
-
-func (b *bufferPool) Get() *png.EncoderBuffer {
-	v, _ := b.p.Get().(*png.EncoderBuffer)
-	return v
+// pngHeader appends the PNG signature, header and palette.
+func pngHeader(dst []byte, w, h int, q *quantizer) []byte {
+	dst = append(dst, "\x89PNG\r\n\x1a\n"...)
+	var ihdr [13]byte
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
+	ihdr[8], ihdr[9] = 8, 3 // bit depth, paletted; compression, filter, interlace 0
+	dst = chunk(dst, "IHDR", ihdr[:])
+	plte := make([]byte, 0, 3*len(q.palette))
+	for _, v := range q.rgb[:len(q.palette)] {
+		plte = append(plte, v[0], v[1], v[2])
+	}
+	return chunk(dst, "PLTE", plte)
 }
-func (b *bufferPool) Put(e *png.EncoderBuffer) { b.p.Put(e) }
+
+// chunk appends a PNG chunk.
+func chunk(dst []byte, kind string, data []byte) []byte {
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(data)))
+	start := len(dst)
+	dst = append(dst, kind...)
+	dst = append(dst, data...)
+	return binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start:]))
+}
 
 // sceneColors lists the distinct opaque colours a scene paints, in a stable
 // order, at most MaxPalette.
@@ -108,6 +184,7 @@ func sceneColors(p *Picture) []Color {
 // cube, through a 15-bit lookup table.
 type quantizer struct {
 	palette color.Palette
+	rgb     [256][3]uint8 // the palette's colours
 	lut     [1 << 15]uint8
 }
 
@@ -181,6 +258,10 @@ func newQuantizer(pal []Color) *quantizer {
 		}
 		q.lut[k] = uint8(best)
 	}
+	for i, c := range q.palette {
+		r, g, b, _ := c.RGBA()
+		q.rgb[i] = [3]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8)}
+	}
 	// An exact colour always maps to itself.
 	for i, c := range cols {
 		q.lut[key15(uint8(c[0]), uint8(c[1]), uint8(c[2]))] = uint8(i)
@@ -191,20 +272,3 @@ func newQuantizer(pal []Color) *quantizer {
 func sq(x int) int { return x * x }
 
 func key15(r, g, b uint8) int { return int(r>>3)<<10 | int(g>>3)<<5 | int(b>>3) }
-
-// convert maps premultiplied RGBA pixels (composited on black where not
-// opaque) to palette indices.
-func (q *quantizer) convert(dst []uint8, src []uint8) {
-	last := uint32(1 << 31) // no pixel value with alpha 0 equals it
-	var li uint8
-	for i := range dst {
-		v := binary.LittleEndian.Uint32(src[4*i:]) &^ 0xFF000000
-		if v == last {
-			dst[i] = li
-			continue
-		}
-		li = q.lut[key15(uint8(v), uint8(v>>8), uint8(v>>16))]
-		last = v
-		dst[i] = li
-	}
-}

@@ -2,9 +2,9 @@ package picture
 
 import (
 	"image"
-	"image/color"
 	"image/draw"
 	"math"
+	"sync/atomic"
 
 	"golang.org/x/image/vector"
 )
@@ -21,16 +21,32 @@ func (p *Picture) renderInto(img *image.RGBA) {
 	if bg := premul(p.Background); bg != [4]uint8{} {
 		fillPix(img.Pix, bg)
 	}
-	r := &raster{dst: img}
+	r := &raster{dst: rgbaTarget{img}}
 	r.items(p.Items)
 }
 
-// raster draws items onto one RGBA image.
+// target is what a raster draws on: an RGBA image (Render, and the caches
+// of Layers) or a canvas of palette indices (WritePNG).
+type target interface {
+	bounds() image.Rectangle
+	// blend paints colour c over the pixels of the w×h box at (x0, y0)
+	// with the coverage mask (row after row, stride apart); the box lies
+	// within the bounds.
+	blend(x0, y0, w, h int, mask []uint8, stride int, c Color)
+	layer(lr *layerRaster)
+	regions(rr *regionRaster, fill []Color)
+}
+
+// raster draws items onto one target.
 type raster struct {
-	dst *image.RGBA
+	dst target
 	z   vector.Rasterizer
 	// polys collects the polygons of one fill before they are drawn.
 	polys [][]Point
+	// pts holds the points made for them (strokes, circles), reused once
+	// the fill is drawn; boxes their bounds when a fill goes in tiles.
+	pts   []Point
+	boxes []image.Rectangle
 	mask  []uint8 // coverage of one fill, reused
 }
 
@@ -48,9 +64,11 @@ func (r *raster) items(items []Item) {
 		case *Group:
 			r.items(v.Items)
 		case *Layer:
-			v.rasterFor(r.dst.Rect.Dx(), r.dst.Rect.Dy()).drawOver(r.dst)
+			b := r.dst.bounds()
+			r.dst.layer(v.rasterFor(b.Dx(), b.Dy()))
 		case *RegionFill:
-			v.Set.rasterFor(r.dst.Rect.Dx(), r.dst.Rect.Dy()).paint(r.dst, v.Fill)
+			b := r.dst.bounds()
+			r.dst.regions(v.Set.rasterFor(b.Dx(), b.Dy()), v.Fill)
 		}
 	}
 }
@@ -60,13 +78,9 @@ func premul(c Color) [4]uint8 {
 	return [4]uint8{uint8(uint32(c.R) * a / 255), uint8(uint32(c.G) * a / 255), uint8(uint32(c.B) * a / 255), c.A}
 }
 
-func uniform(c Color) *image.Uniform {
-	return image.NewUniform(color.NRGBA{c.R, c.G, c.B, c.A})
-}
-
 // fill rasterises r.polys (nonzero winding; callers orient rings) in c.
 func (r *raster) fill(c Color) {
-	defer func() { r.polys = r.polys[:0] }()
+	defer func() { r.polys, r.pts = r.polys[:0], r.pts[:0] }()
 	if c.A == 0 || len(r.polys) == 0 {
 		return
 	}
@@ -77,7 +91,7 @@ func (r *raster) fill(c Color) {
 			maxX, maxY = math.Max(maxX, q.X), math.Max(maxY, q.Y)
 		}
 	}
-	b := pixelBounds(minX, minY, maxX, maxY).Intersect(r.dst.Rect)
+	b := pixelBounds(minX, minY, maxX, maxY).Intersect(r.dst.bounds())
 	if b.Empty() {
 		return
 	}
@@ -86,10 +100,11 @@ func (r *raster) fill(c Color) {
 	// tile by tile, each tile with the parts that reach it, so the work
 	// follows the shape.
 	if b.Dx()*b.Dy() > 2*tile*tile && len(r.polys) > 1 {
-		boxes := make([]image.Rectangle, len(r.polys))
-		for i, pl := range r.polys {
-			boxes[i] = polyBounds(pl)
+		boxes := r.boxes[:0]
+		for _, pl := range r.polys {
+			boxes = append(boxes, polyBounds(pl))
 		}
+		r.boxes = boxes
 		var in [][]Point
 		for ty := b.Min.Y; ty < b.Max.Y; ty += tile {
 			for tx := b.Min.X; tx < b.Max.X; tx += tile {
@@ -110,8 +125,9 @@ func (r *raster) fill(c Color) {
 	r.rasterize(r.polys, b, c)
 }
 
-// tile is the side of the tiles a wide, sparse shape is drawn in.
-const tile = 32
+// tile is the side of the tiles a wide, sparse shape is drawn in
+// (measured: 64 beats 32 and 16 on the board pictures).
+const tile = 64
 
 func pixelBounds(minX, minY, maxX, maxY float64) image.Rectangle {
 	return image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX))+1, int(math.Ceil(maxY))+1)
@@ -153,12 +169,21 @@ func (r *raster) rasterize(polys [][]Point, b image.Rectangle, c Color) {
 	}
 	mask := &image.Alpha{Pix: r.mask[:w*h], Stride: w, Rect: image.Rect(0, 0, w, h)}
 	r.z.Draw(mask, mask.Rect, image.Opaque, image.Point{})
+	r.dst.blend(b.Min.X, b.Min.Y, w, h, mask.Pix, w, c)
+}
+
+// rgbaTarget draws on an RGBA image (premultiplied).
+type rgbaTarget struct{ img *image.RGBA }
+
+func (t rgbaTarget) bounds() image.Rectangle { return t.img.Rect }
+
+func (t rgbaTarget) blend(x0, y0, w, h int, mask []uint8, stride int, c Color) {
 	pc := premul(c)
 	sa := uint32(c.A)
-	d := r.dst.Pix
+	d := t.img.Pix
 	for y := 0; y < h; y++ {
-		row := mask.Pix[y*w : y*w+w]
-		o := r.dst.PixOffset(b.Min.X, b.Min.Y+y)
+		row := mask[y*stride : y*stride+w]
+		o := t.img.PixOffset(x0, y0+y)
 		for x, m := range row {
 			if m == 0 {
 				continue
@@ -177,6 +202,9 @@ func (r *raster) rasterize(polys [][]Point, b image.Rectangle, c Color) {
 	}
 }
 
+func (t rgbaTarget) layer(lr *layerRaster)                  { lr.drawOver(t.img) }
+func (t rgbaTarget) regions(rr *regionRaster, fill []Color) { rr.paint(t.img, fill) }
+
 // signedArea is positive for rings counter-clockwise on screen (y down).
 func signedArea(pl []Point) float64 {
 	a := 0.0
@@ -190,7 +218,7 @@ func signedArea(pl []Point) float64 {
 // addOriented adds a polygon wound positive (or negative when neg).
 func (r *raster) addOriented(pl []Point, neg bool) {
 	if (signedArea(pl) < 0) != neg {
-		rev := make([]Point, len(pl))
+		rev := r.points(len(pl))
 		for i, q := range pl {
 			rev[len(pl)-1-i] = q
 		}
@@ -244,7 +272,7 @@ func (r *raster) path(p *Path) {
 		w := strokeWidth(p.Style)
 		for _, ring := range p.Rings {
 			if len(ring) > 1 {
-				closed := append(append([]Point(nil), ring...), ring[0])
+				closed := append(append(r.points(len(ring) + 1)[:0], ring...), ring[0])
 				r.strokeLine(closed, w, p.Dash, true)
 			}
 		}
@@ -255,32 +283,71 @@ func (r *raster) path(p *Path) {
 	}
 }
 
-// circlePoints approximates a circle by a polygon.
-func circlePoints(c Point, rad float64) []Point {
+// points returns n points from the arena, valid until the fill.
+func (r *raster) points(n int) []Point {
+	if len(r.pts)+n > cap(r.pts) {
+		// Points handed out stay where they are; the new ones go in a
+		// new block.
+		r.pts = make([]Point, 0, max(2*cap(r.pts), n, 1024))
+	}
+	out := r.pts[len(r.pts) : len(r.pts)+n : len(r.pts)+n]
+	r.pts = r.pts[:len(r.pts)+n]
+	return out
+}
+
+// circleSides is the number of sides of the polygon that stands for a
+// circle of radius rad.
+func circleSides(rad float64) int {
 	n := int(math.Ceil(2 * math.Pi * rad / 2.5))
 	n = max(12, min(n, 256))
-	out := make([]Point, n)
-	for i := range out {
-		a := 2 * math.Pi * float64(i) / float64(n)
-		out[i] = Point{c.X + rad*math.Cos(a), c.Y + rad*math.Sin(a)}
+	return n
+}
+
+// circlePoints approximates a circle by a polygon.
+func (r *raster) circlePoints(c Point, rad float64) []Point {
+	return r.ring(c, rad, circleSides(rad))
+}
+
+// ring is the regular n-gon of radius rad round c, from angle 0.
+func (r *raster) ring(c Point, rad float64, n int) []Point {
+	unit := unitRing(n)
+	out := r.points(n)
+	for i, u := range unit {
+		out[i] = Point{c.X + rad*u.X, c.Y + rad*u.Y}
 	}
 	return out
 }
 
+// unitRings[n] is the unit n-gon's (cos, sin) of 2πi/n, made at first use.
+var unitRings [257]atomic.Pointer[[]Point]
+
+func unitRing(n int) []Point {
+	if p := unitRings[n].Load(); p != nil {
+		return *p
+	}
+	u := make([]Point, n)
+	for i := range u {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		u[i] = Point{math.Cos(a), math.Sin(a)}
+	}
+	unitRings[n].Store(&u)
+	return u
+}
+
 func (r *raster) circle(c *Circle) {
 	if c.Fill.A != 0 {
-		r.addOriented(circlePoints(c.C, c.R), false)
+		r.addOriented(r.circlePoints(c.C, c.R), false)
 		r.fill(c.Fill)
 	}
 	if c.Stroke.A != 0 {
 		w := strokeWidth(c.Style)
 		if c.Dash != nil {
-			pts := circlePoints(c.C, c.R)
-			r.strokeLine(append(pts, pts[0]), w, c.Dash, true)
+			pts := r.circlePoints(c.C, c.R)
+			r.strokeLine(append(append(r.points(len(pts) + 1)[:0], pts...), pts[0]), w, c.Dash, true)
 		} else {
-			r.addOriented(circlePoints(c.C, c.R+w/2), false)
+			r.addOriented(r.circlePoints(c.C, c.R+w/2), false)
 			if c.R > w/2 {
-				r.addOriented(circlePoints(c.C, c.R-w/2), true)
+				r.addOriented(r.circlePoints(c.C, c.R-w/2), true)
 			}
 		}
 		r.fill(c.Stroke)
@@ -295,7 +362,7 @@ func (r *raster) arrow(a *Arrow) {
 	r.addOriented(head[:], false)
 	if a.HeadFill.A != 0 {
 		r.fill(a.HeadFill)
-		r.strokeLine([]Point{head[0], head[1], head[2], head[0]}, w*0.8, nil, true)
+		r.strokeLine(append(r.points(4)[:0], head[0], head[1], head[2], head[0]), w*0.8, nil, true)
 	}
 	r.fill(a.Stroke)
 }
@@ -324,10 +391,10 @@ func (r *raster) strokeLine(pts []Point, w float64, dash []float64, closed bool)
 		k := int(math.Ceil(l / maxPiece))
 		for j := 0; j < k; j++ {
 			a, b := p.Lerp(q, float64(j)/float64(k)), p.Lerp(q, float64(j+1)/float64(k))
-			r.addOriented([]Point{a.Add(n), b.Add(n), b.Sub(n), a.Sub(n)}, false)
+			r.addOriented(append(r.points(4)[:0], a.Add(n), b.Add(n), b.Sub(n), a.Sub(n)), false)
 		}
 		if i+1 < len(pts)-1 || closed {
-			r.addOriented(joinPoints(q, h), false)
+			r.addOriented(r.joinPoints(q, h), false)
 		}
 	}
 }
@@ -336,17 +403,12 @@ func (r *raster) strokeLine(pts []Point, w float64, dash []float64, closed bool)
 const maxPiece = 24
 
 // joinPoints is a small polygon round a joint.
-func joinPoints(c Point, h float64) []Point {
+func (r *raster) joinPoints(c Point, h float64) []Point {
 	n := 8
 	if h > 2 {
 		n = 12
 	}
-	out := make([]Point, n)
-	for i := range out {
-		a := 2 * math.Pi * float64(i) / float64(n)
-		out[i] = Point{c.X + h*math.Cos(a), c.Y + h*math.Sin(a)}
-	}
-	return out
+	return r.ring(c, h, n)
 }
 
 // dashes cuts a polyline into its dashes.
@@ -410,9 +472,9 @@ func (r *raster) text(t *Text) {
 		if c.A == 0 {
 			continue
 		}
-		src := uniform(c)
 		x := start.X
 		y := int(math.Round(start.Y))
+		bounds := r.dst.bounds()
 		for _, ch := range t.S {
 			g := glyphOf(k, ch)
 			m := g.mask
@@ -420,8 +482,11 @@ func (r *raster) text(t *Text) {
 				m = g.halo
 			}
 			off := image.Pt(int(math.Round(x)), y)
-			dr := m.Rect.Add(off)
-			draw.DrawMask(r.dst, dr, src, image.Point{}, m, m.Rect.Min, draw.Over)
+			dr := m.Rect.Add(off).Intersect(bounds)
+			if !dr.Empty() {
+				sp := dr.Min.Sub(off)
+				r.dst.blend(dr.Min.X, dr.Min.Y, dr.Dx(), dr.Dy(), m.Pix[m.PixOffset(sp.X, sp.Y):], m.Stride, c)
+			}
 			x += g.advance
 		}
 	}
@@ -431,11 +496,14 @@ func (r *raster) text(t *Text) {
 // runs of painted pixels.
 type layerRaster struct {
 	w, h  int
-	spans []span // runs of pixels with some alpha
-	pix   []byte // premultiplied RGBA of the spans, in order
+	spans []span  // runs of pixels with some alpha, row by row
+	pix   []byte  // premultiplied RGBA of the spans, in order
+	rows  []int32 // rows[y]: the first span of row y or after (h+1 entries)
+	at    []int32 // at[i]: where span i's pixels start in pix
 }
 
-type span struct{ off, n int32 } // pixel offset, length
+// span is a run of pixels within one row.
+type span struct{ x, y, n int32 }
 
 func (l *Layer) rasterFor(w, h int) *layerRaster {
 	l.mu.Lock()
@@ -446,23 +514,28 @@ func (l *Layer) rasterFor(w, h int) *layerRaster {
 		}
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	r := &raster{dst: img}
+	r := &raster{dst: rgbaTarget{img}}
 	r.items(l.items)
 	lr := &layerRaster{w: w, h: h}
-	n := w * h
-	for i := 0; i < n; {
-		if img.Pix[4*i+3] == 0 {
-			i++
-			continue
+	for y := 0; y < h; y++ {
+		lr.rows = append(lr.rows, int32(len(lr.spans)))
+		row := img.Pix[y*img.Stride : y*img.Stride+4*w]
+		for x := 0; x < w; {
+			if row[4*x+3] == 0 {
+				x++
+				continue
+			}
+			e := x
+			for e < w && row[4*e+3] != 0 {
+				e++
+			}
+			lr.spans = append(lr.spans, span{int32(x), int32(y), int32(e - x)})
+			lr.at = append(lr.at, int32(len(lr.pix)))
+			lr.pix = append(lr.pix, row[4*x:4*e]...)
+			x = e
 		}
-		j := i
-		for j < n && img.Pix[4*j+3] != 0 {
-			j++
-		}
-		lr.spans = append(lr.spans, span{int32(i), int32(j - i)})
-		lr.pix = append(lr.pix, img.Pix[4*i:4*j]...)
-		i = j
 	}
+	lr.rows = append(lr.rows, int32(len(lr.spans)))
 	if len(l.raster) < 4 {
 		l.raster = append(l.raster, lr)
 	}
@@ -478,7 +551,7 @@ func (lr *layerRaster) drawOver(dst *image.RGBA) {
 	s := lr.pix
 	k := 0
 	for _, sp := range lr.spans {
-		o := int(sp.off) * 4
+		o := dst.PixOffset(int(sp.x), int(sp.y))
 		for e := o + int(sp.n)*4; o < e; o, k = o+4, k+4 {
 			a := uint32(s[k+3])
 			if a == 255 {
@@ -499,13 +572,16 @@ func (lr *layerRaster) drawOver(dst *image.RGBA) {
 // shapes or partly covered.
 type regionRaster struct {
 	w, h  int
-	runs  []regionRun // runs of pixels one shape covers fully
-	edges []edgePixel
+	runs  []regionRun // runs of pixels one shape covers fully, row by row
+	edges []edgePixel // row by row
+	// runRows[y] and edgeRows[y] are the first run and edge of row y or
+	// after (h+1 entries).
+	runRows, edgeRows []int32
 }
 
 type regionRun struct {
-	off, n int32
-	s      uint16
+	span
+	s uint16
 }
 
 const (
@@ -513,7 +589,7 @@ const (
 )
 
 type edgePixel struct {
-	off    int32
+	x, y   int32
 	a, b   uint16 // shapes (b may be noRegion)
 	ca, cb uint8  // their coverage
 }
@@ -582,28 +658,35 @@ func (rs *Regions) rasterFor(w, h int) *regionRaster {
 		}
 	}
 	rr := &regionRaster{w: w, h: h}
-	for i := 0; i < n; {
-		s := best[i]
-		if s == noRegion {
-			i++
-			continue
-		}
-		if bestC[i] != 255 {
-			cb := secondC[i]
-			if int(bestC[i])+int(cb) > 255 {
-				cb = 255 - bestC[i]
+	for y := 0; y < h; y++ {
+		rr.runRows = append(rr.runRows, int32(len(rr.runs)))
+		rr.edgeRows = append(rr.edgeRows, int32(len(rr.edges)))
+		for x := 0; x < w; {
+			i := y*w + x
+			s := best[i]
+			if s == noRegion {
+				x++
+				continue
 			}
-			rr.edges = append(rr.edges, edgePixel{off: int32(i), a: s, b: second[i], ca: bestC[i], cb: cb})
-			i++
-			continue
+			if bestC[i] != 255 {
+				cb := secondC[i]
+				if int(bestC[i])+int(cb) > 255 {
+					cb = 255 - bestC[i]
+				}
+				rr.edges = append(rr.edges, edgePixel{x: int32(x), y: int32(y), a: s, b: second[i], ca: bestC[i], cb: cb})
+				x++
+				continue
+			}
+			e := x
+			for e < w && best[y*w+e] == s && bestC[y*w+e] == 255 {
+				e++
+			}
+			rr.runs = append(rr.runs, regionRun{span: span{int32(x), int32(y), int32(e - x)}, s: s})
+			x = e
 		}
-		j := i
-		for j < n && best[j] == s && bestC[j] == 255 {
-			j++
-		}
-		rr.runs = append(rr.runs, regionRun{off: int32(i), n: int32(j - i), s: s})
-		i = j
 	}
+	rr.runRows = append(rr.runRows, int32(len(rr.runs)))
+	rr.edgeRows = append(rr.edgeRows, int32(len(rr.edges)))
 	if len(rs.raster) < 4 {
 		rs.raster = append(rs.raster, rr)
 	}
@@ -631,7 +714,8 @@ func (rr *regionRaster) paint(dst *image.RGBA, fill []Color) {
 			continue
 		}
 		c := cols[run.s]
-		o, e := 4*int(run.off), 4*int(run.off+run.n)
+		o := dst.PixOffset(int(run.x), int(run.y))
+		e := o + 4*int(run.n)
 		switch c[3] {
 		case 255:
 			fillPix(d[o:e], c)
@@ -646,7 +730,7 @@ func (rr *regionRaster) paint(dst *image.RGBA, fill []Color) {
 		}
 	}
 	for _, e := range rr.edges {
-		o := 4 * int(e.off)
+		o := dst.PixOffset(int(e.x), int(e.y))
 		var acc [4]uint32
 		rest := uint32(255)
 		for _, part := range [2]struct {

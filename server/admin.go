@@ -116,7 +116,7 @@ func AdminBackup(cfg Config, path string) (string, error) {
 			os.Remove(tmp)
 			return "", fmt.Errorf("the copy does not open as a store: %w", err)
 		}
-		return fmt.Sprintf("hot copy of %d bytes from the running daemon", n), os.Rename(tmp, path)
+		return fmt.Sprintf("hot copy of %d bytes from the running daemon; %s", n, backupKeyNote(cfg)), os.Rename(tmp, path)
 	}
 	if !errors.Is(err, errNotRunning) {
 		return "", err
@@ -126,16 +126,25 @@ func AdminBackup(cfg Config, path string) (string, error) {
 		return "", err
 	}
 	defer db.Close()
-	return "copied from the store file; no daemon was running", db.BackupFile(path)
+	return "copied from the store file; no daemon was running; " + backupKeyNote(cfg), db.BackupFile(path)
 }
 
+// backupKeyNote says what a backup needs besides itself.
+func backupKeyNote(cfg Config) string {
+	return "its reply tokens are sealed: restoring it needs the key file " + store.KeyPath(cfg.DBPath()) + " too"
+}
+
+// checkStoreFile checks a copy without opening it as a store: a copy
+// opens only with the store's key, which is not copied (store.KeyPath).
 func checkStoreFile(path string) error {
-	db, err := store.Open(path)
+	r, err := store.CheckFile(path, store.StartValues)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	return db.Check()
+	if !r.OK() {
+		return &store.DamagedError{Path: path, Report: r}
+	}
+	return nil
 }
 
 func openOffline(cfg Config) (*store.DB, error) {

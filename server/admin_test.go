@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -66,6 +67,17 @@ func TestAdminEndpointCreateBackupHealthMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustContain(t, how, "hot copy")
+	// The copy opens only with the store's key, which it does not hold.
+	if _, err := store.Open(copyPath); !errors.Is(err, store.ErrKey) || !strings.Contains(err.Error(), store.KeyPath(copyPath)+" is missing") {
+		t.Fatalf("the hot copy opened without its key: %v", err)
+	}
+	key, err := os.ReadFile(store.KeyPath(cfg.DBPath()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(store.KeyPath(copyPath), key, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	db := storetest.OpenFile(t, copyPath)
 	var g *store.Game
 	err = db.View(func(tx *store.Tx) (err error) { g, err = tx.Game("adm1"); return err })

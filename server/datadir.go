@@ -41,10 +41,11 @@ func prepareDataDir(dir string, log *slog.Logger) error {
 		if !e.Type().IsRegular() { // symlinks and folders are the owner's business
 			continue
 		}
-		if e.Name() == MailPasswordFile {
-			// Passwords others could read may have leaked: the mail
-			// server refuses that file and says what to do, rather than
-			// having it quietly tightened here.
+		if e.Name() == MailPasswordFile || e.Name() == filepath.Base(store.KeyPath("pbemd.db")) {
+			// Passwords or a store key others could read may have
+			// leaked: the mail server and the store refuse those files
+			// and say what to do, rather than having them quietly
+			// tightened here.
 			continue
 		}
 		path := filepath.Join(dir, e.Name())

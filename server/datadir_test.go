@@ -177,3 +177,19 @@ func zeroPage(raw []byte, ps int, last uint64) []byte {
 	}
 	return out
 }
+
+// A store key readable by others is not quietly tightened with the rest
+// of the data folder: it may have leaked, so pbemd refuses to start and
+// says what to do.
+func TestStoreKeyReadableByOthersIsRefused(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	runBriefly(t, embeddedConfig(dir), slog.New(slog.DiscardHandler))
+	key := filepath.Join(dir, "pbemd.key")
+	if err := os.Chmod(key, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(embeddedConfig(dir), slog.New(slog.DiscardHandler), nil)
+	if err == nil || !strings.Contains(err.Error(), "key file "+key+" can be read by other users (mode 0644)") || !strings.Contains(err.Error(), "chmod 600 "+key) {
+		t.Fatalf("a readable store key: %v", err)
+	}
+}

@@ -76,6 +76,7 @@ func TestOpenRefusesTruncatedStore(t *testing.T) {
 	if err := os.WriteFile(path, raw[:end], 0o600); err != nil {
 		t.Fatal(err)
 	}
+	copyKey(t, src, path)
 	db, err := store.Open(path)
 	if err != nil {
 		t.Fatalf("a store cut after its data was refused: %v", err)
@@ -97,7 +98,7 @@ func TestOpenRefusesEmptyStore(t *testing.T) {
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	refused(t, path, store.ErrEmpty, "empty (0 bytes)", "delete "+path)
+	refused(t, path, store.ErrEmpty, "empty (0 bytes)", "delete "+path, "The key file beside the store, "+store.KeyPath(path)+", stays where it is")
 	if !errors.Is(store.ErrEmpty, store.ErrEmpty) {
 		t.Fatal("unreachable")
 	}
@@ -114,12 +115,14 @@ func TestOpenCreatesStoreWhole(t *testing.T) {
 	}
 	db.Close()
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 || entries[0].Name() != "pbemd.db" {
-		t.Fatalf("data folder holds %v, want only pbemd.db", entries)
+	if len(entries) != 2 || entries[0].Name() != "pbemd.db" || entries[1].Name() != "pbemd.key" {
+		t.Fatalf("data folder holds %v, want only pbemd.db and its key pbemd.key", entries)
 	}
-	st, _ := os.Stat(path)
-	if st.Size() == 0 || st.Mode().Perm() != 0o600 {
-		t.Fatalf("new store: %d bytes, mode %v", st.Size(), st.Mode().Perm())
+	for _, name := range []string{path, store.KeyPath(path)} {
+		st, _ := os.Stat(name)
+		if st.Size() == 0 || st.Mode().Perm() != 0o600 {
+			t.Fatalf("new %s: %d bytes, mode %v", name, st.Size(), st.Mode().Perm())
+		}
 	}
 }
 

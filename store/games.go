@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -263,9 +264,9 @@ type Pending struct {
 	Phase int `json:"phase"` // the history record that holds it
 }
 
-// TokenRef is what a reply token stands for.
+// TokenRef is what a reply token stands for. It is stored under the
+// token's SHA-256 hash and holds no token: finding it is the proof.
 type TokenRef struct {
-	Token   string `json:"token"`
 	Game    string `json:"game"`
 	Address string `json:"address,omitempty"` // the player or observer; "" for the GM
 	GM      bool   `json:"gm,omitempty"`
@@ -362,6 +363,9 @@ func (tx *Tx) Game(name string) (*Game, error) {
 	if err := getJSON(tx.bucket(bucketGames), []byte(name), &g); err != nil {
 		return nil, fmt.Errorf("game %q: %w", name, err)
 	}
+	if err := tx.openGame(&g); err != nil {
+		return nil, err
+	}
 	g.upgrade()
 	return &g, nil
 }
@@ -392,8 +396,13 @@ func (tx *Tx) HasGame(name string) bool {
 
 // PutGame writes a game and keeps the deadline index in step: an active,
 // unpaused game with a deadline is due at that deadline; a paused game is
-// due when its pause runs out.
+// due when its pause runs out. The record holds its tokens sealed
+// (seal.go); g keeps them as they are.
 func (tx *Tx) PutGame(g *Game) error {
+	sealed, err := tx.sealGame(g)
+	if err != nil {
+		return err
+	}
 	dl, dk := tx.bucket(bucketDeadlines), tx.bucket(bucketDueKey)
 	name := []byte(g.Name)
 	if old := dk.Get(name); old != nil {
@@ -417,7 +426,7 @@ func (tx *Tx) PutGame(g *Game) error {
 			return err
 		}
 	}
-	return putJSON(tx.bucket(bucketGames), name, g)
+	return putJSON(tx.bucket(bucketGames), name, sealed)
 }
 
 func deadlineKey(t time.Time, name string) []byte {
@@ -470,6 +479,9 @@ func (tx *Tx) EachGame(fn func(*Game) error) error {
 		if err := getJSON(tx.bucket(bucketGames), k, &g); err != nil {
 			return err
 		}
+		if err := tx.openGame(&g); err != nil {
+			return err
+		}
 		g.upgrade()
 		return fn(&g)
 	})
@@ -496,9 +508,12 @@ func tokenKey(token string) []byte {
 	return sum[:]
 }
 
-// PutToken indexes a reply token.
-func (tx *Tx) PutToken(ref TokenRef) error {
-	return putJSON(tx.bucket(bucketTokens), tokenKey(ref.Token), ref)
+// PutToken indexes a reply token: what it stands for, under its hash.
+func (tx *Tx) PutToken(token string, ref TokenRef) error {
+	if token == "" {
+		return errors.New("index an empty token")
+	}
+	return putJSON(tx.bucket(bucketTokens), tokenKey(token), ref)
 }
 
 // DeleteToken forgets a token (a replaced player's, say).
@@ -506,21 +521,25 @@ func (tx *Tx) DeleteToken(token string) error {
 	return tx.bucket(bucketTokens).Delete(tokenKey(token))
 }
 
-// Token finds what a token stands for. The lookup is by its hash and the
-// final comparison is constant-time, so response time says nothing about
-// how close a guess was.
+// Token finds what a token stands for, by the token's SHA-256 hash. The
+// index holds no token to compare with: the time a lookup takes depends
+// on how the guess's hash sorts among the stored hashes, which tells
+// nothing about any token.
 func (tx *Tx) Token(token string) (TokenRef, bool) {
 	var ref TokenRef
 	if token == "" {
 		return ref, false
 	}
 	if err := getJSON(tx.bucket(bucketTokens), tokenKey(token), &ref); err != nil {
-		return ref, false
-	}
-	if subtle.ConstantTimeCompare([]byte(ref.Token), []byte(token)) != 1 {
 		return TokenRef{}, false
 	}
 	return ref, true
+}
+
+// SameToken compares two tokens in constant time (a token a mail came
+// with and the one a record holds).
+func SameToken(a, b string) bool {
+	return a != "" && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
 }
 
 // ---- order sets ----
@@ -695,9 +714,32 @@ func (tx *Tx) Meta(key string) string {
 	return string(tx.bucket(bucketMeta).Get([]byte("m:" + key)))
 }
 
-// PutMeta writes a small site-wide value.
+// PutMeta writes a small site-wide value. Secrets do not go here (see
+// PutSiteToken).
 func (tx *Tx) PutMeta(key, value string) error {
 	return tx.bucket(bucketMeta).Put([]byte("m:"+key), []byte(value))
+}
+
+// metaSiteToken holds the site GM token, sealed.
+var metaSiteToken = []byte("site_token")
+
+// SiteToken returns the site GM token ("" before the first welcome).
+func (tx *Tx) SiteToken() (string, error) {
+	tok, err := tx.openToken(string(tx.bucket(bucketMeta).Get(metaSiteToken)))
+	if err != nil {
+		return "", fmt.Errorf("site GM token: %w", err)
+	}
+	return tok, nil
+}
+
+// PutSiteToken stores the site GM token, sealed (index it with PutToken
+// too).
+func (tx *Tx) PutSiteToken(token string) error {
+	sealed, err := tx.sealToken(token)
+	if err != nil {
+		return fmt.Errorf("site GM token: %w", err)
+	}
+	return tx.bucket(bucketMeta).Put(metaSiteToken, []byte(sealed))
 }
 
 // SortedKeys returns the keys of m in sorted order (powers, option names).

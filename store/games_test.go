@@ -2,8 +2,11 @@ package store
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // legacyGame is a game record as the release before OpenPhase wrote it:
@@ -24,10 +27,13 @@ const legacyGame = `{"name":"old","variant":"standard","created":"2026-12-01T21:
 // record reads into the open phase, and the seniors' locks move there
 // (a lock for an earlier phase, or of a player who left, is dropped).
 func TestLegacyGameRecordReadsIntoTheOpenPhase(t *testing.T) {
-	db := openTest(t)
-	if err := db.Update(func(tx *Tx) error { return tx.bucket(bucketGames).Put([]byte("old"), []byte(legacyGame)) }); err != nil {
+	path := filepath.Join(t.TempDir(), "pbemd.db")
+	schema1Store(t, path, func(tx *bolt.Tx) error { return tx.Bucket([]byte("games")).Put([]byte("old"), []byte(legacyGame)) })
+	db, err := Open(path)
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer db.Close()
 	var g *Game
 	if err := db.View(func(tx *Tx) (err error) { g, err = tx.Game("old"); return err }); err != nil {
 		t.Fatal(err)

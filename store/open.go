@@ -80,12 +80,15 @@ func RestoreHint(path string) string {
   pbemd check BACKUP                 (is the copy sound?)
   mv %[1]s %[1]s.damaged
   cp BACKUP %[1]s && chmod 600 %[1]s
-then start pbemd again. Mail that came after the backup and is still in the inbox is
-read again, so orders sent since are applied again; deadlines that fell since are
-processed again and their results mailed again. With no backup the games cannot be
+then start pbemd again. The key file beside the store, %[2]s, stays where it is: a
+backup opens only with the key of the store it was copied from (the key never
+changes; if it is lost too, put back the copy you keep apart from your backups).
+Mail that came after the backup and is still in the inbox is read again, so orders
+sent since are applied again; deadlines that fell since are processed again and
+their results mailed again. With no backup the games cannot be
 had back: moving the file aside makes pbemd start afresh with an empty store, which
 answers again every mail still in the mailbox.
-"pbemd check %[1]s" lists everything that is wrong.`, path)
+"pbemd check %[1]s" lists everything that is wrong.`, path, KeyPath(path))
 }
 
 // Open opens (creating if needed, mode 0600) the store at path, checks it
@@ -94,13 +97,9 @@ func Open(path string) (*DB, error) {
 	if err := createStore(path); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := openLocked(path)
 	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	if err := lockFile(f, lockTimeout); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("open store %s: %w (is pbemd already running? a running daemon holds its store)", path, err)
+		return nil, err
 	}
 	if st, err := f.Stat(); err == nil && st.Mode().Perm()&0o077 != 0 {
 		// Written by an older pbemd or copied in by hand: the store holds
@@ -124,6 +123,10 @@ func Open(path string) (*DB, error) {
 		return nil, err
 	}
 	db := &DB{bolt: b, path: path}
+	if err := db.loadKey(); err != nil {
+		b.Close()
+		return nil, err
+	}
 	if err := recovered(path, func() error { return db.bolt.Update(db.prepare) }); err != nil {
 		b.Close()
 		var de *DamagedError
@@ -132,7 +135,117 @@ func Open(path string) (*DB, error) {
 		}
 		return nil, fmt.Errorf("prepare store %s: %w", path, err)
 	}
+	if db.rewrite {
+		if err := db.rewriteFile(); err != nil {
+			db.bolt.Close()
+			return nil, fmt.Errorf("rewrite store %s after its upgrade: %w", path, err)
+		}
+	}
 	return db, nil
+}
+
+// openLocked opens the store file and takes its lock. A file that was
+// put in the place of the one it waited for (rewriteFile) is opened
+// again: the lock is on the file, not the name.
+func openLocked(path string) (*os.File, error) {
+	for try := 0; ; try++ {
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			return nil, fmt.Errorf("open store %s: %w", path, err)
+		}
+		if err := lockFile(f, lockTimeout); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("open store %s: %w (is pbemd already running? a running daemon holds its store)", path, err)
+		}
+		held, err1 := f.Stat()
+		named, err2 := os.Stat(path)
+		if err1 != nil || err2 != nil || os.SameFile(held, named) {
+			return f, nil
+		}
+		f.Close()
+		if try == 3 {
+			return nil, fmt.Errorf("open store %s: %w (the file was replaced again and again while pbemd waited for it)", path, ErrInUse)
+		}
+	}
+}
+
+// rewriteFile replaces the store's file by a copy of its data without its
+// free pages, and overwrites the old file before letting it go. An
+// upgrade that sealed secrets calls for it: bbolt does not clear the pages
+// it frees, so the old file still holds the secrets in the clear. The copy
+// is made under a temporary name and locked before it takes the store's
+// name, so no other pbemd opens either file meanwhile. (On a file system
+// that writes elsewhere rather than in place, copy-on-write or some
+// SSDs, the device may keep old blocks for a while; no program can clear
+// those.)
+func (db *DB) rewriteFile() error {
+	tmp, err := os.CreateTemp(filepath.Dir(db.path), "."+filepath.Base(db.path)+".rewrite-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	tmp.Close()
+	defer os.Remove(name) // after a failure; after the rename nothing has that name
+	os.Remove(name)       // bbolt makes it, mode 0600
+	dst, err := bolt.Open(name, 0o600, &bolt.Options{Timeout: lockTimeout})
+	if err != nil {
+		return err
+	}
+	err = bolt.Compact(dst, db.bolt, 0)
+	if err == nil {
+		err = dst.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Delete(metaRewrite) })
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(name, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	if err := lockFile(f, lockTimeout); err != nil {
+		f.Close()
+		return err
+	}
+	old, err := os.OpenFile(db.path, os.O_RDWR, 0)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	defer old.Close()
+	if err := os.Rename(name, db.path); err != nil {
+		f.Close()
+		return err
+	}
+	syncDir(filepath.Dir(db.path))
+	// The new file is the store now; the old one is let go and cleared.
+	db.bolt.Close()
+	b, err := openBolt(f, db.path)
+	if err != nil {
+		return err
+	}
+	db.bolt = b
+	clearFile(old)
+	return nil
+}
+
+// clearFile overwrites a file's bytes with zeros, best effort: the file
+// is no longer the store, so a failure here loses nothing.
+func clearFile(f *os.File) {
+	st, err := f.Stat()
+	if err != nil {
+		return
+	}
+	zeros := make([]byte, 1<<20)
+	for off := int64(0); off < st.Size(); off += int64(len(zeros)) {
+		n := min(int64(len(zeros)), st.Size()-off)
+		if _, err := f.WriteAt(zeros[:n], off); err != nil {
+			return
+		}
+	}
+	f.Sync()
 }
 
 // openBolt hands the open, locked, checked file f to bbolt.

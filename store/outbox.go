@@ -17,7 +17,8 @@ import (
 // Buckets:
 //
 //	outbox        id (u64) → OutboxMessage as JSON, without Raw
-//	outbox-raw    id (u64) → the message bytes
+//	outbox-raw    id (u64) → the message bytes, sealed (seal.go): they hold
+//	              the recipient's reply token and, in a power mail, password
 //	outbox-due    NextAttempt (u64 unix ns) | id (u64) → nothing: the schedule
 //	outbox-msgid  Message-ID → OutboxStatus as JSON: queued, sent or failed
 //	outbox-failed id (u64) → OutboxMessage as JSON (kept for the GM)
@@ -108,7 +109,11 @@ func (tx *Tx) EnqueueMail(m OutboxMessage) (uint64, error) {
 	if err := putJSON(ob, u64(id), m); err != nil {
 		return 0, err
 	}
-	if err := tx.bucket(bucketOutboxRaw).Put(u64(id), m.Raw); err != nil {
+	sealed, err := tx.sealMail(m.Raw)
+	if err != nil {
+		return 0, fmt.Errorf("enqueue mail <%s>: %w", m.MessageID, err)
+	}
+	if err := tx.bucket(bucketOutboxRaw).Put(u64(id), sealed); err != nil {
 		return 0, err
 	}
 	if err := tx.bucket(bucketOutboxDue).Put(dueKey(m.NextAttempt, id), nil); err != nil {
@@ -123,8 +128,11 @@ func (tx *Tx) OutboxMail(id uint64) (OutboxMessage, error) {
 	if err := getJSON(tx.bucket(bucketOutbox), u64(id), &m); err != nil {
 		return m, fmt.Errorf("outbox mail %d: %w", id, err)
 	}
-	raw := tx.bucket(bucketOutboxRaw).Get(u64(id))
-	m.Raw = bytes.Clone(raw)
+	raw, err := tx.openMail(tx.bucket(bucketOutboxRaw).Get(u64(id)))
+	if err != nil {
+		return m, fmt.Errorf("outbox mail %d: %w", id, err)
+	}
+	m.Raw = raw // a new slice, not bbolt's
 	return m, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"pbemd/demo"
+	"pbemd/store"
 )
 
 // A real store is the one a whole game leaves behind: the demo plays
@@ -47,7 +48,21 @@ func realStore(t testing.TB) string {
 	if err := os.WriteFile(path, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	copyKey(t, real.path, path)
 	return path
+}
+
+// copyKey puts the key of the store at src beside the store at dst: a
+// copy of a store opens only with its key.
+func copyKey(t testing.TB, src, dst string) {
+	t.Helper()
+	key, err := os.ReadFile(store.KeyPath(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(store.KeyPath(dst), key, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestMain(m *testing.M) {

@@ -2,6 +2,10 @@
 // and their credentials, order sets, phase history, processed Message-IDs,
 // the outbox and the audit log.
 //
+// Reply tokens and the mails of the outbox are sealed at rest with a key
+// kept in a file beside the store, never in it (seal.go): neither the file
+// nor a backup of it gives a token away.
+//
 // Every effect of one mail or one deadline is one Update transaction, so a
 // crash at any line leaves either all of it or none of it. Byte slices read
 // from bbolt die with their transaction: every getter copies what it returns.
@@ -23,7 +27,12 @@ import (
 
 // SchemaVersion is the layout this code writes. Open upgrades older files
 // step by step (see upgrades) and refuses newer ones.
-const SchemaVersion = 1
+//
+//  1. the first layout;
+//  2. secrets sealed at rest (seal.go): tokens in game records, the site
+//     GM token and outbox mail sealed with the key file; the token index
+//     holds no token; the history keeps no whole game record.
+const SchemaVersion = 2
 
 // Bucket names. Each holds one kind of record; see the file that owns it.
 var (
@@ -39,17 +48,33 @@ func registerBucket(name []byte) []byte {
 	return name
 }
 
-// upgrades[i] turns schema version i+1 into i+2.
-var upgrades []func(tx *bolt.Tx) error
+// upgrades[i] turns schema version i+1 into i+2, inside the transaction
+// that opens the store. An upgrade that leaves secrets in pages it frees
+// sets rewrite: Open then rewrites the file without its free pages.
+var upgrades = []struct {
+	run     func(tx *Tx) error
+	rewrite bool
+}{
+	{sealSecrets, true}, // 1 → 2 (seal.go)
+}
+
+// metaRewrite marks a store whose file must be rewritten without its free
+// pages (see DB.rewrite).
+var metaRewrite = []byte("rewrite_pending")
 
 // ErrNotFound is returned (wrapped) when a record does not exist.
 var ErrNotFound = errors.New("not found")
 
 // DB is an open store.
 type DB struct {
-	bolt   *bolt.DB
-	path   string
-	faults writeFaults // fault.go
+	bolt    *bolt.DB
+	path    string
+	keyPath string
+	seal    *sealer     // the key (seal.go); nil only while a new file is made
+	faults  writeFaults // fault.go
+	// rewrite is set when an upgrade freed pages that hold secrets: Open
+	// rewrites the file (metaRewrite keeps the need across a crash).
+	rewrite bool
 }
 
 func (db *DB) prepare(tx *bolt.Tx) error {
@@ -67,8 +92,25 @@ func (db *DB) prepare(tx *bolt.Tx) error {
 		return fmt.Errorf("schema version %d is newer than this pbemd (%d): upgrade pbemd", v, SchemaVersion)
 	}
 	for ; v < SchemaVersion; v++ {
-		if err := upgrades[v-1](tx); err != nil {
+		up := upgrades[v-1]
+		if db.seal == nil {
+			return fmt.Errorf("upgrade schema %d to %d: the store's key is not loaded", v, v+1)
+		}
+		if err := up.run(&Tx{btx: tx, seal: db.seal}); err != nil {
 			return fmt.Errorf("upgrade schema %d to %d: %w", v, v+1, err)
+		}
+		if up.rewrite {
+			if err := meta.Put(metaRewrite, []byte{1}); err != nil {
+				return err
+			}
+		}
+	}
+	// Set until the file is rewritten (rewriteFile), so a crash before
+	// then does not leave the old secrets in free pages for good.
+	db.rewrite = meta.Get(metaRewrite) != nil
+	if db.seal != nil {
+		if err := meta.Put(metaKeyID, db.seal.id); err != nil {
+			return err
 		}
 	}
 	return meta.Put([]byte("schema"), u64(v))
@@ -80,6 +122,10 @@ func (db *DB) Close() error { return db.bolt.Close() }
 // Path is the file the store lives in.
 func (db *DB) Path() string { return db.path }
 
+// KeyPath is the store's key file (see seal.go): a backup of the store
+// opens only with it.
+func (db *DB) KeyPath() string { return db.keyPath }
+
 // Update runs fn in one read-write transaction: all of its writes land or
 // none do. An error of fn is returned as is; a failure to write the
 // transaction wraps ErrWrite (see fault.go).
@@ -89,7 +135,7 @@ func (db *DB) Update(fn func(tx *Tx) error) error {
 		return db.writeFailed(err)
 	}
 	defer btx.Rollback() // after an error or a panic in fn; a no-op after a commit
-	if err := fn(&Tx{btx: btx}); err != nil {
+	if err := fn(&Tx{btx: btx, seal: db.seal}); err != nil {
 		return err
 	}
 	return db.commit(btx)
@@ -97,11 +143,13 @@ func (db *DB) Update(fn func(tx *Tx) error) error {
 
 // View runs fn in a read-only transaction.
 func (db *DB) View(fn func(tx *Tx) error) error {
-	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) })
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, seal: db.seal}) })
 }
 
 // Backup writes a consistent copy of the store to w while others keep using
-// it (bbolt's hot copy inside a read transaction).
+// it (bbolt's hot copy inside a read transaction). The copy holds tokens
+// and outbox mail only sealed: it opens only with the store's key file
+// (KeyPath), which Backup does not copy.
 func (db *DB) Backup(w io.Writer) (int64, error) {
 	var n int64
 	err := db.bolt.View(func(tx *bolt.Tx) error {
@@ -151,7 +199,8 @@ func (db *DB) Check() error {
 // Tx is one transaction. Methods on Tx are defined next to the records they
 // own (games.go, outbox.go, …).
 type Tx struct {
-	btx *bolt.Tx
+	btx  *bolt.Tx
+	seal *sealer
 }
 
 // Bolt exposes the raw transaction to code inside this package's tests.
@@ -173,6 +222,9 @@ func u64(n uint64) []byte {
 	binary.BigEndian.PutUint64(b[:], n)
 	return b[:]
 }
+
+// u64Of decodes what u64 encoded.
+func u64Of(b []byte) uint64 { return binary.BigEndian.Uint64(b) }
 
 // putJSON stores v as JSON under key.
 func putJSON(b *bolt.Bucket, key []byte, v any) error {

@@ -41,6 +41,7 @@ func BenchmarkStartCheck(b *testing.B) {
 		b.Run("games="+strconv.Itoa(games), func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "pbemd.db")
 			cloneGames(b, src, path, games)
+			copyKey(b, src, path)
 			st, err := os.Stat(path)
 			if err != nil {
 				b.Fatal(err)

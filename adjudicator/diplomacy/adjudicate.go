@@ -3,7 +3,6 @@ package diplomacy
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"pbemd/orders"
 )
@@ -17,38 +16,44 @@ import (
 // pos is not modified. An error means pos itself is broken (see
 // Position.Validate), never that an order was bad.
 func Adjudicate(pos *Position, ords []PowerOrder) (*Result, error) {
-	if err := pos.Validate(); err != nil {
+	b := getResolver()
+	defer b.release()
+	if err := b.load(pos); err != nil {
 		return nil, err
 	}
 	var res *Result
 	switch pos.Phase.Type {
 	case Movement:
-		res = adjudicateMovement(pos, ords)
+		res = b.movement(ords)
 	case Retreats:
-		res = adjudicateRetreats(pos, ords)
+		res = b.retreats(ords)
 	case Adjustments:
-		res = adjudicateAdjustments(pos, ords)
+		res = b.adjustments(ords)
 	}
-	advance(pos, res)
+	b.advance(res)
 	return res, nil
 }
 
-func adjudicateMovement(pos *Position, ords []PowerOrder) *Result {
-	m := pos.Map
+func (b *resolver) movement(ords []PowerOrder) *Result {
+	m, pos := b.m, b.pos
 	n := len(pos.Units)
-	res := &Result{Phase: pos.Phase, Orders: make([]OrderResult, len(ords))}
-	r := &mover{m: m, u: make([]mvUnit, n), unitAt: make([]int, len(m.Provinces)), moveTo: make([]int, len(m.Provinces))}
-	for i := range r.unitAt {
-		r.unitAt[i] = -1
-		r.moveTo[i] = -1
+	np := len(m.Provinces)
+	res := b.newResult(len(ords))
+	r := &b.mv
+	if cap(r.u) < n {
+		r.u = make([]mvUnit, n)
 	}
-	chk := &moveCheck{m: m, unitAt: r.unitAt, units: pos.Units}
-	for i, u := range pos.Units {
-		pi := m.provIdx[u.Loc.Province]
+	r.m, r.u, r.unitAt, r.deps = m, r.u[:n], b.unitAt, r.deps[:0]
+	b.moveTo = fill(b.moveTo, np, -1)
+	r.moveTo = b.moveTo
+	chk := &b.chk
+	*chk = moveCheck{m: m, unitAt: r.unitAt, units: pos.Units}
+	for i := range pos.Units {
+		u := &pos.Units[i]
+		pi := b.unitProv[i]
 		l, _ := m.locOf(pi, u.Loc.Coast)
-		r.u[i] = mvUnit{power: m.powerIdx[u.Power], typ: u.Type, prov: pi, loc: l, kind: orders.Hold, aux: -1, order: -1,
+		r.u[i] = mvUnit{power: b.unitPow[i], typ: u.Type, prov: pi, loc: l, kind: orders.Hold, aux: -1, order: -1,
 			nextTo: -1, firstSup: -1, nextSup: -1, firstCon: -1, nextCon: -1}
-		r.unitAt[pi] = i
 		if u.Type == orders.Fleet && m.convoyable(pi) {
 			chk.fleets.set(pi)
 		}
@@ -56,25 +61,30 @@ func adjudicateMovement(pos *Position, ords []PowerOrder) *Result {
 	r.fleets = chk.fleets
 
 	// Legality (DATC 4.E.1): an illegal order is ignored and the unit holds.
-	conflict := make([]bool, n)
-	for k, po := range ords {
+	b.beginTexts(len(ords))
+	b.conflict = fillBool(b.conflict, n)
+	conflict := b.conflict
+	for k := range ords {
+		po := &ords[k]
 		or := &res.Orders[k]
-		*or = OrderResult{Power: po.Power, Order: po.Order, Text: m.FormatOrder(po.Order)}
-		i, why := chk.legal(pos, po)
+		or.Power, or.Order = po.Power, po.Order
+		ck, why := chk.check(po)
+		b.formatOrder(k, &po.Order, ck)
 		if why != "" {
 			or.Outcome, or.Reason = Illegal, why
 			continue
 		}
+		i := ck.unit
 		u := &r.u[i]
 		if u.order >= 0 {
-			if ords[u.order].Order.Kind != po.Order.Kind || !sameOrder(r, chk, ords[u.order].Order, po.Order) {
+			if ords[u.order].Order.Kind != po.Order.Kind || !sameOrder(ords[u.order].Order, po.Order) {
 				conflict[i] = true // DATC 4.D.3: differing orders; the unit holds
 			}
 			or.Outcome = "dup"
 			continue
 		}
 		u.order = k
-		chk.apply(r, i, po.Order)
+		chk.apply(r, i, &po.Order, ck)
 	}
 	for i := range r.u {
 		if conflict[i] {
@@ -96,8 +106,9 @@ func adjudicateMovement(pos *Position, ords []PowerOrder) *Result {
 			a.convoy = true
 		}
 	}
-	// Matching (validity) and the linked lists.
-	for i := range r.u {
+	// Matching (validity) and the move lists, built backwards so that they
+	// run in unit order (stable reasons).
+	for i := n - 1; i >= 0; i-- {
 		u := &r.u[i]
 		switch u.kind {
 		case orders.Move:
@@ -113,16 +124,6 @@ func adjudicateMovement(pos *Position, ords []PowerOrder) *Result {
 			u.valid = a.kind == orders.Move && a.dst == u.dst && a.convoy
 		}
 	}
-	// Reverse the move lists so they run in unit order (stable reasons).
-	for p := range r.moveTo {
-		prev := -1
-		for k := r.moveTo[p]; k >= 0; {
-			next := r.u[k].nextTo
-			r.u[k].nextTo = prev
-			prev, k = k, next
-		}
-		r.moveTo[p] = prev
-	}
 	for i := n - 1; i >= 0; i-- {
 		u := &r.u[i]
 		if !u.valid {
@@ -137,7 +138,6 @@ func adjudicateMovement(pos *Position, ords []PowerOrder) *Result {
 			r.u[u.aux].firstCon = i
 		}
 	}
-	r.deps = make([]int, 0, 8)
 	for i := range r.u {
 		switch r.u[i].kind {
 		case orders.Move:
@@ -150,9 +150,9 @@ func adjudicateMovement(pos *Position, ords []PowerOrder) *Result {
 	}
 
 	// Dislodgements.
-	dislodger := make([]int, n)
+	b.dislodger = fill(b.dislodger, n, -1)
+	dislodger := b.dislodger
 	for i := range r.u {
-		dislodger[i] = -1
 		u := &r.u[i]
 		if u.kind == orders.Move && u.res {
 			continue
@@ -164,7 +164,8 @@ func adjudicateMovement(pos *Position, ords []PowerOrder) *Result {
 		}
 	}
 	// Standoffs: vacant provinces a move failed to enter with some force.
-	occupied := make([]bool, len(m.Provinces))
+	b.occupied = fillBool(b.occupied, np)
+	occupied := b.occupied
 	for i := range r.u {
 		u := &r.u[i]
 		switch {
@@ -174,13 +175,14 @@ func adjudicateMovement(pos *Position, ords []PowerOrder) *Result {
 			occupied[u.prov] = true
 		}
 	}
-	for p := range m.Provinces {
-		if occupied[p] || r.moveTo[p] < 0 {
-			continue
+	for i := range r.u {
+		u := &r.u[i]
+		if u.kind != orders.Move || occupied[u.dst] || r.moveTo[u.dst] != i {
+			continue // not the first move to a province left vacant
 		}
-		for k := r.moveTo[p]; k >= 0; k = r.u[k].nextTo {
+		for k := i; k >= 0; k = r.u[k].nextTo {
 			if !r.u[k].res && r.prevent(k) > 0 {
-				res.Standoffs = append(res.Standoffs, m.Provinces[p].ID)
+				res.Standoffs = append(res.Standoffs, m.Provinces[u.dst].ID)
 				break
 			}
 		}
@@ -193,37 +195,51 @@ func adjudicateMovement(pos *Position, ords []PowerOrder) *Result {
 		if u.order < 0 {
 			continue
 		}
-		or := &res.Orders[u.order]
-		or.Outcome, or.Reason = r.explain(pos, i, dislodger[i])
+		w0 := len(b.text)
+		b.text, res.Orders[u.order].Outcome = b.explain(b.text, i, dislodger[i])
+		if len(b.text) > w0 {
+			b.spans[u.order].why0, b.spans[u.order].why1 = w0, len(b.text)
+		}
 	}
+	b.setTexts(res)
 	for k := range res.Orders {
 		if res.Orders[k].Outcome == "dup" {
 			res.Orders[k].Outcome = Illegal
 			res.Orders[k].Reason = "the unit was given more than one order: it holds"
-			if i, _ := chk.legal(pos, ords[k]); i >= 0 && r.u[i].order >= 0 {
+			if ck, why := chk.check(&ords[k]); why == "" && r.u[ck.unit].order >= 0 {
 				// Identical repeated orders: the repeat shares the outcome.
-				res.Orders[k].Outcome, res.Orders[k].Reason = res.Orders[r.u[i].order].Outcome, res.Orders[r.u[i].order].Reason
+				first := &res.Orders[r.u[ck.unit].order]
+				res.Orders[k].Outcome, res.Orders[k].Reason = first.Outcome, first.Reason
 			}
 		}
 	}
 
 	// Next position: moved units, dislodged units with retreat options.
-	next := pos.Clone()
-	next.Units = next.Units[:0]
-	next.Dislodged, next.Standoffs = nil, res.Standoffs
-	for i, un := range pos.Units {
+	next := b.nextFrom(res)
+	next.Standoffs = res.Standoffs
+	b.keys = b.keys[:0]
+	for i := range pos.Units {
 		u := &r.u[i]
 		switch {
 		case u.kind == orders.Move && u.res:
-			un.Loc = m.locOrder(u.dstLoc)
-			next.Units = append(next.Units, un)
+			b.addUnit(i, u.dstLoc, u.dst, u.power)
 		case dislodger[i] >= 0:
 			a := &r.u[dislodger[i]]
-			d := Dislodged{Unit: un, AttackerFrom: m.Provinces[a.prov].ID, ByConvoy: a.convoy}
+			d := Dislodged{Unit: pos.Units[i], AttackerFrom: m.Provinces[a.prov].ID, ByConvoy: a.convoy}
 			d.Options = retreatOptions(m, d, occupied, res.Standoffs)
 			next.Dislodged = append(next.Dislodged, d)
+			b.keys = append(b.keys, u.prov)
 		default:
-			next.Units = append(next.Units, un)
+			b.addUnit(i, -1, u.prov, u.power)
+		}
+	}
+	b.placeUnits(next, res)
+	// Dislodged units in province order too (few: insertion sort).
+	ds, keys := next.Dislodged, b.keys
+	for i := 1; i < len(ds); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			ds[j], ds[j-1] = ds[j-1], ds[j]
+			keys[j], keys[j-1] = keys[j-1], keys[j]
 		}
 	}
 	res.Dislodged = next.Dislodged
@@ -271,140 +287,154 @@ func retreatOptions(m *Map, d Dislodged, occupied []bool, standoffs []string) []
 // legal checks that an order may be given in a movement phase and returns
 // the index of the ordered unit.
 func (c *moveCheck) legal(pos *Position, po PowerOrder) (int, string) {
+	ck, why := c.check(&po)
+	return ck.unit, why
+}
+
+// checked is what check found of a legal movement order: the ordered unit,
+// the provinces the order names (-1: none) and, for a move, the location
+// it goes to.
+type checked struct{ unit, to, aux, dstLoc int }
+
+var notChecked = checked{-1, -1, -1, -1}
+
+// check is legal, with the indices the order names.
+func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 	m := c.m
-	o := po.Order
+	o := &po.Order
 	switch o.Kind {
 	case orders.Hold, orders.Move, orders.SupportHold, orders.SupportMove, orders.Convoy:
 	case orders.Retreat:
-		return -1, "retreats are ordered in a retreat phase"
+		return notChecked, "retreats are ordered in a retreat phase"
 	case orders.Disband:
-		return -1, "disbands are ordered in a retreat or adjustment phase"
+		return notChecked, "disbands are ordered in a retreat or adjustment phase"
 	case orders.Build, orders.Waive:
-		return -1, "builds are ordered in an adjustment phase"
+		return notChecked, "builds are ordered in an adjustment phase"
 	default:
-		return -1, "not an order"
+		return notChecked, "not an order"
 	}
-	pi, ok := m.provIdx[o.Loc.Province]
+	pi, ok := m.prov(o.Loc.Province)
 	if !ok {
-		return -1, fmt.Sprintf("unknown province %q", o.Loc.Province)
+		return notChecked, fmt.Sprintf("unknown province %q", o.Loc.Province)
 	}
 	i := c.unitAt[pi]
 	if i < 0 {
-		return -1, fmt.Sprintf("there is no unit in %s", m.Provinces[pi].Abbrev)
+		return notChecked, fmt.Sprintf("there is no unit in %s", m.Provinces[pi].Abbrev)
 	}
-	u := c.units[i]
+	u := &c.units[i]
 	if u.Power != po.Power {
-		return -1, fmt.Sprintf("%s belongs to %s", m.UnitName(u), m.PowerName(u.Power))
+		return notChecked, fmt.Sprintf("%s belongs to %s", m.UnitName(*u), m.PowerName(u.Power))
 	}
 	// DATC 4.B.5, 4.C.2: a wrong coast or unit type of the ordered unit is ignored.
 	loc, _ := m.locOf(pi, u.Loc.Coast)
 	switch o.Kind {
 	case orders.Hold:
-		return i, ""
+		return checked{i, -1, -1, -1}, ""
 	case orders.Move:
-		to, ok := m.provIdx[o.Target.Province]
+		to, ok := m.prov(o.Target.Province)
 		if !ok {
-			return -1, fmt.Sprintf("unknown province %q", o.Target.Province)
+			return notChecked, fmt.Sprintf("unknown province %q", o.Target.Province)
 		}
 		if to == pi {
-			return -1, "a unit cannot move to its own province"
+			return notChecked, "a unit cannot move to its own province"
 		}
 		if u.Type == orders.Fleet {
 			if o.ViaConvoy || len(o.Path) > 0 {
-				return -1, "only armies can be convoyed"
+				return notChecked, "only armies can be convoyed"
 			}
-			if _, why := c.fleetTarget(loc, to, o.Target.Coast); why != "" {
-				return -1, why
+			l, why := c.fleetTarget(loc, to, o.Target.Coast)
+			if why != "" {
+				return notChecked, why
 			}
-			return i, ""
+			return checked{i, to, -1, l}, ""
 		}
 		k := m.Provinces[to].Kind
 		if k == Sea {
-			return -1, "an army cannot move to sea"
+			return notChecked, "an army cannot move to sea"
 		}
 		if (o.ViaConvoy || len(o.Path) > 0 || !m.army[pi].has(to)) && !c.convoyPossible(pi, to, -1) {
 			if m.army[pi].has(to) {
-				return -1, fmt.Sprintf("no fleet can convoy %s to %s", m.UnitName(u), m.Provinces[to].Abbrev)
+				return notChecked, fmt.Sprintf("no fleet can convoy %s to %s", m.UnitName(*u), m.Provinces[to].Abbrev)
 			}
-			return -1, fmt.Sprintf("%s cannot reach %s", m.UnitName(u), m.Provinces[to].Abbrev)
+			return notChecked, fmt.Sprintf("%s cannot reach %s", m.UnitName(*u), m.Provinces[to].Abbrev)
 		}
-		return i, ""
+		return checked{i, to, -1, to}, ""
 	case orders.SupportHold, orders.SupportMove:
-		ai, ok := m.provIdx[o.Aux.Province]
+		ai, ok := m.prov(o.Aux.Province)
 		if !ok {
-			return -1, fmt.Sprintf("unknown province %q", o.Aux.Province)
+			return notChecked, fmt.Sprintf("unknown province %q", o.Aux.Province)
 		}
 		a := c.unitAt[ai]
 		if a < 0 {
-			return -1, fmt.Sprintf("there is no unit in %s to support", m.Provinces[ai].Abbrev)
+			return notChecked, fmt.Sprintf("there is no unit in %s to support", m.Provinces[ai].Abbrev)
 		}
 		if a == i {
-			return -1, "a unit cannot support itself"
+			return notChecked, "a unit cannot support itself"
 		}
 		if o.Kind == orders.SupportHold {
-			if !c.canSupportInto(i, ai) {
-				return -1, fmt.Sprintf("%s cannot reach %s, so it cannot support there", m.UnitName(u), m.Provinces[ai].Abbrev)
+			if !c.canSupportInto(i, pi, loc, ai) {
+				return notChecked, fmt.Sprintf("%s cannot reach %s, so it cannot support there", m.UnitName(*u), m.Provinces[ai].Abbrev)
 			}
-			return i, ""
+			return checked{i, -1, ai, -1}, ""
 		}
-		to, ok := m.provIdx[o.Target.Province]
+		to, ok := m.prov(o.Target.Province)
 		if !ok {
-			return -1, fmt.Sprintf("unknown province %q", o.Target.Province)
+			return notChecked, fmt.Sprintf("unknown province %q", o.Target.Province)
 		}
 		if to == pi {
-			return -1, "a unit cannot support a move into its own province" // DATC 6.D.34
+			return notChecked, "a unit cannot support a move into its own province" // DATC 6.D.34
 		}
 		if to == ai {
-			return -1, "a unit cannot move to its own province"
+			return notChecked, "a unit cannot move to its own province"
 		}
-		if !c.canSupportInto(i, to) {
-			return -1, fmt.Sprintf("%s cannot reach %s, so it cannot support there", m.UnitName(u), m.Provinces[to].Abbrev)
+		if !c.canSupportInto(i, pi, loc, to) {
+			return notChecked, fmt.Sprintf("%s cannot reach %s, so it cannot support there", m.UnitName(*u), m.Provinces[to].Abbrev)
 		}
 		au := c.units[a]
 		if au.Type == orders.Fleet {
 			al, _ := m.locOf(ai, au.Loc.Coast)
 			if !m.fleetTo[al].has(to) {
-				return -1, fmt.Sprintf("%s cannot move to %s", m.UnitName(au), m.Provinces[to].Abbrev)
+				return notChecked, fmt.Sprintf("%s cannot move to %s", m.UnitName(au), m.Provinces[to].Abbrev)
 			}
 			if o.Target.Coast != "" {
 				if tl, ok := m.locOf(to, o.Target.Coast); !ok || !m.fleet[al].has(tl) {
-					return -1, fmt.Sprintf("%s cannot move to %s", m.UnitName(au), m.LocName(o.Target))
+					return notChecked, fmt.Sprintf("%s cannot move to %s", m.UnitName(au), m.LocName(o.Target))
 				}
 			}
 		} else if !m.army[ai].has(to) && !c.convoyPossible(ai, to, pi) {
 			// DATC 6.D.31: the supporter cannot be part of the convoy.
-			return -1, fmt.Sprintf("%s cannot move to %s", m.UnitName(au), m.Provinces[to].Abbrev)
+			return notChecked, fmt.Sprintf("%s cannot move to %s", m.UnitName(au), m.Provinces[to].Abbrev)
 		}
-		return i, ""
+		return checked{i, to, ai, -1}, ""
 	case orders.Convoy:
 		if u.Type != orders.Fleet || !m.convoyable(pi) {
-			return -1, "only a fleet at sea can convoy" // DATC 6.F.1
+			return notChecked, "only a fleet at sea can convoy" // DATC 6.F.1
 		}
-		ai, ok := m.provIdx[o.Aux.Province]
+		ai, ok := m.prov(o.Aux.Province)
 		if !ok {
-			return -1, fmt.Sprintf("unknown province %q", o.Aux.Province)
+			return notChecked, fmt.Sprintf("unknown province %q", o.Aux.Province)
 		}
 		a := c.unitAt[ai]
 		if a < 0 {
-			return -1, fmt.Sprintf("there is no unit in %s to convoy", m.Provinces[ai].Abbrev)
+			return notChecked, fmt.Sprintf("there is no unit in %s to convoy", m.Provinces[ai].Abbrev)
 		}
 		if c.units[a].Type != orders.Army {
-			return -1, "only armies can be convoyed" // DATC 6.A.7
+			return notChecked, "only armies can be convoyed" // DATC 6.A.7
 		}
-		to, ok := m.provIdx[o.Target.Province]
+		to, ok := m.prov(o.Target.Province)
 		if !ok {
-			return -1, fmt.Sprintf("unknown province %q", o.Target.Province)
+			return notChecked, fmt.Sprintf("unknown province %q", o.Target.Province)
 		}
 		if to == ai {
-			return -1, "an army cannot be convoyed to its own province" // DATC 6.A.5
+			return notChecked, "an army cannot be convoyed to its own province" // DATC 6.A.5
 		}
 		if !c.onMinimalRoute(ai, to, pi) {
 			// DATC 4.E.1, 6.G.19: a fleet not needed for any route.
-			return -1, fmt.Sprintf("%s is on no convoy route from %s to %s", m.UnitName(u), m.Provinces[ai].Abbrev, m.Provinces[to].Abbrev)
+			return notChecked, fmt.Sprintf("%s is on no convoy route from %s to %s", m.UnitName(*u), m.Provinces[ai].Abbrev, m.Provinces[to].Abbrev)
 		}
-		return i, ""
+		return checked{i, to, ai, -1}, ""
 	}
-	return -1, "not an order"
+	return notChecked, "not an order"
 }
 
 // onMinimalRoute reports whether the fleet in province f lies on a convoy
@@ -472,36 +502,33 @@ func inPath(p []int, x int) bool {
 	return false
 }
 
-// apply records a legal order on unit i.
-func (c *moveCheck) apply(r *mover, i int, o orders.Order) {
+// apply records a legal order on unit i, with what check found of it.
+func (c *moveCheck) apply(r *mover, i int, o *orders.Order, ck checked) {
 	m := c.m
 	u := &r.u[i]
 	u.kind = o.Kind
 	switch o.Kind {
 	case orders.Move:
-		u.dst = m.provIdx[o.Target.Province]
-		if u.typ == orders.Fleet {
-			u.dstLoc, _ = c.fleetTarget(u.loc, u.dst, o.Target.Coast)
-		} else {
-			u.dstLoc = u.dst
+		u.dst, u.dstLoc = ck.to, ck.dstLoc
+		if u.typ != orders.Fleet {
 			u.convoy = o.ViaConvoy || len(o.Path) > 0 || !m.army[u.prov].has(u.dst)
 		}
 	case orders.SupportHold:
-		u.aux = c.unitAt[m.provIdx[o.Aux.Province]]
+		u.aux = c.unitAt[ck.aux]
 	case orders.SupportMove:
-		u.aux = c.unitAt[m.provIdx[o.Aux.Province]]
-		u.dst = m.provIdx[o.Target.Province]
+		u.aux = c.unitAt[ck.aux]
+		u.dst = ck.to
 		if len(m.Provinces[u.dst].Coasts) > 0 {
 			u.coast = o.Target.Coast
 		}
 	case orders.Convoy:
-		u.aux = c.unitAt[m.provIdx[o.Aux.Province]]
-		u.dst = m.provIdx[o.Target.Province]
+		u.aux = c.unitAt[ck.aux]
+		u.dst = ck.to
 	}
 }
 
 // sameOrder reports whether two legal orders for one unit mean the same.
-func sameOrder(r *mover, c *moveCheck, a, b orders.Order) bool {
+func sameOrder(a, b orders.Order) bool {
 	norm := func(o orders.Order) string {
 		o.Unit, o.AuxUnit = orders.NoUnit, orders.NoUnit
 		o.Loc.Coast, o.Aux.Coast = "", ""
@@ -510,72 +537,79 @@ func sameOrder(r *mover, c *moveCheck, a, b orders.Order) bool {
 	return norm(a) == norm(b)
 }
 
-// explain gives the outcome and reason of unit i's order.
-func (r *mover) explain(pos *Position, i, dislodger int) (Outcome, string) {
-	m := r.m
+// explain appends the reason of unit i's order to t (nothing when it
+// succeeded) and returns its outcome.
+func (b *resolver) explain(t []byte, i, dislodger int) ([]byte, Outcome) {
+	r, m := &b.mv, b.m
 	u := &r.u[i]
-	name := func(j int) string { return m.UnitName(pos.Units[j]) }
-	dis := ""
-	if dislodger >= 0 {
-		dis = "dislodged by " + name(dislodger)
-	}
-	join := func(a, b string) string {
-		if a == "" {
-			return b
+	// dis appends "dislodged by …" when the unit was dislodged, after "; "
+	// when a reason precedes it.
+	dis := func(t []byte, after bool) []byte {
+		if dislodger < 0 {
+			return t
 		}
-		if b == "" {
-			return a
+		if after {
+			t = append(t, "; "...)
 		}
-		return a + "; " + b
+		t = append(t, "dislodged by "...)
+		return b.appendUnitName(t, dislodger)
 	}
 	switch u.kind {
 	case orders.Hold:
 		if dislodger >= 0 {
-			return Failed, dis
+			return dis(t, false), Failed
 		}
-		return Succeeded, ""
+		return t, Succeeded
 	case orders.Move:
 		if u.res {
-			return Succeeded, ""
+			return t, Succeeded
 		}
-		return Failed, join(r.whyMoveFailed(pos, i), dis)
+		return dis(b.whyMoveFailed(t, i), true), Failed
 	case orders.SupportHold, orders.SupportMove:
 		if !u.valid {
-			a := &r.u[u.aux]
+			t = b.appendUnitName(t, u.aux)
 			if u.kind == orders.SupportHold {
-				return Invalid, join(fmt.Sprintf("%s did not hold: it was ordered to move", name(u.aux)), dis)
+				t = append(t, " did not hold: it was ordered to move"...)
+			} else {
+				t = append(t, " did not move to "...)
+				t = append(t, m.Provinces[u.dst].Abbrev...)
+				if r.u[u.aux].kind == orders.Move {
+					t = append(t, coastSuffix(u.coast)...)
+				}
 			}
-			if a.kind == orders.Move {
-				return Invalid, join(fmt.Sprintf("%s did not move to %s", name(u.aux), m.Provinces[u.dst].Abbrev+coastSuffix(u.coast)), dis)
-			}
-			return Invalid, join(fmt.Sprintf("%s did not move to %s", name(u.aux), m.Provinces[u.dst].Abbrev), dis)
+			return dis(t, true), Invalid
 		}
 		if u.res {
-			return Succeeded, ""
+			return t, Succeeded
 		}
 		if dislodger >= 0 {
-			return Failed, dis
+			return dis(t, false), Failed
 		}
 		for k := r.moveTo[u.prov]; k >= 0; k = r.u[k].nextTo {
 			v := &r.u[k]
 			if v.power != u.power && !(u.kind == orders.SupportMove && v.prov == u.dst) && r.path(k) {
-				return Failed, "support cut by " + name(k)
+				return b.appendUnitName(append(t, "support cut by "...), k), Failed
 			}
 		}
-		return Failed, "support cut"
+		return append(t, "support cut"...), Failed
 	case orders.Convoy:
 		if !u.valid {
-			return Invalid, join(fmt.Sprintf("%s was not ordered to %s by convoy", name(u.aux), m.Provinces[u.dst].Abbrev), dis)
+			t = b.appendUnitName(t, u.aux)
+			t = append(t, " was not ordered to "...)
+			t = append(t, m.Provinces[u.dst].Abbrev...)
+			t = append(t, " by convoy"...)
+			return dis(t, true), Invalid
 		}
 		if u.szykman {
-			return Failed, join("convoy paradox: the convoy fails and the fleet holds (Szykman rule)", dis)
+			t = append(t, "convoy paradox: the convoy fails and the fleet holds (Szykman rule)"...)
+			return dis(t, true), Failed
 		}
 		if dislodger >= 0 {
-			return Failed, dis
+			return dis(t, false), Failed
 		}
-		return Succeeded, ""
+		return t, Succeeded
 	}
-	return Succeeded, ""
+	return t, Succeeded
 }
 
 func coastSuffix(c string) string {
@@ -585,49 +619,55 @@ func coastSuffix(c string) string {
 	return "/" + c
 }
 
-func (r *mover) whyMoveFailed(pos *Position, i int) string {
-	m := r.m
+// whyMoveFailed appends why the move of unit i failed.
+func (b *resolver) whyMoveFailed(t []byte, i int) []byte {
+	r, m := &b.mv, b.m
 	u := &r.u[i]
-	name := func(j int) string { return m.UnitName(pos.Units[j]) }
 	if u.convoy && !r.path(i) {
 		if u.firstCon < 0 {
-			return "no convoy route"
+			return append(t, "no convoy route"...)
 		}
 		var all bitset
 		for f := u.firstCon; f >= 0; f = r.u[f].nextCon {
 			all.set(r.u[f].prov)
 		}
 		if !m.convoyRoute(u.prov, u.dst, all) {
-			return "no convoy route"
+			return append(t, "no convoy route"...)
 		}
-		return "convoy disrupted: no convoy route"
+		return append(t, "convoy disrupted: no convoy route"...)
 	}
 	att := r.attack(i)
 	j := r.unitAt[u.dst]
 	if h := r.headToHead(i); h >= 0 {
 		if att == 0 {
-			return "cannot dislodge its own " + name(h)
+			return b.appendUnitName(append(t, "cannot dislodge its own "...), h)
 		}
 		if att <= r.defend(h) {
-			return "bounced with " + name(h)
+			return b.appendUnitName(append(t, "bounced with "...), h)
 		}
 	} else if j >= 0 && att <= r.hold(u.dst) {
 		if att == 0 && r.u[j].power == u.power {
-			return "cannot dislodge its own " + name(j)
+			return b.appendUnitName(append(t, "cannot dislodge its own "...), j)
 		}
-		return "bounced with " + name(j)
+		return b.appendUnitName(append(t, "bounced with "...), j)
 	}
-	var by []string
+	by := 0
 	for k := r.moveTo[u.dst]; k >= 0; k = r.u[k].nextTo {
 		if k != i && att <= r.prevent(k) {
-			by = append(by, name(k))
+			if by == 0 {
+				t = append(t, "bounced with "...)
+			} else {
+				t = append(t, " and "...)
+			}
+			t = b.appendUnitName(t, k)
+			by++
 		}
 	}
-	if len(by) > 0 {
-		return "bounced with " + strings.Join(by, " and ")
+	if by > 0 {
+		return t
 	}
 	if j >= 0 && r.u[j].power == u.power {
-		return "cannot dislodge its own " + name(j)
+		return b.appendUnitName(append(t, "cannot dislodge its own "...), j)
 	}
-	return "bounced"
+	return append(t, "bounced"...)
 }

@@ -11,7 +11,9 @@
 // # Maps
 //
 // Maps are text files embedded from maps/ and validated on load; their
-// format is described in MAPFORMAT.md. Code holds no map facts.
+// format is described in MAPFORMAT.md. Code holds no map facts. A map is
+// parsed when it is first used, never by the package's init: the engines
+// are registered by name (TestMapsParsedOnFirstUse).
 //
 // # Rules
 //

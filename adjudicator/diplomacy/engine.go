@@ -15,10 +15,14 @@ import (
 // their map ids ("england", "rome") in every call and result.
 type Engine struct{ m *Map }
 
+// Every embedded map is an engine, registered without reading the map:
+// the map is parsed when its engine is first looked up.
 func init() {
 	for _, name := range MapNames() {
-		m, _ := MapByName(name)
-		adjudicator.Register(&Engine{m: m})
+		adjudicator.RegisterLazy(name, func() adjudicator.Engine {
+			e, _ := NewEngine(name)
+			return e
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"pbemd/orders"
 )
@@ -80,6 +81,8 @@ type Map struct {
 	lex      *orders.Lexicon
 	geometry func() (*Geometry, error) // parsed at first use (geometry.go)
 	board    func() (*board, error)    // what every picture shares, made at the first (draw.go)
+
+	provFind, powerFind nameIndex // provIdx, powerIdx for the resolver
 }
 
 type location struct {
@@ -98,46 +101,61 @@ func (b bitset) has(i int) bool     { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
 func (b bitset) count() int         { return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) }
 func (b bitset) or(c bitset) bitset { return bitset{b[0] | c[0], b[1] | c[1]} }
 
-var (
-	mapsOnce sync.Once
-	maps     map[string]*Map
-	mapsErr  error
-)
-
-// Maps returns the embedded maps by name ("standard", "ancientmed"). It panics
-// if an embedded map fails validation: that is a build defect, caught by tests.
-func Maps() map[string]*Map {
-	mapsOnce.Do(func() {
-		maps = map[string]*Map{}
-		entries, err := mapFiles.ReadDir("maps")
-		if err != nil {
-			mapsErr = err
-			return
-		}
-		for _, e := range entries {
-			data, err := mapFiles.ReadFile("maps/" + e.Name())
-			if err != nil {
-				mapsErr = err
-				return
-			}
-			m, err := ParseMap(e.Name(), data)
-			if err != nil {
-				mapsErr = err
-				return
-			}
-			maps[m.Name] = m
-		}
-	})
-	if mapsErr != nil {
-		panic(mapsErr)
+// embedded holds one loader per embedded map file by variant name (the
+// file's name without ".map"). A map is parsed at its first use, once: a
+// program that never plays on it never reads it.
+var embedded = func() map[string]func() (*Map, error) {
+	entries, err := mapFiles.ReadDir("maps")
+	if err != nil {
+		panic(err) // embedded: cannot fail
 	}
-	return maps
+	out := make(map[string]func() (*Map, error), len(entries))
+	for _, e := range entries {
+		file := e.Name()
+		name := strings.TrimSuffix(file, ".map")
+		out[name] = sync.OnceValues(func() (*Map, error) {
+			mapLoads.Add(1)
+			data, err := mapFiles.ReadFile("maps/" + file)
+			if err != nil {
+				return nil, err
+			}
+			m, err := ParseMap(file, data)
+			if err == nil && m.Name != name {
+				err = fmt.Errorf("map %s: variant %q, but the file is named for %q", file, m.Name, name)
+			}
+			return m, err
+		})
+	}
+	return out
+}()
+
+// mapLoads counts the embedded maps parsed (tests read it).
+var mapLoads atomic.Int32
+
+// Maps returns the embedded maps by name ("standard", "ancientmed"),
+// parsing those not used yet. It panics if an embedded map fails
+// validation: that is a build defect, caught by tests.
+func Maps() map[string]*Map {
+	out := make(map[string]*Map, len(embedded))
+	for name := range embedded {
+		m, _ := MapByName(name)
+		out[name] = m
+	}
+	return out
 }
 
-// MapByName returns an embedded map.
+// MapByName returns an embedded map, parsing it at its first use. It panics
+// if the map fails validation (a build defect, caught by tests).
 func MapByName(name string) (*Map, bool) {
-	m, ok := Maps()[name]
-	return m, ok
+	load, ok := embedded[name]
+	if !ok {
+		return nil, false
+	}
+	m, err := load()
+	if err != nil {
+		panic(err)
+	}
+	return m, true
 }
 
 // singleDirectives may appear once in a map file.
@@ -633,9 +651,15 @@ func (m *Map) addStartUnits(src *mapSource) error {
 func (m *Map) addLexicon(src *mapSource) error {
 	file := src.file
 	m.names = make([]string, len(m.Provinces))
+	ids := make([]string, len(m.Provinces))
 	for i, p := range m.Provinces {
-		m.names[i] = p.Abbrev
+		m.names[i], ids[i] = p.Abbrev, p.ID
 	}
+	powerIDs := make([]string, len(m.Powers))
+	for i, p := range m.Powers {
+		powerIDs[i] = p.ID
+	}
+	m.provFind, m.powerFind = newNameIndex(ids), newNameIndex(powerIDs)
 	lex, err := m.buildLexicon()
 	if err != nil {
 		return fmt.Errorf("map %s: names: %w", file, err)

@@ -2,6 +2,7 @@ package diplomacy
 
 import (
 	"fmt"
+	"math/bits"
 
 	"pbemd/orders"
 )
@@ -203,27 +204,6 @@ func (m *Map) convoyRoute(origin, dst int, avail bitset) bool {
 	return false
 }
 
-// convoyReach returns the provinces in avail reachable from origin through
-// provinces in avail.
-func (m *Map) convoyReach(origin int, avail bitset) bitset {
-	var seen bitset
-	front := bitset{m.seaNear[origin][0] & avail[0], m.seaNear[origin][1] & avail[1]}
-	for front[0]|front[1] != 0 {
-		var n int
-		if front[0] != 0 {
-			n = trailing(front[0])
-		} else {
-			n = 64 + trailing(front[1])
-		}
-		front[n>>6] &^= 1 << (uint(n) & 63)
-		seen.set(n)
-		near := m.seaNear[n]
-		front[0] |= near[0] & avail[0] &^ seen[0]
-		front[1] |= near[1] & avail[1] &^ seen[1]
-	}
-	return seen
-}
-
 func (r *mover) supports(i, notPower int) int {
 	n := 0
 	for s := r.u[i].firstSup; s >= 0; s = r.u[s].nextSup {
@@ -332,16 +312,10 @@ func (r *mover) adjConvoy(f int) bool {
 	return true
 }
 
-func trailing(x uint64) int {
-	n := 0
-	for x&1 == 0 {
-		x >>= 1
-		n++
-	}
-	return n
-}
+func trailing(x uint64) int { return bits.TrailingZeros64(x) }
 
-// moveIllegal explains why an order cannot be carried out, or returns "".
+// moveCheck checks movement orders against the board: check (and legal)
+// explain why an order cannot be carried out.
 type moveCheck struct {
 	m      *Map
 	unitAt []int
@@ -349,18 +323,9 @@ type moveCheck struct {
 	fleets bitset // convoyable provinces holding a fleet
 }
 
-func (c *moveCheck) unitName(i int) string { return c.m.UnitName(c.units[i]) }
-
-// armyCanReach reports whether an army in province from could legally move
-// to province to: over land, or by some convoy of fleets on the board that
-// does not need the fleet in province without (-1: none).
-func (c *moveCheck) armyCanReach(from, to, without int) bool {
-	if c.m.army[from].has(to) {
-		return true
-	}
-	return c.convoyPossible(from, to, without)
-}
-
+// convoyPossible reports whether fleets on the board (without the one in
+// province without, -1: none) could convoy an army from one province to
+// another.
 func (c *moveCheck) convoyPossible(from, to, without int) bool {
 	k := c.m.Provinces[to].Kind
 	if k != Coast && k != Archipelago {
@@ -426,14 +391,12 @@ func (m *Map) locOrder(l int) orders.Location {
 	return orders.Location{Province: m.Provinces[m.locs[l].prov].ID, Coast: m.locs[l].coast}
 }
 
-// canSupportInto reports whether the unit i could move to province to by
-// itself (coasts aside, no convoy): the condition for supporting into it.
-func (c *moveCheck) canSupportInto(i, to int) bool {
-	u := c.units[i]
-	pi := c.m.provIdx[u.Loc.Province]
-	if u.Type == orders.Army {
+// canSupportInto reports whether the unit i, in province pi at location
+// loc, could move to province to by itself (coasts aside, no convoy): the
+// condition for supporting into it.
+func (c *moveCheck) canSupportInto(i, pi, loc, to int) bool {
+	if c.units[i].Type == orders.Army {
 		return c.m.army[pi].has(to)
 	}
-	l, _ := c.m.locOf(pi, u.Loc.Coast)
-	return c.m.fleetTo[l].has(to)
+	return c.m.fleetTo[loc].has(to)
 }

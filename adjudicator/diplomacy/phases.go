@@ -2,33 +2,34 @@ package diplomacy
 
 import (
 	"fmt"
-	"sort"
+	"math/bits"
 
 	"pbemd/orders"
 )
 
-func adjudicateRetreats(pos *Position, ords []PowerOrder) *Result {
-	m := pos.Map
-	res := &Result{Phase: pos.Phase, Orders: make([]OrderResult, len(ords))}
+func (b *resolver) retreats(ords []PowerOrder) *Result {
+	m, pos := b.m, b.pos
+	res := b.newResult(len(ords))
 	nd := len(pos.Dislodged)
-	chosen := make([]int, nd) // order index per dislodged unit, -1 none
+	b.keys = fill(b.keys, nd, -1)
+	chosen := b.keys // order index per dislodged unit, -1 none
 	target := make([]string, nd)
-	for i := range chosen {
-		chosen[i] = -1
-	}
-	conflict := make([]bool, nd)
+	b.conflict = fillBool(b.conflict, nd)
+	conflict := b.conflict
 	find := func(prov string) int {
-		for i, d := range pos.Dislodged {
-			if d.Loc.Province == prov {
+		for i := range pos.Dislodged {
+			if pos.Dislodged[i].Loc.Province == prov {
 				return i
 			}
 		}
 		return -1
 	}
-	for k, po := range ords {
-		o := po.Order
+	b.formatOrders(ords)
+	for k := range ords {
+		po := &ords[k]
+		o := &po.Order
 		or := &res.Orders[k]
-		*or = OrderResult{Power: po.Power, Order: o, Text: m.FormatOrder(o)}
+		or.Power, or.Order = po.Power, po.Order
 		illegal := func(format string, a ...any) { or.Outcome, or.Reason = Illegal, fmt.Sprintf(format, a...) }
 		if o.Kind != orders.Retreat && o.Kind != orders.Disband {
 			illegal("only retreats and disbands are ordered in a retreat phase") // DATC 6.H.1-3
@@ -36,21 +37,21 @@ func adjudicateRetreats(pos *Position, ords []PowerOrder) *Result {
 		}
 		i := find(o.Loc.Province)
 		if i < 0 {
-			if _, _, _, ok := pos.UnitAt(o.Loc.Province); ok {
+			if pi, ok := m.prov(o.Loc.Province); ok && b.unitAt[pi] >= 0 {
 				illegal("%s was not dislodged", m.LocName(o.Loc)) // DATC 6.H.4
 			} else {
 				illegal("there is no dislodged unit in %s", m.LocName(o.Loc))
 			}
 			continue
 		}
-		d := pos.Dislodged[i]
+		d := &pos.Dislodged[i]
 		if d.Power != po.Power {
 			illegal("%s belongs to %s", m.UnitName(d.Unit), m.PowerName(d.Power))
 			continue
 		}
 		to := ""
 		if o.Kind == orders.Retreat {
-			t, why := retreatTarget(m, d, o.Target)
+			t, why := retreatTarget(m, *d, o.Target)
 			if why != "" {
 				illegal("%s", why)
 				continue
@@ -58,7 +59,7 @@ func adjudicateRetreats(pos *Position, ords []PowerOrder) *Result {
 			to = t
 		}
 		if chosen[i] >= 0 {
-			prev := ords[chosen[i]].Order
+			prev := &ords[chosen[i]].Order
 			if prev.Kind != o.Kind || target[i] != to {
 				conflict[i] = true
 			}
@@ -74,8 +75,10 @@ func adjudicateRetreats(pos *Position, ords []PowerOrder) *Result {
 			count[provOf(target[i])]++
 		}
 	}
-	next := pos.Clone()
-	next.Dislodged, next.Standoffs = nil, nil
+	next := b.nextFrom(res)
+	for i := range pos.Units {
+		b.addUnit(i, -1, b.unitProv[i], b.unitPow[i])
+	}
 	for i, d := range pos.Dislodged {
 		k := chosen[i]
 		switch {
@@ -96,10 +99,8 @@ func adjudicateRetreats(pos *Position, ords []PowerOrder) *Result {
 			res.Disbanded = append(res.Disbanded, d.Unit)
 		default:
 			res.Orders[k].Outcome = Succeeded
-			u := d.Unit
-			p, c := splitLoc(target[i])
-			u.Loc = orders.Location{Province: p, Coast: c}
-			next.Units = append(next.Units, u)
+			l := m.locIdx[target[i]]
+			b.addUnit(len(pos.Units)+i, l, m.locs[l].prov, b.disPow[i])
 		}
 	}
 	for k := range res.Orders {
@@ -114,7 +115,8 @@ func adjudicateRetreats(pos *Position, ords []PowerOrder) *Result {
 			res.Orders[k].Outcome, res.Orders[k].Reason = res.Orders[chosen[i]].Outcome, res.Orders[chosen[i]].Reason
 		}
 	}
-	next.SortUnits()
+	b.setTexts(res)
+	b.placeUnits(next, res)
 	res.Next = next
 	return res
 }
@@ -122,7 +124,7 @@ func adjudicateRetreats(pos *Position, ords []PowerOrder) *Result {
 // retreatTarget checks a retreat destination against the unit's options and
 // returns the location ("spa/nc" or "bur").
 func retreatTarget(m *Map, d Dislodged, t orders.Location) (string, string) {
-	to, ok := m.provIdx[t.Province]
+	to, ok := m.prov(t.Province)
 	if !ok {
 		return "", fmt.Sprintf("unknown province %q", t.Province)
 	}
@@ -227,58 +229,75 @@ func freeHomes(pos *Position, power string) []string {
 	return out
 }
 
-func adjudicateAdjustments(pos *Position, ords []PowerOrder) *Result {
-	m := pos.Map
-	res := &Result{Phase: pos.Phase, Orders: make([]OrderResult, len(ords))}
-	owed := Owed(pos)
-	centres := pos.CentreCount()
-	units := pos.UnitCount()
-	next := pos.Clone()
-	built := map[string]int{}
-	removed := map[string]bool{} // province of a unit removed
-	disbanded := map[string]int{}
-	usedHome := map[string]bool{}
-	for k, po := range ords {
-		o := po.Order
+func (b *resolver) adjustments(ords []PowerOrder) *Result {
+	m, pos := b.m, b.pos
+	np, npw := len(m.Provinces), len(m.Powers)
+	res := b.newResult(len(ords))
+	// Per power: centres, units, owed (as Owed), built, disbanded.
+	b.counts = fill(b.counts, 5*npw, 0)
+	centres, units, owed := b.counts[:npw], b.counts[npw:2*npw], b.counts[2*npw:3*npw]
+	built, disbanded := b.counts[3*npw:4*npw], b.counts[4*npw:]
+	for _, pw := range b.owner {
+		if pw >= 0 {
+			centres[pw]++
+		}
+	}
+	for _, pw := range b.unitPow {
+		units[pw]++
+	}
+	for pw := range owed {
+		owed[pw] = owedOf(m, pw, centres[pw], units[pw], b.owner, b.unitAt)
+	}
+	b.used = fillBool(b.used, np)
+	b.removed = fillBool(b.removed, np)
+	usedHome, removed := b.used, b.removed // by province
+	b.formatOrders(ords)
+	for k := range ords {
+		po := &ords[k]
+		o := &po.Order
 		or := &res.Orders[k]
-		*or = OrderResult{Power: po.Power, Order: o, Text: m.FormatOrder(o)}
+		or.Power, or.Order = po.Power, po.Order
 		illegal := func(format string, a ...any) { or.Outcome, or.Reason = Illegal, fmt.Sprintf(format, a...) }
 		failed := func(format string, a ...any) { or.Outcome, or.Reason = Failed, fmt.Sprintf(format, a...) }
-		diff := centres[po.Power] - units[po.Power]
+		pw := b.powerOf(po.Power)
+		diff := 0
+		if pw >= 0 {
+			diff = centres[pw] - units[pw]
+		}
 		switch o.Kind {
 		case orders.Build, orders.Waive:
 			if diff <= 0 {
 				illegal("%s has no builds", m.PowerName(po.Power))
 				continue
 			}
-			if built[po.Power] >= owed[po.Power] {
-				failed("%s has no builds left (%d owed)", m.PowerName(po.Power), owed[po.Power]) // DATC 6.I.1
+			if built[pw] >= owed[pw] {
+				failed("%s has no builds left (%d owed)", m.PowerName(po.Power), owed[pw]) // DATC 6.I.1
 				continue
 			}
 			if o.Kind == orders.Waive {
-				built[po.Power]++
+				built[pw]++
 				or.Outcome = Succeeded
 				continue
 			}
-			pi, ok := m.provIdx[o.Loc.Province]
+			pi, ok := m.prov(o.Loc.Province)
 			if !ok {
 				illegal("unknown province %q", o.Loc.Province)
 				continue
 			}
-			p := m.Provinces[pi]
+			p := &m.Provinces[pi]
 			switch {
 			case p.Home != po.Power:
 				illegal("%s is not a home centre of %s", p.Abbrev, m.PowerName(po.Power)) // DATC 6.I.6
 				continue
-			case pos.Owners[p.ID] != po.Power:
+			case b.owner[pi] != pw:
 				illegal("%s does not own %s", m.PowerName(po.Power), p.Abbrev) // DATC 6.I.5
 				continue
 			}
-			if _, _, _, occ := pos.UnitAt(p.ID); occ {
+			if b.unitAt[pi] >= 0 {
 				illegal("%s is occupied", p.Abbrev) // DATC 6.I.3, 6.I.4
 				continue
 			}
-			if usedHome[p.ID] {
+			if usedHome[pi] {
 				failed("a unit is already built in %s", p.Abbrev) // DATC 6.I.7
 				continue
 			}
@@ -296,7 +315,7 @@ func adjudicateAdjustments(pos *Position, ords []PowerOrder) *Result {
 				}
 				if len(p.Coasts) > 0 {
 					if o.Loc.Coast == "" {
-						illegal("say which coast of %s (%s)", p.Abbrev, coastList(p)) // DATC 6.B.14
+						illegal("say which coast of %s (%s)", p.Abbrev, coastList(*p)) // DATC 6.B.14
 						continue
 					}
 					if _, ok := m.locOf(pi, o.Loc.Coast); !ok {
@@ -322,36 +341,34 @@ func adjudicateAdjustments(pos *Position, ords []PowerOrder) *Result {
 					continue
 				}
 			}
-			usedHome[p.ID] = true
-			built[po.Power]++
+			usedHome[pi] = true
+			built[pw]++
 			or.Outcome = Succeeded
-			next.Units = append(next.Units, u)
 			res.Built = append(res.Built, u)
 		case orders.Disband:
 			if diff >= 0 {
 				illegal("%s has no disbands to make", m.PowerName(po.Power))
 				continue
 			}
-			ut, pw, _, ok := pos.UnitAt(o.Loc.Province)
-			if !ok {
+			pi, ok := m.prov(o.Loc.Province)
+			if !ok || b.unitAt[pi] < 0 {
 				illegal("there is no unit in %s", m.LocName(o.Loc)) // DATC 6.J.1
 				continue
 			}
-			if pw != po.Power {
-				illegal("the unit in %s belongs to %s", m.LocName(o.Loc), m.PowerName(pw))
+			if owner := pos.Units[b.unitAt[pi]].Power; owner != po.Power {
+				illegal("the unit in %s belongs to %s", m.LocName(o.Loc), m.PowerName(owner))
 				continue
 			}
-			if removed[o.Loc.Province] {
+			if removed[pi] {
 				failed("the unit in %s is already disbanded", m.LocName(o.Loc)) // DATC 6.J.2
 				continue
 			}
-			if disbanded[po.Power] >= -diff {
+			if disbanded[pw] >= -diff {
 				failed("%s has no disbands left (%d owed)", m.PowerName(po.Power), -diff) // DATC 6.J.1
 				continue
 			}
-			_ = ut
-			removed[o.Loc.Province] = true
-			disbanded[po.Power]++
+			removed[pi] = true
+			disbanded[pw]++
 			or.Outcome = Succeeded
 		default:
 			illegal("only builds, waives and disbands are ordered in an adjustment phase")
@@ -359,108 +376,128 @@ func adjudicateAdjustments(pos *Position, ords []PowerOrder) *Result {
 	}
 	// Civil disorder (2023 rules, DATC 6.J): missing disbands remove the
 	// units farthest from the power's owned centres; missing builds are waived.
-	for _, pw := range m.Powers {
-		need := units[pw.ID] - centres[pw.ID] - disbanded[pw.ID]
-		if need <= 0 {
-			continue
-		}
-		for _, u := range civilDisorder(pos, pw.ID, removed, need) {
-			removed[u.Loc.Province] = true
+	for pw := range m.Powers {
+		if need := units[pw] - centres[pw] - disbanded[pw]; need > 0 {
+			b.civilDisorder(pw, need)
 		}
 	}
-	kept := next.Units[:0]
-	for _, u := range next.Units {
-		if removed[u.Loc.Province] && !isBuilt(res.Built, u) {
+	next := b.nextFrom(res)
+	for j, u := range pos.Units {
+		if removed[b.unitProv[j]] {
 			res.Disbanded = append(res.Disbanded, u)
 			continue
 		}
-		kept = append(kept, u)
+		b.addUnit(j, -1, b.unitProv[j], b.unitPow[j])
 	}
-	next.Units = kept
-	next.SortUnits()
+	for j, u := range res.Built {
+		b.addUnit(len(pos.Units)+len(pos.Dislodged)+j, -1, m.provIdx[u.Loc.Province], m.powerIdx[u.Power])
+	}
+	b.setTexts(res)
+	b.placeUnits(next, res)
 	res.Next = next
 	return res
 }
 
-func isBuilt(b []Unit, u Unit) bool {
-	for _, x := range b {
-		if x == u {
-			return true
+// owedOf is Owed for one power, from the owner of every province and the
+// unit in it.
+func owedOf(m *Map, pw, centres, units int, owner, unitAt []int) int {
+	d := centres - units
+	if d > 0 {
+		free := 0
+		for _, h := range m.homes[pw] {
+			if owner[h] == pw && unitAt[h] < 0 {
+				free++
+			}
 		}
+		d = min(d, free)
 	}
-	return false
+	return d
 }
 
-// civilDisorder picks n units of a power to remove (2023 rules): greatest
-// distance to an owned supply centre first, counting moves over land and sea
-// for both unit types; on equal distance fleets before armies, then by the
-// English province name.
-func civilDisorder(pos *Position, power string, removed map[string]bool, n int) []Unit {
-	m := pos.Map
+// civilDisorder removes n units of power pw not yet removed (2023 rules):
+// greatest distance to an owned supply centre first, counting moves over
+// land and sea for both unit types; on equal distance fleets before
+// armies, then by the English province name.
+func (b *resolver) civilDisorder(pw, n int) {
+	m, pos := b.m, b.pos
 	// Distance from every province to the nearest owned centre (BFS).
-	dist := make([]int, len(m.Provinces))
-	for i := range dist {
-		dist[i] = -1
-	}
-	var queue []int
-	for sc, pw := range pos.Owners {
-		if pw == power {
-			pi := m.provIdx[sc]
-			dist[pi] = 0
-			queue = append(queue, pi)
+	b.dist = fill(b.dist, len(m.Provinces), -1)
+	dist := b.dist
+	queue := b.keys[:0]
+	for p, o := range b.owner {
+		if o == pw {
+			dist[p] = 0
+			queue = append(queue, p)
 		}
 	}
-	sort.Ints(queue)
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
+	for h := 0; h < len(queue); h++ {
+		p := queue[h]
 		near := m.army[p].or(m.seaNear[p])
-		for q := range m.Provinces {
-			if near.has(q) && dist[q] < 0 {
-				dist[q] = dist[p] + 1
-				queue = append(queue, q)
+		for w, x := range near {
+			for ; x != 0; x &= x - 1 {
+				if q := w<<6 | bits.TrailingZeros64(x); dist[q] < 0 {
+					dist[q] = dist[p] + 1
+					queue = append(queue, q)
+				}
 			}
 		}
 	}
-	var cand []Unit
-	for _, u := range pos.Units {
-		if u.Power == power && !removed[u.Loc.Province] {
-			cand = append(cand, u)
+	b.keys = queue
+	cand := b.cand[:0]
+	for j := range pos.Units {
+		if b.unitPow[j] == pw && !b.removed[b.unitProv[j]] {
+			cand = append(cand, j)
 		}
 	}
-	d := func(u Unit) int {
-		x := dist[m.provIdx[u.Loc.Province]]
-		if x < 0 {
-			return 1 << 20 // no owned centre reachable: farthest
+	b.cand = cand
+	d := func(j int) int {
+		if x := dist[b.unitProv[j]]; x >= 0 {
+			return x
 		}
-		return x
+		return 1 << 20 // no owned centre reachable: farthest
 	}
-	sort.SliceStable(cand, func(i, j int) bool {
-		a, b := cand[i], cand[j]
-		if d(a) != d(b) {
-			return d(a) > d(b)
+	first := func(x, y int) bool {
+		if dx, dy := d(x), d(y); dx != dy {
+			return dx > dy
 		}
-		if a.Type != b.Type {
-			return a.Type == orders.Fleet
+		if tx, ty := pos.Units[x].Type, pos.Units[y].Type; tx != ty {
+			return tx == orders.Fleet
 		}
-		pa, _ := m.Province(a.Loc.Province)
-		pb, _ := m.Province(b.Loc.Province)
-		return pa.Full < pb.Full
-	})
-	if n > len(cand) {
-		n = len(cand)
+		return m.Provinces[b.unitProv[x]].Full < m.Provinces[b.unitProv[y]].Full
 	}
-	return cand[:n]
+	for i := 1; i < len(cand); i++ { // stable
+		for j := i; j > 0 && first(cand[j], cand[j-1]); j-- {
+			cand[j], cand[j-1] = cand[j-1], cand[j]
+		}
+	}
+	for _, j := range cand[:min(n, len(cand))] {
+		b.removed[b.unitProv[j]] = true
+	}
 }
 
 // advance sets res.Next to the following phase: a retreat phase only when a
 // unit was dislodged, centre ownership after Fall (after its retreats), an
 // adjustment phase only when some power must build or disband.
-func advance(pos *Position, res *Result) {
+func (b *resolver) advance(res *Result) {
 	next := res.Next
-	m := pos.Map
-	before := alive(pos)
-	ph := pos.Phase
+	m := b.m
+	ph := b.pos.Phase
+	npw := len(m.Powers)
+	b.alive = fillBool(b.alive, 2*npw)
+	before, after := b.alive[:npw], b.alive[npw:]
+	for _, pw := range b.unitPow {
+		before[pw] = true
+	}
+	for _, pw := range b.disPow {
+		before[pw] = true
+	}
+	for _, pw := range b.owner {
+		if pw >= 0 {
+			before[pw] = true
+		}
+	}
+	b.nextOwner = append(b.nextOwner[:0], b.owner...)
+	owner := b.nextOwner
 	switch {
 	case ph.Type == Movement && len(next.Dislodged) > 0:
 		next.Phase = Phase{ph.Season, ph.Year, Retreats}
@@ -469,20 +506,47 @@ func advance(pos *Position, res *Result) {
 		next.Standoffs = nil
 	case ph.Season == Fall:
 		next.Standoffs = nil
-		changed := false
-		for _, u := range next.Units {
-			pr, _ := m.Province(u.Loc.Province)
-			if pr.SupplyCenter && next.Owners[pr.ID] != u.Power {
-				next.Owners[pr.ID] = u.Power
-				changed = true
+		for k, u := range next.Units {
+			p, pw := b.nextProv[k], b.nextPow[k]
+			if m.Provinces[p].SupplyCenter && owner[p] != pw {
+				owner[p] = pw
+				next.Owners[m.Provinces[p].ID] = u.Power
 			}
 		}
-		_ = changed
 		res.Owners = next.Owners
-		owed := Owed(next)
-		if w := winner(next); w != "" {
-			res.Winner = w
+		// Centres and units per power after the year, and who owes what
+		// (as Owed).
+		b.counts = fill(b.counts, 2*npw, 0)
+		centres, units := b.counts[:npw], b.counts[npw:]
+		for _, pw := range owner {
+			if pw >= 0 {
+				centres[pw]++
+			}
 		}
+		b.dist = fill(b.dist, len(m.Provinces), -1)
+		nextAt := b.dist // province: unit of the next position
+		for k, pw := range b.nextPow {
+			units[pw]++
+			nextAt[b.nextProv[k]] = k
+		}
+		var owed map[string]int
+		for pw := range m.Powers {
+			if d := owedOf(m, pw, centres[pw], units[pw], owner, nextAt); d != 0 {
+				if owed == nil {
+					owed = map[string]int{}
+				}
+				owed[m.Powers[pw].ID] = d
+			}
+		}
+		// A solo victory: the most centres at or over the mark; on equal
+		// counts the first power id in alphabetical order.
+		best, bestN := "", 0
+		for pw, n := range centres {
+			if id := m.Powers[pw].ID; n >= m.Victory && (n > bestN || (n == bestN && id < best)) {
+				best, bestN = id, n
+			}
+		}
+		res.Winner = best
 		if len(owed) > 0 {
 			next.Phase = Phase{Winter, ph.Year, Adjustments}
 			res.Adjustments = owed
@@ -492,13 +556,22 @@ func advance(pos *Position, res *Result) {
 	default: // Winter
 		next.Phase = Phase{Spring, ph.Year + 1, Movement}
 	}
-	after := alive(next)
-	for _, pw := range m.Powers {
-		if before[pw.ID] && !after[pw.ID] {
-			res.Eliminated = append(res.Eliminated, pw.ID)
+	for _, pw := range b.nextPow {
+		after[pw] = true
+	}
+	for i := range next.Dislodged {
+		after[b.powerOf(next.Dislodged[i].Power)] = true
+	}
+	for _, pw := range owner {
+		if pw >= 0 {
+			after[pw] = true
 		}
 	}
-	next.SortUnits()
+	for pw := range m.Powers {
+		if before[pw] && !after[pw] {
+			res.Eliminated = append(res.Eliminated, m.Powers[pw].ID)
+		}
+	}
 }
 
 // alive reports the powers that still have units (on the board or
@@ -515,14 +588,4 @@ func alive(pos *Position) map[string]bool {
 		out[pw] = true
 	}
 	return out
-}
-
-func winner(pos *Position) string {
-	best, bestN := "", 0
-	for pw, n := range pos.CentreCount() {
-		if n >= pos.Map.Victory && (n > bestN || (n == bestN && pw < best)) {
-			best, bestN = pw, n
-		}
-	}
-	return best
 }

@@ -130,93 +130,9 @@ func (p *Position) UnitAt(province string) (orders.UnitType, string, string, boo
 // units where they can stand, one unit per province, centres owned by
 // known powers.
 func (p *Position) Validate() error {
-	m := p.Map
-	if m == nil {
-		return fmt.Errorf("position without a map")
-	}
-	if p.Phase.Season < Spring || p.Phase.Season > Winter || p.Phase.Type < Movement || p.Phase.Type > Adjustments {
-		return fmt.Errorf("bad phase %+v", p.Phase)
-	}
-	if (p.Phase.Season == Winter) != (p.Phase.Type == Adjustments) {
-		return fmt.Errorf("phase %s: adjustments happen in winter only", p.Phase.ID())
-	}
-	seen := make([]bool, len(m.Provinces))
-	check := func(u Unit, what string) error {
-		if _, ok := m.powerIdx[u.Power]; !ok {
-			return fmt.Errorf("%s of unknown power %q", what, u.Power)
-		}
-		pi, ok := m.provIdx[u.Loc.Province]
-		if !ok {
-			return fmt.Errorf("%s in unknown province %q", what, u.Loc.Province)
-		}
-		pr := m.Provinces[pi]
-		switch u.Type {
-		case orders.Army:
-			if pr.Kind == Sea {
-				return fmt.Errorf("%s: an army cannot stand in %s", what, pr.ID)
-			}
-			if u.Loc.Coast != "" {
-				return fmt.Errorf("%s: an army has no coast", what)
-			}
-		case orders.Fleet:
-			if pr.Kind == Land {
-				return fmt.Errorf("%s: a fleet cannot stand in %s", what, pr.ID)
-			}
-			if len(pr.Coasts) > 0 {
-				if _, ok := m.locOf(pi, u.Loc.Coast); !ok || u.Loc.Coast == "" {
-					return fmt.Errorf("%s: a fleet in %s needs one of the coasts %v", what, pr.ID, pr.Coasts)
-				}
-			} else if u.Loc.Coast != "" {
-				return fmt.Errorf("%s: %s has no coast %q", what, pr.ID, u.Loc.Coast)
-			}
-		default:
-			return fmt.Errorf("%s: unit type missing", what)
-		}
-		return nil
-	}
-	for _, u := range p.Units {
-		if err := check(u, "unit"); err != nil {
-			return err
-		}
-		pi := m.provIdx[u.Loc.Province]
-		if seen[pi] {
-			return fmt.Errorf("two units in %s", u.Loc.Province)
-		}
-		seen[pi] = true
-	}
-	dseen := map[string]bool{}
-	for _, d := range p.Dislodged {
-		if err := check(d.Unit, "dislodged unit"); err != nil {
-			return err
-		}
-		if dseen[d.Loc.Province] {
-			return fmt.Errorf("two dislodged units in %s", d.Loc.Province)
-		}
-		dseen[d.Loc.Province] = true
-		if d.AttackerFrom != "" {
-			if _, ok := m.provIdx[d.AttackerFrom]; !ok {
-				return fmt.Errorf("dislodged unit in %s: unknown attacker province %q", d.Loc.Province, d.AttackerFrom)
-			}
-		}
-	}
-	if len(p.Dislodged) > 0 && p.Phase.Type != Retreats {
-		return fmt.Errorf("dislodged units outside a retreat phase")
-	}
-	for _, s := range p.Standoffs {
-		if _, ok := m.provIdx[s]; !ok {
-			return fmt.Errorf("unknown standoff province %q", s)
-		}
-	}
-	for sc, pw := range p.Owners {
-		pi, ok := m.provIdx[sc]
-		if !ok || !m.Provinces[pi].SupplyCenter {
-			return fmt.Errorf("%q is not a supply centre", sc)
-		}
-		if _, ok := m.powerIdx[pw]; !ok {
-			return fmt.Errorf("centre %s owned by unknown power %q", sc, pw)
-		}
-	}
-	return nil
+	b := getResolver()
+	defer b.release()
+	return b.load(p)
 }
 
 // SortUnits puts units in map province order (a stable, readable order).

@@ -201,10 +201,10 @@ func fillRetreatOptions(pos *Position) {
 	}
 }
 
-// MapNames lists the embedded maps, sorted.
+// MapNames lists the embedded maps, sorted, without parsing any.
 func MapNames() []string {
-	var out []string
-	for n := range Maps() {
+	out := make([]string, 0, len(embedded))
+	for n := range embedded {
 		out = append(out, n)
 	}
 	sort.Strings(out)

@@ -56,9 +56,11 @@ var presets = []*Engine{
 	{name: "empire8", title: "Empire Boardgame (8 players, a generated world)", players: 8, preset: map[string]string{"world": "generated"}},
 }
 
+// The presets are registered by name: registering builds no Info (its
+// rules text) and reads no data.
 func init() {
 	for _, e := range presets {
-		adjudicator.Register(e)
+		adjudicator.RegisterLazy(e.name, func() adjudicator.Engine { return e })
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 //go:embed data/*.json
@@ -241,14 +242,17 @@ func checkProvenance(what, p string) error {
 }
 
 var (
-	scenarioOnce sync.Once
-	scenario     *Scenario
-	scenarioErr  error
+	scenarioOnce  sync.Once
+	scenario      *Scenario
+	scenarioErr   error
+	scenarioLoads atomic.Int32 // loads of the embedded data (tests read it)
 )
 
-// DefaultScenario returns the embedded data, loaded and validated once.
+// DefaultScenario returns the embedded data, loaded and validated once, at
+// the first use (never by the package's init).
 func DefaultScenario() (*Scenario, error) {
 	scenarioOnce.Do(func() {
+		scenarioLoads.Add(1)
 		read := func(name string) []byte {
 			b, err := dataFiles.ReadFile("data/" + name)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"pbemd/orders"
 )
@@ -708,12 +709,15 @@ var (
 	decksOnce sync.Once
 	decks     map[string]*Deck
 	decksErr  error
+	deckLoads atomic.Int32 // loads of the embedded decks (tests read it)
 )
 
-// Decks returns the embedded decks by name. A deck that fails validation is
+// Decks returns the embedded decks by name, read and validated at the
+// first use (never by the package's init). A deck that fails validation is
 // a build defect, caught by the tests.
 func Decks() (map[string]*Deck, error) {
 	decksOnce.Do(func() {
+		deckLoads.Add(1)
 		decks = map[string]*Deck{}
 		entries, err := deckFiles.ReadDir("decks")
 		if err != nil {

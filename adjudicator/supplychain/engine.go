@@ -37,11 +37,13 @@ var presets = []Engine{
 
 var _ adjudicator.Viewer = (*Engine)(nil)
 
+// The presets are registered by name: registering builds no Info and
+// reads no deck.
 func init() {
 	for i := range presets {
 		e := presets[i]
 		e.opt.Default, e.opt.Deck = "revenue", "default"
-		adjudicator.Register(&e)
+		adjudicator.RegisterLazy(e.name, func() adjudicator.Engine { return &e })
 	}
 }
 

@@ -40,13 +40,17 @@ var Presets = []Preset{
 	{Name: "supremacy-8", Title: "Supremacy 2020 (eight players, with Brazil and the Middle East)", Options: map[string]string{"powers": "usa,commonwealth,eu,russia,china,japan,brazil,middleeast"}},
 }
 
+// The presets are registered without reading the scenario: it is loaded
+// when an engine is first looked up.
 func init() {
 	for _, p := range Presets {
-		e, err := NewEngine(p.Name, p.Title, p.Options)
-		if err != nil {
-			panic(err)
-		}
-		adjudicator.Register(e)
+		adjudicator.RegisterLazy(p.Name, func() adjudicator.Engine {
+			e, err := NewEngine(p.Name, p.Title, p.Options)
+			if err != nil {
+				panic(err) // the presets are tested
+			}
+			return e
+		})
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"pbemd/orders"
 )
@@ -352,11 +354,15 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	return sc, nil
 }
 
-// scenarios are the embedded scenarios, loaded (and validated) before any
-// init function runs.
-var scenarios = loadScenarios()
+// scenarios returns the embedded scenarios, loaded (and validated) at the
+// first use: a program that never plays Supremacy never reads them.
+var scenarios = sync.OnceValue(loadScenarios)
+
+// scenarioLoads counts the loads of the embedded scenarios (tests read it).
+var scenarioLoads atomic.Int32
 
 func loadScenarios() map[string]*Scenario {
+	scenarioLoads.Add(1)
 	out := map[string]*Scenario{}
 	ents, err := scenarioFiles.ReadDir("scenarios")
 	if err != nil {
@@ -378,7 +384,7 @@ func loadScenarios() map[string]*Scenario {
 
 // ScenarioByName returns an embedded scenario.
 func ScenarioByName(name string) (*Scenario, bool) {
-	sc, ok := scenarios[name]
+	sc, ok := scenarios()[name]
 	return sc, ok
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 
 	"pbemd/demo"
 	"pbemd/internal/skipnote"
+	"pbemd/store"
 )
 
 var built struct {
@@ -100,9 +102,9 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 var realStore struct {
-	once sync.Once
-	raw  []byte
-	err  error
+	once     sync.Once
+	raw, key []byte // the store file and its key file
+	err      error
 }
 
 // realStoreBytes is the store a real game left: the demo plays a year of
@@ -120,12 +122,26 @@ func realStoreBytes(t *testing.T) []byte {
 			realStore.err = err
 			return
 		}
-		realStore.raw, realStore.err = os.ReadFile(filepath.Join(dir, "pbemd.db"))
+		if realStore.raw, realStore.err = os.ReadFile(filepath.Join(dir, "pbemd.db")); realStore.err == nil {
+			realStore.key, realStore.err = os.ReadFile(filepath.Join(dir, "pbemd.key"))
+		}
 	})
 	if realStore.err != nil {
 		t.Fatal(realStore.err)
 	}
 	return bytes.Clone(realStore.raw)
+}
+
+// writeRealStore puts raw (the real store, or a damaged copy of it) and
+// the real store's key into the site's data folder.
+func writeRealStore(t *testing.T, s site, raw []byte) {
+	t.Helper()
+	if err := os.WriteFile(s.db, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.data, "pbemd.key"), realStore.key, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // leafPage finds a page of the store that holds data now (a leaf with
@@ -173,9 +189,7 @@ func TestBinaryRefusesDamagedStore(t *testing.T) {
 	for name, damaged := range cases {
 		t.Run(name, func(t *testing.T) {
 			s := newSite(t, "")
-			if err := os.WriteFile(s.db, damaged, 0o600); err != nil {
-				t.Fatal(err)
-			}
+			writeRealStore(t, s, damaged)
 			code, stdout, stderr := run(t, "serve", "-config", s.config)
 			if code != 1 {
 				t.Fatalf("pbemd serve exited %d on a %s store:\n%s%s", code, name, stdout, stderr)
@@ -209,9 +223,7 @@ func TestBinaryRefusesDamagedStore(t *testing.T) {
 // (exit 0), and checks a file given by name, such as a backup.
 func TestBinaryCheckSoundStore(t *testing.T) {
 	s := newSite(t, "")
-	if err := os.WriteFile(s.db, realStoreBytes(t), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeRealStore(t, s, realStoreBytes(t))
 	// One start and stop writes the mail server's file too.
 	serveUntil(t, s, syscall.SIGTERM)
 	code, stdout, stderr := run(t, "check", "-config", s.config)
@@ -330,5 +342,73 @@ func TestBinaryBannerIsOneBlockAndShutdownIsLogged(t *testing.T) {
 				t.Errorf("the log held until the banner was lost:\n%s", text)
 			}
 		})
+	}
+}
+
+// pbemd backup copies the store only: neither the store a real game left
+// nor its backup holds a reply token in the clear (any player's,
+// observer's, the game GM's or the site GM's), the command says the key is
+// needed to restore, and the copy opens only with the store's key.
+func TestBinaryBackupHoldsNoToken(t *testing.T) {
+	s := newSite(t, "")
+	writeRealStore(t, s, realStoreBytes(t))
+	backup := filepath.Join(s.dir, "backup.db")
+	code, stdout, stderr := run(t, "backup", "-config", s.config, backup)
+	if code != 0 || !strings.Contains(stdout, "restoring it needs the key file "+filepath.Join(s.data, "pbemd.key")+" too") {
+		t.Fatalf("pbemd backup exited %d:\n%s%s", code, stdout, stderr)
+	}
+	db, err := store.Open(s.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tokens []string
+	err = db.View(func(tx *store.Tx) error {
+		site, err := tx.SiteToken()
+		tokens = append(tokens, site)
+		if err != nil {
+			return err
+		}
+		return tx.EachGame(func(g *store.Game) error {
+			tokens = append(tokens, g.GMToken)
+			for _, p := range g.Players {
+				tokens = append(tokens, p.Token)
+			}
+			for _, o := range g.Observers {
+				tokens = append(tokens, o.Token)
+			}
+			return nil
+		})
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tokens) < 7 || slices.Contains(tokens, "") {
+		t.Fatalf("the real store has tokens %q: want the site GM's, the GM's and five players'", tokens)
+	}
+	for _, file := range []string{s.db, backup} {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tok := range tokens {
+			if bytes.Contains(raw, []byte(tok)) {
+				t.Errorf("%s holds the token %s", file, tok)
+			}
+		}
+	}
+	if _, err := store.Open(backup); !errors.Is(err, store.ErrKey) {
+		t.Errorf("the backup opened without its key: %v", err)
+	}
+	// The key lost, pbemd serve refuses the store, names the key file and
+	// makes no new key.
+	key := filepath.Join(s.data, "pbemd.key")
+	os.Remove(key)
+	code, stdout, stderr = run(t, "serve", "-config", s.config)
+	if code != 1 || !strings.Contains(stderr, "store "+s.db+" holds sealed reply tokens, but its key file "+key+" is missing") {
+		t.Errorf("pbemd serve without the store's key exited %d:\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(key); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("pbemd serve made a new key for a store that had one: %v", err)
 	}
 }

@@ -52,7 +52,7 @@ func Populate(tb testing.TB, db *store.DB, n int, deadline time.Time) {
 				for k, p := range e.Info().Powers {
 					pl := store.Player{Address: fmt.Sprintf("p%d-%d@bench.test", i, k), Power: p, Token: token(), Joined: g.Created}
 					g.Players = append(g.Players, pl)
-					if err := tx.PutToken(store.TokenRef{Token: pl.Token, Game: g.Name, Address: pl.Address}); err != nil {
+					if err := tx.PutToken(pl.Token, store.TokenRef{Game: g.Name, Address: pl.Address}); err != nil {
 						return err
 					}
 					if err := tx.AddOrderSet(g.Name, 0, store.OrderSet{Power: p, Address: pl.Address, MsgID: g.Name + p, Received: g.Created, Lines: openingOrders[p]}); err != nil {

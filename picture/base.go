@@ -1,0 +1,229 @@
+package picture
+
+import "sync"
+
+// base is what a board picture begins with — its background, a RegionFill
+// and the Layer drawn over it — composited in palette indices once and
+// kept (in the Layer) for every later picture of that board. A picture
+// then costs, band by band, a copy of the template (made with the fill of
+// the first picture), a copy of the runs of each shape whose colour
+// differs from it (from a patch kept per shape and colour: the shape's
+// pixels in that colour with the layer over them), and a new blend of the
+// edge pixels of those shapes. The result is the same, index for index,
+// as drawing the RegionFill and the Layer on the canvas (a test shows it).
+type base struct {
+	set  *Regions
+	w, h int
+	bg   Color
+	q    *quantizer
+
+	rr        *regionRaster
+	def       []Color // the fill the template is made with, one per shape
+	template  []uint8 // a whole canvas
+	shapes    []baseShape
+	runAt     []int32    // per run of rr: where its pixels start in its shape's patches
+	edgeLayer [][4]uint8 // per edge pixel of rr: the layer's pixel over it (alpha 0: none)
+	bgIdx     uint8
+
+	mu sync.Mutex // guards the shapes' patches
+}
+
+type baseShape struct {
+	n       int // pixels in the shape's runs
+	layer   []layerPixel
+	patches []patch
+}
+
+// layerPixel is a pixel of the layer over a shape's runs: its position
+// among the shape's pixels and its premultiplied colour.
+type layerPixel struct {
+	at int32
+	px [4]uint8
+}
+
+// patch is the pixels of a shape's runs, in order, filled with c.
+type patch struct {
+	c   Color
+	pix []uint8
+}
+
+// maxPatches is the number of colours a shape's patches are kept for.
+const maxPatches = 12
+
+// maxBases is the number of bases a Layer keeps.
+const maxBases = 4
+
+// baseFor returns the base of set under l for a w×h picture on bg with
+// the quantizer q, made (with fill as its template's colours) at the
+// first call.
+func (l *Layer) baseFor(set *Regions, w, h int, bg Color, q *quantizer, fill []Color) *base {
+	l.mu.Lock()
+	for _, b := range l.bases {
+		if b.set == set && b.w == w && b.h == h && b.bg == bg && b.q == q {
+			l.mu.Unlock()
+			return b
+		}
+	}
+	l.mu.Unlock()
+	// Made outside the lock (rasterFor takes it); two callers at once may
+	// both make one, and the first kept wins.
+	b := newBase(set, l.rasterFor(w, h), set.rasterFor(w, h), bg, q, fill)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, o := range l.bases {
+		if o.set == set && o.w == w && o.h == h && o.bg == bg && o.q == q {
+			return o
+		}
+	}
+	if len(l.bases) >= maxBases {
+		l.bases = l.bases[1:]
+	}
+	l.bases = append(l.bases, b)
+	return b
+}
+
+func fillAt(fill []Color, s int) Color {
+	if s < len(fill) {
+		return fill[s]
+	}
+	return Color{}
+}
+
+func newBase(set *Regions, lr *layerRaster, rr *regionRaster, bg Color, q *quantizer, fill []Color) *base {
+	w, h := rr.w, rr.h
+	b := &base{set: set, w: w, h: h, bg: bg, q: q, rr: rr}
+	b.def = make([]Color, set.Len())
+	for s := range b.def {
+		b.def[s] = fillAt(fill, s)
+	}
+	var c canvas
+	c.reset(w, h, q, bg)
+	b.bgIdx = c.row(0, 0, 1)[0]
+	c.regions(rr, b.def, 0, h)
+	c.layer(lr, 0, h)
+	b.template = c.pix
+
+	// Where each pixel's colour comes from: a shape's run (shape, position
+	// among its pixels), an edge, or neither.
+	const none = -1
+	shapeOf := make([]int32, w*h)
+	posOf := make([]int32, w*h)
+	for i := range shapeOf {
+		shapeOf[i] = none
+	}
+	b.shapes = make([]baseShape, set.Len())
+	b.runAt = make([]int32, len(rr.runs))
+	for ri, run := range rr.runs {
+		if int(run.s) >= len(b.shapes) {
+			continue
+		}
+		sh := &b.shapes[run.s]
+		b.runAt[ri] = int32(sh.n)
+		o := int(run.y)*w + int(run.x)
+		for k := 0; k < int(run.n); k++ {
+			shapeOf[o+k] = int32(run.s)
+			posOf[o+k] = int32(sh.n + k)
+		}
+		sh.n += int(run.n)
+	}
+	for ei, e := range rr.edges {
+		o := int(e.y)*w + int(e.x)
+		shapeOf[o] = -2
+		posOf[o] = int32(ei)
+	}
+	b.edgeLayer = make([][4]uint8, len(rr.edges))
+	k := 0
+	for _, sp := range lr.spans {
+		o := int(sp.y)*w + int(sp.x)
+		for x := 0; x < int(sp.n); x, k = x+1, k+4 {
+			px := [4]uint8{lr.pix[k], lr.pix[k+1], lr.pix[k+2], lr.pix[k+3]}
+			switch s := shapeOf[o+x]; {
+			case s >= 0:
+				b.shapes[s].layer = append(b.shapes[s].layer, layerPixel{at: posOf[o+x], px: px})
+			case s == -2:
+				b.edgeLayer[posOf[o+x]] = px
+			}
+		}
+	}
+	return b
+}
+
+// prepare readies the base for a picture with fill: which shapes change
+// colour, and their patches.
+func (b *base) prepare(fill []Color, changed *[]bool, patches *[][]uint8) {
+	ch := (*changed)[:0]
+	pp := (*patches)[:0]
+	for s := range b.shapes {
+		f := fillAt(fill, s)
+		c := f != b.def[s]
+		ch = append(ch, c)
+		var pix []uint8
+		if c && b.shapes[s].n > 0 {
+			pix = b.patch(s, f)
+		}
+		pp = append(pp, pix)
+	}
+	*changed, *patches = ch, pp
+}
+
+// drawRows paints rows y0 to y1 of the base on c (holding them), for the
+// fill that prepare gave changed and patches for.
+func (b *base) drawRows(c *canvas, fill []Color, changed []bool, patches [][]uint8, y0, y1 int) {
+	copy(c.pix[(y0-c.y0)*c.stride:(y1-c.y0)*c.stride], b.template[y0*c.stride:y1*c.stride])
+	rr := b.rr
+	for ri := rr.runRows[y0]; ri < rr.runRows[y1]; ri++ {
+		run := &rr.runs[ri]
+		if int(run.s) >= len(changed) || !changed[run.s] {
+			continue
+		}
+		copy(c.row(int(run.x), int(run.y), int(run.n)), patches[run.s][b.runAt[ri]:])
+	}
+	q := b.q
+	for ei := rr.edgeRows[y0]; ei < rr.edgeRows[y1]; ei++ {
+		e := &rr.edges[ei]
+		if !changed[e.a] && (e.b == noRegion || !changed[e.b]) {
+			continue
+		}
+		d := q.edge(b.bgIdx, fillAt(fill, int(e.a)), e.ca, edgeFill(fill, e.b), e.cb)
+		if px := b.edgeLayer[ei]; px[3] != 0 {
+			d = q.overPremul(d, px)
+		}
+		c.row(int(e.x), int(e.y), 1)[0] = d
+	}
+}
+
+func edgeFill(fill []Color, s uint16) Color {
+	if s == noRegion {
+		return Color{}
+	}
+	return fillAt(fill, int(s))
+}
+
+// patch returns the pixels of shape s in colour col with the layer over
+// them, kept for up to maxPatches colours of the shape.
+func (b *base) patch(s int, col Color) []uint8 {
+	sh := &b.shapes[s]
+	b.mu.Lock()
+	for _, p := range sh.patches {
+		if p.c == col {
+			b.mu.Unlock()
+			return p.pix
+		}
+	}
+	// Past maxPatches colours a patch is made for the picture and dropped.
+	keep := len(sh.patches) < maxPatches
+	b.mu.Unlock()
+	pix := make([]uint8, sh.n)
+	fillIndex(pix, b.q.fill(b.bgIdx, col))
+	for _, lp := range sh.layer {
+		pix[lp.at] = b.q.overPremul(pix[lp.at], lp.px)
+	}
+	if keep {
+		b.mu.Lock()
+		if len(sh.patches) < maxPatches {
+			sh.patches = append(sh.patches, patch{c: col, pix: pix})
+		}
+		b.mu.Unlock()
+	}
+	return pix
+}

@@ -1,0 +1,336 @@
+package picture
+
+import (
+	"encoding/binary"
+	"image"
+)
+
+// canvas is a picture, or a band of its rows, drawn straight into palette
+// indices, one byte a pixel, each row led by the byte of its PNG filter
+// (0, none), so that its bytes are the PNG's scanlines as they stand.
+// Every pixel is opaque: a shape's edge or a translucent colour is blended
+// with the palette colour under it and mapped to the nearest palette entry
+// at once.
+type canvas struct {
+	w, h, stride int
+	y0           int     // the first row in pix
+	pix          []uint8 // rows y0 on
+	q            *quantizer
+	memo         [1 << memoBits]uint64 // see over
+	memoQ        *quantizer            // the quantizer memo is for
+}
+
+// size sizes the canvas for a w×h picture, its pixels left as they are.
+func (c *canvas) size(w, h int, q *quantizer) { c.band(w, h, q, 0, h) }
+
+// band sizes the canvas for rows y0 to y1 of a w×h picture, its pixels
+// left as they are.
+func (c *canvas) band(w, h int, q *quantizer, y0, y1 int) {
+	c.w, c.h, c.stride, c.q, c.y0 = w, h, w+1, q, y0
+	n := c.stride * (y1 - y0)
+	if cap(c.pix) < n {
+		c.pix = make([]uint8, n)
+	}
+	c.pix = c.pix[:n]
+}
+
+// reset sizes the canvas for a w×h picture on background bg.
+func (c *canvas) reset(w, h int, q *quantizer, bg Color) {
+	c.size(w, h, q)
+	c.background(bg, 0, h)
+}
+
+// row returns the n pixels of row y from x.
+func (c *canvas) row(x, y, n int) []uint8 {
+	o := (y-c.y0)*c.stride + 1 + x
+	return c.pix[o : o+n]
+}
+
+// mix255 is (a·t + b·(255-t)) / 255, rounded.
+func mix255(a, b, t uint32) uint32 { return (a*t + b*(255-t) + 127) / 255 }
+
+func (c *canvas) blend(x0, y0, w, h int, mask []uint8, stride int, col Color) {
+	if col.A == 0 {
+		return
+	}
+	q := c.q
+	full := q.lut[key15(col.R, col.G, col.B)]
+	sa := uint32(col.A)
+	lastKey, lastOut := uint32(1<<31), uint8(0) // no key equals lastKey at first
+	for y := 0; y < h; y++ {
+		mr := mask[y*stride : y*stride+w]
+		d := c.row(x0, y0+y, w)
+		for x := 0; x < len(mr); x++ {
+			// Uncovered pixels, eight at a time.
+			for x+8 <= len(mr) && binary.LittleEndian.Uint64(mr[x:]) == 0 {
+				x += 8
+			}
+			if x >= len(mr) {
+				break
+			}
+			m := mr[x]
+			if m == 0 {
+				continue
+			}
+			if m == 255 && sa == 255 {
+				d[x] = full
+				continue
+			}
+			e := (uint32(m)*sa + 127) / 255
+			key := uint32(d[x])<<8 | e
+			if key != lastKey {
+				lastKey, lastOut = key, c.over(d[x], col, e)
+			}
+			d[x] = lastOut
+		}
+	}
+}
+
+// over is q.over through a memo: a board's blends are of a few colours
+// over a few others at a few opacities. An entry is the key (colour,
+// index under, opacity: 48 bits), the result and a bit saying it is set.
+func (c *canvas) over(d uint8, col Color, e uint32) uint8 {
+	if c.memoQ != c.q {
+		clear(c.memo[:])
+		c.memoQ = c.q
+	}
+	k := uint64(col.R)<<40 | uint64(col.G)<<32 | uint64(col.B)<<24 | uint64(col.A)<<16 | uint64(d)<<8 | uint64(e)
+	slot := &c.memo[(k*0x9E3779B97F4A7C15)>>(64-memoBits)]
+	if v := *slot; v>>56 == 1 && v&(1<<48-1) == k {
+		return uint8(v >> 48)
+	}
+	out := c.q.over(d, col, e)
+	*slot = 1<<56 | uint64(out)<<48 | k
+	return out
+}
+
+const memoBits = 10
+
+// layer composites rows y0 to y1 of a Layer's raster (premultiplied RGBA
+// spans).
+func (c *canvas) layer(lr *layerRaster, y0, y1 int) {
+	if lr.w != c.w || lr.h != c.h {
+		return
+	}
+	q := c.q
+	first, last := lr.rows[y0], lr.rows[y1]
+	if first == last {
+		return
+	}
+	s := lr.pix
+	k := int(lr.at[first])
+	lastKey, lastOut := uint64(1<<63), uint8(0)
+	for _, sp := range lr.spans[first:last] {
+		d := c.row(int(sp.x), int(sp.y), int(sp.n))
+		for x := range d {
+			px := [4]uint8{s[k], s[k+1], s[k+2], s[k+3]}
+			k += 4
+			if px[3] == 255 {
+				d[x] = q.lut[key15(px[0], px[1], px[2])]
+				continue
+			}
+			key := uint64(d[x])<<32 | uint64(px[0])<<24 | uint64(px[1])<<16 | uint64(px[2])<<8 | uint64(px[3])
+			if key != lastKey {
+				lastKey, lastOut = key, q.overPremul(d[x], px)
+			}
+			d[x] = lastOut
+		}
+	}
+}
+
+// regions paints rows y0 to y1 of a RegionFill: runs of one shape set to
+// its colour's index, edge pixels blended.
+func (c *canvas) regions(rr *regionRaster, fill []Color, y0, y1 int) {
+	if rr.w != c.w || rr.h != c.h {
+		return
+	}
+	q := c.q
+	for _, run := range rr.runs[rr.runRows[y0]:rr.runRows[y1]] {
+		f := fillAt(fill, int(run.s))
+		d := c.row(int(run.x), int(run.y), int(run.n))
+		switch f.A {
+		case 255:
+			fillIndex(d, q.lut[key15(f.R, f.G, f.B)])
+		case 0:
+		default:
+			for x, v := range d {
+				d[x] = q.fill(v, f)
+			}
+		}
+	}
+	for _, e := range rr.edges[rr.edgeRows[y0]:rr.edgeRows[y1]] {
+		d := c.row(int(e.x), int(e.y), 1)
+		d[0] = q.edge(d[0], fillAt(fill, int(e.a)), e.ca, edgeFill(fill, e.b), e.cb)
+	}
+}
+
+// background sets rows y0 to y1 to the background bg, each led by its
+// filter byte.
+func (c *canvas) background(bg Color, y0, y1 int) {
+	pb := premul(bg) // on black, as a transparent background shows
+	v := c.q.lut[key15(pb[0], pb[1], pb[2])]
+	for y := y0; y < y1; y++ {
+		c.pix[(y-c.y0)*c.stride] = 0
+		fillIndex(c.row(0, y, c.w), v)
+	}
+}
+
+// fill is the index of colour f painted over the palette colour d.
+func (q *quantizer) fill(d uint8, f Color) uint8 {
+	switch f.A {
+	case 255:
+		return q.lut[key15(f.R, f.G, f.B)]
+	case 0:
+		return d
+	}
+	return q.over(d, f, uint32(f.A))
+}
+
+// over is the index of colour f at opacity e (0..255; f's own alpha is
+// not used) over the palette colour d.
+func (q *quantizer) over(d uint8, f Color, e uint32) uint8 {
+	p := &q.rgb[d]
+	return q.lut[key15(uint8(mix255(uint32(f.R), uint32(p[0]), e)), uint8(mix255(uint32(f.G), uint32(p[1]), e)), uint8(mix255(uint32(f.B), uint32(p[2]), e)))]
+}
+
+// overPremul is the index of the premultiplied colour px over the palette
+// colour d.
+func (q *quantizer) overPremul(d uint8, px [4]uint8) uint8 {
+	p := &q.rgb[d]
+	ia := 255 - uint32(px[3])
+	return q.lut[key15(px[0]+uint8((uint32(p[0])*ia+127)/255), px[1]+uint8((uint32(p[1])*ia+127)/255), px[2]+uint8((uint32(p[2])*ia+127)/255))]
+}
+
+// edge is the index of a pixel shared by two shapes' colours fa and fb,
+// which cover the fractions ca and cb (of 255) of it, over the palette
+// colour d.
+func (q *quantizer) edge(d uint8, fa Color, ca uint8, fb Color, cb uint8) uint8 {
+	var acc [3]uint32
+	rest := uint32(255)
+	for _, part := range [2]struct {
+		f Color
+		c uint8
+	}{{fa, ca}, {fb, cb}} {
+		if part.c == 0 || part.f.A == 0 {
+			continue
+		}
+		pc := premul(part.f)
+		cov := uint32(part.c)
+		for k := range acc {
+			acc[k] += uint32(pc[k]) * cov
+		}
+		rest -= cov * uint32(pc[3]) / 255
+	}
+	p := &q.rgb[d]
+	var out [3]uint8
+	for k := range out {
+		out[k] = uint8(min((acc[k]+uint32(p[k])*rest+127)/255, 255))
+	}
+	return q.lut[key15(out[0], out[1], out[2])]
+}
+
+// fillIndex sets every byte of d to v.
+func fillIndex(d []uint8, v uint8) {
+	if len(d) < 32 {
+		for i := range d {
+			d[i] = v
+		}
+		return
+	}
+	d[0] = v
+	for n := 1; n < len(d); n *= 2 {
+		copy(d[n:], d[:n])
+	}
+}
+
+// recorder is the target of a picture's items before the canvas is drawn:
+// it keeps what they paint (coverage masks, layers, region fills) in
+// order, so that the canvas can be drawn band by band, each band while it
+// is in the processor's cache.
+type recorder struct {
+	w, h  int
+	ops   []op
+	arena []uint8 // the masks
+}
+
+type op struct {
+	x, y, w, h int32
+	at         int32 // the mask's start in arena
+	col        Color
+	lr         *layerRaster  // a layer, or
+	rr         *regionRaster // a region fill
+	fill       []Color
+}
+
+func (r *recorder) reset(w, h int) {
+	r.w, r.h = w, h
+	clear(r.ops) // no pointers kept into the last picture
+	r.ops = r.ops[:0]
+	r.arena = r.arena[:0]
+}
+
+func (r *recorder) bounds() image.Rectangle { return image.Rect(0, 0, r.w, r.h) }
+
+func (r *recorder) blend(x0, y0, w, h int, mask []uint8, stride int, c Color) {
+	if c.A == 0 {
+		return
+	}
+	// Rows that cover nothing are left out.
+	for h > 0 && allZero(mask[:w]) {
+		mask, y0, h = mask[min(stride, len(mask)):], y0+1, h-1
+	}
+	for h > 0 && allZero(mask[(h-1)*stride:(h-1)*stride+w]) {
+		h--
+	}
+	if h == 0 {
+		return
+	}
+	at := len(r.arena)
+	for y := 0; y < h; y++ {
+		r.arena = append(r.arena, mask[y*stride:y*stride+w]...)
+	}
+	r.ops = append(r.ops, op{x: int32(x0), y: int32(y0), w: int32(w), h: int32(h), at: int32(at), col: c})
+}
+
+func allZero(m []uint8) bool {
+	for len(m) >= 8 {
+		if binary.LittleEndian.Uint64(m) != 0 {
+			return false
+		}
+		m = m[8:]
+	}
+	for _, v := range m {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *recorder) layer(lr *layerRaster) {
+	r.ops = append(r.ops, op{lr: lr, h: int32(r.h)})
+}
+
+func (r *recorder) regions(rr *regionRaster, fill []Color) {
+	r.ops = append(r.ops, op{rr: rr, fill: fill, h: int32(r.h)})
+}
+
+// play draws rows y0 to y1 of what was recorded on c.
+func (r *recorder) play(c *canvas, y0, y1 int) {
+	for i := range r.ops {
+		o := &r.ops[i]
+		oy0, oy1 := max(int(o.y), y0), min(int(o.y+o.h), y1)
+		if oy0 >= oy1 {
+			continue
+		}
+		switch {
+		case o.lr != nil:
+			c.layer(o.lr, oy0, oy1)
+		case o.rr != nil:
+			c.regions(o.rr, o.fill, oy0, oy1)
+		default:
+			m := r.arena[int(o.at)+(oy0-int(o.y))*int(o.w):]
+			c.blend(int(o.x), oy0, int(o.w), oy1-oy0, m, int(o.w), o.col)
+		}
+	}
+}

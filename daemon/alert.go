@@ -1,15 +1,11 @@
 package daemon
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"net/textproto"
 	"strconv"
 	"strings"
 	"time"
 
-	"pbemd/mailer"
 	"pbemd/store"
 )
 
@@ -18,8 +14,9 @@ import (
 // cause another alert, for ever (21,551 mails in 60 s with the GM's
 // address refused). So:
 //
-//   - every alert carries the header X-Pbemd-Alert, and a failed alert is
-//     only logged;
+//   - every alert carries the header X-Pbemd-Alert (AlertHeader), and a
+//     failed alert is only logged (the wiring reads the header back from
+//     the mail it gave up on: Undelivered.Alert);
 //   - a mail only the GM was to get is not alerted about either (the alert
 //     would go to the same refused address);
 //   - a mail to someone outside every game (a stranger's answer) is only
@@ -29,9 +26,11 @@ import (
 //     for the site); those held back are logged at warn and counted in the
 //     next one of the kind.
 const (
-	alertHeader = "X-Pbemd-Alert"
-	gameHeader  = "X-Pbemd-Game"
-	alertEvery  = 15 * time.Minute
+	// AlertHeader marks a mail as an alert to a GM (its value is "yes").
+	AlertHeader = "X-Pbemd-Alert"
+	// GameHeader names the game a mail is about.
+	GameHeader = "X-Pbemd-Game"
+	alertEvery = 15 * time.Minute
 )
 
 // Kinds of rate-limited alerts.
@@ -43,7 +42,7 @@ const (
 
 // alertLimited sends the GM of g (nil: the site GM) an alert of a kind,
 // unless one of that kind went out less than alertEvery ago.
-func (d *Daemon) alertLimited(tx *store.Tx, g *store.Game, kind, subject, text string) error {
+func (d *Daemon) alertLimited(tx *txn, g *store.Game, kind, subject, text string) error {
 	name := "site"
 	if g != nil {
 		name = g.Name
@@ -67,34 +66,31 @@ func (d *Daemon) alertLimited(tx *store.Tx, g *store.Game, kind, subject, text s
 	return d.alertGM(tx, g, subject, text)
 }
 
-// mailHeader returns a header field of a raw mail ("" when absent).
-func mailHeader(raw []byte, key string) string {
-	end := bytes.Index(raw, []byte("\r\n\r\n"))
-	if end < 0 {
-		end = len(raw)
-	}
-	h, err := textproto.NewReader(bufio.NewReader(bytes.NewReader(raw[:end]))).ReadMIMEHeader()
-	if err != nil && len(h) == 0 {
-		return ""
-	}
-	return strings.TrimSpace(h.Get(key))
+// Undelivered is a mail of the daemon's that the sender gave up
+// delivering, as the wiring read it: the refused recipients, why, and the
+// marks compose put on it (AlertHeader, GameHeader).
+type Undelivered struct {
+	MessageID  string
+	Recipients []string // the refused ones
+	Err        error
+	Alert      bool   // the mail was itself an alert to a GM
+	Game       string // the game it was about ("" for none)
 }
 
-// giveUpAlert tells the GM, within the limits above, that a mail could
+// Undeliverable tells the GM, within the limits above, that a mail could
 // not be delivered.
-func (d *Daemon) giveUpAlert(g mailer.GiveUp) error {
-	log := d.log.With("msgid", g.Mail.MessageID, "to", strings.Join(g.Recipients, ","))
-	if mailHeader(g.Mail.Raw, alertHeader) != "" {
-		log.Error("an alert to the GM could not be delivered; not alerting about it", "err", g.Err)
+func (d *Daemon) Undeliverable(u Undelivered) error {
+	log := d.log.With("msgid", u.MessageID, "to", strings.Join(u.Recipients, ","))
+	if u.Alert {
+		log.Error("an alert to the GM could not be delivered; not alerting about it", "err", u.Err)
 		return nil
 	}
-	name := mailHeader(g.Mail.Raw, gameHeader)
-	if name == "" {
-		log.Warn("a mail outside every game could not be delivered; the GM is not told", "err", g.Err)
+	if u.Game == "" {
+		log.Warn("a mail outside every game could not be delivered; the GM is not told", "err", u.Err)
 		return nil
 	}
-	return d.db.Update(func(tx *store.Tx) error {
-		game, err := tx.Game(name)
+	return d.update(func(tx *txn) error {
+		game, err := tx.Game(u.Game)
 		if err != nil {
 			game = nil // the game is gone: tell the site GM
 		}
@@ -102,12 +98,96 @@ func (d *Daemon) giveUpAlert(g mailer.GiveUp) error {
 		if game != nil && len(game.GM) > 0 {
 			gms = game.GM
 		}
-		if allIn(g.Recipients, gms) {
-			log.Error("a mail to the GM could not be delivered; not alerting the same address", "err", g.Err)
+		if allIn(u.Recipients, gms) {
+			log.Error("a mail to the GM could not be delivered; not alerting the same address", "err", u.Err)
 			return nil
 		}
-		return d.alertLimited(tx, game, alertUndeliverable, "Mail could not be delivered", giveUpText(g))
+		return d.alertLimited(tx, game, alertUndeliverable, "Mail could not be delivered",
+			fmt.Sprintf("I gave up delivering a mail (Message-ID <%s>) to %s: %v\nThe players concerned did not get it; check the addresses (REPLACE a player whose address is dead).",
+				u.MessageID, strings.Join(u.Recipients, ", "), u.Err))
 	})
+}
+
+// AlertOnce mails the site GM subject and text unless an alert under key
+// went out less than every ago; it reports whether this one went out.
+// The wiring uses it for what the daemon cannot see itself (its mailbox
+// filling up).
+func (d *Daemon) AlertOnce(key string, every time.Duration, subject, text string) (sent bool, err error) {
+	err = d.update(func(tx *txn) error {
+		ok, err := tx.AllowOncePer(key, d.now(), every)
+		if err != nil || !ok {
+			return err
+		}
+		sent = true
+		return d.alertGM(tx, nil, subject, text)
+	})
+	return sent && err == nil, err
+}
+
+// SetAside answers a mail the transport set aside, unread by the game
+// master: it could not be handled after failures tries (0: it could not be
+// read at all). The GM is told, and so is its sender, once a day at most,
+// so that nobody's orders vanish without a word. in is what could be read
+// of it (nil: nothing); its MsgID is used only to thread the answer (the
+// mail was never handled, so it is not recorded).
+func (d *Daemon) SetAside(in *Incoming, failures int, cause error) error {
+	from, told := "an unknown sender", false
+	if in != nil && in.From != "" {
+		from = in.From
+		var err error
+		if told, err = d.tellUnreadable(in); err != nil {
+			d.log.Error("answer to a mail that was set aside", "err", err, "to", in.From)
+		}
+	}
+	what := fmt.Sprintf("could not be processed after %d attempts", failures)
+	if failures == 0 {
+		what = "could not be read at all"
+	}
+	answer := "The sender was not answered (no usable address, a robot, or told already today)."
+	if told {
+		answer = "The sender was told that the mail could not be read and was asked to send it again."
+	}
+	return d.update(func(tx *txn) error {
+		return d.alertLimited(tx, nil, alertSetAside, "A mail was set aside",
+			fmt.Sprintf("A mail from %s %s and was set aside (flagged in the mailbox).\nError: %v\n%s Please look at it by hand.", from, what, cause, answer))
+	})
+}
+
+// tellUnreadable answers the From address of a mail that was set aside,
+// unless it is a robot, ourselves, or was told so in the last day. It
+// reports whether the answer was queued. The answer goes to From, never
+// to Reply-To: a mail nobody could read is not trusted to name a third
+// party.
+func (d *Daemon) tellUnreadable(in *Incoming) (bool, error) {
+	to := strings.ToLower(in.From)
+	local, domain, _ := strings.Cut(to, "@")
+	base, _, _ := strings.Cut(local, "+")
+	if in.Auto || domain == "" || domain == d.domain && base == d.local {
+		return false, nil
+	}
+	var refs []string
+	if in.MsgID != "" {
+		refs = append(append(refs, in.References...), in.MsgID)
+	}
+	told := false
+	err := d.update(func(tx *txn) error {
+		ok, err := tx.AllowOncePer("unreadable:"+to, d.now(), 24*time.Hour)
+		if err != nil || !ok {
+			return err
+		}
+		subject := in.Subject
+		if subject == "" {
+			subject = "(no subject)"
+		}
+		told = true
+		return d.send(tx, &Outgoing{
+			To: []string{to}, Subject: reSubject(in.Subject), InReplyTo: in.MsgID, References: refs, Auto: autoReplied,
+			Text: fmt.Sprintf("I could not read your mail \"%s\", so nothing in it was carried out.\n"+
+				"The game master has been told and will look at it.\n"+
+				"Please send your orders again as plain text, in a new mail or as a reply to one of my mails.\n", subject),
+		})
+	})
+	return told && err == nil, err
 }
 
 func allIn(xs, set []string) bool {

@@ -25,42 +25,79 @@ const (
 
 type commandFunc func(mc *mailCtx, cmd *orders.Command) error
 
+// A commandSpec is everything the game master knows of one command: who
+// may use it, what it does, and how HELP shows it.
 type commandSpec struct {
-	who access
-	run commandFunc
+	verb orders.Verb
+	who  access
+	run  commandFunc
+	help usage // HELP's line: in the GM's part for gmOnly and siteOnly
+	gm   usage // for a command of players the GM uses too: the GM's line (zero: none)
 }
 
-// commands is the dispatch table: one entry per verb.
-var commands map[orders.Verb]commandSpec
+// usage is one line of HELP: how to write a command, and what it does
+// (a does of several lines is indented under the first).
+type usage struct{ use, does string }
+
+// commandTable is the one table of commands, in the order HELP lists
+// them: first what a newcomer needs, then a player's, then the GM's. It is
+// filled by init (HELP reads it), and commands indexes it by verb.
+var (
+	commandTable []commandSpec
+	commands     map[orders.Verb]*commandSpec
+)
 
 func init() {
-	commands = map[orders.Verb]commandSpec{
-		orders.VerbHelp:       {anyone, cmdHelp},
-		orders.VerbList:       {anyone, cmdList},
-		orders.VerbVerify:     {anyone, cmdVerify},
-		orders.VerbJoin:       {anyone, cmdJoin},
-		orders.VerbObserve:    {anyone, cmdObserve},
-		orders.VerbSignon:     {anyone, cmdSignon},
-		orders.VerbRules:      {anyone, cmdRules},
-		orders.VerbCreate:     {siteOnly, cmdCreate},
-		orders.VerbUnobserve:  {member, cmdUnobserve},
-		orders.VerbStatus:     {member, cmdStatus},
-		orders.VerbHistory:    {member, cmdHistory},
-		orders.VerbSetZone:    {member, cmdZone},
-		orders.VerbPSA:        {member, cmdPSA},
-		orders.VerbBroadcast:  {member, cmdBroadcast},
-		orders.VerbPress:      {diplomat, cmdPress},
-		orders.VerbResign:     {diplomat, cmdResign},
-		orders.VerbDraw:       {diplomat, cmdDraw},
-		orders.VerbPace:       {diplomat, cmdPace},
-		orders.VerbReady:      {diplomat, cmdReady},
-		orders.VerbLockJunior: {diplomat, cmdLock},
-		orders.VerbRelease:    {diplomat, cmdRelease},
-		orders.VerbAccept:     {decider, cmdAccept},
-		orders.VerbRefuse:     {decider, cmdRefuse},
+	commandTable = []commandSpec{
+		{orders.VerbHelp, anyone, cmdHelp, usage{"HELP", "this help: examples of orders and commands"}, usage{}},
+		{orders.VerbList, anyone, cmdList, usage{"LIST [<game>]", "the games here, or one of them"}, usage{}},
+		{orders.VerbJoin, anyone, cmdJoin, usage{"JOIN <game> prefer A > B > C", "sign up, ranking the powers you want;\nJOIN <game> as junior of <power>: once it runs, asks that power's senior"}, usage{}},
+		{orders.VerbObserve, anyone, cmdObserve, usage{"OBSERVE <game>", "follow a game's results and public press"}, usage{}},
+		{orders.VerbUnobserve, member, cmdUnobserve, usage{"UNOBSERVE", "stop following it"}, usage{}},
+		{orders.VerbSignon, anyone, cmdSignon, usage{"SIGNON <power> <game> <password>", "first line of a mail not sent as a reply"}, usage{"SIGNON GM <game> <password>", "first line of a GM mail not sent as a reply"}},
+		{orders.VerbPassword, diplomat, cmdPassword, usage{"PASSWORD <new password>", fmt.Sprintf("choose your own password for SIGNON (%d to %d characters)", minPassword, maxPassword)}, usage{}},
+		{orders.VerbStatus, member, cmdStatus, usage{"STATUS", "the phase, deadline and who has sent orders"}, usage{}},
+		{orders.VerbHistory, member, cmdHistory, usage{"HISTORY [phase]", "earlier results (and public press)"}, usage{}},
+		{orders.VerbRules, anyone, cmdRules, usage{"RULES", "the game's rules and house rules"}, usage{"RULES (text) ENDRULES", "replace the house rules"}},
+		{orders.VerbPress, diplomat, cmdPress, usage{"PRESS TO <power>, <power>", "private press: your text on the next lines, ended by ENDPRESS"}, usage{}},
+		{orders.VerbBroadcast, member, cmdBroadcast, usage{"BROADCAST ... ENDPRESS", "public press, signed with your power"}, usage{"BROADCAST ... ENDPRESS", "public press from the GM"}},
+		{orders.VerbPSA, member, cmdPSA, usage{"PSA ... ENDPRESS", "anonymous public announcement"}, usage{}},
+		{orders.VerbDraw, diplomat, cmdDraw, usage{"DRAW YES / DRAW NO", "secret draw vote, for this phase"}, usage{}},
+		{orders.VerbPace, diplomat, cmdPace, usage{"PACE FAST / PACE SLOW", "vote on the game's pace"}, usage{}},
+		{orders.VerbReady, diplomat, cmdReady, usage{"READY", "you are done for this phase"}, usage{}},
+		{orders.VerbLockJunior, diplomat, cmdLock, usage{"LOCK JUNIORS [ALWAYS|OFF]", "(senior diplomat) your orders override your juniors'"}, usage{}},
+		{orders.VerbAccept, decider, cmdAccept, usage{"ACCEPT <address>", "(senior diplomat) take someone who asks to join your power\n(or reply ACCEPT to the request)"}, usage{"ACCEPT <address>", "a request to join a power that has no senior"}},
+		{orders.VerbRefuse, decider, cmdRefuse, usage{"REFUSE <address> [note]", "(senior diplomat) decline such a request"}, usage{"REFUSE <address> [note]", "decline such a request"}},
+		{orders.VerbRelease, diplomat, cmdRelease, usage{"RELEASE <address>", "(senior diplomat) a junior leaves your power"}, usage{}},
+		{orders.VerbSetZone, member, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}},
+		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}},
+		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}},
+
+		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options: pace=slow|fast press=all|white|none\npsa=on|off preview=on|off early=on|off prize=on|off turn_time=6h (turns and\nsteps of sequential games) seed=N; other keys go to the game"}, usage{}},
+		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}},
+		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}},
+		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}},
+		{orders.VerbResume, gmOnly, gmResume, usage{"RESUME", "start the clock again"}, usage{}},
+		{orders.VerbDeadline, gmOnly, gmDeadline, usage{"DEADLINE 2026-12-24 21:00", "move the deadline (or +36h; within a year)"}, usage{}},
+		{orders.VerbExtend, gmOnly, gmExtend, usage{"EXTEND 24h", "give the phase more time (a minute to 90 days)"}, usage{}},
+		{orders.VerbRollback, gmOnly, gmRollback, usage{"ROLLBACK", "reopen the last processed phase, its orders as they were"}, usage{}},
+		{orders.VerbPreview, gmOnly, gmPreview, usage{"PREVIEW ON|OFF", "results come to you first"}, usage{}},
+		{orders.VerbPublish, gmOnly, gmPublish, usage{"PUBLISH", "send the results you previewed"}, usage{}},
+		{orders.VerbSetOrders, gmOnly, gmSetOrders, usage{"SET ORDERS <power> ... ENDORDERS", "orders for a power; they count as its own: its later mail\nchanges them"}, usage{}},
+		{orders.VerbReplace, gmOnly, gmReplace, usage{"REPLACE <power> WITH <address>", "a new senior diplomat for a power"}, usage{}},
+		{orders.VerbPromote, gmOnly, gmPromote, usage{"PROMOTE <address>", "make a junior the senior diplomat"}, usage{}},
+		{orders.VerbEject, gmOnly, gmEject, usage{"EJECT <power>|<address>", "remove a power's diplomats, or one of them"}, usage{}},
+		{orders.VerbEnd, gmOnly, gmEnd, usage{"END DRAW / END SOLO <power>", "end the game"}, usage{}},
+		{orders.VerbSet, gmOnly, gmSet, usage{"SET <option>=<value>", "change an option (CREATE's)"}, usage{}},
+		{orders.VerbSilent, gmOnly, gmSilent, usage{"SILENT", "(first line) do not announce this mail's changes"}, usage{}},
 	}
-	for verb, run := range gmCommands {
-		commands[verb] = commandSpec{gmOnly, run}
+	commands = make(map[orders.Verb]*commandSpec, len(commandTable))
+	for i := range commandTable {
+		c := &commandTable[i]
+		if commands[c.verb] != nil {
+			panic("daemon: command " + string(c.verb) + " twice in the table")
+		}
+		commands[c.verb] = c
 	}
 }
 
@@ -111,7 +148,7 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 // wrong and an example.
 func describeLine(l *orders.Line) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "  line %d: %s", l.No, strings.TrimSpace(l.Text))
+	fmt.Fprintf(&b, "  line %d: %s", l.No, shownText(l.Text))
 	for _, d := range l.Diags {
 		fmt.Fprintf(&b, "\n      %s", d.Message)
 		if d.Suggestion != "" {
@@ -294,7 +331,7 @@ func (mc *mailCtx) phaseTitle(id string) string {
 func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string) (string, error) {
 	// The folds of the phase, before and after this mail's version
 	// (standing.go): no re-merge of every version.
-	st, err := loadStanding(mc.tx, mc.game)
+	st, err := loadStanding(mc.tx.Tx, mc.game)
 	if err != nil {
 		return "", err
 	}
@@ -308,7 +345,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 		st.pending = []store.OrderSet{mine}
 	}
 	st.fold(merge)
-	if err := st.save(mc.tx); err != nil {
+	if err := st.save(mc.tx.Tx); err != nil {
 		return "", err
 	}
 	standing, from := st.linesOf(merge, power)
@@ -514,7 +551,7 @@ func (mc *mailCtx) maybeEarly() error {
 	if !onReceipt && !g.Options.ProcessEarly {
 		return nil
 	}
-	st, err := loadStanding(mc.tx, g) // not every version: see standing.go
+	st, err := loadStanding(mc.tx.Tx, g) // not every version: see standing.go
 	if err != nil {
 		return err
 	}
@@ -528,7 +565,6 @@ func (mc *mailCtx) maybeEarly() error {
 	}
 	if g.Deadline.After(mc.now) {
 		g.Deadline = mc.now
-		mc.changed = true
 	}
 	return nil
 }
@@ -652,7 +688,7 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 		if err != nil {
 			return err
 		}
-		orders, merge, err := openStanding(mc.tx, mc.engine, mc.state, g)
+		orders, merge, err := openStanding(mc.tx.Tx, mc.engine, mc.state, g)
 		if err != nil {
 			return err
 		}
@@ -670,7 +706,7 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 		}
 		b.WriteString("\n" + st.Summary)
 		if mc.player != nil && mc.player.Power != "" {
-			private, err := mc.d.privateView(mc.tx, g, mc.player.Power)
+			private, err := mc.d.privateView(mc.tx.Tx, g, mc.player.Power)
 			if err != nil {
 				return err
 			}
@@ -757,7 +793,6 @@ func cmdZone(mc *mailCtx, cmd *orders.Command) error {
 		return nil
 	}
 	mc.player.Zone = zone
-	mc.changed = true
 	mc.say("Your deadlines will now be shown in %s as well as UTC. Next deadline: %s.", zone, mc.d.showTime(mc.game.Deadline, mc.player))
 	return nil
 }
@@ -787,7 +822,6 @@ const ordersRules = `Whose orders stand (this game master's rules):
 func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if mc.gm && len(cmd.Body) > 0 {
 		mc.game.HouseRules = strings.TrimSpace(strings.Join(cmd.Body, "\n"))
-		mc.changed = true
 		if err := mc.audit("rules", fmt.Sprintf("%d lines", len(cmd.Body))); err != nil {
 			return err
 		}
@@ -819,7 +853,6 @@ func cmdResign(mc *mailCtx, _ *orders.Command) error {
 	if err := mc.d.removeDiplomat(mc.tx, g, p, store.LeftResigned, mc.now, ""); err != nil {
 		return err
 	}
-	mc.changed = true
 	if err := mc.audit("resign", p.Power); err != nil {
 		return err
 	}
@@ -862,7 +895,6 @@ func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
 		g.DrawVotes = map[string]bool{}
 	}
 	g.DrawVotes[mc.player.Power] = yes
-	mc.changed = true
 	if !yes {
 		mc.say("Your vote for %s: no draw. (Votes are secret until a draw passes.)", powerName(g, mc.player.Power))
 		return nil
@@ -887,7 +919,6 @@ func cmdPace(mc *mailCtx, cmd *orders.Command) error {
 		g.PaceVotes = map[string]string{}
 	}
 	g.PaceVotes[mc.player.Power] = pace
-	mc.changed = true
 	n := 0
 	for _, p := range g.Alive {
 		if g.PaceVotes[p] == pace {
@@ -912,7 +943,6 @@ func cmdReady(mc *mailCtx, _ *orders.Command) error {
 		g.Ready = map[string]bool{}
 	}
 	g.Ready[mc.player.Power] = true
-	mc.changed = true
 	if g.Options.ProcessEarly {
 		mc.say("%s is ready. The phase is processed early once every power that must order is ready.", powerName(g, mc.player.Power))
 	} else {
@@ -943,7 +973,6 @@ func cmdLock(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("LOCK JUNIORS: write LOCK JUNIORS, LOCK JUNIORS ALWAYS or LOCK JUNIORS OFF.")
 		return nil
 	}
-	mc.changed = true
 	return mc.audit("lock", p.Power+": "+arg)
 }
 
@@ -990,10 +1019,8 @@ func cmdObserve(mc *mailCtx, cmd *orders.Command) error {
 	case mc.game == nil:
 		// The mail is now about this game: its reply carries the
 		// observer's token.
-		mc.game, mc.observer, mc.obs, mc.changed = g, true, &g.Observers[len(g.Observers)-1], true
-	case mc.game == g:
-		mc.changed = true
-	default:
+		mc.game, mc.observer, mc.obs = g, true, &g.Observers[len(g.Observers)-1]
+	case mc.game != g:
 		if err := mc.tx.PutGame(g); err != nil {
 			return err
 		}
@@ -1019,7 +1046,6 @@ func cmdUnobserve(mc *mailCtx, _ *orders.Command) error {
 				return err
 			}
 			g.Observers = append(g.Observers[:i], g.Observers[i+1:]...)
-			mc.changed = true
 			mc.say("You no longer observe %s.", g.Name)
 			return nil
 		}

@@ -4,21 +4,23 @@
 // reports, all in single store transactions so that a crash at any point
 // loses nothing and repeats nothing.
 //
-// The daemon knows no mail protocol (package mailer moves the bytes) and no
-// game rules (the engines in adjudicator/* do). It never reads the clock
-// directly: Options.Now is its only time source, so tests and the demo can
-// run it on an accelerated clock.
+// It is the game master only. It opens no socket and no file: its state
+// is the store it is given, and package server moves its mail (IMAP in,
+// SMTP out), serves its endpoint and runs its clock. It speaks to people
+// only in mail, which it composes with package mailer (reply tokens,
+// threading, Auto-Submitted), but it speaks no mail protocol. It knows no
+// game's rules: the engines in adjudicator/* do. It reads the clock only
+// through Options.Now, so tests and the demo run it on a virtual clock.
+// A test (imports_test.go) holds it to all of this.
 package daemon
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/base32"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"pbemd/adjudicator"
@@ -62,11 +64,12 @@ type Options struct {
 	Zone       string // default time zone for deadlines shown to players
 	// PasswordCost is the bcrypt cost for player passwords (0 = default).
 	PasswordCost int
-	Now          func() time.Time
-	Logger       *slog.Logger
+	// Now is the daemon's clock, its only one (required; it must be safe
+	// for concurrent use). Durations for the metrics are read from it too.
+	Now    func() time.Time
+	Logger *slog.Logger
 	// Kick tells the sender there is mail to send (after commit).
-	Kick    func()
-	Metrics *Metrics
+	Kick func()
 }
 
 // Daemon is the game master.
@@ -82,15 +85,12 @@ type Daemon struct {
 	local   string
 
 	tickMu sync.Mutex // one Tick at a time
-	// batch, while a Tick batch is being written, collects that
-	// transaction's mails so they are composed on every core at once.
-	batch atomic.Pointer[mailBatch]
 }
 
 // New builds a daemon over an open store.
 func New(db *store.DB, opt Options) (*Daemon, error) {
 	if opt.Now == nil {
-		opt.Now = time.Now
+		return nil, fmt.Errorf("daemon: Options.Now is nil: the daemon reads the clock only through it")
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
@@ -103,9 +103,6 @@ func New(db *store.DB, opt Options) (*Daemon, error) {
 	}
 	if opt.RateLimit <= 0 {
 		opt.RateLimit = 30
-	}
-	if opt.Metrics == nil {
-		opt.Metrics = &Metrics{}
 	}
 	if opt.Zone == "" {
 		opt.Zone = "UTC"
@@ -131,7 +128,7 @@ func New(db *store.DB, opt Options) (*Daemon, error) {
 		now:     opt.Now,
 		rate:    newRateLimiter(opt.RateLimit, time.Hour),
 		signons: newSignonGuard(),
-		metrics: opt.Metrics,
+		metrics: &Metrics{},
 		domain:  domain,
 		local:   local,
 	}, nil
@@ -168,19 +165,4 @@ func engineFor(g *store.Game) (adjudicator.Engine, error) {
 		return nil, fmt.Errorf("game %s: variant %q is not compiled into this pbemd", g.Name, g.Variant)
 	}
 	return e, nil
-}
-
-// Run calls Tick on every value of ticks until ctx ends. The caller drives
-// the ticks (a cron schedule in serve, an accelerated clock in demo).
-func (d *Daemon) Run(ctx context.Context, ticks <-chan time.Time) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticks:
-			if err := d.Tick(ctx); err != nil {
-				d.log.Error("tick", "err", err)
-			}
-		}
-	}
 }

@@ -135,7 +135,7 @@ func TestOrdersAcknowledgedAndMergedThenProcessedAtDeadline(t *testing.T) {
 	ms := h.outbox()
 	ack := h.only(ms, tok["red"].addr)
 	mustContain(t, ack.Text, "Orders received for Red", "score 0", "a score of 0 does nothing", "line 4: move the moon")
-	if ack.Mail.InReplyTo == "" {
+	if ack.Parsed.InReplyTo == "" {
 		t.Error("the acknowledgement does not thread (In-Reply-To)")
 	}
 	// A later mail replaces the order (the toy engine keeps one line).
@@ -322,8 +322,8 @@ func TestPressPrivateBroadcastAndAnonymous(t *testing.T) {
 	ms := h.outbox()
 	bob := h.only(ms, tok["blue"].addr)
 	mustContain(t, bob.Text, "Press from Red to Blue", "Shall we share?")
-	if len(bob.Mail.References) != 1 || bob.Mail.References[0] != "press.g8.blue-red@example.test" {
-		t.Errorf("private press is not threaded per conversation: %v", bob.Mail.References)
+	if len(bob.Parsed.References) != 1 || bob.Parsed.References[0] != "press.g8.blue-red@example.test" {
+		t.Errorf("private press is not threaded per conversation: %v", bob.Parsed.References)
 	}
 	if len(to(ms, harnessGM)) != 0 {
 		t.Error("private press was copied to the GM")
@@ -547,7 +547,7 @@ func TestOrdersReplyingToAnEndedPhase(t *testing.T) {
 	h.tick()
 	h.outbox()
 	// A reply to the acknowledgement of phase 0 arrives in phase 1.
-	h.sendMail(&Incoming{MsgID: "late@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 0", InReplyTo: ack.Mail.MessageID})
+	h.sendMail(&Incoming{MsgID: "late@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 0", InReplyTo: ack.Parsed.MessageID})
 	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "You replied to a mail I sent during Phase 0; the game is now in Phase 1.",
 		"None of the orders in your mail is valid for Phase 1", "did not store them", "a score of 0 does nothing")
 	var sets []store.OrderSet
@@ -555,7 +555,7 @@ func TestOrdersReplyingToAnEndedPhase(t *testing.T) {
 	if len(sets) != 0 {
 		t.Fatalf("orders valid for no phase but the old one were stored: %+v", sets)
 	}
-	h.sendMail(&Incoming{MsgID: "late2@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 5", InReplyTo: ack.Mail.MessageID})
+	h.sendMail(&Incoming{MsgID: "late2@test", From: tok["red"].addr, Token: tok["red"].token, Text: "score 5", InReplyTo: ack.Parsed.MessageID})
 	mustContain(t, h.only(h.outbox(), tok["red"].addr).Text, "I have read the orders in your mail as orders for Phase 1.", "Orders received for Red, Phase 1")
 	h.db.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets("g14", 1); return err })
 	if len(sets) != 1 || sets[0].Lines[0] != "score 5" {

@@ -70,10 +70,10 @@ func (mc *mailCtx) askToJoin(g *store.Game, power string) error {
 	if mc.game == nil {
 		mc.game = g
 	}
-	if mc.game == g {
-		mc.changed = true
-	} else if err := mc.tx.PutGame(g); err != nil {
-		return err
+	if mc.game != g {
+		if err := mc.tx.PutGame(g); err != nil {
+			return err
+		}
 	}
 	if err := mc.tx.Audit(store.AuditEntry{Time: mc.now.UTC(), Game: g.Name, Actor: mc.sender, Action: "join-request", Detail: power, MsgID: mc.in.MsgID}); err != nil {
 		return err
@@ -100,7 +100,7 @@ func dropOldestRefused(g *store.Game) bool {
 
 // mailRequest asks the senior diplomat of the request's power (or the GM)
 // to answer it.
-func (d *Daemon) mailRequest(tx *store.Tx, g *store.Game, req store.JoinRequest) (*Outgoing, error) {
+func (d *Daemon) mailRequest(tx *txn, g *store.Game, req store.JoinRequest) (*Outgoing, error) {
 	pn := powerName(g, req.Power)
 	var b strings.Builder
 	to, token := []string{req.AskedOf}, ""
@@ -186,11 +186,9 @@ func (mc *mailCtx) answerRequest(cmd *orders.Command, accept bool) error {
 	req := g.Requests[pick]
 	if !accept {
 		g.Requests[pick].Refused = true
-		mc.changed = true
 		return mc.refused(req, strings.TrimSpace(cmd.Arg))
 	}
 	g.Requests = append(g.Requests[:pick], g.Requests[pick+1:]...)
-	mc.changed = true
 	if g.Status != store.Active || !isAlive(g, req.Power) {
 		mc.say("ACCEPT %s: %s is no longer in play in %s, so the request lapses.", req.Address, powerName(g, req.Power), g.Name)
 		return nil
@@ -293,7 +291,7 @@ func authorityNote(g *store.Game, power string) string {
 // tellPower mails every diplomat of power (but skip) a word about the
 // power's diplomats. It is not subject to SILENT: who may order for a
 // power is never hidden from the power.
-func (d *Daemon) tellPower(tx *store.Tx, g *store.Game, power, subject, text string, skip ...string) error {
+func (d *Daemon) tellPower(tx *txn, g *store.Game, power, subject, text string, skip ...string) error {
 	subject = fmt.Sprintf("[%s] %s", g.Name, subject)
 	for i := range g.Players {
 		p := &g.Players[i]
@@ -309,7 +307,7 @@ func (d *Daemon) tellPower(tx *store.Tx, g *store.Game, power, subject, text str
 
 // tellPowerAndGM is tellPower with a copy for the GM (for what a diplomat,
 // not the GM, did).
-func (d *Daemon) tellPowerAndGM(tx *store.Tx, g *store.Game, power, subject, text string, skip ...string) error {
+func (d *Daemon) tellPowerAndGM(tx *txn, g *store.Game, power, subject, text string, skip ...string) error {
 	if err := d.tellPower(tx, g, power, subject, text, skip...); err != nil {
 		return err
 	}
@@ -322,7 +320,7 @@ func (d *Daemon) tellPowerAndGM(tx *store.Tx, g *store.Game, power, subject, tex
 // when not empty, is mailed to p: they are told once, and later mails to
 // their old reply address get one sentence (leftSentence). The rest of the
 // power is told by the caller, with leftNote.
-func (d *Daemon) removeDiplomat(tx *store.Tx, g *store.Game, p *store.Player, how string, now time.Time, why string) error {
+func (d *Daemon) removeDiplomat(tx *txn, g *store.Game, p *store.Player, how string, now time.Time, why string) error {
 	p.Left, p.LeftHow, p.LeftAt = true, how, now.UTC()
 	if dropsOrders(how) {
 		g.Dropped = append(g.Dropped, store.Drop{Address: p.Address, At: now.UTC()})
@@ -375,7 +373,6 @@ func cmdRelease(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("RELEASE %s: %s is not a junior diplomat of %s.", addr, addr, pn)
 		return nil
 	}
-	mc.changed = true
 	if err := mc.audit("release", me.Power+": "+addr); err != nil {
 		return err
 	}

@@ -261,7 +261,7 @@ func TestJoiningAPowerNeedsItsSenior(t *testing.T) {
 	// Deputy asks; the senior answers by replying ACCEPT to the request.
 	h.send("deputy@example.test", "", "JOIN jr as junior of England")
 	ask = h.subject(h.outbox(), eng.addr, "asks to join")
-	h.sendMail(&Incoming{MsgID: "accept@test", From: eng.addr, Token: eng.token, Subject: "Re: " + ask.Subject, Text: "ACCEPT", InReplyTo: ask.Mail.MessageID})
+	h.sendMail(&Incoming{MsgID: "accept@test", From: eng.addr, Token: eng.token, Subject: "Re: " + ask.Subject, Text: "ACCEPT", InReplyTo: ask.Parsed.MessageID})
 	ms = h.outbox()
 	mustContain(t, h.reply(ms, eng.addr).Text, "deputy@example.test is now a junior diplomat of England (seniority 1)")
 	welcome := h.subject(ms, "deputy@example.test", "You are England")
@@ -486,9 +486,7 @@ func TestJoinRequestEdges(t *testing.T) {
 // Every verb the mail parser knows has an entry in the dispatch table, so
 // none falls through to "I know this command but it is not available".
 func TestEveryParsedVerbIsHandled(t *testing.T) {
-	notYet := map[orders.Verb]string{
-		orders.VerbPassword: "parsed but never handled (issue 14, item 4)",
-	}
+	notYet := map[orders.Verb]string{}
 	for _, v := range orders.Verbs() {
 		if _, ok := commands[v]; !ok && notYet[v] == "" {
 			t.Errorf("%s is parsed but has no handler in the dispatch table", v)
@@ -585,7 +583,7 @@ func TestReplyToThePowerMailAfterTheFirstPhase(t *testing.T) {
 		t.Fatalf("phase %s", g.PhaseID)
 	}
 	reply := func(id, text string) string {
-		h.sendMail(&Incoming{MsgID: id, From: "england@example.test", Token: powerMail.Token, Subject: "Re: " + powerMail.Subject, Text: text, InReplyTo: powerMail.Mail.MessageID})
+		h.sendMail(&Incoming{MsgID: id, From: "england@example.test", Token: powerMail.Token, Subject: "Re: " + powerMail.Subject, Text: text, InReplyTo: powerMail.Parsed.MessageID})
 		return h.only(h.outbox(), "england@example.test").Text
 	}
 	// Orders for France's units: valid for no phase of England's.

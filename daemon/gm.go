@@ -16,29 +16,11 @@ import (
 	"pbemd/store"
 )
 
-// gmCommands are the GM's overrides, each allowed only to the game's GM
+// The GM's overrides (commandTable), each allowed only to the game's GM
 // (by the GM token of a reply, or SIGNON GM with the GM password). Each is
 // acknowledged with what changed, audited, and announced to the players
 // unless the mail said SILENT first. A command that would break the game is
 // refused with the reason and changes nothing.
-var gmCommands = map[orders.Verb]commandFunc{
-	orders.VerbStart:     gmStart,
-	orders.VerbProcess:   gmProcess,
-	orders.VerbPause:     gmPause,
-	orders.VerbResume:    gmResume,
-	orders.VerbDeadline:  gmDeadline,
-	orders.VerbExtend:    gmExtend,
-	orders.VerbRollback:  gmRollback,
-	orders.VerbSetOrders: gmSetOrders,
-	orders.VerbPreview:   gmPreview,
-	orders.VerbPublish:   gmPublish,
-	orders.VerbReplace:   gmReplace,
-	orders.VerbPromote:   gmPromote,
-	orders.VerbEject:     gmEject,
-	orders.VerbEnd:       gmEnd,
-	orders.VerbSilent:    gmSilent,
-	orders.VerbSet:       gmSet,
-}
 
 func needActive(mc *mailCtx, verb orders.Verb) bool {
 	if mc.game.Status != store.Active {
@@ -67,7 +49,6 @@ func gmStart(mc *mailCtx, _ *orders.Command) error {
 	if err := mc.d.startGame(mc.tx, g); err != nil {
 		return err
 	}
-	mc.changed = true
 	n := countPlayers(g)
 	mc.say("%s started with %d player%s: %s. Deadline %s.", g.Name, n, plural(n), g.PhaseTitle, mc.d.showTime(g.Deadline, nil))
 	return mc.audit("start", "")
@@ -87,7 +68,6 @@ func gmProcess(mc *mailCtx, _ *orders.Command) error {
 		return nil
 	}
 	g.Deadline = mc.now.UTC()
-	mc.changed = true
 	mc.say("%s of %s will be processed now (within the minute).", g.PhaseTitle, g.Name)
 	if err := mc.audit("process", g.PhaseID); err != nil {
 		return err
@@ -109,7 +89,6 @@ func gmPause(mc *mailCtx, cmd *orders.Command) error {
 	}
 	g.Paused, g.PauseReason = true, reason
 	g.PausedUntil = mc.now.Add(mc.d.opt.Schedule.PauseCap).UTC()
-	mc.changed = true
 	mc.say("%s is paused (%s) until RESUME, at most until %s; PAUSE again to renew.", g.Name, reason, mc.d.showTime(g.PausedUntil, nil))
 	if err := mc.audit("pause", reason); err != nil {
 		return err
@@ -123,7 +102,6 @@ func gmResume(mc *mailCtx, _ *orders.Command) error {
 		mc.say("RESUME: %s is not paused.", g.Name)
 		return nil
 	}
-	mc.changed = true
 	if err := mc.audit("resume", ""); err != nil {
 		return err
 	}
@@ -147,7 +125,7 @@ func resumedDeadline(g *store.Game, now time.Time) time.Time {
 }
 
 // resume ends a pause and tells everyone the new deadline.
-func (d *Daemon) resume(tx *store.Tx, g *store.Game, now time.Time, why string) error {
+func (d *Daemon) resume(tx *txn, g *store.Game, now time.Time, why string) error {
 	g.Paused, g.PauseReason, g.PausedUntil = false, "", time.Time{}
 	g.Deadline = resumedDeadline(g, now)
 	g.PausedAt = time.Time{}
@@ -251,7 +229,6 @@ func setDeadline(mc *mailCtx, t time.Time, action string) error {
 	g := mc.game
 	g.Deadline = t.UTC()
 	g.Reminded = nil
-	mc.changed = true
 	mc.say("The deadline of %s is now %s.", g.PhaseTitle, mc.d.showTime(g.Deadline, nil))
 	if err := mc.audit(action, g.Deadline.Format(time.RFC3339)); err != nil {
 		return err
@@ -345,7 +322,6 @@ func gmPreview(mc *mailCtx, cmd *orders.Command) error {
 		return nil
 	}
 	mc.game.Options.Preview = on
-	mc.changed = true
 	if on {
 		mc.say("Preview is on: results come to you first; PUBLISH sends them, ROLLBACK discards them.")
 	} else {
@@ -369,7 +345,6 @@ func gmPublish(mc *mailCtx, _ *orders.Command) error {
 		return err
 	}
 	g.Pending = nil
-	mc.changed = true
 	if err := mc.audit("publish", rec.PhaseID); err != nil {
 		return err
 	}
@@ -427,7 +402,6 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 	// votes, ready flags, seed. Only its clock is new: the old deadline
 	// has passed, so it gets a new one (and new reminders).
 	mc.d.openPhase(g, open, mc.now)
-	mc.changed = true
 	if err := mc.audit("rollback", rec.PhaseID); err != nil {
 		return err
 	}
@@ -475,7 +449,6 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 	if err := mc.tx.PutToken(np.Token, store.TokenRef{Game: g.Name, Address: addr}); err != nil {
 		return err
 	}
-	mc.changed = true
 	mc.say("%s is now played by %s (senior diplomat); they have their password and reply address.", pn, addr)
 	if err := mc.audit("replace", power+" → "+addr); err != nil {
 		return err
@@ -510,7 +483,6 @@ func gmPromote(mc *mailCtx, cmd *orders.Command) error {
 		}
 	}
 	junior.Rank = 0
-	mc.changed = true
 	pn := powerName(g, junior.Power)
 	mc.say("%s is now the senior diplomat of %s.", addr, pn)
 	if err := mc.audit("promote", junior.Power+": "+addr); err != nil {
@@ -549,7 +521,6 @@ func gmEject(mc *mailCtx, cmd *orders.Command) error {
 			n++
 		}
 	}
-	mc.changed = true
 	mc.say("%s: %d diplomat%s removed (each is told); its units are in civil disorder until REPLACE %s WITH <address>.", pn, n, plural(n), power)
 	if err := mc.audit("eject", power); err != nil {
 		return err
@@ -572,7 +543,6 @@ func ejectDiplomat(mc *mailCtx, addr string) error {
 	if err != nil {
 		return err
 	}
-	mc.changed = true
 	mc.say("%s is no longer a diplomat of %s; orders they sent for %s no longer count. They and the rest of %s are told.", addr, pn, g.PhaseTitle, pn)
 	if !hasDiplomats(g, power) {
 		mc.say("%s has no diplomat left: its units are in civil disorder until REPLACE %s WITH <address>.", pn, power)
@@ -596,7 +566,6 @@ func gmEnd(mc *mailCtx, cmd *orders.Command) error {
 		if err := mc.audit("end", "draw"); err != nil {
 			return err
 		}
-		mc.changed = false
 		return mc.d.endGame(mc.tx, g, "draw", g.Alive, "The GM has declared a draw.", nil)
 	case "SOLO":
 		power, ok := matchPower(mc.engine, cmd.Power)
@@ -608,7 +577,6 @@ func gmEnd(mc *mailCtx, cmd *orders.Command) error {
 		if err := mc.audit("end", "solo "+power); err != nil {
 			return err
 		}
-		mc.changed = false
 		return mc.d.endGame(mc.tx, g, "solo", []string{power}, "The GM has declared the result.", nil)
 	}
 	mc.say("END: write END DRAW or END SOLO <power>.")
@@ -624,7 +592,6 @@ func gmSet(mc *mailCtx, cmd *orders.Command) error {
 		return nil
 	}
 	g.Options = opts
-	mc.changed = true
 	mc.say("Options of %s: pace %s, press %s, anonymous announcements %s, press in retreat/build phases %s, preview %s, process early %s, draw prize %s%s.",
 		g.Name, opts.Pace, opts.Press, onOff(opts.PSA), onOff(opts.PressInAdj), onOff(opts.Preview), onOff(opts.ProcessEarly), onOff(opts.DrawPrize), engineOptions(opts))
 	if err := mc.audit("set", fmt.Sprint(cmd.Options)); err != nil {

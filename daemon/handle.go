@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // mailCtx is the work on one incoming mail, inside one transaction.
 type mailCtx struct {
 	d      *Daemon
-	tx     *store.Tx
+	tx     *txn
 	in     *Incoming
 	now    time.Time
 	sender string
@@ -34,14 +35,17 @@ type mailCtx struct {
 	// signon is the first SIGNON of the mail, its password compared
 	// before this transaction (signon.go); nil when it has none.
 	signon *signonCheck
+	// password is the first PASSWORD of the mail, hashed before this
+	// transaction (password.go); passwordSet once it is the player's.
+	password    *passwordChange
+	passwordSet bool
 
 	engine adjudicator.Engine
 	state  []byte
 
-	reply   []string // sections of the reply, in order
-	silent  bool     // GM said SILENT: do not announce to players
-	changed bool     // game must be written back
-	done    bool     // answered already: read nothing more of the mail
+	reply  []string // sections of the reply, in order
+	silent bool     // GM said SILENT: do not announce to players
+	done   bool     // answered already: read nothing more of the mail
 }
 
 func (mc *mailCtx) say(format string, args ...any) {
@@ -50,8 +54,9 @@ func (mc *mailCtx) say(format string, args ...any) {
 
 // HandleMail carries out everything one mail asks for, in one transaction,
 // and queues its reply. It returns an error only when the mail could not be
-// processed at all (the store failed): the caller retries it later, and the
-// Message-ID record makes the retry harmless.
+// processed at all (the store failed; errors.Is store.ErrWrite when it
+// could not write): the caller retries it later, and the Message-ID record
+// makes the retry harmless.
 func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 	now := d.now()
 	log := d.log.With("msgid", in.MsgID, "from", in.From)
@@ -60,18 +65,25 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 	if in.Auto {
 		log.Info("mail not answered: bounce or auto-reply")
 		d.metrics.MailsIgnored.Add(1)
-		return d.db.Update(func(tx *store.Tx) error {
+		return d.update(func(tx *txn) error {
 			_, err := tx.MarkMailProcessed(in.MsgID, now)
 			return err
 		})
 	}
 
-	// bcrypt runs here, before the write transaction (signon.go).
+	// bcrypt runs here, before the write transaction (signon.go,
+	// password.go).
 	signon, err := d.checkSignon(in, now)
 	if err != nil {
 		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
 	}
-	err = d.db.Update(func(tx *store.Tx) error {
+	password, err := d.checkPassword(in, signon)
+	if err != nil {
+		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
+	}
+	counted := "" // the address the rate limit counted this mail for
+	err = d.update(func(tx *txn) error {
+		counted = ""
 		first, err := tx.MarkMailProcessed(in.MsgID, now)
 		if err != nil {
 			return err
@@ -89,10 +101,10 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 			if err != nil || !once {
 				return err
 			}
-			if ok, err := d.mayAnswerUnproven(tx, to, now, log); err != nil || !ok {
+			if ok, err := d.mayAnswerUnproven(tx.Tx, to, now, log); err != nil || !ok {
 				return err
 			}
-			if d.rate.check(to, now) == silent {
+			if counted = to; d.rate.check(to, now) == silent {
 				return nil
 			}
 			return d.send(tx, &Outgoing{
@@ -103,7 +115,7 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 					"(no attachments); a few kilobytes is plenty.\n",
 			})
 		}
-		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: in.unproven(), log: log, signon: signon}
+		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: in.unproven(), log: log, signon: signon, password: password}
 		if err := mc.run(); err != nil {
 			return err
 		}
@@ -111,10 +123,11 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 			return nil
 		}
 		if !mc.identified() {
-			if ok, err := d.mayAnswerUnproven(tx, mc.sender, now, log); err != nil || !ok {
+			if ok, err := d.mayAnswerUnproven(tx.Tx, mc.sender, now, log); err != nil || !ok {
 				return err
 			}
 		}
+		counted = mc.sender
 		switch d.rate.check(mc.sender, now) {
 		case silent:
 			log.Warn("rate limit: mail processed, not answered", "sender", mc.sender)
@@ -125,9 +138,14 @@ func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
 		return mc.sendReply()
 	})
 	if err != nil {
+		// Nothing of the mail landed, its answer included, and it will be
+		// handed over again: its count toward the sender's rate limit is
+		// taken back.
+		if counted != "" {
+			d.rate.uncount(counted, now)
+		}
 		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
 	}
-	d.opt.Kick()
 	return nil
 }
 
@@ -230,10 +248,27 @@ func (mc *mailCtx) run() error {
 	if err := mc.execute(lines, check); err != nil {
 		return err
 	}
-	if mc.changed {
-		return mc.tx.PutGame(mc.game)
+	return mc.saveGame()
+}
+
+// saveGame writes the mail's game back if the mail changed it. The record
+// is compared with the one the store holds now (what this transaction
+// wrote already included), so no command has to remember to say that it
+// changed the game, and one a writer of its own has written (endGame,
+// resume) is not written again.
+func (mc *mailCtx) saveGame() error {
+	g := mc.game
+	if g == nil {
+		return nil
 	}
-	return nil
+	if stored, err := mc.tx.Game(g.Name); err == nil {
+		a, errA := json.Marshal(stored)
+		b, errB := json.Marshal(g)
+		if errA == nil && errB == nil && bytes.Equal(a, b) {
+			return nil
+		}
+	}
+	return mc.tx.PutGame(g)
 }
 
 // identifyByToken reads the +token of the address the mail was sent to.

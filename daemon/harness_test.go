@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"pbemd/adjudicator"
-	"pbemd/mailer"
 	"pbemd/orders"
 	"pbemd/store"
+	"pbemd/store/storetest"
 )
 
 // toyEngine is a tiny deterministic game for daemon tests: two powers,
@@ -266,46 +266,13 @@ func (h *harness) tick() {
 }
 
 // sent is one mail taken from the outbox.
-type sent struct {
-	To      string
-	Subject string
-	Text    string
-	Token   string // the +token of its reply address
-	Mail    *mailer.Mail
-}
+type sent = storetest.Mail
 
 // outbox takes every queued mail out of the outbox, sorted by recipient
 // then subject.
 func (h *harness) outbox() []sent {
 	h.t.Helper()
-	var out []sent
-	err := h.db.Update(func(tx *store.Tx) error {
-		ms, err := tx.DueMail(time.Now().Add(1000*time.Hour), 1<<20)
-		if err != nil {
-			return err
-		}
-		for _, m := range ms {
-			pm, err := mailer.ParseMail(m.Raw, "gm@example.test")
-			if err != nil {
-				return err
-			}
-			s := sent{To: strings.Join(m.To, ","), Subject: pm.Subject, Text: pm.Text, Mail: pm}
-			if len(pm.ReplyTo) > 0 {
-				addr := pm.ReplyTo[0].Address
-				if i, j := strings.Index(addr, "+"), strings.Index(addr, "@"); i >= 0 && j > i {
-					s.Token = addr[i+1 : j]
-				}
-			}
-			out = append(out, s)
-			if err := tx.MailSent(m.ID, time.Now()); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		h.t.Fatal(err)
-	}
+	out := storetest.Outbox(h.t, h.db, "gm@example.test")
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].To != out[j].To {
 			return out[i].To < out[j].To

@@ -4,8 +4,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net/mail"
 	"strings"
+	"time"
 
+	"pbemd/mailer"
 	"pbemd/store"
 )
 
@@ -16,7 +19,7 @@ const (
 )
 
 // Outgoing is one mail the daemon sends. send fills MsgID, Code, From and
-// ReplyTo; the wiring's Enqueue turns it into bytes in the outbox.
+// ReplyTo; compose turns it into the bytes the outbox keeps.
 type Outgoing struct {
 	To         []string
 	Subject    string
@@ -56,11 +59,56 @@ func newCode() string {
 	return s.String()
 }
 
-// send stamps a mail with its Message-ID and verification code, records the
-// code, and puts it in the outbox — all inside tx, so it leaves only if
-// what caused it is committed. Inside a Tick batch the mail is only
-// collected; the batch composes and writes its mails at the end.
-func (d *Daemon) send(tx *store.Tx, m *Outgoing) error {
+// A txn is one write transaction of the daemon's: the store's, and the
+// mails its work sends. Every write of the daemon is one (update), so that
+// a mail leaves if and only if what caused it is committed.
+type txn struct {
+	*store.Tx
+	mails []*Outgoing // sent by the work so far, queued at its end
+}
+
+// update runs fn in one write transaction. When fn is done, the mails it
+// sent are composed on every core (a deadline burst sends thousands) and
+// queued in order, in the same transaction; once it is committed the
+// sender is told.
+func (d *Daemon) update(fn func(tx *txn) error) error {
+	queued := 0
+	err := d.db.Update(func(stx *store.Tx) error {
+		tx := &txn{Tx: stx}
+		if err := fn(tx); err != nil {
+			return err
+		}
+		queued = len(tx.mails)
+		return d.queue(tx)
+	})
+	if err == nil && queued > 0 {
+		d.opt.Kick()
+	}
+	return err
+}
+
+// queue composes the mails of tx in parallel and writes them in order.
+func (d *Daemon) queue(tx *txn) error {
+	obs := make([]store.OutboxMessage, len(tx.mails))
+	errs := make([]error, len(tx.mails))
+	now := d.now()
+	parallel(len(tx.mails), func(i int) { obs[i], errs[i] = compose(tx.mails[i], now) })
+	for i, m := range tx.mails {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if err := d.write(tx.Tx, m, obs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// send stamps a mail with its Message-ID and verification code and puts it
+// among the mails of tx, which queues it with its code when the work of
+// the transaction is done (update): it leaves only if what caused it is
+// committed.
+func (d *Daemon) send(tx *txn, m *Outgoing) error {
 	if len(m.To) == 0 {
 		return nil
 	}
@@ -80,15 +128,8 @@ func (d *Daemon) send(tx *store.Tx, m *Outgoing) error {
 	m.Text = strings.TrimRight(m.Text, "\n") + "\n\n-- \n" +
 		fmt.Sprintf("pbemd game master · verification code %s\n", m.Code) +
 		fmt.Sprintf("Forged mail is part of the game: to check that this one is mine, send VERIFY %s to %s.\n", m.Code, d.opt.Address)
-	if b := d.batch.Load(); b != nil && b.tx == tx {
-		b.mails = append(b.mails, m)
-		return nil
-	}
-	ob, err := compose(m, d.now())
-	if err != nil {
-		return err
-	}
-	return d.write(tx, m, ob)
+	tx.mails = append(tx.mails, m)
+	return nil
 }
 
 // write records a composed mail's code and puts it in the outbox. The
@@ -114,25 +155,32 @@ func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage) error 
 	return nil
 }
 
-// mailBatch collects the mails of one Tick transaction.
-type mailBatch struct {
-	tx    *store.Tx
-	mails []*Outgoing
-}
-
-// flush composes the batch's mails in parallel and writes them in order.
-func (d *Daemon) flush(b *mailBatch) error {
-	obs := make([]store.OutboxMessage, len(b.mails))
-	errs := make([]error, len(b.mails))
-	now := d.now()
-	parallel(len(b.mails), func(i int) { obs[i], errs[i] = compose(b.mails[i], now) })
-	for i, m := range b.mails {
-		if errs[i] != nil {
-			return errs[i]
-		}
-		if err := d.write(b.tx, m, obs[i]); err != nil {
-			return err
-		}
+// compose turns an outgoing mail into the outbox record that the sender
+// delivers. It is pure (no store), so a batch composes on every core.
+func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
+	out := &mailer.Outgoing{
+		From:       mail.Address{Name: "pbemd game master", Address: m.From},
+		ReplyTo:    []mail.Address{{Address: m.ReplyTo}},
+		Subject:    m.Subject,
+		Text:       m.Text,
+		InReplyTo:  m.InReplyTo,
+		References: m.References,
+		Auto:       mailer.Auto(m.Auto),
+		Date:       now,
+		MessageID:  m.MsgID,
 	}
-	return nil
+	for _, to := range m.To {
+		out.To = append(out.To, mail.Address{Address: to})
+	}
+	if m.Game != "" {
+		out.Headers = append(out.Headers, mailer.HeaderField{Key: GameHeader, Value: m.Game})
+	}
+	if m.Alert {
+		out.Headers = append(out.Headers, mailer.HeaderField{Key: AlertHeader, Value: "yes"})
+	}
+	c, err := mailer.Compose(out)
+	if err != nil {
+		return store.OutboxMessage{}, fmt.Errorf("compose mail to %v: %w", m.To, err)
+	}
+	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: c.Raw, Queued: now.UTC()}, nil
 }

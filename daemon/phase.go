@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,7 +53,7 @@ func (d *Daemon) Tick(ctx context.Context) error {
 			}
 			batch := due[:min(tickBatch, len(due))]
 			due = due[len(batch):]
-			err := d.db.Update(func(tx *store.Tx) error {
+			err := d.update(func(tx *txn) error {
 				moved, err := d.processBatch(tx, batch, now)
 				progressed = progressed || moved
 				return err
@@ -60,7 +61,6 @@ func (d *Daemon) Tick(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			d.opt.Kick()
 		}
 		if !progressed {
 			return nil
@@ -90,7 +90,7 @@ type phaseJob struct {
 // resolves their phases on every core, then writes the results. The write
 // lock of the transaction is held throughout, so no mail can change a game
 // between the read and the write.
-func (d *Daemon) processBatch(tx *store.Tx, names []string, now time.Time) (bool, error) {
+func (d *Daemon) processBatch(tx *txn, names []string, now time.Time) (bool, error) {
 	progressed := false
 	var jobs []*phaseJob
 	for _, name := range names {
@@ -103,16 +103,13 @@ func (d *Daemon) processBatch(tx *store.Tx, names []string, now time.Time) (bool
 			jobs = append(jobs, job)
 		}
 	}
-	parallel(len(jobs), func(i int) { jobs[i].resolve() })
-	b := &mailBatch{tx: tx}
-	d.batch.Store(b)
-	defer d.batch.Store(nil)
+	parallel(len(jobs), func(i int) { jobs[i].resolve(d.now) })
 	for _, job := range jobs {
 		if err := d.applyPhase(tx, job, now); err != nil {
 			return false, fmt.Errorf("game %s: %w", job.g.Name, err)
 		}
 	}
-	return progressed, d.flush(b)
+	return progressed, nil
 }
 
 // parallel runs fn(0) … fn(n-1) on up to GOMAXPROCS goroutines.
@@ -140,7 +137,7 @@ func parallel(n int, fn func(int)) {
 
 // loadDue handles one game found in the due index: paused and stale
 // entries are settled here; a game to adjudicate comes back as a job.
-func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, bool, error) {
+func (d *Daemon) loadDue(tx *txn, name string, now time.Time) (*phaseJob, bool, error) {
 	g, err := tx.Game(name)
 	if err != nil {
 		return nil, false, err
@@ -164,16 +161,17 @@ func (d *Daemon) loadDue(tx *store.Tx, name string, now time.Time) (*phaseJob, b
 	if job.state, err = tx.State(g.Name); err != nil {
 		return nil, false, err
 	}
-	if job.orders, err = loadStanding(tx, g); err != nil {
+	if job.orders, err = loadStanding(tx.Tx, g); err != nil {
 		return nil, false, err
 	}
 	return job, true, nil
 }
 
-// resolve runs the engine: no store, no clock of the daemon's.
-func (j *phaseJob) resolve() {
-	t0 := time.Now()
-	defer func() { j.dur = time.Since(t0) }()
+// resolve runs the engine: no store; the clock only to time it for the
+// metrics (time.Now's readings subtract on the monotonic clock).
+func (j *phaseJob) resolve(now func() time.Time) {
+	t0 := now()
+	defer func() { j.dur = now().Sub(t0) }()
 	merge := mergeFor(j.e, j.state)
 	j.orders.fold(merge) // only what no mail folded yet (GM SET ORDERS, an old store)
 	j.ords = j.orders.orders(merge)
@@ -203,10 +201,10 @@ func phaseSeed(master int64, phase int) int64 {
 
 // applyPhase writes a resolved phase: history, new state, the game's next
 // phase, and the results mail.
-func (d *Daemon) applyPhase(tx *store.Tx, job *phaseJob, now time.Time) error {
+func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 	g := job.g
 	log := d.log.With("game", g.Name, "phase", g.PhaseID)
-	d.metrics.observeAdjudication(job.dur)
+	d.metrics.AdjudicationNs.Add(int64(job.dur))
 	if job.err != nil {
 		// An engine error is a bug, not bad input: stop the game and
 		// tell the GM rather than retry it every tick.
@@ -305,7 +303,7 @@ func (d *Daemon) openPhase(g *store.Game, p store.OpenPhase, now time.Time) {
 // endGame is the one writer that ends a game: it marks g over and tells
 // everyone. rec, when the rules ended the game, is the phase that did:
 // its results go out first.
-func (d *Daemon) endGame(tx *store.Tx, g *store.Game, how string, winners []string, why string, rec *store.PhaseRecord) error {
+func (d *Daemon) endGame(tx *txn, g *store.Game, how string, winners []string, why string, rec *store.PhaseRecord) error {
 	g.Status = store.Finished
 	g.EndedAs = how
 	g.Winners = winners
@@ -339,7 +337,7 @@ func (d *Daemon) endGame(tx *store.Tx, g *store.Game, how string, winners []stri
 		}
 		fmt.Fprintf(&b, "%s has ended in a draw shared by %s.\n", g.Name, strings.Join(names, ", "))
 		if g.Options.DrawPrize {
-			prize, err := d.drawPrize(tx, g, winners)
+			prize, err := d.drawPrize(tx.Tx, g, winners)
 			if err != nil {
 				return err
 			}
@@ -391,7 +389,7 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 // publishResults mails a processed phase's results: each diplomat gets the
 // public part with their power's private part, observers the public part,
 // the GM a copy.
-func (d *Daemon) publishResults(tx *store.Tx, g *store.Game, rec *store.PhaseRecord) error {
+func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) error {
 	subject := fmt.Sprintf("[%s] %s — results", g.Name, rec.Title)
 	for i := range g.Players {
 		p := &g.Players[i]
@@ -414,12 +412,12 @@ func (d *Daemon) publishResults(tx *store.Tx, g *store.Game, rec *store.PhaseRec
 
 // publish mails an announcement to every diplomat and observer, and the GM.
 // skip lists addresses that get nothing (the sender of press, say).
-func (d *Daemon) publish(tx *store.Tx, g *store.Game, subject, text string, skip map[string]bool) error {
+func (d *Daemon) publish(tx *txn, g *store.Game, subject, text string, skip map[string]bool) error {
 	return d.publishThread(tx, g, subject, text, skip, "")
 }
 
 // publishThread is publish with the mails in a thread (References).
-func (d *Daemon) publishThread(tx *store.Tx, g *store.Game, subject, text string, skip map[string]bool, thread string) error {
+func (d *Daemon) publishThread(tx *txn, g *store.Game, subject, text string, skip map[string]bool, thread string) error {
 	var refs []string
 	if thread != "" {
 		refs = []string{thread}
@@ -445,7 +443,7 @@ func (d *Daemon) publishThread(tx *store.Tx, g *store.Game, subject, text string
 }
 
 // gmCopy sends the GM(s) of g a copy, replyable with the GM token.
-func (d *Daemon) gmCopy(tx *store.Tx, g *store.Game, subject, text string) error {
+func (d *Daemon) gmCopy(tx *txn, g *store.Game, subject, text string) error {
 	to := g.GM
 	if len(to) == 0 {
 		to = d.opt.GM
@@ -457,7 +455,7 @@ func (d *Daemon) gmCopy(tx *store.Tx, g *store.Game, subject, text string) error
 }
 
 // alertGM tells the GM of g (or the site GM) something that needs them.
-func (d *Daemon) alertGM(tx *store.Tx, g *store.Game, subject, text string) error {
+func (d *Daemon) alertGM(tx *txn, g *store.Game, subject, text string) error {
 	name := "site"
 	token, err := tx.SiteToken()
 	if err != nil {
@@ -523,7 +521,7 @@ func (d *Daemon) remind(now time.Time) error {
 	}
 	for start := 0; start < len(names); start += tickBatch {
 		batch := names[start:min(start+tickBatch, len(names))]
-		err := d.db.Update(func(tx *store.Tx) error {
+		err := d.update(func(tx *txn) error {
 			for _, name := range batch {
 				if err := d.remindGame(tx, name, now); err != nil {
 					return err
@@ -535,23 +533,21 @@ func (d *Daemon) remind(now time.Time) error {
 			return err
 		}
 	}
-	d.opt.Kick()
 	return nil
 }
 
-func (d *Daemon) remindGame(tx *store.Tx, name string, now time.Time) error {
+func (d *Daemon) remindGame(tx *txn, name string, now time.Time) error {
 	g, err := tx.Game(name)
 	if err != nil || g.Status != store.Active || g.Paused || g.Pending != nil || !g.Deadline.After(now) {
 		return err
 	}
 	left := g.Deadline.Sub(now)
 	length := g.Deadline.Sub(g.PhaseStarted)
-	var due []string
+	var due store.Offsets
 	send := false
 	for _, r := range d.opt.Schedule.Reminders {
-		key := r.String()
-		if left <= r && !contains(g.Reminded, key) {
-			due = append(due, key)
+		if left <= r && !slices.Contains(g.Reminded, r) {
+			due = append(due, r)
 			// A phase hardly longer than the offset gets no reminder for
 			// it: the players have just had the results.
 			send = send || length > r+r/4
@@ -564,7 +560,7 @@ func (d *Daemon) remindGame(tx *store.Tx, name string, now time.Time) error {
 	if !send {
 		return tx.PutGame(g)
 	}
-	st, err := loadStanding(tx, g)
+	st, err := loadStanding(tx.Tx, g)
 	if err != nil {
 		return err
 	}

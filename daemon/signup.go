@@ -159,9 +159,54 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	return g, tx.Audit(store.AuditEntry{Time: d.now().UTC(), Game: name, Actor: "gm:" + gm, Action: "create", Detail: variant})
 }
 
+// CreateRequest is a game creation from the command line.
+type CreateRequest struct {
+	Name    string            `json:"name"`
+	Variant string            `json:"variant"`
+	GM      string            `json:"gm"`
+	Options map[string]string `json:"options"`
+}
+
+// CreateAndAnnounce creates a game and mails its GM the GM address.
+func (d *Daemon) CreateAndAnnounce(req CreateRequest) (string, error) {
+	gm := req.GM
+	if gm == "" && len(d.opt.GM) > 0 {
+		gm = d.opt.GM[0]
+	}
+	var msg string
+	err := d.update(func(tx *txn) error {
+		g, err := d.CreateGame(tx.Tx, req.Name, req.Variant, gm, req.Options)
+		if err != nil {
+			return err
+		}
+		msg = fmt.Sprintf("game %s (%s) created; players JOIN %s by mail to %s", g.Name, g.Variant, g.Name, d.opt.Address)
+		return d.alertGM(tx, g, "Game created", fmt.Sprintf("Game %s (%s) was created from the command line and takes sign-ups.\nPlayers join with: JOIN %s\nReply to this mail with GM commands for %s.", g.Name, g.Variant, g.Name, g.Name))
+	})
+	return msg, err
+}
+
+// Welcome mails the site GM(s) their site GM address, once per store.
+func (d *Daemon) Welcome() error {
+	return d.update(func(tx *txn) error {
+		if tok, err := tx.SiteToken(); err != nil || tok != "" {
+			return err
+		}
+		tok := newToken()
+		if err := tx.PutSiteToken(tok); err != nil {
+			return err
+		}
+		if err := tx.PutToken(tok, store.TokenRef{GM: true}); err != nil {
+			return err
+		}
+		return d.alertGM(tx, nil, "Welcome to pbemd", fmt.Sprintf(
+			"pbemd is running at %s.\n\nReply to this mail to create a game, for example:\n  CREATE rome1 ancientmed\n  CREATE europe standard pace=fast press=white\n\nThe reply address of this mail is your site GM address: keep it to yourself.\nVariants here: %s.\n",
+			d.opt.Address, strings.Join(adjudicator.Names(), ", ")))
+	})
+}
+
 func cmdCreate(mc *mailCtx, cmd *orders.Command) error {
 	variant := strings.ToLower(strings.TrimSpace(cmd.Arg))
-	g, err := mc.d.CreateGame(mc.tx, cmd.Game, variant, mc.sender, cmd.Options)
+	g, err := mc.d.CreateGame(mc.tx.Tx, cmd.Game, variant, mc.sender, cmd.Options)
 	if err != nil {
 		mc.say("CREATE: %v. Nothing was created. Example: CREATE rome1 ancientmed pace=slow press=all", err)
 		return nil
@@ -281,7 +326,6 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 	}
 	mc.game = g
 	mc.player = &g.Players[len(g.Players)-1]
-	mc.changed = true
 	n, need := countPlayers(g), len(e.Info().Powers)
 	mc.say("You are signed up for %s (%d of %d players). Your power is assigned when the game starts; you will get a private mail with it.", g.Name, n, need)
 	if n >= need {
@@ -324,13 +368,9 @@ func fewestDiplomats(g *store.Game, candidates []string) string {
 // mailSecrets gives a player a password and mails it with their power,
 // their reply address and (for engines with hidden information) their
 // private view; intro, when not empty, opens the mail.
-func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player, intro string) error {
+func (d *Daemon) mailSecrets(tx *txn, g *store.Game, p *store.Player, intro string) error {
 	pw := strings.ToLower(newCode())
-	cost := d.opt.PasswordCost
-	if cost == 0 {
-		cost = bcrypt.DefaultCost
-	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(pw), cost)
+	hash, err := bcrypt.GenerateFromPassword([]byte(pw), d.passwordCost())
 	if err != nil {
 		return err
 	}
@@ -348,7 +388,7 @@ func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player, intro
 		"Your password: %s\n",
 		powerName(g, p.Power), g.Name, role, g.Name, d.replyAddress(p.Token), d.opt.Address,
 		p.Power, g.Name, pw, pw)
-	if view, err := d.privateView(tx, g, p.Power); err != nil {
+	if view, err := d.privateView(tx.Tx, g, p.Power); err != nil {
 		return err
 	} else if view != "" {
 		text += "\n--- for you only ---\n" + view
@@ -361,7 +401,7 @@ func (d *Daemon) mailSecrets(tx *store.Tx, g *store.Game, p *store.Player, intro
 
 // startGame assigns the powers, sets the engine's start position and tells
 // everyone.
-func (d *Daemon) startGame(tx *store.Tx, g *store.Game) error {
+func (d *Daemon) startGame(tx *txn, g *store.Game) error {
 	e, err := engineFor(g)
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package daemon
 import (
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"pbemd/adjudicator"
 	"pbemd/store"
+	"pbemd/store/storetest"
 )
 
 // TestOrderMailCostDoesNotGrowWithVersions: the 300th order mail of a
@@ -117,11 +117,7 @@ func TestStandingFoldsEqualEveryVersionFolded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			db, err := store.Open(filepath.Join(t.TempDir(), "pbemd.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
+			db := storetest.Open(t)
 			g := &store.Game{Name: "fold", Variant: c.variant, Status: store.Active}
 			g.PhaseID = "P"
 			for _, p := range c.powers {

@@ -37,7 +37,7 @@ import (
 	"time"
 
 	"pbemd/adjudicator/diplomacy"
-	"pbemd/daemon"
+	"pbemd/server"
 	"pbemd/store"
 )
 
@@ -181,14 +181,14 @@ func Run(ctx context.Context, opt Options) (res *Result, err error) {
 	}
 
 	clk := &clock{t: Start}
-	cfg := daemon.DefaultConfig()
+	cfg := server.DefaultConfig()
 	cfg.DataDir = dir
 	cfg.HTTP = ""
 	cfg.Mailserver.IMAPAddr = "127.0.0.1:0"
 	cfg.Mailserver.SMTPAddr = "127.0.0.1:0"
 	cfg.Mailserver.StateFile = ""
 	cfg.PasswordCost = 4 // scripted players: no need for slow hashing
-	srv, err := daemon.Open(cfg, opt.Logger, clk.Now)
+	srv, err := server.Open(cfg, opt.Logger, clk.Now)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
@@ -243,8 +243,8 @@ func Run(ctx context.Context, opt Options) (res *Result, err error) {
 // clock, the people at the table and what they did.
 type base struct {
 	opt Options
-	cfg daemon.Config
-	srv *daemon.Server
+	cfg server.Config
+	srv *server.Server
 	clk *clock
 	po  *postOffice
 	res *Result

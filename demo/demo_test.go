@@ -17,6 +17,7 @@ import (
 	"pbemd/adjudicator/diplomacy"
 	"pbemd/orders"
 	"pbemd/store"
+	"pbemd/store/storetest"
 )
 
 // testSeed plays a game that ends in a solo victory (Persia, Fall 469 AUC)
@@ -71,16 +72,7 @@ func playDemo(t *testing.T, seed int64, years int) *game {
 	if err != nil {
 		t.Fatalf("demo: %v\noutput so far:\n%s", err, out.String())
 	}
-	db, err := store.Open(filepath.Join(dir, "pbemd.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := db.Check(); err != nil {
-			t.Errorf("bbolt check: %v", err)
-		}
-		db.Close()
-	})
+	db := storetest.OpenFile(t, filepath.Join(dir, "pbemd.db"))
 	gm := &game{res: res, out: out.String(), db: db}
 	gm.e, _ = diplomacy.NewEngine(res.Variant)
 	err = db.View(func(tx *store.Tx) error {

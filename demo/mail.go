@@ -12,9 +12,9 @@ import (
 
 	"github.com/emersion/go-smtp"
 
-	"pbemd/daemon"
 	"pbemd/mailer"
 	"pbemd/mailserver"
+	"pbemd/server"
 )
 
 // Received is one mail a scripted player (or the GM) read over IMAP.
@@ -58,7 +58,7 @@ func newPostOffice(smtpAddr string, log *slog.Logger) *postOffice {
 
 // open starts reading the mailbox of addr over IMAP until ctx ends.
 func (po *postOffice) open(ctx context.Context, srv *mailserver.Server, addr string) error {
-	cfg, err := daemon.EmbeddedIMAP(srv, addr)
+	cfg, err := server.EmbeddedIMAP(srv, addr)
 	if err != nil {
 		return err
 	}

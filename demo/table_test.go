@@ -13,6 +13,7 @@ import (
 
 	"pbemd/adjudicator"
 	"pbemd/store"
+	"pbemd/store/storetest"
 )
 
 // tableGame is a demo game of Supremacy, Supply Chain or the Empire
@@ -37,16 +38,7 @@ func playTable(t *testing.T, opt Options) *tableGame {
 	if err != nil {
 		t.Fatalf("demo: %v\noutput so far:\n%s", err, out.String())
 	}
-	db, err := store.Open(filepath.Join(dir, "pbemd.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := db.Check(); err != nil {
-			t.Errorf("bbolt check: %v", err)
-		}
-		db.Close()
-	})
+	db := storetest.OpenFile(t, filepath.Join(dir, "pbemd.db"))
 	tg := &tableGame{res: res, out: out.String(), db: db}
 	var ok bool
 	if tg.e, ok = adjudicator.Lookup(res.Variant); !ok {

@@ -25,7 +25,7 @@ type Checkpoint struct {
 }
 
 // InboxState is the fetcher's durable memory. The daemon implements it
-// over the store (daemon/mailqueue.go); the mailer never sees the store.
+// over the store (server/mailqueue.go); the mailer never sees the store.
 type InboxState interface {
 	Checkpoint(key string) (Checkpoint, error)
 	SetCheckpoint(key string, cp Checkpoint) error

@@ -27,7 +27,7 @@ type QueuedMail struct {
 }
 
 // Queue is the durable outbox the Sender drains. The daemon implements it
-// over the store (daemon/mailqueue.go); the mailer never sees the store.
+// over the store (server/mailqueue.go); the mailer never sees the store.
 // Every method is one committed transaction.
 type Queue interface {
 	// Due returns up to limit mails due at now, earliest first.

@@ -9,7 +9,7 @@ import (
 )
 
 // Config configures the embedded mail server. In pbemd's TOML file it is
-// the [mailserver] table (daemon/config.example.toml documents every key).
+// the [mailserver] table (server/config.example.toml documents every key).
 // The fields below System are set by the program that embeds the server,
 // never by the file.
 type Config struct {

@@ -98,7 +98,7 @@ type OpenPhase struct {
 	LastOrdersEnd time.Time `json:"last_orders_end,omitzero"`
 	Waiting       []string  `json:"waiting,omitempty"` // powers with something to order
 	Alive         []string  `json:"alive,omitempty"`
-	Reminded      []string  `json:"reminded,omitempty"` // reminder offsets already sent this phase
+	Reminded      Offsets   `json:"reminded,omitempty"` // reminder offsets already sent this phase
 
 	DrawVotes map[string]bool   `json:"draw_votes,omitempty"` // power → yes, this phase
 	PaceVotes map[string]string `json:"pace_votes,omitempty"` // power → FAST|SLOW (carried from phase to phase)
@@ -109,6 +109,42 @@ type OpenPhase struct {
 	// moment they were released by their senior or ejected by the GM, no
 	// longer count.
 	Dropped []Drop `json:"dropped,omitempty"`
+}
+
+// Offsets are lengths of time before a deadline (the reminders sent for
+// it). They are stored as Go writes a duration ("24h0m0s"), as they were
+// when they were strings.
+type Offsets []time.Duration
+
+// MarshalJSON writes each offset as a duration string.
+func (o Offsets) MarshalJSON() ([]byte, error) {
+	s := make([]string, len(o))
+	for i, d := range o {
+		s[i] = d.String()
+	}
+	return json.Marshal(s)
+}
+
+// UnmarshalJSON reads duration strings.
+func (o *Offsets) UnmarshalJSON(b []byte) error {
+	var s []string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	if s == nil {
+		*o = nil
+		return nil
+	}
+	out := make(Offsets, len(s))
+	for i, x := range s {
+		d, err := time.ParseDuration(x)
+		if err != nil {
+			return fmt.Errorf("reminder offset %q: %w", x, err)
+		}
+		out[i] = d
+	}
+	*o = out
+	return nil
 }
 
 // Drop is one diplomat's orders struck from the open phase: those they

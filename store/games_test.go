@@ -42,7 +42,7 @@ func TestLegacyGameRecordReadsIntoTheOpenPhase(t *testing.T) {
 		Phase: 2, PhaseID: "S1902M", PhaseTitle: "Spring 1902 Movement", PhaseKind: "orders",
 		PhaseStarted: time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC), Deadline: time.Date(2026, 12, 8, 21, 0, 0, 0, time.UTC),
 		LastOrdersEnd: time.Date(2026, 12, 4, 21, 0, 0, 0, time.UTC),
-		Waiting:       []string{"england", "france"}, Alive: []string{"england", "france"}, Reminded: []string{"24h0m0s"},
+		Waiting:       []string{"england", "france"}, Alive: []string{"england", "france"}, Reminded: Offsets{24 * time.Hour},
 		DrawVotes: map[string]bool{"france": true}, PaceVotes: map[string]string{"england": "fast"}, Ready: map[string]bool{"england": true},
 		Locks: map[string]Lock{"england": {By: "eng@x"}, "france": {By: "fra@x", Always: true}},
 	}
@@ -67,6 +67,10 @@ func TestLegacyGameRecordReadsIntoTheOpenPhase(t *testing.T) {
 		if _, ok := flat[k]; !ok {
 			t.Errorf("written record lacks top-level %q: %s", k, raw)
 		}
+	}
+	// The reminders sent are typed now, and written as they were read.
+	if r, _ := json.Marshal(flat["reminded"]); string(r) != `["24h0m0s"]` {
+		t.Errorf("reminders sent written as %s, want [\"24h0m0s\"]", r)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"pbemd/mailer"
 	"pbemd/mailserver"
 	"pbemd/store"
+	"pbemd/store/storetest"
 )
 
 // TestCrashKillRestart runs the real pbemd binary against an embedded mail
@@ -215,14 +216,7 @@ late_grace = "1h"
 	proc.Process.Signal(syscall.SIGTERM)
 	proc.Wait()
 
-	db, err := store.Open(filepath.Join(data, "pbemd.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Check(); err != nil {
-		t.Fatalf("store damaged: %v", err)
-	}
+	db := storetest.OpenFile(t, filepath.Join(data, "pbemd.db")) // checked when the test ends
 	var g *store.Game
 	stored := map[string]bool{}
 	processed := map[string]int{}

@@ -34,8 +34,8 @@ import (
 	_ "pbemd/adjudicator/empire"
 	_ "pbemd/adjudicator/supplychain"
 	_ "pbemd/adjudicator/supremacy"
-	"pbemd/daemon"
 	"pbemd/demo"
+	"pbemd/server"
 )
 
 const usage = `pbemd — play-by-email game master
@@ -90,7 +90,7 @@ func main() {
 		err = check(args)
 	case "config":
 		if len(args) == 1 && args[0] == "example" {
-			fmt.Print(daemon.ExampleConfig())
+			fmt.Print(server.ExampleConfig())
 			return
 		}
 		err = errors.New("usage: pbemd config example")
@@ -108,12 +108,12 @@ func main() {
 }
 
 // loadConfig reads -config, or the defaults when none is given.
-func loadConfig(path string) (daemon.Config, error) {
+func loadConfig(path string) (server.Config, error) {
 	if path == "" {
-		cfg := daemon.DefaultConfig()
+		cfg := server.DefaultConfig()
 		return cfg, cfg.Validate()
 	}
-	return daemon.LoadConfig(path)
+	return server.LoadConfig(path)
 }
 
 func logger(level string) *slog.Logger { return loggerTo(os.Stderr, level) }
@@ -171,7 +171,7 @@ func serve(args []string) error {
 	held := &heldWriter{w: os.Stderr}
 	defer held.Release()
 	log := loggerTo(held, cfg.LogLevel)
-	srv, err := daemon.Open(cfg, log, nil)
+	srv, err := server.Open(cfg, log, nil)
 	if err != nil {
 		return err
 	}
@@ -224,7 +224,7 @@ func check(args []string) error {
 	if err != nil {
 		return err
 	}
-	return daemon.AdminCheck(cfg, fs.Args(), os.Stdout)
+	return server.AdminCheck(cfg, fs.Args(), os.Stdout)
 }
 
 func runDemo(args []string) error {
@@ -301,7 +301,7 @@ func checkOrders(args []string, in io.Reader, out io.Writer) error {
 	variant := fs.String("variant", "standard", "variant: "+strings.Join(adjudicator.Names(), ", "))
 	power := fs.String("power", "", "the power whose orders these are (default: the variant's first)")
 	fs.Parse(args)
-	return daemon.CheckOrders(*variant, *power, in, out)
+	return server.CheckOrders(*variant, *power, in, out)
 }
 
 func game(args []string) error {
@@ -319,7 +319,7 @@ func game(args []string) error {
 	if err != nil {
 		return err
 	}
-	req := daemon.CreateRequest{Name: fs.Arg(0), Variant: fs.Arg(1), GM: *gm, Options: map[string]string{}}
+	req := server.CreateRequest{Name: fs.Arg(0), Variant: fs.Arg(1), GM: *gm, Options: map[string]string{}}
 	for _, kv := range fs.Args()[2:] {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
@@ -327,7 +327,7 @@ func game(args []string) error {
 		}
 		req.Options[k] = v
 	}
-	msg, err := daemon.AdminCreate(cfg, req)
+	msg, err := server.AdminCreate(cfg, req)
 	if err != nil {
 		return err
 	}
@@ -346,7 +346,7 @@ func backup(args []string) error {
 	if err != nil {
 		return err
 	}
-	how, err := daemon.AdminBackup(cfg, fs.Arg(0))
+	how, err := server.AdminBackup(cfg, fs.Arg(0))
 	if err != nil {
 		return err
 	}

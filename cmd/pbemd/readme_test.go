@@ -1,7 +1,13 @@
 package main
 
 import (
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -37,5 +43,68 @@ func TestReadmeShowsWhatDemoPrints(t *testing.T) {
 		if i == len(printed) {
 			t.Fatalf("the README shows a line pbemd demo does not print (in that order):\n%s\n\npbemd demo printed:\n%s", line, out)
 		}
+	}
+}
+
+// The README's layout: imports run one way, cmd → server → {daemon,
+// mailer, mailserver, store}, daemon → {store, orders, adjudicator,
+// mailer}, each engine → {adjudicator, orders} (and the drawing
+// vocabulary, picture). Every package of the repository is placed here,
+// so a new one fails the test until it is.
+func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
+	engines := []string{"adjudicator/diplomacy", "adjudicator/empire", "adjudicator/supplychain", "adjudicator/supremacy"}
+	may := map[string][]string{
+		"cmd/pbemd":   append([]string{"server", "demo", "adjudicator"}, engines...),
+		"server":      {"daemon", "mailer", "mailserver", "store"},
+		"daemon":      {"store", "orders", "adjudicator", "mailer"},
+		"adjudicator": {"orders", "picture"},
+		"orders":      {}, "mailer": {}, "mailserver": {}, "store": {}, "picture": {},
+		"demo":              append([]string{"server", "mailer", "mailserver", "store", "orders", "adjudicator"}, engines...),
+		"daemon/daemontest": {"daemon", "store", "store/storetest", "adjudicator"},
+		"store/storetest":   {"store", "mailer"},
+		"internal/mapgeo":   {"adjudicator/diplomacy", "picture"},
+		"internal/skipnote": {},
+	}
+	for _, e := range engines {
+		may[e] = []string{"adjudicator", "orders", "picture"}
+	}
+	root := "../.."
+	seen := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		pkg, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg = filepath.ToSlash(pkg)
+		allowed, ok := may[pkg]
+		if !ok {
+			t.Errorf("%s: package %s is not placed in the README's layout (nor in this test)", path, pkg)
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		seen++
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			dep, ok := strings.CutPrefix(p, "pbemd/")
+			if ok && !slices.Contains(allowed, dep) {
+				t.Errorf("%s imports %s: %s may import of pbemd only %v", path, p, pkg, allowed)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen < 50 {
+		t.Fatalf("only %d files read", seen)
 	}
 }

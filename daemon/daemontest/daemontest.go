@@ -9,16 +9,14 @@ package daemontest
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"pbemd/daemon"
-	"pbemd/mailer"
 	"pbemd/store"
+	"pbemd/store/storetest"
 )
 
 // Addresses the table uses.
@@ -55,23 +53,14 @@ func New(t testing.TB) *Table {
 // passes a logger.
 func NewWith(t testing.TB, edit func(*daemon.Options)) *Table {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbemd.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.Open(t)
 	tb := &Table{T: t, DB: db, now: Start}
-	t.Cleanup(func() {
-		if err := db.Check(); err != nil {
-			t.Errorf("bbolt check: %v", err)
-		}
-		db.Close()
-	})
 	opt := daemon.Options{Address: Address, GM: []string{GM}, GMPassword: GMPassword, PasswordCost: 4, Now: tb.Now}
 	if edit != nil {
 		edit(&opt)
 	}
-	tb.D, err = daemon.New(db, opt)
-	if err != nil {
+	var err error
+	if tb.D, err = daemon.New(db, opt); err != nil {
 		t.Fatal(err)
 	}
 	return tb
@@ -117,48 +106,13 @@ func (tb *Table) Send(from, token, text string) string {
 }
 
 // Mail is one mail the daemon sent.
-type Mail struct {
-	To      string
-	Subject string
-	Text    string
-	Token   string // the +token of its reply address
-	Parsed  *mailer.Mail
-}
+type Mail = storetest.Mail
 
 // Outbox takes every queued mail out of the outbox (marking it sent),
 // sorted by recipient.
 func (tb *Table) Outbox() []Mail {
 	tb.T.Helper()
-	var out []Mail
-	err := tb.DB.Update(func(tx *store.Tx) error {
-		ms, err := tx.DueMail(tb.Now().Add(1000*time.Hour), 1<<20)
-		if err != nil {
-			return err
-		}
-		for _, m := range ms {
-			pm, err := mailer.ParseMail(m.Raw, Address)
-			if err != nil {
-				return err
-			}
-			x := Mail{To: strings.Join(m.To, ","), Subject: pm.Subject, Text: pm.Text, Parsed: pm}
-			if len(pm.ReplyTo) > 0 {
-				addr := pm.ReplyTo[0].Address
-				if i, j := strings.Index(addr, "+"), strings.Index(addr, "@"); i >= 0 && j > i {
-					x.Token = addr[i+1 : j]
-				}
-			}
-			out = append(out, x)
-			if err := tx.MailSent(m.ID, tb.Now()); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		tb.T.Fatal(err)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].To < out[j].To })
-	return out
+	return storetest.Outbox(tb.T, tb.DB, Address)
 }
 
 // One returns the single mail to addr whose subject contains subj.

@@ -1,4 +1,4 @@
-package daemon
+package server
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ func TestDaemonMailboxNearlyFullTellsTheGMOnce(t *testing.T) {
 	if e.srv.IMAP.DeleteHandledAfter != 30*24*time.Hour {
 		t.Fatalf("the daemon keeps handled mail for %v on the embedded default, want 30 days", e.srv.IMAP.DeleteHandledAfter)
 	}
-	url := serveEndpoint(t, e.srv.Daemon)
+	url := serveEndpoint(t, e.srv)
 	e.next(e2eGM, "Welcome")
 	// A stranger is answered once a day: each HELP comes from someone new.
 	n := 0

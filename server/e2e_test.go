@@ -1,4 +1,4 @@
-package daemon
+package server
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 	"pbemd/store"
 )
 
-// e2e runs a whole pbemd (daemon.Open + Run) on the embedded mail server,
+// e2e runs a whole pbemd (Open + Run) on the embedded mail server,
 // on loopback ports chosen by the system, and talks to it only by real
 // SMTP and IMAP, as players and the GM do.
 type e2e struct {

@@ -1,11 +1,10 @@
-package daemon
+package server
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"net/mail"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -13,24 +12,10 @@ import (
 	"pbemd/mailer"
 	"pbemd/mailserver"
 	"pbemd/store"
+	"pbemd/store/storetest"
 )
 
 const mqDomain = "example.test"
-
-func openMailStore(t testing.TB) *store.DB {
-	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "pbemd.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := db.Check(); err != nil {
-			t.Errorf("bbolt check: %v", err)
-		}
-		db.Close()
-	})
-	return db
-}
 
 func startMailServer(t testing.TB) *mailserver.Server {
 	t.Helper()
@@ -97,7 +82,7 @@ func (h *storeHandler) distinct() int {
 // mailbox → Fetcher → handler deduplicating in the store, with the
 // checkpoint in the store.
 func TestMailRoundTripThroughTheStore(t *testing.T) {
-	db := openMailStore(t)
+	db := storetest.Open(t)
 	srv := startMailServer(t)
 	smtpCfg, _ := EmbeddedSMTP(srv, "gm@"+mqDomain)
 	imapCfg, _ := EmbeddedIMAP(srv, "p1@"+mqDomain)
@@ -161,7 +146,7 @@ func TestMailRoundTripThroughTheStore(t *testing.T) {
 // next daemon sends the mail again when its backoff is over, and counts
 // the attempt.
 func TestOutboxAttemptSurvivesACrash(t *testing.T) {
-	db := openMailStore(t)
+	db := storetest.Open(t)
 	srv := startMailServer(t)
 	smtpCfg, _ := EmbeddedSMTP(srv, "gm@"+mqDomain)
 	c := composeTo(t, 1, "p1@"+mqDomain)
@@ -197,7 +182,7 @@ func TestOutboxAttemptSurvivesACrash(t *testing.T) {
 }
 
 func TestInboxStateAdapter(t *testing.T) {
-	db := openMailStore(t)
+	db := storetest.Open(t)
 	s := NewInboxState(db)
 	for want := 1; want <= 2; want++ {
 		if n, err := s.AddFailure("m@x", time.Now(), "boom"); err != nil || n != want {
@@ -236,7 +221,7 @@ func BenchmarkSend(b *testing.B) {
 	smtpCfg, _ := EmbeddedSMTP(srv, "gm@"+mqDomain)
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		db := openMailStore(b)
+		db := storetest.Open(b)
 		for j := range benchMails {
 			enqueueComposed(b, db, composeTo(b, j, "p1@"+mqDomain))
 		}
@@ -289,7 +274,7 @@ func BenchmarkIngestStore(b *testing.B) {
 		}
 		cfg := imapCfg
 		cfg.Username, cfg.Password, cfg.Address = account, "pw", "gm@"+mqDomain
-		db := openMailStore(b)
+		db := storetest.Open(b)
 		h := &storeHandler{db: db}
 		f, err := mailer.NewFetcher(cfg, mailer.FetcherOptions{State: NewInboxState(db), Handler: h.handle})
 		if err != nil {

@@ -1,6 +1,7 @@
-package daemon
+package server
 
 import (
+	"crypto/rand"
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
@@ -29,14 +30,14 @@ const AdminTokenFile = "admin.token"
 //	POST /games           create a game: JSON {name, variant, gm, options} (admin token)
 //
 // The admin token comes in the Authorization header ("Bearer <token>").
-func (d *Daemon) Handler(adminToken string) http.Handler {
+func (s *Server) Handler(adminToken string) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		if err := d.db.View(func(tx *store.Tx) error { tx.Meta("schema"); return nil }); err != nil {
+		if err := s.DB.View(func(tx *store.Tx) error { tx.Meta("schema"); return nil }); err != nil {
 			http.Error(w, "store: "+err.Error(), http.StatusServiceUnavailable)
 			return
 		}
-		if problems := d.healthProblems(); len(problems) > 0 {
+		if problems := s.healthProblems(); len(problems) > 0 {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.WriteHeader(http.StatusServiceUnavailable)
 			fmt.Fprintln(w, "failing")
@@ -49,7 +50,7 @@ func (d *Daemon) Handler(adminToken string) http.Handler {
 	})
 	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-		d.metrics.WritePrometheus(w)
+		s.writeMetrics(w)
 	})
 	admin := func(h http.HandlerFunc) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
@@ -63,8 +64,8 @@ func (d *Daemon) Handler(adminToken string) http.Handler {
 	}
 	mux.HandleFunc("GET /backup", admin(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
-		if _, err := d.db.Backup(w); err != nil {
-			d.log.Error("backup over http", "err", err)
+		if _, err := s.DB.Backup(w); err != nil {
+			s.log.Error("backup over http", "err", err)
 		}
 	}))
 	mux.HandleFunc("POST /games", admin(func(w http.ResponseWriter, r *http.Request) {
@@ -73,7 +74,7 @@ func (d *Daemon) Handler(adminToken string) http.Handler {
 			http.Error(w, "bad request: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		msg, err := d.CreateAndAnnounce(req)
+		msg, err := s.Daemon.CreateAndAnnounce(req)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusUnprocessableEntity)
 			return
@@ -84,42 +85,13 @@ func (d *Daemon) Handler(adminToken string) http.Handler {
 }
 
 // healthProblems lists what is wrong now: the store's last commit failed,
-// or the wiring reports a mail problem (Metrics.Problems).
-func (d *Daemon) healthProblems() []string {
+// or mail does not move (mailProblems).
+func (s *Server) healthProblems() []string {
 	var out []string
-	if f := d.db.LastWriteFailure(); f != nil {
-		out = append(out, fmt.Sprintf("store: %s cannot be written since %s: %v", d.db.Path(), f.At.UTC().Format(time.RFC3339), f.Err))
+	if f := s.DB.LastWriteFailure(); f != nil {
+		out = append(out, fmt.Sprintf("store: %s cannot be written since %s: %v", s.DB.Path(), f.At.UTC().Format(time.RFC3339), f.Err))
 	}
-	return append(out, d.metrics.problems()...)
-}
-
-// CreateRequest is a game creation from the command line.
-type CreateRequest struct {
-	Name    string            `json:"name"`
-	Variant string            `json:"variant"`
-	GM      string            `json:"gm"`
-	Options map[string]string `json:"options"`
-}
-
-// CreateAndAnnounce creates a game and mails its GM the GM address.
-func (d *Daemon) CreateAndAnnounce(req CreateRequest) (string, error) {
-	gm := req.GM
-	if gm == "" && len(d.opt.GM) > 0 {
-		gm = d.opt.GM[0]
-	}
-	var msg string
-	err := d.db.Update(func(tx *store.Tx) error {
-		g, err := d.CreateGame(tx, req.Name, req.Variant, gm, req.Options)
-		if err != nil {
-			return err
-		}
-		msg = fmt.Sprintf("game %s (%s) created; players JOIN %s by mail to %s", g.Name, g.Variant, g.Name, d.opt.Address)
-		return d.alertGM(tx, g, "Game created", fmt.Sprintf("Game %s (%s) was created from the command line and takes sign-ups.\nPlayers join with: JOIN %s\nReply to this mail with GM commands for %s.", g.Name, g.Variant, g.Name, g.Name))
-	})
-	if err == nil {
-		d.opt.Kick()
-	}
-	return msg, err
+	return append(out, s.mailProblems()...)
 }
 
 // WriteAdminToken creates (or reuses) the admin token file in dataDir.
@@ -128,7 +100,7 @@ func WriteAdminToken(dataDir string) (string, error) {
 	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) >= 26 {
 		return strings.TrimSpace(string(b)), nil
 	}
-	tok := newToken()
+	tok := strings.ToLower(rand.Text()) // as reply tokens: redacted from logs alike
 	if err := os.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
 		return "", err
 	}

@@ -1,4 +1,4 @@
-package daemon
+package server
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 	"pbemd/store"
 )
 
-// healthz fetches /healthz from the daemon's endpoint handler.
+// healthz fetches /healthz from the server's endpoint.
 func healthz(t *testing.T, url string) (int, string) {
 	t.Helper()
 	resp, err := http.Get(url + "/healthz")
@@ -34,10 +34,10 @@ func healthz(t *testing.T, url string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// serveEndpoint serves the daemon's loopback endpoint on 127.0.0.1:0.
-func serveEndpoint(t *testing.T, d *Daemon) string {
+// serveEndpoint serves the server's loopback endpoint on 127.0.0.1:0.
+func serveEndpoint(t *testing.T, s *Server) string {
 	t.Helper()
-	ts := httptest.NewServer(d.Handler(""))
+	ts := httptest.NewServer(s.Handler(""))
 	t.Cleanup(ts.Close)
 	return ts.URL
 }
@@ -52,7 +52,7 @@ var errDiskFull = errors.New("write pbemd.db: no space left on device")
 func TestE2EFullDiskLosesNoMail(t *testing.T) {
 	e := newE2E(t)
 	_, pl := e.standardGame("full")
-	url := serveEndpoint(t, e.srv.Daemon)
+	url := serveEndpoint(t, e.srv)
 	if code, body := healthz(t, url); code != http.StatusOK {
 		t.Fatalf("healthz before the fault: %d %s", code, body)
 	}
@@ -225,7 +225,7 @@ func runWithAccounts(t *testing.T, imapAddr, smtpAddr string) string {
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done; srv.Close() })
-	return serveEndpoint(t, srv.Daemon)
+	return serveEndpoint(t, srv)
 }
 
 // waitHealthz polls /healthz until ok accepts it.

@@ -1,4 +1,4 @@
-package daemon
+package server
 
 import (
 	_ "embed"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"pbemd/daemon"
 	"pbemd/mailer"
 	"pbemd/mailserver"
 )
@@ -39,7 +40,7 @@ type Config struct {
 	IMAP       *mailer.IMAPConfig `toml:"imap"`
 	SMTP       *mailer.SMTPConfig `toml:"smtp"`
 	Mailserver mailserver.Config  `toml:"mailserver"`
-	Schedule   Schedule           `toml:"schedule"`
+	Schedule   daemon.Schedule    `toml:"schedule"`
 
 	warnings []string // old spellings DecodeConfig read (see Warnings)
 }
@@ -73,7 +74,7 @@ func DefaultConfig() Config {
 			// handled mail leaves the daemon's own mailbox after 30 days
 			DeleteHandledAfter: DefaultDeleteHandledAfter,
 		},
-		Schedule: DefaultSchedule(),
+		Schedule: daemon.DefaultSchedule(),
 	}
 }
 

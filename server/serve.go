@@ -1,4 +1,11 @@
-package daemon
+// Package server is pbemd's shell around the game master: the config
+// file (Config, and its example config.example.toml), the wiring of the
+// daemon to its store, the mail client (mailer) and the embedded mail
+// server (mailserver), the mail queue loops, the clock and cron, the
+// loopback HTTP endpoint (health, metrics, backup, game creation) and the
+// offline admin commands. Besides the store and the mail packages it is
+// the only package that opens sockets and files.
+package server
 
 import (
 	"context"
@@ -15,7 +22,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
-	"pbemd/adjudicator"
+	"pbemd/daemon"
 	"pbemd/mailer"
 	"pbemd/mailserver"
 	"pbemd/store"
@@ -24,7 +31,7 @@ import (
 // Server is a running game master: store, daemon, mail in and out, cron,
 // and the loopback endpoint, wired from a Config.
 type Server struct {
-	Daemon  *Daemon
+	Daemon  *daemon.Daemon
 	DB      *store.DB
 	Mail    *mailserver.Server // the embedded mail server, nil with real accounts
 	IMAP    mailer.IMAPConfig
@@ -100,60 +107,21 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 		}
 	}
 	s.IMAP.Poll = cfg.Poll.D // the one poll interval (0 with an old cron poll: the fetcher's default)
-	metrics := &Metrics{}
-	metrics.QueueDepth = func() int {
-		n := 0
-		db.View(func(tx *store.Tx) error { n = tx.OutboxLen(); return nil })
-		return n
-	}
-	metrics.Problems = s.mailProblems
-	var sender *mailer.Sender
-	d, err := New(db, Options{
+	s.Daemon, err = daemon.New(db, daemon.Options{
 		Address: cfg.Address, GM: cfg.GM, GMPassword: cfg.GMPassword, Schedule: cfg.Schedule,
-		RateLimit: cfg.RateLimit, Zone: cfg.TimeZone, Now: now, Logger: log, Metrics: metrics, PasswordCost: cfg.PasswordCost,
-		Kick: func() {
-			if sender != nil {
-				sender.Kick()
-			}
-		},
+		RateLimit: cfg.RateLimit, Zone: cfg.TimeZone, Now: now, Logger: log, PasswordCost: cfg.PasswordCost,
+		Kick: s.kickSender,
 	})
 	if err != nil {
 		return fail(err)
 	}
-	s.Daemon = d
-	sender, err = mailer.NewSender(s.SMTP, NewMailQueue(db), mailer.SenderOptions{
-		Logger: log, Now: now,
-		OnGiveUp: func(g mailer.GiveUp) {
-			if err := d.giveUpAlert(g); err != nil { // alert.go: never about an alert
-				log.Error("GM alert", "err", err)
-			}
-			s.sender.Kick()
-		},
-	})
+	s.sender, err = mailer.NewSender(s.SMTP, NewMailQueue(db), mailer.SenderOptions{Logger: log, Now: now, OnGiveUp: s.gaveUp})
 	if err != nil {
 		return fail(err)
 	}
-	s.sender = sender
 	s.fetcher, err = mailer.NewFetcher(s.IMAP, mailer.FetcherOptions{
 		Logger: log, State: NewInboxState(db), Now: now,
-		Handler: func(ctx context.Context, m *mailer.Mail) error {
-			in := IncomingFromMail(m)
-			if err := d.HandleMail(ctx, in); err != nil {
-				if errors.Is(err, store.ErrWrite) {
-					// Not the mail's fault: nothing of it landed, and the
-					// fetcher hands it over again later without counting
-					// this toward setting it aside. Nor does it count
-					// toward the sender's rate limit.
-					if !in.Auto {
-						d.rate.uncount(in.Sender(), d.now())
-					}
-					return fmt.Errorf("%w: %w", mailer.ErrRetryLater, err)
-				}
-				return err
-			}
-			s.Kick() // the mail may have made a phase due (PROCESS, early end)
-			return nil
-		},
+		Handler:  s.handle,
 		OnPoison: s.poisoned,
 		Quota:    s.embeddedQuota(),
 		OnQuota:  s.mailboxFilling,
@@ -162,6 +130,38 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 		return fail(err)
 	}
 	return s, nil
+}
+
+// handle is the fetcher's handler: a mail goes to the daemon, which
+// stores its effects and queues its answer in one transaction.
+func (s *Server) handle(ctx context.Context, m *mailer.Mail) error {
+	if err := s.Daemon.HandleMail(ctx, IncomingFromMail(m)); err != nil {
+		if errors.Is(err, store.ErrWrite) {
+			// Not the mail's fault: nothing of it landed, and the fetcher
+			// hands it over again later without counting this toward
+			// setting it aside.
+			return fmt.Errorf("%w: %w", mailer.ErrRetryLater, err)
+		}
+		return err
+	}
+	s.Kick() // the mail may have made a phase due (PROCESS, early end)
+	return nil
+}
+
+// kickSender tells the sender there is mail in the outbox (the daemon
+// calls it after each commit; the sender is made after the daemon).
+func (s *Server) kickSender() {
+	if s.sender != nil {
+		s.sender.Kick()
+	}
+}
+
+// gaveUp is the sender's word that a mail could not be delivered: the GM
+// is told (never about an alert: daemon/alert.go).
+func (s *Server) gaveUp(g mailer.GiveUp) {
+	if err := s.Daemon.Undeliverable(undelivered(g)); err != nil {
+		s.log.Error("GM alert", "err", err)
+	}
 }
 
 // mailProblems is what the fetcher and the sender report as wrong now,
@@ -234,21 +234,8 @@ func (s *Server) mailboxFilling(_ context.Context, q mailer.QuotaUsage) {
 		"When it is full, the mail server refuses new mail, players' orders included.\n\n"+
 		"What to do: %s\n\nMail that was set aside (flagged) is never deleted by pbemd: look at it and delete it by hand.\n",
 		s.IMAP.Username, int(q.Fraction()*100), usage, todo)
-	sent := false
-	err := s.DB.Update(func(tx *store.Tx) error {
-		ok, err := tx.AllowOncePer("mailbox-full:"+s.IMAP.Username, s.Daemon.now(), 24*time.Hour)
-		if err != nil || !ok {
-			return err
-		}
-		sent = true
-		return s.Daemon.alertGM(tx, nil, "The daemon's mailbox is nearly full", text)
-	})
-	if err != nil {
+	if _, err := s.Daemon.AlertOnce("mailbox-full:"+s.IMAP.Username, 24*time.Hour, "The daemon's mailbox is nearly full", text); err != nil {
 		s.log.Error("GM alert: mailbox nearly full", "err", err)
-		return
-	}
-	if sent {
-		s.sender.Kick()
 	}
 }
 
@@ -273,69 +260,12 @@ func tomlDuration(d time.Duration) string {
 	return d.String()
 }
 
-// poisoned handles a mail the fetcher set aside: the GM is told, and so is
-// its sender, once a day at most, so that nobody's orders vanish without
-// a word.
+// poisoned is the fetcher's word that it set a mail aside: the daemon
+// tells the GM and, once a day at most, the sender.
 func (s *Server) poisoned(_ context.Context, p mailer.Poisoned) {
-	from, told := "an unknown sender", false
-	if p.Mail != nil && p.Mail.From != nil {
-		from = p.Mail.From.Address
-		told = s.tellUnreadable(p.Mail)
+	if err := s.Daemon.SetAside(setAsideMail(p.Mail), p.Failures, p.Err); err != nil {
+		s.log.Error("GM alert: a mail was set aside", "err", err)
 	}
-	what := fmt.Sprintf("could not be processed after %d attempts", p.Failures)
-	if p.Failures == 0 {
-		what = "could not be read at all"
-	}
-	answer := "The sender was not answered (no usable address, a robot, or told already today)."
-	if told {
-		answer = "The sender was told that the mail could not be read and was asked to send it again."
-	}
-	s.tellGM(alertSetAside, "A mail was set aside", fmt.Sprintf("A mail from %s %s and was set aside (flagged in the mailbox).\nError: %v\n%s Please look at it by hand.", from, what, p.Err, answer))
-}
-
-// tellUnreadable answers the From address of a mail that was set aside,
-// unless it is a robot, ourselves, or was told so in the last day. It
-// reports whether the answer was queued. The answer goes to From, never
-// to Reply-To: a mail nobody could read is not trusted to name a third
-// party.
-func (s *Server) tellUnreadable(m *mailer.Mail) bool {
-	to := strings.ToLower(m.From.Address)
-	local, domain, _ := strings.Cut(to, "@")
-	base, _, _ := strings.Cut(local, "+")
-	if m.NoReply() || domain == "" || domain == s.Daemon.domain && base == s.Daemon.local {
-		return false
-	}
-	var refs []string
-	if m.MessageID != "" {
-		refs = append(refs, m.References...)
-		refs = append(refs, m.MessageID)
-	}
-	told := false
-	err := s.DB.Update(func(tx *store.Tx) error {
-		ok, err := tx.AllowOncePer("unreadable:"+to, s.Daemon.now(), 24*time.Hour)
-		if err != nil || !ok {
-			return err
-		}
-		subject := m.Subject
-		if subject == "" {
-			subject = "(no subject)"
-		}
-		told = true
-		return s.Daemon.send(tx, &Outgoing{
-			To: []string{to}, Subject: reSubject(m.Subject), InReplyTo: m.MessageID, References: refs, Auto: autoReplied,
-			Text: fmt.Sprintf("I could not read your mail \"%s\", so nothing in it was carried out.\n"+
-				"The game master has been told and will look at it.\n"+
-				"Please send your orders again as plain text, in a new mail or as a reply to one of my mails.\n", subject),
-		})
-	})
-	if err != nil {
-		s.log.Error("answer to a mail that was set aside", "err", err, "to", to)
-		return false
-	}
-	if told {
-		s.sender.Kick()
-	}
-	return told
 }
 
 // EmbeddedIMAP is the IMAP client config for an account of the embedded
@@ -358,52 +288,12 @@ func EmbeddedSMTP(ms *mailserver.Server, address string) (mailer.SMTPConfig, err
 	return mailer.SMTPConfig{Addr: ms.SMTPAddr(), Username: user, Password: pw, Security: mailer.SecurityPlain, Hello: "localhost"}, nil
 }
 
-func giveUpText(g mailer.GiveUp) string {
-	return fmt.Sprintf("I gave up delivering a mail (Message-ID <%s>) to %s: %v\nThe players concerned did not get it; check the addresses (REPLACE a player whose address is dead).",
-		g.Mail.MessageID, strings.Join(g.Recipients, ", "), g.Err)
-}
-
-// tellGM mails the site GM a note from outside any mail or tick, at most
-// one of a kind per quarter of an hour (alert.go).
-func (s *Server) tellGM(kind, subject, text string) {
-	err := s.DB.Update(func(tx *store.Tx) error { return s.Daemon.alertLimited(tx, nil, kind, subject, text) })
-	if err != nil {
-		s.log.Error("GM alert", "err", err, "subject", subject)
-	}
-	s.sender.Kick()
-}
-
 // Kick asks for a deadline check soon (after a mail that made one due).
 func (s *Server) Kick() {
 	select {
 	case s.tick <- struct{}{}:
 	default:
 	}
-}
-
-// Welcome greets the site GM the first time the daemon runs on a store: a
-// mail whose reply address carries the site GM token (for CREATE).
-func (s *Server) Welcome() error { return s.Daemon.Welcome() }
-
-// Welcome mails the site GM(s) their site GM address, once per store.
-func (d *Daemon) Welcome() error {
-	err := d.db.Update(func(tx *store.Tx) error {
-		if tok, err := tx.SiteToken(); err != nil || tok != "" {
-			return err
-		}
-		tok := newToken()
-		if err := tx.PutSiteToken(tok); err != nil {
-			return err
-		}
-		if err := tx.PutToken(tok, store.TokenRef{GM: true}); err != nil {
-			return err
-		}
-		return d.alertGM(tx, nil, "Welcome to pbemd", fmt.Sprintf(
-			"pbemd is running at %s.\n\nReply to this mail to create a game, for example:\n  CREATE rome1 ancientmed\n  CREATE europe standard pace=fast press=white\n\nThe reply address of this mail is your site GM address: keep it to yourself.\nVariants here: %s.\n",
-			d.opt.Address, strings.Join(adjudicator.Names(), ", ")))
-	})
-	d.opt.Kick()
-	return err
 }
 
 // Run starts the loops and blocks until ctx ends, then shuts down in
@@ -424,7 +314,7 @@ func (s *Server) Run(ctx context.Context) error {
 			return fmt.Errorf("http endpoint: %w", err)
 		}
 		s.HTTP = ln.Addr().String()
-		srv := &http.Server{Handler: s.Daemon.Handler(token), ReadHeaderTimeout: 10 * time.Second}
+		srv := &http.Server{Handler: s.Handler(token), ReadHeaderTimeout: 10 * time.Second}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -440,7 +330,9 @@ func (s *Server) Run(ctx context.Context) error {
 		}()
 	}
 
-	if err := s.Welcome(); err != nil {
+	// The site GM's first mail: its reply address carries the site GM
+	// token (for CREATE).
+	if err := s.Daemon.Welcome(); err != nil {
 		return err
 	}
 

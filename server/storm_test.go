@@ -1,4 +1,4 @@
-package daemon
+package server
 
 import (
 	"context"
@@ -176,39 +176,10 @@ func TestRefusedAlertsDoNotMultiply(t *testing.T) {
 		t.Errorf("%d mails queued for 8 incoming mails", n)
 	}
 	// A quarter of an hour later the next refusal is alerted again.
-	c.Add(alertEvery)
+	c.Add(15 * time.Minute) // the daemon holds back alerts of a kind for so long
 	deliver("p7@pbemd.localhost", "JOIN storm")
 	settle("after the last JOIN")
 	if alerts() != 2 {
 		t.Fatalf("%d delivery alerts after the quarter of an hour, want 2", alerts())
-	}
-}
-
-// TestAlertsOfAKindAreHeldBackAndCounted: within a quarter of an hour
-// only the first alert of a kind goes out; the next one after it says how
-// many were held back. Other kinds are not held back by it.
-func TestAlertsOfAKindAreHeldBackAndCounted(t *testing.T) {
-	h := newHarness(t)
-	alert := func(kind, text string) {
-		t.Helper()
-		if err := h.db.Update(func(tx *store.Tx) error { return h.d.alertLimited(tx, nil, kind, "Something", text) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	alert(alertUndeliverable, "first")
-	alert(alertUndeliverable, "second")
-	alert(alertUndeliverable, "third")
-	alert(alertSetAside, "other kind")
-	ms := h.outbox()
-	if len(ms) != 2 {
-		t.Fatalf("%d alerts sent, want 2 (one per kind)", len(ms))
-	}
-	mustContain(t, ms[0].Text+ms[1].Text, "first", "other kind")
-	h.clock.Add(alertEvery)
-	alert(alertUndeliverable, "fourth")
-	m := h.only(h.outbox(), harnessGM)
-	mustContain(t, m.Text, "fourth", "2 more alerts of this kind were held back")
-	if m.Mail.Header(alertHeader) == "" {
-		t.Error("an alert without the X-Pbemd-Alert header")
 	}
 }

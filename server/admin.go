@@ -1,4 +1,4 @@
-package daemon
+package server
 
 import (
 	"bytes"
@@ -13,8 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"pbemd/adjudicator"
-	"pbemd/orders"
+	"pbemd/daemon"
 	"pbemd/store"
 )
 
@@ -54,6 +53,15 @@ func adminRequest(cfg Config, method, path string, body io.Reader) (*http.Respon
 	return resp, nil
 }
 
+// CreateRequest is a game to create (`pbemd game create`, POST /games).
+type CreateRequest = daemon.CreateRequest
+
+// CheckOrders is `pbemd check-orders`: what the variant's engine makes of
+// order text at its start position, line by line (daemon.CheckOrders).
+func CheckOrders(variant, power string, in io.Reader, out io.Writer) error {
+	return daemon.CheckOrders(variant, power, in, out)
+}
+
 // AdminCreate creates a game through the running daemon, or in the store
 // when none runs (the GM's mail then leaves when the daemon next starts).
 func AdminCreate(cfg Config, req CreateRequest) (string, error) {
@@ -72,7 +80,7 @@ func AdminCreate(cfg Config, req CreateRequest) (string, error) {
 		return "", err
 	}
 	defer db.Close()
-	d, err := New(db, Options{Address: cfg.Address, GM: cfg.GM, Schedule: cfg.Schedule, Zone: cfg.TimeZone})
+	d, err := daemon.New(db, daemon.Options{Address: cfg.Address, GM: cfg.GM, Schedule: cfg.Schedule, Zone: cfg.TimeZone, Now: time.Now})
 	if err != nil {
 		return "", err
 	}
@@ -150,54 +158,4 @@ func openOffline(cfg Config) (*store.DB, error) {
 		return nil, fmt.Errorf("%w (is the daemon running with its http endpoint off? it holds the store)", err)
 	}
 	return db, nil
-}
-
-// CheckOrders reads order text and writes what the variant's engine makes
-// of it at the start position, line by line (`pbemd check-orders`).
-func CheckOrders(variant, power string, in io.Reader, out io.Writer) error {
-	e, ok := adjudicator.Lookup(variant)
-	if !ok {
-		return fmt.Errorf("unknown variant %q (known: %s)", variant, strings.Join(adjudicator.Names(), ", "))
-	}
-	if power == "" {
-		power = e.Info().Powers[0]
-	}
-	text, err := io.ReadAll(io.LimitReader(in, 1<<20))
-	if err != nil {
-		return err
-	}
-	state, err := e.New(nil, 0)
-	if err != nil {
-		return err
-	}
-	c, err := e.Check(state, power, string(text))
-	if err != nil {
-		return err
-	}
-	kinds := map[orders.LineKind]string{orders.Ignored: "ignored", orders.OrderLine: "order", orders.CommandLine: "command", orders.BodyLine: "text", orders.ErrorLine: "ERROR"}
-	for _, l := range c.Lines {
-		if l.Kind == orders.Ignored && strings.TrimSpace(l.Text) == "" {
-			continue
-		}
-		fmt.Fprintf(out, "%3d %-8s %s\n", l.No, kinds[l.Kind], l.Text)
-		for _, d := range l.Diags {
-			sev := "warning"
-			if d.Severity == orders.Error {
-				sev = "error"
-			}
-			fmt.Fprintf(out, "             %s: %s", sev, d.Message)
-			if d.Suggestion != "" {
-				fmt.Fprintf(out, " (e.g. %s)", d.Suggestion)
-			}
-			fmt.Fprintln(out)
-		}
-	}
-	fmt.Fprintf(out, "\norders stored for %s:\n", power)
-	for _, l := range c.Canonical {
-		fmt.Fprintf(out, "  %s\n", l)
-	}
-	for _, n := range c.Notes {
-		fmt.Fprintf(out, "note: %s\n", n)
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package daemon
+package server
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/emersion/go-message/textproto"
 
+	"pbemd/daemon/daemontest"
 	"pbemd/mailer"
 )
 
@@ -26,20 +27,20 @@ func rawMail(from, subject, msgid string, extra ...string) []byte {
 	return []byte(b.String())
 }
 
-// in parses raw as the fetcher does and hands it to the daemon.
-func (h *harness) in(raw []byte) error {
-	h.t.Helper()
-	m, err := mailer.ParseMail(raw, "gm@example.test")
+// in parses raw as the fetcher does and hands it to the daemon of tb.
+func in(tb *daemontest.Table, raw []byte) error {
+	tb.T.Helper()
+	m, err := mailer.ParseMail(raw, daemontest.Address)
 	if err != nil {
-		h.t.Fatalf("ParseMail: %v", err)
+		tb.T.Fatalf("ParseMail: %v", err)
 	}
-	return h.d.HandleMail(context.Background(), IncomingFromMail(m))
+	return tb.D.HandleMail(context.Background(), IncomingFromMail(m))
 }
 
 // Mail from lists, robots and out-of-office replies is never answered,
 // however it is marked; the same mail from a person is.
 func TestLoopMailIsNeverAnswered(t *testing.T) {
-	h := newHarness(t)
+	tb := daemontest.New(t)
 	cases := []struct {
 		name, from, subject string
 		extra               []string
@@ -67,10 +68,10 @@ func TestLoopMailIsNeverAnswered(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if err := h.in(rawMail(c.from, c.subject, fmt.Sprintf("<loop-%d@example.net>", i), c.extra...)); err != nil {
+			if err := in(tb, rawMail(c.from, c.subject, fmt.Sprintf("<loop-%d@example.net>", i), c.extra...)); err != nil {
 				t.Fatal(err)
 			}
-			if out := h.outbox(); len(out) != 0 {
+			if out := tb.Outbox(); len(out) != 0 {
 				t.Fatalf("%d mails out, first to %s: %q", len(out), out[0].To, out[0].Subject)
 			}
 		})
@@ -82,10 +83,10 @@ func TestLoopMailIsNeverAnswered(t *testing.T) {
 		{"nina@corp.example.com", "Absence"},
 		{"otto@corp.example.com", "Re: automatic replies are a pest"},
 	} {
-		if err := h.in(rawMail(c.from, c.subject, fmt.Sprintf("<person-%d@example.net>", i))); err != nil {
+		if err := in(tb, rawMail(c.from, c.subject, fmt.Sprintf("<person-%d@example.net>", i))); err != nil {
 			t.Fatal(err)
 		}
-		h.only(h.outbox(), c.from)
+		daemontest.One(t, tb.Outbox(), c.from, "")
 	}
 }
 
@@ -101,7 +102,7 @@ func headerBlock(raw []byte) []byte {
 // characters in the Subject and broken header lines neither make the mail
 // fail (and be set aside after three tries) nor reach the reply's header.
 func TestDamagedHeadersAreNormalisedOnTheWayIn(t *testing.T) {
-	h := newHarness(t)
+	tb := daemontest.New(t)
 	cases := []struct {
 		name, from string
 		raw        []byte
@@ -117,15 +118,15 @@ func TestDamagedHeadersAreNormalisedOnTheWayIn(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if err := h.in(c.raw); err != nil {
+			if err := in(tb, c.raw); err != nil {
 				t.Fatalf("the mail failed (it would be set aside after three tries): %v", err)
 			}
-			out := h.outbox()
-			r := h.only(out, c.from)
+			out := tb.Outbox()
+			r := daemontest.One(t, out, c.from, "")
 			if len(out) != 1 {
 				t.Fatalf("%d mails out; want the one reply", len(out))
 			}
-			hdr := headerBlock(r.Mail.Raw)
+			hdr := headerBlock(r.Parsed.Raw)
 			for i, b := range hdr {
 				if (b < ' ' && b != '\r' && b != '\n') || b == 0x7f || b == '\r' && (i+1 >= len(hdr) || hdr[i+1] != '\n') {
 					t.Fatalf("control byte %#x in the reply's header:\n%q", b, hdr)

@@ -1,4 +1,4 @@
-package daemon
+package server
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"pbemd/store"
+	"pbemd/store/storetest"
 )
 
 // The offline commands reach a running daemon through its loopback
@@ -77,13 +78,9 @@ func TestAdminEndpointCreateBackupHealthMetrics(t *testing.T) {
 	if err := os.WriteFile(store.KeyPath(copyPath), key, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(copyPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.OpenFile(t, copyPath)
 	var g *store.Game
 	err = db.View(func(tx *store.Tx) (err error) { g, err = tx.Game("adm1"); return err })
-	db.Close()
 	if err != nil || g.Options.Pace != "fast" {
 		t.Fatalf("the hot copy lacks the game: %v %+v", err, g)
 	}

@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -73,7 +75,7 @@ func init() {
 		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}},
 		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}},
 
-		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off preview=on|off early=on|off\nprize=on|off seed=N turn_time=6h (the\nturns and steps of sequential games);\nother keys go to the game"}, usage{}},
+		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games); other keys go to the game"}, usage{}},
 		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}},
 		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}},
 		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}},
@@ -666,7 +668,7 @@ func describeGame(d *Daemon, g *store.Game) string {
 			powers[p.Power] = append(powers[p.Power], "")
 		}
 	}
-	for _, pw := range store.SortedKeys(powers) {
+	for _, pw := range slices.Sorted(maps.Keys(powers)) {
 		n := len(powers[pw])
 		fmt.Fprintf(&b, "  %s: %d diplomat%s\n", powerName(g, pw), n, plural(n))
 	}

@@ -6,8 +6,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -661,8 +662,7 @@ func (d *Daemon) drawPrize(tx *store.Tx, g *store.Game, survivors []string) (str
 	if err != nil {
 		return "", err
 	}
-	sorted := append([]string(nil), survivors...)
-	sort.Strings(sorted)
+	sorted := slices.Sorted(slices.Values(survivors))
 	winner := PrizeDraw(g.PrizeSeed, g.Name, sorted, st.Scores)
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nDraw prize: %s wins it.\n", powerName(g, winner))
@@ -684,7 +684,7 @@ func engineOptions(o store.GameOptions) string {
 		return ""
 	}
 	var kv []string
-	for _, k := range store.SortedKeys(o.Engine) {
+	for _, k := range slices.Sorted(maps.Keys(o.Engine)) {
 		kv = append(kv, k+"="+o.Engine[k])
 	}
 	return "; game options: " + strings.Join(kv, " ")

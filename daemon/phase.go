@@ -596,12 +596,7 @@ func contains(xs []string, x string) bool {
 // "2 days 3 hours", "45 minutes".
 func humanDuration(d time.Duration) string {
 	d = d.Round(time.Minute)
-	unit := func(n int, word string) string {
-		if n == 1 {
-			return "1 " + word
-		}
-		return fmt.Sprintf("%d %ss", n, word)
-	}
+	unit := func(n int, word string) string { return fmt.Sprintf("%d %s%s", n, word, plural(n)) }
 	switch {
 	case d < time.Hour:
 		return unit(int(d/time.Minute), "minute")

@@ -2,7 +2,7 @@ package daemon
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"pbemd/adjudicator"
@@ -152,7 +152,6 @@ func (d *Daemon) pressThread(g *store.Game, powers []string) string {
 	if len(powers) == 0 {
 		return fmt.Sprintf("press.%s.public@%s", g.Name, d.domain)
 	}
-	ps := append([]string(nil), powers...)
-	sort.Strings(ps)
+	ps := slices.Sorted(slices.Values(powers))
 	return fmt.Sprintf("press.%s.%s@%s", g.Name, strings.Join(dedupe(ps), "-"), d.domain)
 }

@@ -4,7 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,7 +80,7 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 		engine[k] = v
 	}
 	changed := false
-	for _, k := range store.SortedKeys(opts) {
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		key := strings.ToLower(k)
 		if set, ok := createOptions[key]; ok {
 			if err := set(o, strings.ToLower(opts[k])); err != nil {
@@ -93,10 +95,10 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 		return nil
 	}
 	if !forming {
-		return fmt.Errorf("the game's own options (%s) are fixed once it has started", strings.Join(store.SortedKeys(engine), ", "))
+		return fmt.Errorf("the game's own options (%s) are fixed once it has started", strings.Join(slices.Sorted(maps.Keys(engine)), ", "))
 	}
 	if _, err := e.New(engine, 0); err != nil {
-		return fmt.Errorf("%v (the pbemd options are: %s)", err, strings.Join(store.SortedKeys(createOptions), ", "))
+		return fmt.Errorf("%v (the pbemd options are: %s)", err, strings.Join(slices.Sorted(maps.Keys(createOptions)), ", "))
 	}
 	o.Engine = engine
 	return nil

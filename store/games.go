@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -740,14 +739,4 @@ func (tx *Tx) PutSiteToken(token string) error {
 		return fmt.Errorf("site GM token: %w", err)
 	}
 	return tx.bucket(bucketMeta).Put(metaSiteToken, []byte(sealed))
-}
-
-// SortedKeys returns the keys of m in sorted order (powers, option names).
-func SortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

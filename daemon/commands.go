@@ -376,7 +376,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 	}
 	for i := range full.Lines {
 		l := &full.Lines[i]
-		if contains(fresh, strings.TrimSpace(l.Text)) {
+		if slices.Contains(fresh, strings.TrimSpace(l.Text)) {
 			continue // reported above with its line number
 		}
 		for _, d := range l.Diags {
@@ -470,7 +470,7 @@ func (mc *mailCtx) writeGMOrders(b *strings.Builder, before store.Fold, standing
 	for i, l := range before.Lines {
 		if i < len(before.From) && before.From[i].GM {
 			set = maxTime(set, before.From[i].Received)
-			if !contains(standing, l) {
+			if !slices.Contains(standing, l) {
 				replaced = append(replaced, l)
 			}
 		}
@@ -920,13 +920,13 @@ func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
 
 func cmdPace(mc *mailCtx, cmd *orders.Command) error {
 	g := mc.game
-	pace := strings.ToLower(cmd.Arg)
-	if pace != "fast" && pace != "slow" {
+	pace := store.Pace(strings.ToLower(cmd.Arg))
+	if pace != store.PaceFast && pace != store.PaceSlow {
 		mc.say("PACE: write PACE FAST or PACE SLOW.")
 		return nil
 	}
 	if g.PaceVotes == nil {
-		g.PaceVotes = map[string]string{}
+		g.PaceVotes = map[string]store.Pace{}
 	}
 	g.PaceVotes[mc.player.Power] = pace
 	n := 0
@@ -939,7 +939,7 @@ func cmdPace(mc *mailCtx, cmd *orders.Command) error {
 	if 2*n > len(g.Alive) && g.Options.Pace != pace {
 		g.Options.Pace = pace
 		g.PaceVotes = nil
-		if err := mc.audit("pace", pace); err != nil {
+		if err := mc.audit("pace", string(pace)); err != nil {
 			return err
 		}
 		return mc.announce("Pace changed", fmt.Sprintf("A majority of the surviving powers voted: from the next phase on, the game runs at the %s pace.", pace))
@@ -1039,14 +1039,7 @@ func cmdObserve(mc *mailCtx, cmd *orders.Command) error {
 	return nil
 }
 
-func isAlive(g *store.Game, power string) bool {
-	for _, p := range g.Alive {
-		if p == power {
-			return true
-		}
-	}
-	return false
-}
+func isAlive(g *store.Game, power string) bool { return slices.Contains(g.Alive, power) }
 
 func cmdUnobserve(mc *mailCtx, _ *orders.Command) error {
 	g := mc.game

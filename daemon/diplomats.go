@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -163,7 +164,7 @@ func (mc *mailCtx) answerRequest(cmd *orders.Command, accept bool) error {
 		}
 	default:
 		for _, i := range mine {
-			if g.Requests[i].MsgID != "" && (g.Requests[i].MsgID == strings.Trim(mc.in.InReplyTo, "<> ") || contains(mc.in.References, g.Requests[i].MsgID)) {
+			if g.Requests[i].MsgID != "" && (g.Requests[i].MsgID == strings.Trim(mc.in.InReplyTo, "<> ") || slices.Contains(mc.in.References, g.Requests[i].MsgID)) {
 				pick = i
 			}
 		}
@@ -295,7 +296,7 @@ func (d *Daemon) tellPower(tx *txn, g *store.Game, power, subject, text string, 
 	subject = fmt.Sprintf("[%s] %s", g.Name, subject)
 	for i := range g.Players {
 		p := &g.Players[i]
-		if p.Left || p.Power != power || contains(skip, p.Address) {
+		if p.Left || p.Power != power || slices.Contains(skip, p.Address) {
 			continue
 		}
 		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {

@@ -29,11 +29,11 @@ func (mc *mailCtx) pressAllowed(kind string) (bool, string) {
 			return false, "anonymous announcements are turned off in this game"
 		}
 	case "broadcast":
-		if g.Options.Press == "none" {
+		if g.Options.Press == store.PressNone {
 			return false, "press is turned off in this game"
 		}
 	case "private":
-		if g.Options.Press != "all" {
+		if g.Options.Press != store.PressAll {
 			return false, "private press is turned off in this game (only public BROADCAST is allowed)"
 		}
 	}
@@ -62,7 +62,7 @@ func cmdPress(mc *mailCtx, cmd *orders.Command) error {
 			mc.say("PRESS not sent: %q is not a power of this game (powers: %s).", w, strings.Join(powerNames(e), ", "))
 			return nil
 		}
-		if !contains(to, p) {
+		if !slices.Contains(to, p) {
 			to = append(to, p)
 		}
 	}
@@ -82,7 +82,7 @@ func cmdPress(mc *mailCtx, cmd *orders.Command) error {
 	n := 0
 	for i := range g.Players {
 		p := &g.Players[i]
-		if p.Left || !contains(to, p.Power) || p.Address == mc.sender {
+		if p.Left || !slices.Contains(to, p.Power) || p.Address == mc.sender {
 			continue
 		}
 		if err := mc.d.send(mc.tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token,

@@ -99,9 +99,9 @@ type OpenPhase struct {
 	Alive         []string  `json:"alive,omitempty"`
 	Reminded      Offsets   `json:"reminded,omitempty"` // reminder offsets already sent this phase
 
-	DrawVotes map[string]bool   `json:"draw_votes,omitempty"` // power → yes, this phase
-	PaceVotes map[string]string `json:"pace_votes,omitempty"` // power → FAST|SLOW (carried from phase to phase)
-	Ready     map[string]bool   `json:"ready,omitempty"`      // power → ready, this phase
+	DrawVotes map[string]bool `json:"draw_votes,omitempty"` // power → yes, this phase
+	PaceVotes map[string]Pace `json:"pace_votes,omitempty"` // power → its PACE vote (carried from phase to phase)
+	Ready     map[string]bool `json:"ready,omitempty"`      // power → ready, this phase
 	// Locks are the seniors' LOCK JUNIORS, by power.
 	Locks map[string]Lock `json:"locks,omitempty"`
 	// Dropped lists the diplomats whose orders for this phase, up to the
@@ -203,16 +203,33 @@ type JoinRequest struct {
 	Refused bool `json:"refused,omitempty"`
 }
 
+// Pace is how fast a game's phases follow one another.
+type Pace string
+
+const (
+	PaceSlow Pace = "slow" // the seed's schedule
+	PaceFast Pace = "fast" // short order phases, retreats and builds folded into them
+)
+
+// PressRule is which press a game relays.
+type PressRule string
+
+const (
+	PressAll   PressRule = "all"   // private and public
+	PressWhite PressRule = "white" // public only (BROADCAST)
+	PressNone  PressRule = "none"  // none
+)
+
 // GameOptions are the settings a GM chooses at creation (and may change).
 type GameOptions struct {
-	Pace         string `json:"pace"`          // "slow" (the seed's schedule) or "fast"
-	Press        string `json:"press"`         // "all", "white" (public only), "none"
-	PSA          bool   `json:"psa"`           // anonymous announcements allowed
-	PressInAdj   bool   `json:"press_in_adj"`  // press during retreat and build phases
-	Preview      bool   `json:"preview"`       // results go to the GM first
-	ProcessEarly bool   `json:"process_early"` // process when all are READY (off: the seed forbids cutting phases short)
-	DrawPrize    bool   `json:"draw_prize"`    // the seed's prize lottery on a draw
-	MaxPlayers   int    `json:"max_players,omitempty"`
+	Pace         Pace      `json:"pace"`
+	Press        PressRule `json:"press"`
+	PSA          bool      `json:"psa"`           // anonymous announcements allowed
+	PressInAdj   bool      `json:"press_in_adj"`  // press during retreat and build phases
+	Preview      bool      `json:"preview"`       // results go to the GM first
+	ProcessEarly bool      `json:"process_early"` // process when all are READY (off: the seed forbids cutting phases short)
+	DrawPrize    bool      `json:"draw_prize"`    // the seed's prize lottery on a draw
+	MaxPlayers   int       `json:"max_players,omitempty"`
 	// TurnTime is the deadline of each turn or step of a sequential game
 	// (0: the schedule's turn length), so a GM can keep steps short.
 	TurnTime time.Duration `json:"turn_time,omitempty"`

@@ -765,7 +765,7 @@ func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
 		}
 		fmt.Fprintf(&b, "=== %s ===\n%s\n", rec.Title, rec.Public)
 		for _, p := range press {
-			if p.PhaseID == rec.PhaseID && p.Kind != "private" {
+			if p.PhaseID == rec.PhaseID && p.Kind != store.PressPrivate {
 				fmt.Fprintf(&b, "--- press (%s) from %s ---\n%s\n", p.Kind, pressFrom(g, p), p.Body)
 			}
 		}

@@ -256,17 +256,19 @@ type Player struct {
 	Left bool   `json:"left,omitempty"` // no longer plays: keeps history, gets nothing
 	// LeftHow says how the player left (LeftResigned, …) and LeftAt when,
 	// so a later mail from them gets one clear sentence.
-	LeftHow string    `json:"left_how,omitempty"`
+	LeftHow Departure `json:"left_how,omitempty"`
 	LeftAt  time.Time `json:"left_at,omitzero"`
 }
 
-// How a player left a game (Player.LeftHow).
+// Departure is how a player left a game (Player.LeftHow).
+type Departure string
+
 const (
-	LeftResigned = "resigned" // RESIGN
-	LeftReplaced = "replaced" // the GM's REPLACE
-	LeftReleased = "released" // the senior's RELEASE
-	LeftEjected  = "ejected"  // the GM's EJECT
-	LeftMoved    = "moved"    // joined another power of the game (eliminated, then junior elsewhere)
+	LeftResigned Departure = "resigned" // RESIGN
+	LeftReplaced Departure = "replaced" // the GM's REPLACE
+	LeftReleased Departure = "released" // the senior's RELEASE
+	LeftEjected  Departure = "ejected"  // the GM's EJECT
+	LeftMoved    Departure = "moved"    // joined another power of the game (eliminated, then junior elsewhere)
 )
 
 // Observer follows a game's results and public press.
@@ -353,11 +355,20 @@ type AuditEntry struct {
 type Press struct {
 	Time    time.Time `json:"time"`
 	PhaseID string    `json:"phase_id"`
-	Kind    string    `json:"kind"` // "private", "broadcast", "psa", "gm"
+	Kind    PressKind `json:"kind"`
 	From    string    `json:"from"` // power, "GM", or "" for anonymous
 	To      []string  `json:"to,omitempty"`
 	Body    string    `json:"body"`
 }
+
+// PressKind is how a piece of press was sent.
+type PressKind string
+
+const (
+	PressPrivate   PressKind = "private"   // PRESS TO: to some powers
+	PressBroadcast PressKind = "broadcast" // BROADCAST: to everyone, signed (by a power or the GM)
+	PressPSA       PressKind = "psa"       // PSA: to everyone, anonymous
+)
 
 // Code is the record behind a verification code printed on every mail the
 // daemon sends.

@@ -229,7 +229,6 @@ type GameOptions struct {
 	Preview      bool      `json:"preview"`       // results go to the GM first
 	ProcessEarly bool      `json:"process_early"` // process when all are READY (off: the seed forbids cutting phases short)
 	DrawPrize    bool      `json:"draw_prize"`    // the seed's prize lottery on a draw
-	MaxPlayers   int       `json:"max_players,omitempty"`
 	// TurnTime is the deadline of each turn or step of a sequential game
 	// (0: the schedule's turn length), so a GM can keep steps short.
 	TurnTime time.Duration `json:"turn_time,omitempty"`
@@ -247,7 +246,6 @@ type Player struct {
 	PassHash []byte    `json:"pass_hash,omitempty"`
 	Zone     string    `json:"zone,omitempty"`
 	Prefs    []string  `json:"prefs,omitempty"` // power preference at sign-up
-	Junior   string    `json:"junior,omitempty"`
 	Joined   time.Time `json:"joined"`
 	// Lock is the LOCK JUNIORS of a store written before OpenPhase.Locks
 	// ("turn:<phase id>" or "always"): read once, moved there, never

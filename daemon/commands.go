@@ -21,6 +21,8 @@ const (
 	member                 // a player or observer of the game
 	diplomat               // a player with a power
 	decider                // a player with a power, or the game's GM (answers to join requests)
+	signedUp               // a player of the game, with a power or not yet
+	watcher                // an observer of the game
 	gmOnly                 // the game's GM
 	siteOnly               // the site's GM
 )
@@ -55,7 +57,7 @@ func init() {
 		{orders.VerbList, anyone, cmdList, usage{"LIST [<game>]", "the games here, or one of them"}, usage{}},
 		{orders.VerbJoin, anyone, cmdJoin, usage{"JOIN <game> prefer A > B > C", "sign up, ranking the powers you want; or\nJOIN <game> as junior of <power>: once the\ngame runs, asks that power's senior"}, usage{}},
 		{orders.VerbObserve, anyone, cmdObserve, usage{"OBSERVE <game>", "follow a game's results and public press"}, usage{}},
-		{orders.VerbUnobserve, member, cmdUnobserve, usage{"UNOBSERVE", "stop following it"}, usage{}},
+		{orders.VerbUnobserve, watcher, cmdUnobserve, usage{"UNOBSERVE", "stop following it"}, usage{}},
 		{orders.VerbSignon, anyone, cmdSignon, usage{"SIGNON <power> <game> <password>", "first line of a mail not sent as a reply"}, usage{"SIGNON GM <game> <password>", "first line of a GM mail not sent as a reply"}},
 		{orders.VerbPassword, diplomat, cmdPassword, usage{"PASSWORD <new password>", fmt.Sprintf("choose your own password for SIGNON\n(%d to %d characters)", minPassword, maxPassword)}, usage{}},
 		{orders.VerbStatus, member, cmdStatus, usage{"STATUS", "the phase, deadline and who has sent orders"}, usage{}},
@@ -71,7 +73,7 @@ func init() {
 		{orders.VerbAccept, decider, cmdAccept, usage{"ACCEPT <address>", "(senior diplomat) take someone who asks to\njoin your power (or reply ACCEPT to the\nrequest)"}, usage{"ACCEPT <address>", "a request to join a power that has no senior"}},
 		{orders.VerbRefuse, decider, cmdRefuse, usage{"REFUSE <address> [note]", "(senior diplomat) decline such a request"}, usage{"REFUSE <address> [note]", "decline such a request"}},
 		{orders.VerbRelease, diplomat, cmdRelease, usage{"RELEASE <address>", "(senior diplomat) a junior leaves your power"}, usage{}},
-		{orders.VerbSetZone, member, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}},
+		{orders.VerbSetZone, signedUp, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}},
 		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}},
 		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}},
 
@@ -215,6 +217,14 @@ func (mc *mailCtx) refusal(spec *commandSpec) string {
 	case decider:
 		if !mc.gm && (mc.player == nil || mc.player.Power == "") {
 			return "only the senior diplomat of a power (or the GM) can answer a request to join it."
+		}
+	case signedUp:
+		if mc.player == nil {
+			return "only a player of a game can do that; reply to a mail I sent you about it."
+		}
+	case watcher:
+		if !mc.observer {
+			return "only an observer of a game can do that; reply to a mail I sent you about it."
 		}
 	case gmOnly:
 		if !mc.gm {
@@ -796,10 +806,6 @@ func cmdZone(mc *mailCtx, cmd *orders.Command) error {
 	zone := strings.TrimSpace(cmd.Arg)
 	if _, err := time.LoadLocation(zone); err != nil || zone == "" {
 		mc.say("SET ZONE %s: I do not know that time zone. Use a name like Europe/Paris, America/New_York or UTC.", zone)
-		return nil
-	}
-	if mc.player == nil {
-		mc.say("SET ZONE: only players have a time zone setting.")
 		return nil
 	}
 	mc.player.Zone = zone

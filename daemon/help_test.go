@@ -18,7 +18,7 @@ func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // TestHelpToAPlayerListsEveryPlayerCommand: a diplomat's HELP lists every
 // command of the table a player may use, PASSWORD among them, with the
-// table's line, and none of the GM's.
+// table's line, and none of the GM's (nor an observer's UNOBSERVE).
 func TestHelpToAPlayerListsEveryPlayerCommand(t *testing.T) {
 	h := newHarness(t)
 	_, pl := h.startStandard("hp")
@@ -29,9 +29,9 @@ func TestHelpToAPlayerListsEveryPlayerCommand(t *testing.T) {
 	for _, c := range commandTable {
 		line := squeeze(helpLine(c.help))
 		switch c.who {
-		case gmOnly, siteOnly:
+		case gmOnly, siteOnly, watcher:
 			if strings.Contains(flat, line) {
-				t.Errorf("a player's HELP lists the GM's %s: %q", c.verb, line)
+				t.Errorf("a player's HELP lists %s, which a player may not use: %q", c.verb, line)
 			}
 		default:
 			if !strings.Contains(flat, line) {
@@ -42,24 +42,37 @@ func TestHelpToAPlayerListsEveryPlayerCommand(t *testing.T) {
 			t.Errorf("a player's HELP shows the GM's line of %s", c.verb)
 		}
 	}
+	if strings.Contains(text, "UNOBSERVE") {
+		t.Errorf("a player's HELP offers UNOBSERVE")
+	}
 	if strings.Contains(text, "GM commands") {
 		t.Errorf("a player's HELP has the GM's part:\n%s", text)
 	}
 }
 
 // TestHelpToAnObserverLeavesOutWhatOnlyAPlayerMayDo: an observer is shown
-// the commands an observer may use, not PRESS, DRAW, PASSWORD and the
-// other commands of a diplomat.
+// the commands an observer may use, not PRESS, DRAW, PASSWORD, SET ZONE
+// and the other commands of a player; and SET ZONE is refused as HELP
+// says.
 func TestHelpToAnObserverLeavesOutWhatOnlyAPlayerMayDo(t *testing.T) {
 	h := newHarness(t)
 	h.startStandard("ho")
 	h.send("watcher@example.test", "", "OBSERVE ho")
 	tok := h.only(h.outbox(), "watcher@example.test").Token
 	h.send("watcher@example.test", tok, "HELP")
-	flat := squeeze(h.only(h.outbox(), "watcher@example.test").Text)
+	text := h.only(h.outbox(), "watcher@example.test").Text
+	mustContain(t, text, "UNOBSERVE")
+	for _, not := range []string{"PRESS TO", "DRAW YES", "PASSWORD", "SET ZONE", "READY"} {
+		if strings.Contains(text, not) {
+			t.Errorf("an observer's HELP offers %s:\n%s", not, text)
+		}
+	}
+	h.send("watcher@example.test", tok, "SET ZONE Europe/Paris")
+	mustContain(t, h.only(h.outbox(), "watcher@example.test").Text, "ZONE: only a player of a game can do that")
+	flat := squeeze(text)
 	for _, c := range commandTable {
 		line := squeeze(helpLine(c.help))
-		want := c.who == anyone || c.who == member
+		want := c.who == anyone || c.who == member || c.who == watcher
 		if got := strings.Contains(flat, line); got != want {
 			t.Errorf("an observer's HELP: %s listed %v, want %v", c.verb, got, want)
 		}

@@ -39,6 +39,35 @@ type commandSpec struct {
 	gm   usage // for a command of players the GM uses too: the GM's line (zero: none)
 }
 
+// name is the command as a player writes it ("SET ORDERS", "LOCK
+// JUNIORS", "DRAW"), for the sentences that refuse it: the leading
+// keywords of its help line that all its written forms share.
+func (c *commandSpec) name() string {
+	var common []string
+	for i, form := range strings.Split(c.help.use, " / ") {
+		var words []string
+		for _, w := range strings.Fields(form) {
+			if strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+				break
+			}
+			words = append(words, w)
+		}
+		if i == 0 {
+			common = words
+			continue
+		}
+		n := 0
+		for n < len(common) && n < len(words) && common[n] == words[n] {
+			n++
+		}
+		common = common[:n]
+	}
+	if len(common) == 0 {
+		return string(c.verb)
+	}
+	return strings.Join(common, " ")
+}
+
 // usage is one line of HELP: how to write a command, and what it does
 // (a does of several lines is indented under the first).
 type usage struct{ use, does string }
@@ -188,11 +217,11 @@ func (mc *mailCtx) command(cmd *orders.Command) error {
 	}
 	// Commands that name a game act on it when the sender has no game yet.
 	if mc.game == nil && cmd.Game != "" && spec.who != anyone && spec.who != siteOnly {
-		mc.say("%s %s: I do not know who you are in that game. Reply to a mail I sent you about it, or start with SIGNON.", cmd.Verb, cmd.Game)
+		mc.say("%s %s: I do not know who you are in that game. Reply to a mail I sent you about it, or start with SIGNON.", spec.name(), cmd.Game)
 		return nil
 	}
 	if why := mc.refusal(spec); why != "" {
-		mc.say("%s: %s", cmd.Verb, why)
+		mc.say("%s: %s", spec.name(), why)
 		if spec.who == gmOnly {
 			mc.log.Warn("GM command refused", "verb", cmd.Verb)
 		}

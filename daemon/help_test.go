@@ -3,6 +3,8 @@ package daemon
 import (
 	"strings"
 	"testing"
+
+	"pbemd/orders"
 )
 
 // helpLine is how HELP shows a usage: the command as written, then the
@@ -68,7 +70,7 @@ func TestHelpToAnObserverLeavesOutWhatOnlyAPlayerMayDo(t *testing.T) {
 		}
 	}
 	h.send("watcher@example.test", tok, "SET ZONE Europe/Paris")
-	mustContain(t, h.only(h.outbox(), "watcher@example.test").Text, "ZONE: only a player of a game can do that")
+	mustContain(t, h.only(h.outbox(), "watcher@example.test").Text, "SET ZONE: only a player of a game can do that")
 	flat := squeeze(text)
 	for _, c := range commandTable {
 		line := squeeze(helpLine(c.help))
@@ -130,6 +132,27 @@ func TestEveryCommandHasAHelpLine(t *testing.T) {
 					t.Errorf("%s: HELP line longer than 78 columns: %q", c.verb, l)
 				}
 			}
+		}
+	}
+}
+
+// TestRefusalsNameTheCommandAsWritten: a command refused to its sender is
+// named as the sender wrote it, not by the parser's verb (SETORDERS,
+// LOCK, ZONE).
+func TestRefusalsNameTheCommandAsWritten(t *testing.T) {
+	h := newHarness(t)
+	_, pl := h.startStandard("rn")
+	h.as(pl["england"], "SET ORDERS france\nA Par H\nENDORDERS")
+	text := h.reply(h.outbox(), "england@example.test").Text
+	mustContain(t, text, "SET ORDERS: only the game's GM can do that")
+	h.send("watcher@example.test", "", "OBSERVE rn")
+	tok := h.only(h.outbox(), "watcher@example.test").Token
+	h.send("watcher@example.test", tok, "LOCK JUNIORS ALWAYS\nDRAW YES\nPACE FAST")
+	text = h.only(h.outbox(), "watcher@example.test").Text
+	mustContain(t, text, "LOCK JUNIORS: only a player with a power", "DRAW: only a player with a power", "PACE: only a player with a power")
+	for verb, want := range map[string]string{"SETORDERS": "SET ORDERS", "LOCK": "LOCK JUNIORS", "ZONE": "SET ZONE", "DRAW": "DRAW", "END": "END", "PREVIEW": "PREVIEW", "RULES": "RULES", "JOIN": "JOIN"} {
+		if got := commands[orders.Verb(verb)].name(); got != want {
+			t.Errorf("%s is named %q, want %q", verb, got, want)
 		}
 	}
 }

@@ -152,6 +152,9 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 			problems = append(problems, describeLine(l))
 		}
 	}
+	if mc.overNote(hasOrders || len(problems) > 0) {
+		hasOrders, problems = false, nil
+	}
 	if check != nil && len(check.Answers) > 0 {
 		answers := check.Answers
 		if len(answers) > maxAnswers { // bounded reply (limits.go)
@@ -301,6 +304,8 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		return nil
 	case mc.game.Pending != nil:
 		mc.say("The results of %s are with the GM before publication; please wait for them before sending new orders.", mc.game.PhaseTitle)
+		return nil
+	case mc.owesNothing():
 		return nil
 	}
 	// A reply to a mail of another phase (the power mail, an old

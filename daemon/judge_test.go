@@ -1,8 +1,13 @@
 package daemon
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"pbemd/adjudicator"
+	"pbemd/store"
 )
 
 // TestJoinReplyEchoesTheRankingItRead: a player who ranks powers sees the
@@ -30,4 +35,58 @@ func TestCreateReplySaysWhereThePlayersWrite(t *testing.T) {
 	if strings.Contains(m.Text, m.Token) && strings.Contains(m.Text, "writing to gm+") {
 		t.Errorf("CREATE reply sends players to the GM's token address:\n%s", m.Text)
 	}
+}
+
+// pastDeadline moves the clock past the open phase's deadline and lets
+// the daemon process it.
+func (h *harness) pastDeadline(game string) {
+	h.t.Helper()
+	h.clock.Add(h.game(game).Deadline.Sub(h.clock.Now()) + time.Minute)
+	h.tick()
+}
+
+// TestOrdersAfterTheGameEndedAreToldItIsOver: orders that come after the
+// end are answered with one sentence saying so, with the result, not a
+// list of lines not understood.
+func TestOrdersAfterTheGameEndedAreToldItIsOver(t *testing.T) {
+	h := newHarness(t)
+	_, pl := h.startToy("g", "target=3")
+	h.as(pl["red"], "score 5")
+	h.pastDeadline("g")
+	h.outbox()
+	if g := h.game("g"); g.Status != store.Finished {
+		t.Fatalf("game not over: %s", g.Status)
+	}
+	h.as(pl["red"], "score 1")
+	m := h.reply(h.outbox(), pl["red"].addr)
+	mustContain(t, m.Text, "The game g is over (solo: Red won); orders are no longer read.")
+	if strings.Contains(m.Text, "could not understand") {
+		t.Errorf("orders after the end listed as not understood:\n%s", m.Text)
+	}
+}
+
+// TestPowerThatOwesNothingIsToldSo: in a build phase only the powers the
+// engine's Status lists as waiting have something to order (the toy's
+// build phase waits for odd scores); another power's mail is told it
+// owes nothing, and nothing is stored for it.
+func TestPowerThatOwesNothingIsToldSo(t *testing.T) {
+	h := newHarness(t)
+	_, pl := h.startToy("g", "")
+	h.as(pl["red"], "score 1")
+	h.as(pl["blue"], "score 2")
+	h.pastDeadline("g")
+	h.pastDeadline("g")
+	h.outbox()
+	g := h.game("g")
+	if adjudicator.PhaseKind(g.PhaseKind) != adjudicator.PhaseBuild || !slices.Equal(g.Waiting, []string{"red"}) {
+		t.Fatalf("want a build phase waiting for red, got %s waiting for %v", g.PhaseKind, g.Waiting)
+	}
+	h.as(pl["blue"], "score 4")
+	m := h.reply(h.outbox(), pl["blue"].addr)
+	mustContain(t, m.Text, "Blue owes no orders in Phase 2", "nothing was stored")
+	if n := len(h.openOrderSets("g")); n != 0 {
+		t.Errorf("%d order sets stored for a power that owes none", n)
+	}
+	h.as(pl["red"], "score 1")
+	mustContain(t, h.reply(h.outbox(), pl["red"].addr).Text, "Orders received for Red")
 }

@@ -137,6 +137,9 @@ func init() {
 // execute carries out the commands and orders of a mail, in the order they
 // were written, and writes the reply.
 func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error {
+	if err := mc.otherGameNote(); err != nil {
+		return err
+	}
 	var problems []string
 	hasOrders := false
 	for i := range lines {

@@ -77,3 +77,55 @@ func (mc *mailCtx) owesNothing() bool {
 		powerName(g, power), g.PhaseTitle, what)
 	return true
 }
+
+// maxGameWords caps the words of a mail looked up as game names
+// (otherGameNote): bounded work per mail.
+const maxGameWords = 400
+
+// otherGameNote tells a player whose mail was read for one game (the
+// game of the mail it replied to, or of its SIGNON) but names another
+// game they play in, which game it was read for: a player in two games
+// who answers the wrong mail learns it before the deadline, not after.
+func (mc *mailCtx) otherGameNote() error {
+	g := mc.game
+	if g == nil || mc.player == nil {
+		return nil
+	}
+	seen := map[string]bool{g.Name: true}
+	var others []string
+	words := strings.FieldsFunc(strings.ToLower(mc.in.Subject+"\n"+mc.in.Text), func(r rune) bool {
+		return (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' && r != '_'
+	})
+	for i, w := range words {
+		if i >= maxGameWords {
+			break
+		}
+		w = strings.Trim(w, "-_")
+		// Short words are unit types and orders ("a", "f", "h") far more
+		// often than game names, unless they have a digit ("g2").
+		if len(w) < 3 && !strings.ContainsAny(w, "0123456789") || len(w) > 32 || seen[w] {
+			continue
+		}
+		seen[w] = true
+		if !mc.tx.HasGame(w) {
+			continue
+		}
+		other, err := mc.tx.Game(w)
+		if err != nil {
+			return err
+		}
+		if p := findPlayer(other, mc.player.Address); p != nil && !p.Left {
+			others = append(others, other.Name)
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	how := "it came as a reply to a mail about " + g.Name
+	if mc.authBy == "password" {
+		how = "it signed on to " + g.Name
+	}
+	mc.say("I read this mail for the game %s (%s), though it names %s, where you play too. For %s, reply to a mail I sent you about it, or start with SIGNON <power> <game> <password>.",
+		g.Name, how, strings.Join(others, ", "), strings.Join(others, ", "))
+	return nil
+}

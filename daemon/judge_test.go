@@ -90,3 +90,28 @@ func TestPowerThatOwesNothingIsToldSo(t *testing.T) {
 	h.as(pl["red"], "score 1")
 	mustContain(t, h.reply(h.outbox(), pl["red"].addr).Text, "Orders received for Red")
 }
+
+// TestReplyForOneGameNamingAnotherSaysWhichGameItWasReadFor: alice plays
+// in g1 and g2 and answers g1's mail with orders she heads "for g2"; the
+// reply says the mail was read for g1. A mail naming no other game gets
+// no such note.
+func TestReplyForOneGameNamingAnotherSaysWhichGameItWasReadFor(t *testing.T) {
+	h := newHarness(t)
+	_, one := h.startToy("g1", "")
+	h.startToy("g2", "")
+	h.outbox()
+	var alice1 player
+	for _, p := range one {
+		if p.addr == "alice@example.test" {
+			alice1 = p
+		}
+	}
+	h.as(alice1, "Orders for g2:\nscore 3")
+	m := h.reply(h.outbox(), alice1.addr)
+	mustContain(t, m.Text, "I read this mail for the game g1 (it came as a reply to a mail about g1), though it names g2, where you play too.")
+
+	h.as(alice1, "score 2")
+	if m := h.reply(h.outbox(), alice1.addr); strings.Contains(m.Text, "I read this mail for the game") {
+		t.Errorf("a mail naming no other game got the note:\n%s", m.Text)
+	}
+}

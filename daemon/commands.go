@@ -105,6 +105,7 @@ func init() {
 		{orders.VerbSetZone, signedUp, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}},
 		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}},
 		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}},
+		{verbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held (Diplomacy); shows\nnothing of the others' orders"}, usage{}},
 
 		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games); other keys go to the game"}, usage{}},
 		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}},
@@ -141,9 +142,13 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 		return err
 	}
 	var problems []string
-	hasOrders := false
+	hasOrders, whatIf := false, false
 	for i := range lines {
 		l := &lines[i]
+		if mc.asWhatIf(l) {
+			whatIf = true // after the orders of the mail, which it previews
+			continue
+		}
 		switch l.Kind {
 		case orders.CommandLine:
 			if err := mc.command(l.Command); err != nil {
@@ -175,6 +180,11 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 		mc.say("I could not understand these lines:\n%s", listProblems(problems))
 		if mc.player == nil && !mc.gm && !mc.siteGM && !mc.observer {
 			mc.say("%s", mc.introduction())
+		}
+	}
+	if whatIf {
+		if err := mc.command(&orders.Command{Verb: verbWhatIf}); err != nil {
+			return err
 		}
 	}
 	if len(mc.reply) == 0 {
@@ -870,7 +880,13 @@ const ordersRules = `Whose orders stand (this game master's rules):
   senior RELEASEs, or the GM EJECTs, no longer counts, nor do their orders.
 - Orders the GM sets with SET ORDERS count as the power's own: they stand until
   the power sends others, and a mail from the power changes them as it would
-  change its own orders. Acknowledgements and STATUS show who sent each order.`
+  change its own orders. Acknowledgements and STATUS show who sent each order.
+- In a retreat or build phase only the powers the game lists as owing
+  retreats or adjustments order; another power's mail is told so and stores
+  nothing. Orders sent after the game ended are answered that it is over.
+- WHATIF (or PREVIEW, from a player) shows what your standing orders would do
+  if every other unit held, in games where a unit without orders holds
+  (Diplomacy): a preview of your own orders only, never of anyone else's.`
 
 func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if mc.gm && len(cmd.Body) > 0 {

@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -31,4 +32,37 @@ func TestStandardPowerWithNoAdjustmentIsToldSo(t *testing.T) {
 	daemontest.Lacks(t, m.Text, "Orders received")
 	tb.As(pl["austria"], "Build A Vie")
 	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["austria"].Addr, "Re:").Text, "Orders received for Austria")
+}
+
+// TestWhatIfShowsOwnOrdersAgainstHoldsOnly: Austria's A Vie - Gal would
+// bounce against Russia's stored A War - Gal; WHATIF resolves Austria's
+// standing orders alone, so it succeeds there, and nothing of Russia's
+// orders shows. Nothing is stored: the real phase still bounces.
+func TestWhatIfShowsOwnOrdersAgainstHoldsOnly(t *testing.T) {
+	tb, _, pl := standardTable(t, "wi")
+	tb.As(pl["russia"], "A War-Gal\nF Sev-Bla")
+	tb.As(pl["austria"], "A Vie-Gal")
+	tb.Outbox()
+	tb.As(pl["austria"], "WHATIF")
+	m := daemontest.One(t, tb.Outbox(), pl["austria"].Addr, "Re:")
+	daemontest.Contains(t, m.Text, "WHATIF for Austria, Spring 1901 Movement", "if every other unit held",
+		"A Vie - Gal", "succeeded", "F Tri H")
+	daemontest.Lacks(t, m.Text, "Russia", "War", "Bla", "bounce", "England")
+
+	// A bare PREVIEW from a player is the same; orders in the same mail
+	// are stored first and previewed.
+	tb.As(pl["austria"], "A Bud-Ser\nPREVIEW")
+	m = daemontest.One(t, tb.Outbox(), pl["austria"].Addr, "Re:")
+	daemontest.Contains(t, m.Text, "Orders received for Austria", "WHATIF for Austria", "A Bud - Ser")
+	daemontest.Lacks(t, m.Text, "could not understand", "Russia")
+
+	waitDeadline(tb, "wi")
+	var res string
+	for _, r := range tb.Outbox() {
+		if r.To == pl["austria"].Addr && strings.Contains(r.Subject, "results") {
+			res = r.Text
+		}
+	}
+	daemontest.Contains(t, res, "A Vie - Gal", "A War - Gal")
+	daemontest.Lacks(t, res, "WHATIF")
 }

@@ -66,3 +66,27 @@ func TestWhatIfShowsOwnOrdersAgainstHoldsOnly(t *testing.T) {
 	daemontest.Contains(t, res, "A Vie - Gal", "A War - Gal")
 	daemontest.Lacks(t, res, "WHATIF")
 }
+
+// TestEveryResultsMailEndsWithThePosition: not only after Fall: the
+// Spring results end with the units and centres of every power, as the
+// engine's summary of the new position gives them.
+func TestEveryResultsMailEndsWithThePosition(t *testing.T) {
+	tb, _, pl := standardTable(t, "pos")
+	tb.Send("watcher@example.test", "", "OBSERVE pos")
+	tb.As(pl["austria"], "A Bud-Ser")
+	tb.Outbox()
+	waitDeadline(tb, "pos")
+	ms := tb.Outbox()
+	for _, addr := range []string{pl["austria"].Addr, pl["england"].Addr, "watcher@example.test"} {
+		m := daemontest.One(t, ms, addr, "Spring 1901 Movement — results")
+		_, pos, ok := strings.Cut(m.Text, "--- the position now ---\n")
+		if !ok {
+			t.Fatalf("results to %s end without the position:\n%s", addr, m.Text)
+		}
+		daemontest.Contains(t, pos, "Fall 1901 Movement\n", "Austria: 3 centres (Bud Tri Vie); units: A Ser, F Tri, A Vie",
+			"Russia: 4 centres", "Unowned centres:")
+		if strings.Contains(pos, "orders due") {
+			t.Errorf("the position is not the end of the results to %s:\n%s", addr, m.Text)
+		}
+	}
+}

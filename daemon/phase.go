@@ -383,6 +383,7 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 	if g.Status == store.Active && !g.Deadline.IsZero() {
 		fmt.Fprintf(&b, "\n%s: orders due by %s\n", g.PhaseTitle, d.showTime(g.Deadline, p))
 	}
+	b.WriteString(d.position(g, rec))
 	return b.String()
 }
 

@@ -130,26 +130,15 @@ func (mc *mailCtx) otherGameNote() error {
 	return nil
 }
 
-// position is the end of every results mail of a Diplomacy game: the
-// position after the phase as the engine's Status.Summary gives it (units
-// and centres per power), public like the rest of the results. No engine
-// declares that its Summary is such a short position (Supply Chain's is
-// the whole board, which its results leave to STATUS: issue 15), so only
-// the Diplomacy family's is added; "" elsewhere.
-func (d *Daemon) position(g *store.Game, rec *store.PhaseRecord) string {
-	if len(rec.StateAfter) == 0 {
-		return ""
-	}
-	e, err := engineFor(g)
-	if err != nil || e.Info().Game != "diplomacy" {
-		return ""
-	}
-	st, err := e.Status(rec.StateAfter)
-	if err != nil {
-		d.log.Warn("results: no position", "game", g.Name, "err", err)
-		return ""
-	}
-	if strings.TrimSpace(st.Summary) == "" {
+// positionText ends the public results of a Diplomacy phase (every
+// results mail, and HISTORY): the position after the phase as the
+// engine's Status.Summary gives it (units and centres per power), from the
+// Status the daemon reads after resolving anyway. No engine declares that
+// its Summary is such a short position (Supply Chain's is the whole board,
+// which its results leave to STATUS: issue 15), so only the Diplomacy
+// family's is added; "" elsewhere.
+func positionText(e adjudicator.Engine, st adjudicator.Status) string {
+	if e.Info().Game != "diplomacy" || strings.TrimSpace(st.Summary) == "" {
 		return ""
 	}
 	return "\n--- the position now ---\n" + strings.TrimRight(st.Summary, "\n") + "\n"

@@ -9,7 +9,7 @@ import (
 // TestE2EJudgeAnswers: over the embedded mail server, the answers of
 // issue 16 a player meets: CREATE names the address to write to, JOIN
 // echoes the ranking, WHATIF previews only the sender's orders, results
-// end with the position, and orders after the end are told it is over.
+// show the position, and orders after the end are told it is over.
 func TestE2EJudgeAnswers(t *testing.T) {
 	e := newE2E(t)
 	gm, pl := e.standardGame("j1")
@@ -33,7 +33,7 @@ func TestE2EJudgeAnswers(t *testing.T) {
 	res := e.next(aus.addr, "Spring 1901 Movement — results")
 	_, pos, ok := strings.Cut(res.Text, "--- the position now ---")
 	if !ok {
-		t.Fatalf("results end without the position:\n%s", res.Text)
+		t.Fatalf("results without the position:\n%s", res.Text)
 	}
 	mustContain(t, pos, "Austria: 3 centres", "Russia: 4 centres")
 

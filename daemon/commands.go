@@ -58,6 +58,7 @@ func init() {
 		{orders.VerbPassword, diplomat, cmdPassword, usage{"PASSWORD <new password>", fmt.Sprintf("choose your own password for SIGNON (%d to %d characters)", minPassword, maxPassword)}, usage{}},
 		{orders.VerbStatus, member, cmdStatus, usage{"STATUS", "the phase, deadline and who has sent orders"}, usage{}},
 		{orders.VerbHistory, member, cmdHistory, usage{"HISTORY [phase]", "earlier results (and public press)"}, usage{}},
+		{orders.VerbMap, member, cmdMap, usage{"MAP [phase]", "a picture of the board now, or after a phase of HISTORY\n(and the board in text where orders name its places)"}, usage{}},
 		{orders.VerbRules, anyone, cmdRules, usage{"RULES", "the game's rules and house rules"}, usage{"RULES (text) ENDRULES", "replace the house rules"}},
 		{orders.VerbPress, diplomat, cmdPress, usage{"PRESS TO <power>, <power>", "private press: your text on the next lines, ended by ENDPRESS"}, usage{}},
 		{orders.VerbBroadcast, member, cmdBroadcast, usage{"BROADCAST ... ENDPRESS", "public press, signed with your power"}, usage{"BROADCAST ... ENDPRESS", "public press from the GM"}},
@@ -713,6 +714,9 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			if private != "" {
 				b.WriteString("\n--- for you only ---\n" + private)
 			}
+		}
+		if err := mc.statusPicture(); err != nil {
+			return err
 		}
 	}
 	for _, r := range g.Requests {

@@ -185,7 +185,7 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 	if m.Alert {
 		out.Headers = append(out.Headers, mailer.HeaderField{Key: AlertHeader, Value: "yes"})
 	}
-	keys := attachPictures(m, out)
+	keys := attachPictures(m, out, now)
 	c, err := mailer.Compose(out)
 	if err != nil {
 		return store.OutboxMessage{}, fmt.Errorf("compose mail to %v: %w", m.To, err)

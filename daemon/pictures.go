@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"sync"
+	"time"
 
 	"pbemd/adjudicator"
 	"pbemd/mailer"
@@ -36,7 +38,7 @@ type mailPicture struct {
 
 	once sync.Once
 	enc  []byte // the PNG in base64 lines (mailer.Base64Lines)
-	key  string // names enc in the outbox: png-<sha256 of the PNG>
+	sum  string // the PNG's sha256, short, in hex
 	err  error
 }
 
@@ -48,13 +50,13 @@ func (p *mailPicture) draw() {
 			p.err = fmt.Errorf("draw %s: %w", p.filename, err)
 			return
 		}
-		var buf bytes.Buffer
-		if err := pic.WritePNG(&buf); err != nil {
+		buf := bytes.NewBuffer(make([]byte, 0, 160<<10))
+		if err := pic.WritePNG(buf); err != nil {
 			p.err = fmt.Errorf("encode %s: %w", p.filename, err)
 			return
 		}
 		sum := sha256.Sum256(buf.Bytes())
-		p.key = "png-" + hex.EncodeToString(sum[:])
+		p.sum = hex.EncodeToString(sum[:12])
 		p.enc = mailer.Base64Lines(buf.Bytes())
 		p.state, p.results = nil, nil // drawn: let them go
 	})
@@ -137,8 +139,11 @@ func (d *Daemon) drawPictures(tx *txn) {
 }
 
 // attachPictures puts the drawn pictures of m in out, and returns how
-// each one's body is named in the outbox (by hole, in order).
-func attachPictures(m *Outgoing, out *mailer.Outgoing) []string {
+// each one's body is named in the outbox (by hole, in order): by the time
+// it is queued (so that the outbox's part keys grow at their end, as its
+// mails do, and bbolt appends rather than rewrites pages of pictures),
+// then the picture's game, phase, viewer and a hash of its bytes.
+func attachPictures(m *Outgoing, out *mailer.Outgoing, now time.Time) []string {
 	var keys []string
 	for _, p := range m.Pictures {
 		p.draw() // drawn already in queue; a no-op then
@@ -149,7 +154,7 @@ func attachPictures(m *Outgoing, out *mailer.Outgoing) []string {
 		out.Attachments = append(out.Attachments, mailer.Attachment{
 			Filename: p.filename, ContentType: "image/png", Inline: true, Encoded: p.enc,
 		})
-		keys = append(keys, p.key)
+		keys = append(keys, fmt.Sprintf("%016x.%s.%s.%s", now.UnixNano(), strings.TrimSuffix(p.filename, ".png"), p.viewer, p.sum))
 	}
 	return keys
 }

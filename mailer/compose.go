@@ -52,15 +52,15 @@ type Attachment struct {
 // characters ended by CRLF, the last one without its CRLF (the boundary
 // that follows the part begins with one).
 func Base64Lines(data []byte) []byte {
-	enc := make([]byte, base64.StdEncoding.EncodedLen(len(data)))
-	base64.StdEncoding.Encode(enc, data)
-	out := make([]byte, 0, len(enc)+len(enc)/76*2+2)
-	for len(enc) > 76 {
-		out = append(out, enc[:76]...)
+	const perLine = 57 // bytes of data in a line of 76 characters
+	n := base64.StdEncoding.EncodedLen(len(data))
+	out := make([]byte, 0, n+n/76*2)
+	for len(data) > perLine {
+		out = base64.StdEncoding.AppendEncode(out, data[:perLine])
 		out = append(out, '\r', '\n')
-		enc = enc[76:]
+		data = data[perLine:]
 	}
-	return append(out, enc...)
+	return base64.StdEncoding.AppendEncode(out, data)
 }
 
 // Hole is where an attachment given Encoded goes in Composed.Raw: its

@@ -386,15 +386,39 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 			fmt.Fprintf(&b, "  %s\n", n)
 		}
 	}
-	switch _, merges := mc.engine.(adjudicator.Merger); {
-	case adjudicator.PhaseKind(mc.game.PhaseKind) == adjudicator.PhaseBuild:
-		b.WriteString("\nYou may send new orders until the deadline: in this phase a new set replaces the whole standing set.")
-	case merges:
-		b.WriteString("\nYou may send new orders until the deadline: a new order for a unit replaces its old one.")
-	default:
-		b.WriteString("\nYou may send new orders until the deadline: a new set replaces the standing one.")
+	ps, err := mc.engine.Status(mc.state)
+	if err != nil {
+		return "", err
 	}
+	b.WriteString("\n" + mc.whatNext(ps, power, st))
 	return b.String(), nil
+}
+
+// whatNext is the last line of an acknowledgement: whether power's orders
+// ended the phase and, if not, how a new mail would combine with them, as
+// the engine declares for the open phase (ps).
+func (mc *mailCtx) whatNext(ps adjudicator.Status, power string, st *standing) string {
+	combine := ps.CombineText
+	if combine == "" {
+		combine = ps.Combine.Sentence()
+	}
+	if !ps.EndsTurn {
+		return fmt.Sprintf("You may send new orders until the deadline: %s.", combine)
+	}
+	var others []string
+	for _, p := range mc.game.Waiting {
+		if !st.sent(p) {
+			others = append(others, powerName(mc.game, p))
+		}
+	}
+	switch {
+	case len(others) == 0 && contains(mc.game.Waiting, power):
+		return fmt.Sprintf("These orders end %s: it is processed now (within the minute), and no new orders for it are taken.", mc.game.PhaseTitle)
+	case len(others) == 0:
+		return fmt.Sprintf("%s ends now (within the minute).", mc.game.PhaseTitle)
+	}
+	return fmt.Sprintf("%s ends as soon as %s %s sent orders (or at the deadline); until then %s.",
+		mc.game.PhaseTitle, strings.Join(others, " and "), map[bool]string{true: "has", false: "have"}[len(others) == 1], combine)
 }
 
 func dedupe(xs []string) []string {
@@ -544,9 +568,14 @@ func (mc *mailCtx) maybeEarly() error {
 		return nil
 	}
 	kind := adjudicator.PhaseKind(g.PhaseKind)
-	// A sequential game's turn ends when its player has moved; so does, at
-	// the fast pace, a retreat or build phase when all who owe have sent.
-	onReceipt := !mc.engine.Info().Simultaneous ||
+	ps, err := mc.engine.Status(mc.state)
+	if err != nil {
+		return err
+	}
+	// A phase whose orders end it (the engine says: a sequential game's
+	// turn) ends when its players have moved; so does, at the fast pace,
+	// a retreat or build phase when all who owe have sent.
+	onReceipt := ps.EndsTurn ||
 		g.Options.Pace == "fast" && (kind == adjudicator.PhaseRetreat || kind == adjudicator.PhaseBuild)
 	if !onReceipt && !g.Options.ProcessEarly {
 		return nil
@@ -905,7 +934,7 @@ func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
 			return nil
 		}
 	}
-	return mc.d.endGame(mc.tx, g, "draw", g.Alive, "Every surviving power voted for a draw.", nil)
+	return mc.d.endGame(mc.tx, g, adjudicator.Result{Kind: "draw", Winners: g.Alive}, "Every surviving power voted for a draw.", nil)
 }
 
 func cmdPace(mc *mailCtx, cmd *orders.Command) error {

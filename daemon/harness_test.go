@@ -85,14 +85,14 @@ func (e toyEngine) Status(state []byte) (adjudicator.Status, error) {
 	}
 	for _, p := range toyPowers {
 		if s.Scores[p] >= s.Target {
-			st.Over, st.Winners = true, []string{p}
+			st.Over, st.Result = true, &adjudicator.Result{Kind: "solo", Winners: []string{p}}
 		}
 		if st.Kind == adjudicator.PhaseOrders || s.Scores[p]%2 == 1 {
 			st.Waiting = append(st.Waiting, p)
 		}
 	}
 	if e.seq {
-		st.Kind, st.Waiting = adjudicator.PhaseTurn, []string{toyPowers[s.Phase%2]}
+		st.Kind, st.Waiting, st.EndsTurn = adjudicator.PhaseTurn, []string{toyPowers[s.Phase%2]}, true
 	}
 	return st, nil
 }
@@ -160,8 +160,6 @@ func (e toyEngine) Resolve(state []byte, ords map[string][]string, seed int64) (
 	next, _ := json.Marshal(s)
 	out := adjudicator.Outcome{Next: next, Report: adjudicator.Report{Public: pub.String(),
 		Private: map[string]string{"red": "private note for red", "blue": "private note for blue"}}}
-	st, _ := e.Status(next)
-	out.Over, out.Winners = st.Over, st.Winners
 	return out, nil
 }
 

@@ -207,9 +207,21 @@ func (e *Engine) Status(state []byte) (adjudicator.Status, error) {
 
 func (g *Game) status() adjudicator.Status {
 	st := adjudicator.Status{ID: g.phaseID(), Title: g.phaseTitle(), Kind: adjudicator.PhaseBuild, Scores: map[string]int{},
-		Over: g.Over, Winners: append([]string(nil), g.Winners...), Summary: g.summary()}
-	if g.Step == stepTactical {
+		Over: g.Over, Summary: g.summary(), Combine: adjudicator.CombinePerUnit}
+	// How a new mail combines with the standing orders: as Merge does.
+	switch g.Step {
+	case stepTactical:
 		st.Kind = adjudicator.PhaseOrders
+		st.CombineText = "a new order for a unit replaces its earlier one; your other units keep theirs"
+	case stepDeploy:
+		st.CombineText = "a new order for a unit (KEEP, POOL, TRANSFORM, SACRIFICE) replaces its earlier one; your other orders stand"
+	case stepBid:
+		st.CombineText = "a new BID replaces your earlier bid, a new CEASEFIRE line your earlier one; other orders stand"
+	case stepBuild:
+		st.Combine, st.CombineText = adjudicator.CombineReplace, "in the production step a new set replaces the whole standing set, as purchases add up"
+	}
+	if g.Over {
+		st.Result = g.result()
 	}
 	for _, p := range g.alivePowers() {
 		st.Alive = append(st.Alive, p)
@@ -217,6 +229,24 @@ func (g *Game) status() adjudicator.Status {
 	}
 	st.Waiting = g.waiting()
 	return st
+}
+
+// result is how a finished game ended: the last power standing, or at the
+// round limit the largest production (ties share the win).
+func (g *Game) result() *adjudicator.Result {
+	res := &adjudicator.Result{Winners: append([]string(nil), g.Winners...)}
+	alive := g.alivePowers()
+	switch {
+	case len(g.Winners) == 0:
+		res.Kind, res.Text = "none", "The game is over: no power is left standing, and nobody wins."
+	case len(alive) == 1:
+		res.Kind, res.Text = "last", fmt.Sprintf("%s is the last power standing and wins the game.", titleOf(g.Winners[0]))
+	case len(g.Winners) == 1:
+		res.Kind, res.Text = "production", fmt.Sprintf("%s wins at the round limit with the largest production: %d per strategic turn.", titleOf(g.Winners[0]), g.score(g.Winners[0]))
+	default:
+		res.Kind, res.Text = "production", fmt.Sprintf("%s share the win at the round limit with a production of %d per strategic turn each.", strings.Join(strings.Split(titles(g.Winners), ", "), " and "), g.score(g.Winners[0]))
+	}
+	return res
 }
 
 // waiting lists the powers that have something to order this phase.
@@ -436,7 +466,7 @@ func (e *Engine) Resolve(state []byte, powerOrders map[string][]string, seed int
 	if err != nil {
 		return adjudicator.Outcome{}, err
 	}
-	out := adjudicator.Outcome{Next: g.encode(e.name), Over: g.Over, Winners: append([]string(nil), g.Winners...)}
+	out := adjudicator.Outcome{Next: g.encode(e.name)}
 	out.Report = rep.report(g)
 	out.Report.Data = data
 	return out, nil

@@ -258,3 +258,57 @@ func TestMailVolume(t *testing.T) {
 		t.Errorf("results mails average %d bytes: more than what changed and what to do", mean)
 	}
 }
+
+// Issue 14: what a Supply Chain player reads in the mail says what the
+// engine declares. A question (HAND, ASK) is answered and is no misorder;
+// orders that end the turn say so, and do not invite new orders "until
+// the deadline"; a player whose turn it is not may change the orders of
+// his mail until the turn ends.
+func TestMailSaysWhatTheOrdersDo(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("sc2", "supplychain-3", "")
+	ps := tb.SignUp("sc2", []string{"red", "blue", "green"})
+	if g := tb.Game("sc2"); g.PhaseID != "R001-1" || strings.Join(g.Waiting, ",") != "red" {
+		t.Fatalf("phase %s waiting %v", g.PhaseID, g.Waiting)
+	}
+
+	tb.As(ps["red"], "HAND\nASK Blue OFFICES")
+	reply := only(t, tb.Outbox(), ps["red"].Addr).Text
+	daemontest.Contains(t, reply, "HAND:", "Your hand", "ASK Blue OFFICES:")
+	daemontest.Lacks(t, reply, "could not understand", "No orders were stored")
+
+	// A question beside a misorder: only the misorder is listed.
+	tb.As(ps["blue"], "HAND\nFROBNICATE the widget")
+	reply = only(t, tb.Outbox(), ps["blue"].Addr).Text
+	daemontest.Contains(t, reply, "Your hand", "line 2: FROBNICATE")
+	daemontest.Lacks(t, reply, "line 1: HAND")
+
+	// Green's free order, out of turn, stands until red has moved.
+	tb.As(ps["green"], "DISCARD "+firstCard(t, tb, ps["green"]))
+	ack := only(t, tb.Outbox(), ps["green"].Addr).Text
+	daemontest.Contains(t, ack, "Orders received", "Round 1: Red's turn ends as soon as Red has sent orders (or at the deadline); until then a new set of orders replaces the whole standing set.")
+	daemontest.Lacks(t, ack, "until the deadline:")
+
+	// Red's turn: his orders end it.
+	tb.As(ps["red"], "REVENUE")
+	ack = only(t, tb.Outbox(), ps["red"].Addr).Text
+	daemontest.Contains(t, ack, "Orders received", "These orders end Round 1: Red's turn: it is processed now")
+	daemontest.Lacks(t, ack, "You may send new orders", "until the deadline")
+	tb.Wait(time.Minute)
+	if g := tb.Game("sc2"); g.PhaseID != "R001-2" {
+		t.Fatalf("red's orders did not end the turn: %s", g.PhaseID)
+	}
+}
+
+// firstCard is the id of the first card of a player's hand, read from
+// his STATUS reply.
+func firstCard(t *testing.T, tb *daemontest.Table, p daemontest.Player) string {
+	t.Helper()
+	tb.As(p, "STATUS")
+	status := only(t, tb.Outbox(), p.Addr).Text
+	m := regexp.MustCompile(`Your hand \(\d+ cards?[^\n]*\n\s*-?\s*([A-Z]+\d+)`).FindStringSubmatch(status)
+	if m == nil {
+		t.Fatalf("no card in the hand:\n%s", status)
+	}
+	return m[1]
+}

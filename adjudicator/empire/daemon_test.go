@@ -2,6 +2,7 @@ package empire_test
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -210,4 +211,44 @@ func TestSixPowersThroughTheDaemon(t *testing.T) {
 	if g := tb.Game("e6"); g.Status != store.Active || len(g.Waiting) != 6 {
 		t.Fatalf("game %s waiting %v", g.Status, g.Waiting)
 	}
+}
+
+// Issue 14: the acknowledgement says how a new mail combines with the
+// standing orders as the engine merges them — per unit in the bid and
+// deployment steps (not "a new set replaces the whole standing set"),
+// whole in production.
+func TestAcknowledgementSaysHowOrdersCombine(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("emp3", "empire2", "")
+	ps := tb.SignUp("emp3", []string{"red", "blue"})
+	red := ps["red"]
+	ack := func(text string) string {
+		t.Helper()
+		tb.As(red, text)
+		return daemontest.One(t, tb.Outbox(), red.Addr, "Re:").Text
+	}
+	bid := ack("BID 2")
+	daemontest.Contains(t, bid, "You may send new orders until the deadline: a new BID replaces your earlier bid, a new CEASEFIRE line your earlier one; other orders stand.")
+	daemontest.Lacks(t, bid, "replaces the whole standing set")
+	tb.Wait(25 * time.Hour)
+	tb.Outbox()
+	daemontest.Contains(t, ack("BUY 1 RID D3"), "in the production step a new set replaces the whole standing set")
+
+	// Play on (nobody orders) to the next deployment step.
+	for i := 0; !strings.Contains(tb.Game("emp3").PhaseTitle, "deployment"); i++ {
+		if i > 40 || tb.Game("emp3").Status != store.Active {
+			t.Fatalf("no deployment step: %s (%s)", tb.Game("emp3").PhaseTitle, tb.Game("emp3").Status)
+		}
+		tb.Wait(72 * time.Hour)
+		tb.Outbox()
+	}
+	unit := regexp.MustCompile(`\b(RID\d+)\b`).FindString(daemontest.One(t, statusOf(tb, red), red.Addr, "Re:").Text)
+	deploy := ack("KEEP " + unit)
+	daemontest.Contains(t, deploy, "KEEP "+unit, "You may send new orders until the deadline: a new order for a unit (KEEP, POOL, TRANSFORM, SACRIFICE) replaces its earlier one; your other orders stand.")
+	daemontest.Lacks(t, deploy, "replaces the whole standing set")
+}
+
+func statusOf(tb *daemontest.Table, p daemontest.Player) []daemontest.Mail {
+	tb.As(p, "STATUS")
+	return tb.Outbox()
 }

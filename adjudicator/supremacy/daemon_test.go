@@ -254,3 +254,48 @@ func TestAttackStepsThroughTheDaemon(t *testing.T) {
 	}
 	daemontest.Contains(t, only(t, tb.Outbox(), who[first][0]).Text, "makes no further attack")
 }
+
+// Issue 14: a Supremacy player's mail says what his orders do, as the
+// engine declares: orders are taken whole, and a phase ends as soon as
+// every power it waits for has sent them (a step: its one player), so no
+// acknowledgement invites new orders "until the deadline" once they did;
+// HELP says so too, not Diplomacy's "a new order for a unit replaces its
+// earlier one".
+func TestMailSaysWhatTheOrdersDo(t *testing.T) {
+	registerTestEngines(t)
+	tb := daemontest.New(t)
+	who := start(tb, "sup3", "supremacy-test-steps")
+	as := func(p, text string) string {
+		t.Helper()
+		tb.Send(who[p][0], who[p][1], text)
+		return only(t, tb.Outbox(), who[p][0]).Text
+	}
+	help := as("usa", "HELP")
+	daemontest.Contains(t, help, "In Set-up a new mail of orders replaces all your standing orders for this phase.",
+		"Orders from a player the phase waits for end it when they arrive.")
+	daemontest.Lacks(t, help, "A new order for a unit replaces its earlier one", "a new order for a unit replaces its earlier one")
+
+	ack := as("usa", "PLACE 9 ARMIES IN tex")
+	daemontest.Contains(t, ack, "Set-up ends as soon as Russian Federation and China have sent orders (or at the deadline); until then a new mail of orders replaces all your standing orders for this phase.")
+	daemontest.Lacks(t, ack, "You may send new orders until the deadline")
+	as("russia", "PLACE 9 ARMIES IN sib")
+	ack = as("china", "PLACE 9 ARMIES IN man")
+	daemontest.Contains(t, ack, "These orders end Set-up: it is processed now")
+	daemontest.Lacks(t, ack, "You may send new orders", "until the deadline")
+	tb.Wait(time.Minute)
+	for _, step := range []string{"OPEN ALL", "BUY 1 OIL\nBUY 1 MINERALS\nBUY 1 GRAIN"} {
+		for _, p := range []string{"usa", "russia", "china"} {
+			tb.Send(who[p][0], who[p][1], step)
+		}
+		tb.Wait(time.Minute)
+	}
+	tb.Outbox()
+	g := tb.Game("sup3")
+	if g.PhaseKind != "turn" || len(g.Waiting) != 1 {
+		t.Fatalf("attack phase %s kind %s waiting %v", g.PhaseID, g.PhaseKind, g.Waiting)
+	}
+	first := g.Waiting[0]
+	ack = as(first, map[string]string{"usa": "ATTACK mex FROM tex", "russia": "ATTACK mon FROM sib", "china": "ATTACK mon FROM man"}[first])
+	daemontest.Contains(t, ack, "Orders received", "These orders end "+g.PhaseTitle+": it is processed now")
+	daemontest.Lacks(t, ack, "You may send new orders", "until the deadline")
+}

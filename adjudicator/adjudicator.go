@@ -18,6 +18,7 @@ package adjudicator
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"pbemd/orders"
@@ -297,4 +298,17 @@ func Names() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// List joins names as an English sentence does, for Result.Text: "Red",
+// "Red and Blue", "Red, Blue and Green".
+func List(names []string) string {
+	switch n := len(names); n {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	default:
+		return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
 }

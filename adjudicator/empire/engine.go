@@ -244,7 +244,7 @@ func (g *Game) result() *adjudicator.Result {
 	case len(g.Winners) == 1:
 		res.Kind, res.Text = "production", fmt.Sprintf("%s wins at the round limit with the largest production: %d per strategic turn.", titleOf(g.Winners[0]), g.score(g.Winners[0]))
 	default:
-		res.Kind, res.Text = "production", fmt.Sprintf("%s share the win at the round limit with a production of %d per strategic turn each.", strings.Join(strings.Split(titles(g.Winners), ", "), " and "), g.score(g.Winners[0]))
+		res.Kind, res.Text = "production", fmt.Sprintf("%s share the win at the round limit with a production of %d per strategic turn each.", adjudicator.List(strings.Split(titles(g.Winners), ", ")), g.score(g.Winners[0]))
 	}
 	return res
 }

@@ -266,7 +266,7 @@ func (g *game) result() *adjudicator.Result {
 	case 1:
 		res.Text = fmt.Sprintf("%s wins with %d victory points.", names[0], vp)
 	default:
-		res.Text = fmt.Sprintf("%s win together with %d victory points.", strings.Join(names, " and "), vp)
+		res.Text = fmt.Sprintf("%s win together with %d victory points.", adjudicator.List(names), vp)
 	}
 	return res
 }

@@ -299,3 +299,42 @@ func TestMailSaysWhatTheOrdersDo(t *testing.T) {
 	daemontest.Contains(t, ack, "Orders received", "These orders end "+g.PhaseTitle+": it is processed now")
 	daemontest.Lacks(t, ack, "You may send new orders", "until the deadline")
 }
+
+// Issue 14: the game-over mail of a game without diplomats says the win
+// in the engine's words; the prize line is there only with prize=on, and
+// names the winner's player, not a "senior diplomat".
+func TestGameOverMailSpeaksSupremacy(t *testing.T) {
+	registerTestEngines(t)
+	for _, prize := range []string{"on", "off"} {
+		t.Run("prize="+prize, func(t *testing.T) {
+			tb := daemontest.New(t)
+			tb.Create("sup5", "supremacy-test", "prize="+prize)
+			ps := tb.SignUp("sup5", []string{"usa", "russia", "china"})
+			tb.Outbox()
+			for i := 0; tb.Game("sup5").Status == store.Active; i++ {
+				if g := tb.Game("sup5"); g.PhaseID == "T01-2" {
+					// Trade: Russia and China spend cash on oil, which
+					// is no net worth: the United States wins alone.
+					tb.As(ps["russia"], "BUY 3 OIL")
+					tb.As(ps["china"], "BUY 3 OIL")
+				}
+				if i > 20 {
+					t.Fatalf("no end: %s", tb.Game("sup5").PhaseTitle)
+				}
+				tb.Wait(8 * 24 * time.Hour)
+			}
+			g := tb.Game("sup5")
+			if strings.Join(g.Winners, ",") != "usa" {
+				t.Fatalf("winners %v", g.Winners)
+			}
+			over := daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Game over").Text
+			daemontest.Contains(t, over, "sup5 is over. United States wins with the highest net worth: $")
+			daemontest.Lacks(t, over, "solo victory", "diplomat")
+			if prize == "on" {
+				daemontest.Contains(t, over, "The game's prize goes to the player of United States.")
+			} else {
+				daemontest.Lacks(t, over, "prize")
+			}
+		})
+	}
+}

@@ -253,7 +253,7 @@ func (w *world) result() *adjudicator.Result {
 	case 1:
 		res.Text = fmt.Sprintf("%s wins with the highest net worth: %s.", names[0], money(nw))
 	default:
-		res.Text = fmt.Sprintf("%s share the win with a net worth of %s each.", strings.Join(names, " and "), money(nw))
+		res.Text = fmt.Sprintf("%s share the win with a net worth of %s each.", adjudicator.List(names), money(nw))
 	}
 	return res
 }

@@ -33,7 +33,8 @@ type Engine interface {
 
 	// New returns the state at the start of a game. Options are the game's
 	// own settings (engine-specific keys, validated by the engine; unknown
-	// keys are an error). The seed drives any random set-up.
+	// keys are an error; Setuper validates them at CREATE). The seed
+	// drives any random set-up.
 	New(options map[string]string, seed int64) ([]byte, error)
 
 	// Status reports the current phase of state: its name, what kind of
@@ -203,6 +204,26 @@ type Report struct {
 // Replacing per key (a unit, a bid) and replacing whole both are.
 type Merger interface {
 	Merge(state []byte, standing, newer []string) []string
+}
+
+// Setup is what an engine makes of a game's options at CREATE (and at a
+// SET before the start), without building a state: New is called at START.
+type Setup struct {
+	// Engine is the registered engine that plays these options: a seat
+	// count (players=5) picks the variant with that many powers, and the
+	// game is stored under its name. The old variant names (supremacy-5,
+	// empire3, …) stay registered, as aliases of the counts.
+	Engine string
+	// Options are the options to store and pass to that engine's New,
+	// normalised (the seat count, once it chose the engine, is dropped).
+	Options map[string]string
+}
+
+// Setuper is implemented by engines that validate options without building
+// a state and take their seat count from options. For an engine without
+// it, the daemon validates options by calling New.
+type Setuper interface {
+	Setup(options map[string]string) (Setup, error)
 }
 
 // Exampler is implemented by engines that can give order examples that

@@ -576,7 +576,7 @@ func gmSet(mc *mailCtx, cmd *orders.Command) error {
 	g := mc.game
 	hadPrize := g.Options.DrawPrize
 	opts := g.Options
-	if err := applyOptions(&opts, mc.engine, g.Status == store.Forming, cmd.Options); err != nil {
+	if err := applyOptions(&opts, mc.engine, g.Status == store.Forming, cmd.Options, nil); err != nil {
 		mc.say("SET refused: %v. Nothing was changed.", err)
 		return nil
 	}

@@ -72,7 +72,11 @@ func defaultOptions() store.GameOptions {
 // keys, and any other key as an option of the game's engine, which New
 // checks (forming is true while the game takes sign-ups: the engine's
 // options are fixed once it starts).
-func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts map[string]string) error {
+//
+// variant, at CREATE, is the game's variant: the engine's Setup may pick
+// another one for the options (players=5). nil elsewhere: the seat count
+// is not changed by SET.
+func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts map[string]string, variant *string) error {
 	engine := map[string]string{}
 	for k, v := range o.Engine {
 		engine[k] = v
@@ -95,11 +99,35 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 	if !forming {
 		return fmt.Errorf("the game's own options (%s) are fixed once it has started", strings.Join(store.SortedKeys(engine), ", "))
 	}
-	if _, err := e.New(engine, 0); err != nil {
+	setup, err := setupOf(e, engine)
+	if err != nil {
 		return fmt.Errorf("%v (the pbemd options are: %s)", err, strings.Join(store.SortedKeys(createOptions), ", "))
 	}
-	o.Engine = engine
+	if setup.Engine != e.Info().Name {
+		if variant == nil {
+			return fmt.Errorf("the number of players is chosen at CREATE (%s plays %s)", e.Info().Name, strings.Join(e.Info().Powers, ", "))
+		}
+		*variant = setup.Engine
+	}
+	o.Engine = setup.Options
 	return nil
+}
+
+// setupOf checks a game's own options as its engine declares (Setuper:
+// without building a state; else by a trial New) and returns the engine
+// that plays them with the options to store.
+func setupOf(e adjudicator.Engine, options map[string]string) (adjudicator.Setup, error) {
+	if s, ok := e.(adjudicator.Setuper); ok {
+		setup, err := s.Setup(options)
+		if err == nil && setup.Engine == "" {
+			setup.Engine = e.Info().Name
+		}
+		return setup, err
+	}
+	if _, err := e.New(options, 0); err != nil {
+		return adjudicator.Setup{}, err
+	}
+	return adjudicator.Setup{Engine: e.Info().Name, Options: options}, nil
 }
 
 func randomSeed() int64 {
@@ -147,7 +175,7 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	if gm != "" {
 		g.GM = []string{strings.ToLower(gm)}
 	}
-	if err := applyOptions(&g.Options, e, true, opts); err != nil {
+	if err := applyOptions(&g.Options, e, true, opts, &g.Variant); err != nil {
 		return nil, err
 	}
 	if err := tx.PutToken(g.GMToken, store.TokenRef{Game: name, GM: true}); err != nil {

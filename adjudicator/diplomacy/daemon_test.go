@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"pbemd/adjudicator"
 	_ "pbemd/adjudicator/diplomacy"
 	"pbemd/daemon/daemontest"
+	"pbemd/store"
 )
 
 // helpOrders is the order examples of a HELP reply, without their notes.
@@ -62,5 +64,34 @@ func TestHelpShowsTheReadersOwnUnits(t *testing.T) {
 			daemontest.Contains(t, ack, "Orders received")
 			daemontest.Lacks(t, ack, "Please look again", "could not understand")
 		}
+	}
+}
+
+// The engine's Bot (adjudicator.Bot, what the demo's scripted players
+// use) writes orders a player may mail as they are: every power's are
+// stored without a misorder.
+func TestBotOrdersAreMailable(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("am2", "ancientmed", "")
+	powers := []string{"rome", "carthage", "greece", "egypt", "persia"}
+	ps := tb.SignUp("am2", powers)
+	e, _ := adjudicator.Lookup("ancientmed")
+	bot, ok := e.(adjudicator.Bot)
+	if !ok {
+		t.Fatal("the Diplomacy engine has no Bot")
+	}
+	var state []byte
+	if err := tb.DB.View(func(tx *store.Tx) (err error) { state, err = tx.State("am2"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range powers {
+		text, err := bot.BotOrders(state, p, int64(i))
+		if err != nil || text == "" {
+			t.Fatalf("%s: %q, %v", p, text, err)
+		}
+		tb.As(ps[p], text)
+		ack := daemontest.One(t, tb.Outbox(), ps[p].Addr, "Re:").Text
+		daemontest.Contains(t, ack, "Orders received")
+		daemontest.Lacks(t, ack, "Please look again", "has no order")
 	}
 }

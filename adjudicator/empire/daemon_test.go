@@ -252,3 +252,29 @@ func statusOf(tb *daemontest.Table, p daemontest.Player) []daemontest.Mail {
 	tb.As(p, "STATUS")
 	return tb.Outbox()
 }
+
+// Seats from options: empire takes players= (it refused it before); the
+// old names stay as aliases.
+func TestSeatsFromOptions(t *testing.T) {
+	tb := daemontest.New(t)
+	reply := func(text string) string {
+		tb.Send(daemontest.GM, "", "SIGNON GM - "+daemontest.GMPassword+"\n"+text)
+		return daemontest.One(t, tb.Outbox(), daemontest.GM, "Re:").Text
+	}
+	daemontest.Contains(t, reply("CREATE e3 empire players=3"), "Game e3 (empire3) created", "(3 powers: ")
+	daemontest.Contains(t, reply("CREATE e5 empire2 players=5 max_rounds=3"), "Game e5 (empire5) created", "(5 powers: ")
+	daemontest.Contains(t, reply("CREATE e4 empire3 players=4 world=generated"), "Game e4 (empire-random) created")
+	daemontest.Contains(t, reply("CREATE e2 empire2"), "Game e2 (empire2) created")
+	daemontest.Contains(t, reply("CREATE e9 empire players=9"), "no variant for 9 players", "Nothing was created")
+	// The options are checked at CREATE, without building the world.
+	daemontest.Contains(t, reply("CREATE ex empire players=3 fog=banana"), "Nothing was created")
+	// The seat count is fixed at CREATE.
+	gm := tb.Game("e3").GMToken
+	tb.Send(daemontest.GM, gm, "SET players=5")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), daemontest.GM, "Re:").Text, "SET refused: the number of players is chosen at CREATE")
+	tb.Send(daemontest.GM, gm, "START")
+	tb.Outbox()
+	if g := tb.Game("e3"); g.Variant != "empire3" {
+		t.Errorf("variant %s", g.Variant)
+	}
+}

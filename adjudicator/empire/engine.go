@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"pbemd/adjudicator"
@@ -43,8 +44,8 @@ type Engine struct {
 	preset  map[string]string
 }
 
-// presets are the registered engines. The daemon passes no options to New
-// yet, so the number of players and a generated world are chosen by name.
+// presets are the registered engines, one per seat count (and world):
+// CREATE's players= picks one (Setup), and the names stay as aliases.
 var presets = []*Engine{
 	{name: "empire", title: "Empire Boardgame (4 players)", players: 4},
 	{name: "empire2", title: "Empire Boardgame (2 players)", players: 2},
@@ -102,7 +103,10 @@ func (e *Engine) New(options map[string]string, seed int64) ([]byte, error) {
 	}
 	for k, v := range options {
 		if strings.EqualFold(k, "players") {
-			return nil, fmt.Errorf("empire: the number of players is the engine's (%s has %d); choose empire2, empire3, empire, empire5, empire6, empire7 or empire8", e.name, e.players)
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n == e.players {
+				continue
+			}
+			return nil, fmt.Errorf("empire: %s seats %d players; the number of players is chosen at CREATE (CREATE <game> empire players=N)", e.name, e.players)
 		}
 		merged[k] = v
 	}

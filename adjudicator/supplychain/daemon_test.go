@@ -220,7 +220,7 @@ func playVolume(t *testing.T, seed int64) volume {
 			t.Fatal(err)
 		}
 		for _, p := range g.Waiting {
-			lines, err := e.BotOrders(state, p, seed*7919+int64(step))
+			lines, err := e.BotLines(state, p, seed*7919+int64(step))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -311,4 +311,16 @@ func firstCard(t *testing.T, tb *daemontest.Table, p daemontest.Player) string {
 		t.Fatalf("no card in the hand:\n%s", status)
 	}
 	return m[1]
+}
+
+// Seats from options: supplychain players=N picks the preset with N seats.
+func TestSeatsFromOptions(t *testing.T) {
+	tb := daemontest.New(t)
+	reply := func(text string) string {
+		tb.Send(daemontest.GM, "", "SIGNON GM - "+daemontest.GMPassword+"\n"+text)
+		return daemontest.One(t, tb.Outbox(), daemontest.GM, "Re:").Text
+	}
+	daemontest.Contains(t, reply("CREATE c5 supplychain-3 players=5"), "Game c5 (supplychain-5) created", "(5 powers: ")
+	daemontest.Contains(t, reply("CREATE c2 supplychain-3 players=2 fire_sale=on"), "Game c2 (supplychain-2) created", "(2 powers: ")
+	daemontest.Contains(t, reply("CREATE cx supplychain-3 fire_sale=maybe"), "Nothing was created")
 }

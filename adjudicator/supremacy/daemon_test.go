@@ -338,3 +338,50 @@ func TestGameOverMailSpeaksSupremacy(t *testing.T) {
 		})
 	}
 }
+
+// Issue 14: the results mail reads as English: "China blockades Russian
+// Federation's Manchurian Grain company", not "China blockade Manchurian
+// Grain of Russian Federation". With seed 6 Russia holds Manchurian
+// Grain, whose one sea (the Sea of Japan) China reaches from its homes.
+func TestBlockadeReportReadsAsEnglish(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("sup6", "supremacy-3", "seed=6 turns=1")
+	ps := tb.SignUp("sup6", []string{"usa", "russia", "china"})
+	tb.As(ps["usa"], "PLACE 9 ARMIES IN tex")
+	tb.As(ps["russia"], "PLACE 9 ARMIES IN sib")
+	tb.As(ps["china"], "PLACE 6 ARMIES IN Beijing, 3 NAVIES IN soj")
+	tb.Outbox()
+	tb.Wait(time.Minute)
+	tb.Outbox()
+	if g := tb.Game("sup6"); g.PhaseID != "T01-1" {
+		t.Fatalf("after set-up: %s", g.PhaseID)
+	}
+	tb.As(ps["usa"], "OPEN ALL")
+	tb.As(ps["russia"], "OPEN ALL")
+	tb.Outbox()
+	tb.As(ps["china"], "BLOCKADE Manchurian Grain")
+	ack := daemontest.One(t, tb.Outbox(), ps["china"].Addr, "Re:").Text
+	daemontest.Contains(t, ack, "Orders received", "BLOCKADE mangrain")
+	tb.Wait(time.Minute)
+	res := daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "results").Text
+	daemontest.Contains(t, res, "China blockades Russian Federation's Manchurian Grain company: Russian Federation loses the 2 grain it produced, and China takes 2.")
+	daemontest.Lacks(t, res, "China blockade ")
+}
+
+// Seats from options: CREATE … supremacy players=5 plays the five-player
+// variant (its old name supremacy-5 stays), checked without dealing a
+// game; a count with no variant is refused with the counts there are.
+func TestSeatsFromOptions(t *testing.T) {
+	tb := daemontest.New(t)
+	reply := func(text string) string {
+		tb.Send(daemontest.GM, "", "SIGNON GM - "+daemontest.GMPassword+"\n"+text)
+		return daemontest.One(t, tb.Outbox(), daemontest.GM, "Re:").Text
+	}
+	daemontest.Contains(t, reply("CREATE s5 supremacy players=5 turns=2"), "Game s5 (supremacy-5) created", "(5 powers: ")
+	if g := tb.Game("s5"); g.Variant != "supremacy-5" || g.Options.Engine["turns"] != "2" || g.Options.Engine["players"] != "" {
+		t.Errorf("stored %s %v", g.Variant, g.Options.Engine)
+	}
+	daemontest.Contains(t, reply("CREATE s3 supremacy-3"), "Game s3 (supremacy-3) created", "(3 powers: ")
+	daemontest.Contains(t, reply("CREATE s7 supremacy players=7"), "no variant for 7 players (choose players=6, 3, 4, 5, 8", "Nothing was created")
+	daemontest.Contains(t, reply("CREATE s8 supremacy players=3 powers=usa,china"), "players= or powers=", "Nothing was created")
+}

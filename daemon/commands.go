@@ -982,6 +982,10 @@ func cmdReady(mc *mailCtx, _ *orders.Command) error {
 
 func cmdLock(mc *mailCtx, cmd *orders.Command) error {
 	p, g := mc.player, mc.game
+	if !mc.engine.Info().Diplomats {
+		mc.say("LOCK JUNIORS: in %s each power has one player, so there are no juniors to lock out.", g.Name)
+		return nil
+	}
 	if p.Rank != 0 {
 		mc.say("LOCK JUNIORS: only the senior diplomat of %s can do that.", powerName(g, p.Power))
 		return nil

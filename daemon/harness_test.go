@@ -41,10 +41,10 @@ var toyPowers = []string{"blue", "red"}
 func (e toyEngine) Info() adjudicator.Info {
 	if e.seq {
 		return adjudicator.Info{Name: "toyseq", Game: "toy", Title: "Toy game, one player at a time", Powers: toyPowers, Examples: []string{"score 3"},
-			PowerNames: map[string]string{"blue": "Azure"}}
+			PowerNames: map[string]string{"blue": "Azure"}, Diplomats: true}
 	}
 	return adjudicator.Info{Name: "toy", Game: "toy", Title: "Toy game", Powers: toyPowers, Simultaneous: true,
-		Examples: []string{"score 3"}}
+		Examples: []string{"score 3"}, Diplomats: true}
 }
 
 func (toyEngine) New(opts map[string]string, seed int64) ([]byte, error) {

@@ -319,6 +319,11 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 		}
 		prefs = append(prefs, p)
 	}
+	if !e.Info().Diplomats && (g.Status == store.Active || cmd.Power != "") {
+		// The engine says a power has one player: no juniors to join.
+		mc.say("JOIN %s: in %s each power has one player, so a running game takes no one else (there are no junior diplomats). The GM can REPLACE a power's player.", g.Name, e.Info().Title)
+		return nil
+	}
 	switch g.Status {
 	case store.Finished:
 		mc.say("JOIN %s: that game is over.", g.Name)
@@ -403,11 +408,14 @@ func (d *Daemon) mailSecrets(tx *txn, g *store.Game, p *store.Player, intro stri
 		return err
 	}
 	p.PassHash = hash
-	role := "the senior diplomat"
-	if p.Rank > 0 {
-		role = fmt.Sprintf("a junior diplomat (seniority %d)", p.Rank)
+	role := ", as the senior diplomat"
+	switch {
+	case !d.diplomats(g):
+		role = "" // one player per power: no seniority to speak of
+	case p.Rank > 0:
+		role = fmt.Sprintf(", as a junior diplomat (seniority %d)", p.Rank)
 	}
-	text := intro + fmt.Sprintf("You play %s in %s, as %s.\n\n"+
+	text := intro + fmt.Sprintf("You play %s in %s%s.\n\n"+
 		"To send orders, reply to this mail (or to any mail I send you about %s): the reply address\n"+
 		"  %s\n"+
 		"proves it is you. Keep it private.\n\n"+

@@ -324,3 +324,28 @@ func TestSeatsFromOptions(t *testing.T) {
 	daemontest.Contains(t, reply("CREATE c2 supplychain-3 players=2 fire_sale=on"), "Game c2 (supplychain-2) created", "(2 powers: ")
 	daemontest.Contains(t, reply("CREATE cx supplychain-3 fire_sale=maybe"), "Nothing was created")
 }
+
+// Issue 14: Supply Chain has no diplomats (Info.Diplomats is false): the
+// power mail names no seniority, nobody joins a running game as a junior,
+// and LOCK JUNIORS says there are none.
+func TestNoDiplomatsInSupplyChain(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("sc9", "supplychain-2", "")
+	tb.Send("red@example.test", "", "JOIN sc9 as junior of red")
+	daemontest.Contains(t, only(t, tb.Outbox(), "red@example.test").Text, "each power has one player", "no junior diplomats")
+	for _, p := range []string{"red", "blue"} {
+		tb.Send(p+"@example.test", "", "JOIN sc9 prefer "+p)
+	}
+	ms := tb.Outbox()
+	powerMail := daemontest.One(t, ms, "red@example.test", "You are Red")
+	daemontest.Contains(t, powerMail.Text, "You play Red in sc9.")
+	daemontest.Lacks(t, powerMail.Text, "diplomat")
+	tb.Send("late@example.test", "", "JOIN sc9")
+	late := only(t, tb.Outbox(), "late@example.test").Text
+	daemontest.Contains(t, late, "each power has one player")
+	daemontest.Lacks(t, late, "senior")
+	tb.Send("red@example.test", powerMail.Token, "LOCK JUNIORS")
+	lock := only(t, tb.Outbox(), "red@example.test").Text
+	daemontest.Contains(t, lock, "there are no juniors")
+	daemontest.Lacks(t, lock, "senior diplomat")
+}

@@ -23,8 +23,8 @@ type Engine struct {
 	powers   []string
 }
 
-// Preset is an engine registered by name: the daemon cannot pass engine
-// options yet, so each player count is an engine of its own.
+// Preset is an engine registered by name, one per player count: CREATE's
+// players=N picks one (Setup), and the names stay as aliases.
 type Preset struct {
 	Name    string
 	Title   string

@@ -94,7 +94,7 @@ func (mc *mailCtx) helpOrders(info adjudicator.Info) (examples []string, combine
 	if text == "" {
 		text = ps.Combine.Sentence()
 	}
-	combine = fmt.Sprintf("In %s %s.\n", ps.Title, text)
+	combine = fmt.Sprintf("Now, in %s: %s.\n", ps.Title, text)
 	if ps.EndsTurn {
 		combine += "Orders from a player the phase waits for end it when they arrive.\n"
 	}

@@ -43,7 +43,7 @@ func TestHelpShowsTheReadersOwnUnits(t *testing.T) {
 	for power, places := range own {
 		tb.As(ps[power], "HELP")
 		help := daemontest.One(t, tb.Outbox(), ps[power].Addr, "Re:").Text
-		daemontest.Contains(t, help, "In Spring 450 AUC Movement a new order for an army or fleet replaces its earlier one; your other units keep theirs.")
+		daemontest.Contains(t, help, "Now, in Spring 450 AUC Movement: a new order for an army or fleet replaces its earlier one; your other units keep theirs.")
 		examples := helpOrders(t, help)
 		units := 0
 		for _, ex := range examples {

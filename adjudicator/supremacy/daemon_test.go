@@ -271,7 +271,7 @@ func TestMailSaysWhatTheOrdersDo(t *testing.T) {
 		return only(t, tb.Outbox(), who[p][0]).Text
 	}
 	help := as("usa", "HELP")
-	daemontest.Contains(t, help, "In Set-up a new mail of orders replaces all your standing orders for this phase.",
+	daemontest.Contains(t, help, "Now, in Set-up: a new mail of orders replaces all your standing orders for this phase.",
 		"Orders from a player the phase waits for end it when they arrive.")
 	daemontest.Lacks(t, help, "A new order for a unit replaces its earlier one", "a new order for a unit replaces its earlier one")
 

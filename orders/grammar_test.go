@@ -128,6 +128,23 @@ func TestOtherGameGrammar(t *testing.T) {
 	}
 }
 
+// A short line after a closing formula is the sender's name only when the
+// game's grammar cannot read it: the mail reader knows no game's order
+// words, so it asks the grammar.
+func TestOrderAfterClosingFormula(t *testing.T) {
+	g := newCardGrammar(t)
+	r := orders.Parse("PLAY Steel Mill\nThanks,\nPLAY Sawmill\nAnn", orders.Options{Grammar: g})
+	kinds := []orders.LineKind{orders.OrderLine, orders.Ignored, orders.OrderLine, orders.Ignored}
+	for i, l := range r.Lines {
+		if l.Kind != kinds[i] {
+			t.Errorf("line %d %q: kind %d, want %d (%+v)", l.No, l.Text, l.Kind, kinds[i], l.Diags)
+		}
+	}
+	if got := r.Values(); len(got) != 2 || got[1] != (play{Card: "saw"}) {
+		t.Errorf("Values() = %v, want both plays", got)
+	}
+}
+
 // Another game's grammar gets mail structure, commands, the name matcher and
 // diagnostics for free.
 func ExampleGrammar() {

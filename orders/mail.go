@@ -96,8 +96,8 @@ func (m *mailState) line(i int) int {
 	}
 	if isCmd && m.p.prov != nil {
 		if _, also := m.p.prov.first[word]; also {
-			// a province spelled like a command word: the order reading wins
-			// when it works
+			// a name of the grammar (a province) spelled like a command
+			// word: the order reading wins when it works
 			if m.tryOrder(i, t) {
 				return i
 			}
@@ -301,7 +301,8 @@ func (m *mailState) greeting(word, t string) bool {
 
 // nameLine reports a short line after a closing formula that is the
 // sender's name, not an order: at most three words, no order punctuation,
-// and no word a province name.
+// no word a name or keyword of the grammar's Vocabulary, and not a line the
+// grammar reads.
 func (m *mailState) nameLine(t string) bool {
 	if strings.ContainsAny(t, "-–>/()\":") {
 		return false
@@ -322,6 +323,11 @@ func (m *mailState) nameLine(t string) bool {
 			if m.p.vocab.Keyword(normWord(strings.Trim(w, ",.!"))) {
 				return false
 			}
+		}
+	}
+	if m.p.grammar != nil {
+		if v, _ := m.p.order(t); v != nil {
+			return false // the game's order after "Thanks", not a name
 		}
 	}
 	return true

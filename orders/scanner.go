@@ -20,10 +20,11 @@ type Grammar interface {
 // words, so that an order is not mistaken for something else.
 type Vocabulary interface {
 	// Names is the index of the names the game's orders use (Diplomacy: the
-	// provinces), or nil. A line that begins with a command word which also
-	// begins one of these names is first tried as an order, and a short
-	// line after a closing formula that holds one is not the sender's
-	// name. It is also the tokenizer's dictionary (see Names.AddWords).
+	// provinces), or nil. A line that begins with a command word which
+	// also begins one of these names is first tried as an order; one that
+	// begins with a greeting which does is no greeting; a short line after
+	// a closing formula that holds one is not the sender's name. It is also
+	// the tokenizer's dictionary (see Names.AddWords).
 	Names() *Names
 	// Keyword reports whether a normalised word is one of the grammar's
 	// order words: a short line after a closing formula that holds one is

@@ -215,7 +215,7 @@ func (s *Scanner) Fail(msg, suggestion string) {
 // DropErrors removes the errors added so far and keeps the warnings, for a
 // grammar that replaces them with one better error; Failed stays as it is.
 func (s *Scanner) DropErrors() {
-	kept := s.diags[:0:0]
+	var kept []Diagnostic
 	for _, d := range s.diags {
 		if d.Severity == Warning {
 			kept = append(kept, d)
@@ -229,9 +229,12 @@ func (s *Scanner) DropErrors() {
 func (s *Scanner) Heading() string { return s.heading }
 
 // NameAhead reports whether an exact spelling of a name of set (unless
-// strict, also a generated short form) starts n tokens after the next one.
-// It reads nothing.
+// strict, also a generated short form) starts at the token n places ahead
+// (0: the next one). It reads nothing.
 func (s *Scanner) NameAhead(set *Names, n int) bool {
+	if set == nil {
+		return false
+	}
 	f, _ := set.exact(s.toks, s.pos+n, s.end, s.strict)
 	return f != nil
 }
@@ -242,7 +245,7 @@ func (s *Scanner) NameAhead(set *Names, n int) bool {
 // one name ("Eng" for England). It reads nothing.
 func (s *Scanner) NameSpan(set *Names, end int) (Name, bool) {
 	start := s.pos
-	if end > s.end {
+	if set == nil || end > s.end {
 		return Name{}, false
 	}
 	f, next := set.exact(s.toks, start, end, true)

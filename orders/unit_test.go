@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -95,4 +96,72 @@ func TestSplitLines(t *testing.T) {
 			t.Errorf("splitLines(%q) has %d lines, want %d", in, got, want)
 		}
 	}
+}
+
+// The Scanner's helpers for grammars: NameSpan (a power before an order),
+// NameAhead, Hint with its budget, DropErrors, and Heading.
+func TestScannerHelpers(t *testing.T) {
+	pow, err := NewNames("power", []Name{{ID: "england", Full: "England"}, {ID: "france", Full: "France"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov, err := NewNames("province", []Name{{ID: "par", Abbrev: "Par", Full: "Paris"}, {ID: "bur", Abbrev: "Bur", Full: "Burgundy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		line   string
+		strict bool
+		want   string
+	}{{"England: A Par", true, "england"}, {"Eng: A Par", false, "england"}, {"Eng: A Par", true, ""}, {"Fr England: A", false, ""}} {
+		sc := NewScanner(c.line, c.strict)
+		colon := 0
+		for i, tk := range sc.Tokens() {
+			if tk.Norm == ":" {
+				colon = i
+				break
+			}
+		}
+		n, ok := sc.NameSpan(pow, colon)
+		if got := n.ID; got != c.want || ok != (c.want != "") || sc.Pos() != 0 {
+			t.Errorf("NameSpan(%q, strict %v) = %q %v, at %d; want %q", c.line, c.strict, got, ok, sc.Pos(), c.want)
+		}
+	}
+	sc := NewScanner("A Paris - Burgandyy", false)
+	if sc.NameAhead(prov, 0) || !sc.NameAhead(prov, 1) || sc.NameAhead(prov, 3) || sc.NameAhead(nil, 1) {
+		t.Error("NameAhead: wrong answer for A, Paris, Burgandyy or a nil set")
+	}
+	if got := sc.Hint(prov, "Burgandyy"); got != "did you mean Burgundy (Bur)?" {
+		t.Errorf("Hint = %q", got)
+	}
+	for i := 0; i < maxHints; i++ {
+		sc.Hint(prov, "Burgandyy")
+	}
+	if got := sc.Hint(prov, "Burgandyy"); got != "" {
+		t.Errorf("Hint past the budget = %q, want none", got)
+	}
+	sc.Warn("look again", "")
+	sc.Fail("wrong", "")
+	sc.DropErrors()
+	if d := sc.Diagnostics(); len(d) != 1 || d[0].Severity != Warning || !sc.Failed() {
+		t.Errorf("after DropErrors: %+v, failed %v; want the warning only, still failed", d, sc.Failed())
+	}
+	r := Parse("A Par\nFrance:\nA Bur\nA Par", Options{Grammar: headingGrammar{}, Powers: pow})
+	var got []any
+	for _, l := range r.Lines {
+		got = append(got, l.Value)
+	}
+	if fmt.Sprint(got) != "[ <nil> france france]" {
+		t.Errorf("headings seen by the grammar: %q", got)
+	}
+}
+
+// headingGrammar reads any line as the heading above it.
+type headingGrammar struct{}
+
+func (headingGrammar) ParseOrder(sc *Scanner) any {
+	for !sc.Done() {
+		sc.Next()
+	}
+	return sc.Heading()
 }

@@ -301,8 +301,8 @@ func (m *mailState) greeting(word, t string) bool {
 
 // nameLine reports a short line after a closing formula that is the
 // sender's name, not an order: at most three words, no order punctuation,
-// no word a name or keyword of the grammar's Vocabulary, and not a line the
-// grammar reads.
+// no word a name or keyword of the grammar's Vocabulary; a grammar without
+// a Vocabulary is asked whether it reads the line.
 func (m *mailState) nameLine(t string) bool {
 	if strings.ContainsAny(t, "-–>/()\":") {
 		return false
@@ -325,7 +325,8 @@ func (m *mailState) nameLine(t string) bool {
 			}
 		}
 	}
-	if m.p.grammar != nil {
+	if m.p.vocab == nil && m.p.grammar != nil {
+		// a grammar that does not declare its words is asked
 		if v, _ := m.p.order(t); v != nil {
 			return false // the game's order after "Thanks", not a name
 		}

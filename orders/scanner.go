@@ -17,7 +17,9 @@ type Grammar interface {
 }
 
 // Vocabulary is implemented by a Grammar that tells the mail reader its
-// words, so that an order is not mistaken for something else.
+// words, so that an order is not mistaken for something else. The mail
+// reader asks a grammar without one to read a short line after a closing
+// formula before it takes it for the sender's name.
 type Vocabulary interface {
 	// Names is the index of the names the game's orders use (Diplomacy: the
 	// provinces), or nil. A line that begins with a command word which

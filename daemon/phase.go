@@ -209,7 +209,7 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 		// An engine error is a bug, not bad input: stop the game and
 		// tell the GM rather than retry it every tick.
 		log.Error("adjudication failed; game paused", "err", job.err)
-		g.Paused, g.PauseReason, g.PausedAt, g.PausedUntil = true, "adjudication failed: "+job.err.Error(), now, now.Add(100*365*24*time.Hour)
+		pauseGame(g, "adjudication failed: "+job.err.Error(), now, now.Add(100*365*24*time.Hour))
 		if err := tx.PutGame(g); err != nil {
 			return err
 		}
@@ -515,7 +515,7 @@ func (mc *mailCtx) announce(subject, text string, skipPowers ...string) error {
 	}
 	skip := map[string]bool{}
 	for _, p := range mc.game.Players {
-		if !p.Left && contains(skipPowers, p.Power) {
+		if !p.Left && slices.Contains(skipPowers, p.Power) {
 			skip[p.Address] = true
 		}
 	}
@@ -606,25 +606,11 @@ func (d *Daemon) remindGame(tx *txn, name string, now time.Time) error {
 	return tx.PutGame(g)
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 // humanDuration writes a duration for people: "1 hour", "23 hours",
 // "2 days 3 hours", "45 minutes".
 func humanDuration(d time.Duration) string {
 	d = d.Round(time.Minute)
-	unit := func(n int, word string) string {
-		if n == 1 {
-			return "1 " + word
-		}
-		return fmt.Sprintf("%d %ss", n, word)
-	}
+	unit := func(n int, word string) string { return fmt.Sprintf("%d %s%s", n, word, plural(n)) }
 	switch {
 	case d < time.Hour:
 		return unit(int(d/time.Minute), "minute")

@@ -4,7 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,17 +24,19 @@ var gameNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
 // createOptions maps CREATE option keys to setters; unknown keys are refused.
 var createOptions = map[string]func(o *store.GameOptions, v string) error{
 	"pace": func(o *store.GameOptions, v string) error {
-		if v != "slow" && v != "fast" {
+		pace := store.Pace(v)
+		if pace != store.PaceSlow && pace != store.PaceFast {
 			return fmt.Errorf("pace is slow or fast")
 		}
-		o.Pace = v
+		o.Pace = pace
 		return nil
 	},
 	"press": func(o *store.GameOptions, v string) error {
-		if v != "all" && v != "white" && v != "none" {
+		press := store.PressRule(v)
+		if press != store.PressAll && press != store.PressWhite && press != store.PressNone {
 			return fmt.Errorf("press is all, white (public only) or none")
 		}
-		o.Press = v
+		o.Press = press
 		return nil
 	},
 	"turn_time": func(o *store.GameOptions, v string) error {
@@ -65,7 +69,7 @@ func boolOption(field func(*store.GameOptions) *bool) func(*store.GameOptions, s
 }
 
 func defaultOptions() store.GameOptions {
-	return store.GameOptions{Pace: "slow", Press: "all", PSA: true, PressInAdj: true}
+	return store.GameOptions{Pace: store.PaceSlow, Press: store.PressAll, PSA: true, PressInAdj: true}
 }
 
 // applyOptions sets options from a CREATE or SET command: the daemon's own
@@ -82,7 +86,7 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 		engine[k] = v
 	}
 	changed := false
-	for _, k := range store.SortedKeys(opts) {
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		key := strings.ToLower(k)
 		if set, ok := createOptions[key]; ok {
 			if err := set(o, strings.ToLower(opts[k])); err != nil {
@@ -97,11 +101,11 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 		return nil
 	}
 	if !forming {
-		return fmt.Errorf("the game's own options (%s) are fixed once it has started", strings.Join(store.SortedKeys(engine), ", "))
+		return fmt.Errorf("the game's own options (%s) are fixed once it has started", strings.Join(slices.Sorted(maps.Keys(engine)), ", "))
 	}
 	setup, err := setupOf(e, engine)
 	if err != nil {
-		return fmt.Errorf("%v (the pbemd options are: %s)", err, strings.Join(store.SortedKeys(createOptions), ", "))
+		return fmt.Errorf("%v (the pbemd options are: %s)", err, strings.Join(slices.Sorted(maps.Keys(createOptions)), ", "))
 	}
 	if setup.Engine != e.Info().Name {
 		if variant == nil {
@@ -340,7 +344,7 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 			}
 			power = pw
 		} else {
-			power = fewestDiplomats(g, append(prefs, g.Alive...))
+			power = fewestDiplomats(g, g.Alive, append(prefs, g.Alive...))
 		}
 		return mc.askToJoin(g, power)
 	}
@@ -380,9 +384,10 @@ func nextRank(g *store.Game, power string) int {
 	return rank
 }
 
-// fewestDiplomats picks, among candidates (in order), a surviving power
-// with the fewest diplomats.
-func fewestDiplomats(g *store.Game, candidates []string) string {
+// fewestDiplomats picks, of the candidates (in order) that are among the
+// powers given (the surviving ones; at the start, every power), one with
+// the fewest diplomats.
+func fewestDiplomats(g *store.Game, among, candidates []string) string {
 	count := map[string]int{}
 	for _, q := range g.Players {
 		if !q.Left {
@@ -391,7 +396,7 @@ func fewestDiplomats(g *store.Game, candidates []string) string {
 	}
 	best, bestN := "", 1<<30
 	for _, c := range candidates {
-		if isAlive(g, c) && count[c] < bestN {
+		if slices.Contains(among, c) && count[c] < bestN {
 			best, bestN = c, count[c]
 		}
 	}
@@ -505,10 +510,7 @@ func (d *Daemon) startGame(tx *txn, g *store.Game) error {
 }
 
 func fewestDiplomatsOf(g *store.Game, powers, prefs []string) string {
-	saved := g.Alive
-	g.Alive = powers
-	defer func() { g.Alive = saved }()
-	return fewestDiplomats(g, append(append([]string(nil), prefs...), powers...))
+	return fewestDiplomats(g, powers, append(slices.Clone(prefs), powers...))
 }
 
 func unfilledPowers(g *store.Game, powers []string) []string {

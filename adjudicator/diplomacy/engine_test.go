@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"pbemd/adjudicator"
-	"pbemd/orders"
 )
 
 func engineFor(t *testing.T, name string) adjudicator.Engine {
@@ -328,7 +327,7 @@ func TestAdjustmentNotes(t *testing.T) {
 	if c := g.pos.UnitCount(); c["germany"] != 1 || c["france"] != 2 {
 		t.Errorf("units after adjustments %v", c)
 	}
-	_ = orders.Army
+	_ = Army
 }
 
 // An order that cannot succeed is stored as written and revealed at the
@@ -385,7 +384,7 @@ func TestExamplesParse(t *testing.T) {
 			if i := strings.Index(line, "   ("); i >= 0 {
 				line = line[:i]
 			}
-			if _, diags, err := orders.ParseOrder(line, orders.Options{Lexicon: m.Lexicon()}); err != nil {
+			if _, diags, err := ParseOrder(line, ParseOptions{Lexicon: m.Lexicon()}); err != nil {
 				t.Errorf("%s: example %q: %v %v", name, line, err, diags)
 			}
 		}

@@ -334,7 +334,7 @@ func (sc *Scenario) parseLine(line string) (*Order, error) {
 
 // parseOptions for orders.Parse.
 func (sc *Scenario) parseOpts() orders.Options {
-	return orders.Options{Grammar: grammar{sc}, Lexicon: sc.lexicon}
+	return orders.Options{Grammar: grammar{sc}, Powers: sc.powerCmds}
 }
 
 // Check implements adjudicator.Engine.

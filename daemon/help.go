@@ -37,12 +37,12 @@ func helpText(mc *mailCtx) string {
 		writeUsage(&b, c.help)
 	}
 	if !gmPart || mc.player != nil {
-		b.WriteString(`
-Reply to a mail I sent you: its reply address proves who you are.
-The latest orders of any diplomat of your power stand (the senior may LOCK
-JUNIORS). Orders the GM sets (SET ORDERS) count as your power's own: your
-next mail changes them as it would change yours. RULES says more.
-`)
+		b.WriteString("\nReply to a mail I sent you: its reply address proves who you are.\n")
+		if mc.game == nil || mc.d.diplomats(mc.game) {
+			b.WriteString("The latest orders of any diplomat of your power stand (the senior may LOCK\nJUNIORS). Orders the GM sets (SET ORDERS) count as your power's own: your\nnext mail changes them as it would change yours. RULES says more.\n")
+		} else {
+			b.WriteString("Your latest orders stand. Orders the GM sets (SET ORDERS) count as your\npower's own: your next mail changes them as it would change yours. RULES\nsays more.\n")
+		}
 	}
 	if gmPart {
 		b.WriteString("\nGM commands (reply to a GM mail, or SIGNON GM <game> <password>):\n")
@@ -51,7 +51,7 @@ next mail changes them as it would change yours. RULES says more.
 			switch {
 			case c.who == siteOnly && mc.siteGM, c.who == gmOnly:
 				writeUsage(&b, c.help)
-			case c.gm.use != "":
+			case c.gm.use != "" && !(c.juniors && mc.refusal(c) != ""):
 				writeUsage(&b, c.gm)
 			}
 		}

@@ -346,6 +346,14 @@ func TestNoDiplomatsInSupplyChain(t *testing.T) {
 	daemontest.Lacks(t, late, "senior")
 	tb.Send("red@example.test", powerMail.Token, "LOCK JUNIORS")
 	lock := only(t, tb.Outbox(), "red@example.test").Text
-	daemontest.Contains(t, lock, "there are no juniors")
+	daemontest.Contains(t, lock, "LOCK JUNIORS: in", "there are no junior diplomats")
 	daemontest.Lacks(t, lock, "senior diplomat")
+	// HELP offers no command about juniors, and says whose orders stand
+	// without speaking of diplomats.
+	tb.Send("red@example.test", powerMail.Token, "HELP")
+	help := only(t, tb.Outbox(), "red@example.test").Text
+	daemontest.Contains(t, help, "Your latest orders stand.", "PASSWORD <new password>")
+	for _, w := range []string{"LOCK JUNIORS", "RELEASE <address>", "ACCEPT <address>", "REFUSE <address>", "diplomat"} {
+		daemontest.Lacks(t, help, w)
+	}
 }

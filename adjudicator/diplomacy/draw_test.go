@@ -80,7 +80,7 @@ func midGame(t testing.TB, e *Engine) (state, results []byte, phase string) {
 			if pos.Phase.Type == Movement && hasEverything(t, m, out.Report.Data) {
 				return out.Next, out.Report.Data, pos.Phase.ID()
 			}
-			if out.Over {
+			if st, _ := e.Status(out.Next); st.Over {
 				break
 			}
 			state = out.Next

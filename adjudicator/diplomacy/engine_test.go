@@ -261,16 +261,13 @@ func TestVictoryAndElimination(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !out.Over || !reflect.DeepEqual(out.Winners, []string{"england"}) {
-		t.Errorf("over %v winners %v", out.Over, out.Winners)
-	}
 	for _, want := range []string{"Italy is eliminated.", "England has 19 supply centres and wins the game."} {
 		if !strings.Contains(out.Report.Public, want) {
 			t.Errorf("report lacks %q:\n%s", want, out.Report.Public)
 		}
 	}
 	st, _ := e.Status(out.Next)
-	if !st.Over || len(st.Waiting) != 0 || !reflect.DeepEqual(st.Winners, []string{"england"}) || reflect.DeepEqual(st.Alive, []string{"england", "italy"}) {
+	if !st.Over || len(st.Waiting) != 0 || !reflect.DeepEqual(st.Winners(), []string{"england"}) || st.Result.Kind != "solo" || st.Result.Text != "England has won with a solo victory: 19 supply centres (18 were needed)." || reflect.DeepEqual(st.Alive, []string{"england", "italy"}) {
 		t.Errorf("status %+v", st)
 	}
 	if _, err := e.Resolve(out.Next, nil, 0); err == nil {

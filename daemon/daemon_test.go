@@ -449,7 +449,7 @@ func TestScheduleDeadlines(t *testing.T) {
 	cases := []struct {
 		name  string
 		kind  string
-		pace  string
+		pace  store.Pace
 		start time.Time
 		last  time.Time
 		want  time.Time
@@ -744,4 +744,25 @@ func TestTurnTimeOption(t *testing.T) {
 	}
 	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE g26 toyseq turn_time=soon")
 	mustContain(t, h.only(h.outbox(), harnessGM).Text, "turn_time is a duration")
+}
+
+// TestSilentResumeEndsThePauseWhole: RESUME after SILENT ends the pause as
+// a told RESUME does: the phase gets the time it had left, and the game's
+// record keeps nothing of the pause (no reason, start or limit).
+func TestSilentResumeEndsThePauseWhole(t *testing.T) {
+	h := newHarness(t)
+	gm, _ := h.startToy("quiet", "")
+	left := h.game("quiet").Deadline.Sub(h.clock.Now())
+	h.send(harnessGM, gm, "PAUSE the GM is away")
+	h.outbox()
+	h.clock.Add(72 * time.Hour)
+	h.send(harnessGM, gm, "SILENT\nRESUME")
+	mustContain(t, h.only(h.outbox(), harnessGM).Text, "quiet resumes.")
+	g := h.game("quiet")
+	if g.Paused || g.PauseReason != "" || !g.PausedAt.IsZero() || !g.PausedUntil.IsZero() {
+		t.Errorf("after SILENT RESUME the record keeps the pause: paused %v, reason %q, at %v, until %v", g.Paused, g.PauseReason, g.PausedAt, g.PausedUntil)
+	}
+	if want := h.clock.Now().Add(max(left, 12*time.Hour)).UTC(); !g.Deadline.Equal(want) {
+		t.Errorf("deadline after SILENT RESUME %v, want %v (the time the phase had left)", g.Deadline, want)
+	}
 }

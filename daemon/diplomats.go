@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -163,7 +164,7 @@ func (mc *mailCtx) answerRequest(cmd *orders.Command, accept bool) error {
 		}
 	default:
 		for _, i := range mine {
-			if g.Requests[i].MsgID != "" && (g.Requests[i].MsgID == strings.Trim(mc.in.InReplyTo, "<> ") || contains(mc.in.References, g.Requests[i].MsgID)) {
+			if g.Requests[i].MsgID != "" && (g.Requests[i].MsgID == strings.Trim(mc.in.InReplyTo, "<> ") || slices.Contains(mc.in.References, g.Requests[i].MsgID)) {
 				pick = i
 			}
 		}
@@ -295,7 +296,7 @@ func (d *Daemon) tellPower(tx *txn, g *store.Game, power, subject, text string, 
 	subject = fmt.Sprintf("[%s] %s", g.Name, subject)
 	for i := range g.Players {
 		p := &g.Players[i]
-		if p.Left || p.Power != power || contains(skip, p.Address) {
+		if p.Left || p.Power != power || slices.Contains(skip, p.Address) {
 			continue
 		}
 		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
@@ -320,7 +321,7 @@ func (d *Daemon) tellPowerAndGM(tx *txn, g *store.Game, power, subject, text str
 // when not empty, is mailed to p: they are told once, and later mails to
 // their old reply address get one sentence (leftSentence). The rest of the
 // power is told by the caller, with leftNote.
-func (d *Daemon) removeDiplomat(tx *txn, g *store.Game, p *store.Player, how string, now time.Time, why string) error {
+func (d *Daemon) removeDiplomat(tx *txn, g *store.Game, p *store.Player, how store.Departure, now time.Time, why string) error {
 	p.Left, p.LeftHow, p.LeftAt = true, how, now.UTC()
 	if dropsOrders(how) {
 		g.Dropped = append(g.Dropped, store.Drop{Address: p.Address, At: now.UTC()})
@@ -332,12 +333,14 @@ func (d *Daemon) removeDiplomat(tx *txn, g *store.Game, p *store.Player, how str
 	return d.send(tx, &Outgoing{To: []string{p.Address}, Subject: fmt.Sprintf("[%s] You no longer play %s", g.Name, powerName(g, p.Power)), Text: text, Game: g.Name, Phase: g.PhaseID})
 }
 
-func dropsOrders(how string) bool { return how == store.LeftReleased || how == store.LeftEjected }
+func dropsOrders(how store.Departure) bool {
+	return how == store.LeftReleased || how == store.LeftEjected
+}
 
 // leftNote tells the rest of a power that p has left it.
 func leftNote(g *store.Game, p *store.Player) string {
 	pn := powerName(g, p.Power)
-	what := map[string]string{
+	what := map[store.Departure]string{
 		store.LeftResigned: "resigned",
 		store.LeftReplaced: "replaced by the GM",
 		store.LeftReleased: "released by the senior diplomat",
@@ -404,7 +407,7 @@ func (d *Daemon) leftSentence(g *store.Game, token string) string {
 	if !p.LeftAt.IsZero() {
 		when = " on " + p.LeftAt.UTC().Format("2 Jan 2006")
 	}
-	what := map[string]string{
+	what := map[store.Departure]string{
 		store.LeftResigned: "You resigned from %s%s",
 		store.LeftReplaced: "The GM replaced you in %s%s",
 		store.LeftReleased: "The senior diplomat released you from %s%s",

@@ -6,12 +6,14 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"pbemd/adjudicator"
 	"pbemd/orders"
 	"pbemd/store"
 )
@@ -84,11 +86,7 @@ func gmPause(mc *mailCtx, cmd *orders.Command) error {
 	if reason == "" {
 		reason = "no reason given"
 	}
-	if !g.Paused {
-		g.PausedAt = mc.now.UTC()
-	}
-	g.Paused, g.PauseReason = true, reason
-	g.PausedUntil = mc.now.Add(mc.d.opt.Schedule.PauseCap).UTC()
+	pauseGame(g, reason, mc.now, mc.now.Add(mc.d.opt.Schedule.PauseCap))
 	mc.say("%s is paused (%s) until RESUME, at most until %s; PAUSE again to renew.", g.Name, reason, mc.d.showTime(g.PausedUntil, nil))
 	if err := mc.audit("pause", reason); err != nil {
 		return err
@@ -107,11 +105,27 @@ func gmResume(mc *mailCtx, _ *orders.Command) error {
 	}
 	mc.say("%s resumes.", g.Name)
 	if mc.silent {
-		g.Paused = false
-		g.Deadline = resumedDeadline(g, mc.now)
+		endPause(g, mc.now)
 		return nil
 	}
 	return mc.d.resume(mc.tx, g, mc.now, "The GM has resumed the game.")
+}
+
+// pauseGame stops the clock of g's phase, at most until until; a pause
+// renewed keeps the time it began (the phase's time left counts from it).
+func pauseGame(g *store.Game, reason string, now, until time.Time) {
+	if !g.Paused {
+		g.PausedAt = now.UTC()
+	}
+	g.Paused, g.PauseReason, g.PausedUntil = true, reason, until.UTC()
+}
+
+// endPause is the one writer that ends a pause (RESUME, SILENT or not,
+// and a pause that runs out): the phase gets the time it had left, and
+// nothing of the pause stays in the record.
+func endPause(g *store.Game, now time.Time) {
+	g.Deadline = resumedDeadline(g, now)
+	g.Paused, g.PauseReason, g.PausedAt, g.PausedUntil = false, "", time.Time{}, time.Time{}
 }
 
 // resumedDeadline gives a resumed phase the time it had left when paused,
@@ -126,9 +140,7 @@ func resumedDeadline(g *store.Game, now time.Time) time.Time {
 
 // resume ends a pause and tells everyone the new deadline.
 func (d *Daemon) resume(tx *txn, g *store.Game, now time.Time, why string) error {
-	g.Paused, g.PauseReason, g.PausedUntil = false, "", time.Time{}
-	g.Deadline = resumedDeadline(g, now)
-	g.PausedAt = time.Time{}
+	endPause(g, now)
 	if err := tx.PutGame(g); err != nil {
 		return err
 	}
@@ -350,22 +362,10 @@ func gmPublish(mc *mailCtx, _ *orders.Command) error {
 	}
 	mc.say("Results of %s published.", rec.Title)
 	if st.Over {
-		return mc.d.endGame(mc.tx, g, endHow(st.Winners), orAlive(st.Winners, g), "", rec)
+		return mc.d.endGame(mc.tx, g, ruleResult(st, g), "", rec)
 	}
 	mc.d.openPhase(g, g.OpenPhase, mc.now) // its clock starts now
 	return mc.d.publishResults(mc.tx, g, rec)
-}
-
-// endHow names how a game the rules ended was won: one winner is a solo
-// victory, several won together (a partnership), none is a draw.
-func endHow(winners []string) string {
-	switch len(winners) {
-	case 1:
-		return "solo"
-	case 0:
-		return "draw"
-	}
-	return "joint"
 }
 
 func gmRollback(mc *mailCtx, _ *orders.Command) error {
@@ -396,8 +396,8 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 		return err
 	}
 	mc.state = rec.StateBefore
-	g.Status = store.Active
-	g.Winners, g.EndedAs, g.Pending = nil, "", nil
+	unend(g)
+	g.Pending = nil
 	// The phase comes back whole, as it was processed: orders, locks,
 	// votes, ready flags, seed. Only its clock is new: the old deadline
 	// has passed, so it gets a new one (and new reminders).
@@ -410,6 +410,13 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 		return nil // nobody had seen the results
 	}
 	return mc.announce("Phase reopened", fmt.Sprintf("The GM has reopened %s: its results are withdrawn, the position and your orders are as they were before it was processed. You may change your orders until the new deadline, %s.", rec.Title, mc.d.showTime(g.Deadline, nil)))
+}
+
+// unend undoes what endGame, the one writer that ends a game, wrote of
+// its end: ROLLBACK of the phase that ended a game makes it run again.
+func unend(g *store.Game) {
+	g.Status = store.Active
+	g.Winners, g.EndedAs = nil, ""
 }
 
 func gmReplace(mc *mailCtx, cmd *orders.Command) error {
@@ -566,18 +573,18 @@ func gmEnd(mc *mailCtx, cmd *orders.Command) error {
 		if err := mc.audit("end", "draw"); err != nil {
 			return err
 		}
-		return mc.d.endGame(mc.tx, g, "draw", g.Alive, "The GM has declared a draw.", nil)
+		return mc.d.endGame(mc.tx, g, adjudicator.Result{Kind: "draw", Winners: g.Alive}, "The GM has declared a draw.", nil)
 	case "SOLO":
 		power, ok := matchPower(mc.engine, cmd.Power)
 		if !ok || !isAlive(g, power) {
 			mc.say("END SOLO refused: %q is not a surviving power of %s.", cmd.Power, g.Name)
 			return nil
 		}
-		mc.say("%s ends with a solo victory of %s.", g.Name, powerName(g, power))
+		mc.say("%s ends: %s wins.", g.Name, powerName(g, power))
 		if err := mc.audit("end", "solo "+power); err != nil {
 			return err
 		}
-		return mc.d.endGame(mc.tx, g, "solo", []string{power}, "The GM has declared the result.", nil)
+		return mc.d.endGame(mc.tx, g, adjudicator.Result{Kind: "solo", Winners: []string{power}}, "The GM has declared the result.", nil)
 	}
 	mc.say("END: write END DRAW or END SOLO <power>.")
 	return nil
@@ -587,7 +594,7 @@ func gmSet(mc *mailCtx, cmd *orders.Command) error {
 	g := mc.game
 	hadPrize := g.Options.DrawPrize
 	opts := g.Options
-	if err := applyOptions(&opts, mc.engine, g.Status == store.Forming, cmd.Options); err != nil {
+	if err := applyOptions(&opts, mc.engine, g.Status == store.Forming, cmd.Options, nil); err != nil {
 		mc.say("SET refused: %v. Nothing was changed.", err)
 		return nil
 	}
@@ -661,8 +668,7 @@ func (d *Daemon) drawPrize(tx *store.Tx, g *store.Game, survivors []string) (str
 	if err != nil {
 		return "", err
 	}
-	sorted := append([]string(nil), survivors...)
-	sort.Strings(sorted)
+	sorted := slices.Sorted(slices.Values(survivors))
 	winner := PrizeDraw(g.PrizeSeed, g.Name, sorted, st.Scores)
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nDraw prize: %s wins it.\n", powerName(g, winner))
@@ -684,17 +690,8 @@ func engineOptions(o store.GameOptions) string {
 		return ""
 	}
 	var kv []string
-	for _, k := range store.SortedKeys(o.Engine) {
+	for _, k := range slices.Sorted(maps.Keys(o.Engine)) {
 		kv = append(kv, k+"="+o.Engine[k])
 	}
 	return "; game options: " + strings.Join(kv, " ")
-}
-
-// orAlive is winners, or the surviving powers when the rules ended the
-// game without winners (a draw among the survivors).
-func orAlive(winners []string, g *store.Game) []string {
-	if len(winners) == 0 {
-		return g.Alive
-	}
-	return winners
 }

@@ -2,7 +2,7 @@ package daemon
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"pbemd/adjudicator"
@@ -11,7 +11,7 @@ import (
 )
 
 // pressAllowed says whether a kind of press may be sent now, and why not.
-func (mc *mailCtx) pressAllowed(kind string) (bool, string) {
+func (mc *mailCtx) pressAllowed(kind store.PressKind) (bool, string) {
 	g := mc.game
 	if mc.gm {
 		return true, ""
@@ -24,16 +24,16 @@ func (mc *mailCtx) pressAllowed(kind string) (bool, string) {
 		return false, "press is closed during retreat and build phases in this game"
 	}
 	switch kind {
-	case "psa":
+	case store.PressPSA:
 		if !g.Options.PSA {
 			return false, "anonymous announcements are turned off in this game"
 		}
-	case "broadcast":
-		if g.Options.Press == "none" {
+	case store.PressBroadcast:
+		if g.Options.Press == store.PressNone {
 			return false, "press is turned off in this game"
 		}
-	case "private":
-		if g.Options.Press != "all" {
+	case store.PressPrivate:
+		if g.Options.Press != store.PressAll {
 			return false, "private press is turned off in this game (only public BROADCAST is allowed)"
 		}
 	}
@@ -45,7 +45,7 @@ func pressBody(cmd *orders.Command) string {
 }
 
 func cmdPress(mc *mailCtx, cmd *orders.Command) error {
-	if ok, why := mc.pressAllowed("private"); !ok {
+	if ok, why := mc.pressAllowed(store.PressPrivate); !ok {
 		mc.say("PRESS not sent: %s.", why)
 		return nil
 	}
@@ -62,7 +62,7 @@ func cmdPress(mc *mailCtx, cmd *orders.Command) error {
 			mc.say("PRESS not sent: %q is not a power of this game (powers: %s).", w, strings.Join(powerNames(e), ", "))
 			return nil
 		}
-		if !contains(to, p) {
+		if !slices.Contains(to, p) {
 			to = append(to, p)
 		}
 	}
@@ -82,7 +82,7 @@ func cmdPress(mc *mailCtx, cmd *orders.Command) error {
 	n := 0
 	for i := range g.Players {
 		p := &g.Players[i]
-		if p.Left || !contains(to, p.Power) || p.Address == mc.sender {
+		if p.Left || !slices.Contains(to, p.Power) || p.Address == mc.sender {
 			continue
 		}
 		if err := mc.d.send(mc.tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token,
@@ -91,7 +91,7 @@ func cmdPress(mc *mailCtx, cmd *orders.Command) error {
 		}
 		n++
 	}
-	if err := mc.tx.AddPress(g.Name, store.Press{Time: mc.now.UTC(), PhaseID: g.PhaseID, Kind: "private", From: from, To: to, Body: body}); err != nil {
+	if err := mc.tx.AddPress(g.Name, store.Press{Time: mc.now.UTC(), PhaseID: g.PhaseID, Kind: store.PressPrivate, From: from, To: to, Body: body}); err != nil {
 		return err
 	}
 	mc.say("Press relayed to %s (%d diplomat%s).", strings.Join(names, ", "), n, plural(n))
@@ -103,7 +103,7 @@ func cmdBroadcast(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("BROADCAST: observers cannot broadcast; an anonymous announcement (PSA … ENDPRESS) is open to you if the game allows it.")
 		return nil
 	}
-	if ok, why := mc.pressAllowed("broadcast"); !ok {
+	if ok, why := mc.pressAllowed(store.PressBroadcast); !ok {
 		mc.say("BROADCAST not sent: %s.", why)
 		return nil
 	}
@@ -117,7 +117,7 @@ func cmdBroadcast(mc *mailCtx, cmd *orders.Command) error {
 		from = mc.player.Power
 	}
 	g := mc.game
-	if err := mc.tx.AddPress(g.Name, store.Press{Time: mc.now.UTC(), PhaseID: g.PhaseID, Kind: "broadcast", From: from, Body: body}); err != nil {
+	if err := mc.tx.AddPress(g.Name, store.Press{Time: mc.now.UTC(), PhaseID: g.PhaseID, Kind: store.PressBroadcast, From: from, Body: body}); err != nil {
 		return err
 	}
 	mc.say("Broadcast sent to every player and observer of %s.", g.Name)
@@ -126,7 +126,7 @@ func cmdBroadcast(mc *mailCtx, cmd *orders.Command) error {
 }
 
 func cmdPSA(mc *mailCtx, cmd *orders.Command) error {
-	if ok, why := mc.pressAllowed("psa"); !ok {
+	if ok, why := mc.pressAllowed(store.PressPSA); !ok {
 		mc.say("PSA not sent: %s.", why)
 		return nil
 	}
@@ -136,7 +136,7 @@ func cmdPSA(mc *mailCtx, cmd *orders.Command) error {
 		return nil
 	}
 	g := mc.game
-	if err := mc.tx.AddPress(g.Name, store.Press{Time: mc.now.UTC(), PhaseID: g.PhaseID, Kind: "psa", Body: body}); err != nil {
+	if err := mc.tx.AddPress(g.Name, store.Press{Time: mc.now.UTC(), PhaseID: g.PhaseID, Kind: store.PressPSA, Body: body}); err != nil {
 		return err
 	}
 	mc.say("Your anonymous announcement was sent to every player and observer of %s. Nobody is told who sent it (not even in the GM's copy).", g.Name)
@@ -152,7 +152,6 @@ func (d *Daemon) pressThread(g *store.Game, powers []string) string {
 	if len(powers) == 0 {
 		return fmt.Sprintf("press.%s.public@%s", g.Name, d.domain)
 	}
-	ps := append([]string(nil), powers...)
-	sort.Strings(ps)
+	ps := slices.Sorted(slices.Values(powers))
 	return fmt.Sprintf("press.%s.%s@%s", g.Name, strings.Join(dedupe(ps), "-"), d.domain)
 }

@@ -157,8 +157,8 @@ func (s Schedule) gameDeadline(o store.GameOptions, kind adjudicator.PhaseKind, 
 
 // Deadline is when a phase of the given kind, opened at start, ends.
 // lastOrdersEnd is when the previous order phase ended (fast pace).
-func (s Schedule) Deadline(kind adjudicator.PhaseKind, pace string, start, lastOrdersEnd time.Time) time.Time {
-	if pace == "fast" {
+func (s Schedule) Deadline(kind adjudicator.PhaseKind, pace store.Pace, start, lastOrdersEnd time.Time) time.Time {
+	if pace == store.PaceFast {
 		switch kind {
 		case adjudicator.PhaseRetreat, adjudicator.PhaseBuild:
 			return start.Add(s.FastAdjust)

@@ -4,7 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,17 +24,19 @@ var gameNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
 // createOptions maps CREATE option keys to setters; unknown keys are refused.
 var createOptions = map[string]func(o *store.GameOptions, v string) error{
 	"pace": func(o *store.GameOptions, v string) error {
-		if v != "slow" && v != "fast" {
+		pace := store.Pace(v)
+		if pace != store.PaceSlow && pace != store.PaceFast {
 			return fmt.Errorf("pace is slow or fast")
 		}
-		o.Pace = v
+		o.Pace = pace
 		return nil
 	},
 	"press": func(o *store.GameOptions, v string) error {
-		if v != "all" && v != "white" && v != "none" {
+		press := store.PressRule(v)
+		if press != store.PressAll && press != store.PressWhite && press != store.PressNone {
 			return fmt.Errorf("press is all, white (public only) or none")
 		}
-		o.Press = v
+		o.Press = press
 		return nil
 	},
 	"turn_time": func(o *store.GameOptions, v string) error {
@@ -65,20 +69,24 @@ func boolOption(field func(*store.GameOptions) *bool) func(*store.GameOptions, s
 }
 
 func defaultOptions() store.GameOptions {
-	return store.GameOptions{Pace: "slow", Press: "all", PSA: true, PressInAdj: true}
+	return store.GameOptions{Pace: store.PaceSlow, Press: store.PressAll, PSA: true, PressInAdj: true}
 }
 
 // applyOptions sets options from a CREATE or SET command: the daemon's own
 // keys, and any other key as an option of the game's engine, which New
 // checks (forming is true while the game takes sign-ups: the engine's
 // options are fixed once it starts).
-func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts map[string]string) error {
+//
+// variant, at CREATE, is the game's variant: the engine's Setup may pick
+// another one for the options (players=5). nil elsewhere: the seat count
+// is not changed by SET.
+func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts map[string]string, variant *string) error {
 	engine := map[string]string{}
 	for k, v := range o.Engine {
 		engine[k] = v
 	}
 	changed := false
-	for _, k := range store.SortedKeys(opts) {
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		key := strings.ToLower(k)
 		if set, ok := createOptions[key]; ok {
 			if err := set(o, strings.ToLower(opts[k])); err != nil {
@@ -93,13 +101,37 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 		return nil
 	}
 	if !forming {
-		return fmt.Errorf("the game's own options (%s) are fixed once it has started", strings.Join(store.SortedKeys(engine), ", "))
+		return fmt.Errorf("the game's own options (%s) are fixed once it has started", strings.Join(slices.Sorted(maps.Keys(engine)), ", "))
 	}
-	if _, err := e.New(engine, 0); err != nil {
-		return fmt.Errorf("%v (the pbemd options are: %s)", err, strings.Join(store.SortedKeys(createOptions), ", "))
+	setup, err := setupOf(e, engine)
+	if err != nil {
+		return fmt.Errorf("%v (the pbemd options are: %s)", err, strings.Join(slices.Sorted(maps.Keys(createOptions)), ", "))
 	}
-	o.Engine = engine
+	if setup.Engine != e.Info().Name {
+		if variant == nil {
+			return fmt.Errorf("the number of players is chosen at CREATE (%s plays %s)", e.Info().Name, strings.Join(e.Info().Powers, ", "))
+		}
+		*variant = setup.Engine
+	}
+	o.Engine = setup.Options
 	return nil
+}
+
+// setupOf checks a game's own options as its engine declares (Setuper:
+// without building a state; else by a trial New) and returns the engine
+// that plays them with the options to store.
+func setupOf(e adjudicator.Engine, options map[string]string) (adjudicator.Setup, error) {
+	if s, ok := e.(adjudicator.Setuper); ok {
+		setup, err := s.Setup(options)
+		if err == nil && setup.Engine == "" {
+			setup.Engine = e.Info().Name
+		}
+		return setup, err
+	}
+	if _, err := e.New(options, 0); err != nil {
+		return adjudicator.Setup{}, err
+	}
+	return adjudicator.Setup{Engine: e.Info().Name, Options: options}, nil
 }
 
 func randomSeed() int64 {
@@ -147,7 +179,7 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	if gm != "" {
 		g.GM = []string{strings.ToLower(gm)}
 	}
-	if err := applyOptions(&g.Options, e, true, opts); err != nil {
+	if err := applyOptions(&g.Options, e, true, opts, &g.Variant); err != nil {
 		return nil, err
 	}
 	if err := tx.PutToken(g.GMToken, store.TokenRef{Game: name, GM: true}); err != nil {
@@ -291,6 +323,11 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 		}
 		prefs = append(prefs, p)
 	}
+	if !e.Info().Diplomats && (g.Status == store.Active || cmd.Power != "") {
+		// The engine says a power has one player: no juniors to join.
+		mc.say("JOIN %s: in %s each power has one player, so a running game takes no one else (there are no junior diplomats). The GM can REPLACE a power's player.", g.Name, e.Info().Title)
+		return nil
+	}
 	switch g.Status {
 	case store.Finished:
 		mc.say("JOIN %s: that game is over.", g.Name)
@@ -307,7 +344,7 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 			}
 			power = pw
 		} else {
-			power = fewestDiplomats(g, append(prefs, g.Alive...))
+			power = fewestDiplomats(g, g.Alive, append(prefs, g.Alive...))
 		}
 		return mc.askToJoin(g, power)
 	}
@@ -347,9 +384,10 @@ func nextRank(g *store.Game, power string) int {
 	return rank
 }
 
-// fewestDiplomats picks, among candidates (in order), a surviving power
-// with the fewest diplomats.
-func fewestDiplomats(g *store.Game, candidates []string) string {
+// fewestDiplomats picks, of the candidates (in order) that are among the
+// powers given (the surviving ones; at the start, every power), one with
+// the fewest diplomats.
+func fewestDiplomats(g *store.Game, among, candidates []string) string {
 	count := map[string]int{}
 	for _, q := range g.Players {
 		if !q.Left {
@@ -358,7 +396,7 @@ func fewestDiplomats(g *store.Game, candidates []string) string {
 	}
 	best, bestN := "", 1<<30
 	for _, c := range candidates {
-		if isAlive(g, c) && count[c] < bestN {
+		if slices.Contains(among, c) && count[c] < bestN {
 			best, bestN = c, count[c]
 		}
 	}
@@ -375,11 +413,14 @@ func (d *Daemon) mailSecrets(tx *txn, g *store.Game, p *store.Player, intro stri
 		return err
 	}
 	p.PassHash = hash
-	role := "the senior diplomat"
-	if p.Rank > 0 {
-		role = fmt.Sprintf("a junior diplomat (seniority %d)", p.Rank)
+	role := ", as the senior diplomat"
+	switch {
+	case !d.diplomats(g):
+		role = "" // one player per power: no seniority to speak of
+	case p.Rank > 0:
+		role = fmt.Sprintf(", as a junior diplomat (seniority %d)", p.Rank)
 	}
-	text := intro + fmt.Sprintf("You play %s in %s, as %s.\n\n"+
+	text := intro + fmt.Sprintf("You play %s in %s%s.\n\n"+
 		"To send orders, reply to this mail (or to any mail I send you about %s): the reply address\n"+
 		"  %s\n"+
 		"proves it is you. Keep it private.\n\n"+
@@ -469,10 +510,7 @@ func (d *Daemon) startGame(tx *txn, g *store.Game) error {
 }
 
 func fewestDiplomatsOf(g *store.Game, powers, prefs []string) string {
-	saved := g.Alive
-	g.Alive = powers
-	defer func() { g.Alive = saved }()
-	return fewestDiplomats(g, append(append([]string(nil), prefs...), powers...))
+	return fewestDiplomats(g, powers, append(slices.Clone(prefs), powers...))
 }
 
 func unfilledPowers(g *store.Game, powers []string) []string {

@@ -1,8 +1,10 @@
 package daemon
 
 import (
+	"maps"
 	"pbemd/adjudicator"
 	"pbemd/store"
+	"slices"
 )
 
 // The orders that stand for each power of the open phase.
@@ -199,7 +201,7 @@ func (s *standing) standingFold(merge func(standing, newer []string) []string, p
 // (call fold first).
 func (s *standing) orders(merge func(standing, newer []string) []string) map[string][]string {
 	out := map[string][]string{}
-	for _, power := range store.SortedKeys(s.folds) {
+	for _, power := range slices.Sorted(maps.Keys(s.folds)) {
 		if f := s.standingFold(merge, power); f.Set {
 			out[power] = f.Lines
 		}

@@ -153,18 +153,6 @@ func (po *postOffice) wait(ctx context.Context, timeout time.Duration, what stri
 	}
 }
 
-// find returns the first mail to addr that match accepts.
-func (po *postOffice) find(addr string, match func(Received) bool) (Received, bool) {
-	po.mu.Lock()
-	defer po.mu.Unlock()
-	for _, r := range po.inbox[addr] {
-		if match(r) {
-			return r, true
-		}
-	}
-	return Received{}, false
-}
-
 // waitFor waits for a mail to addr that match accepts and returns it.
 func (po *postOffice) waitFor(ctx context.Context, timeout time.Duration, addr, what string, match func(Received) bool) (Received, error) {
 	var got Received

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -100,9 +99,9 @@ type OpenPhase struct {
 	Alive         []string  `json:"alive,omitempty"`
 	Reminded      Offsets   `json:"reminded,omitempty"` // reminder offsets already sent this phase
 
-	DrawVotes map[string]bool   `json:"draw_votes,omitempty"` // power → yes, this phase
-	PaceVotes map[string]string `json:"pace_votes,omitempty"` // power → FAST|SLOW (carried from phase to phase)
-	Ready     map[string]bool   `json:"ready,omitempty"`      // power → ready, this phase
+	DrawVotes map[string]bool `json:"draw_votes,omitempty"` // power → yes, this phase
+	PaceVotes map[string]Pace `json:"pace_votes,omitempty"` // power → its PACE vote (carried from phase to phase)
+	Ready     map[string]bool `json:"ready,omitempty"`      // power → ready, this phase
 	// Locks are the seniors' LOCK JUNIORS, by power.
 	Locks map[string]Lock `json:"locks,omitempty"`
 	// Dropped lists the diplomats whose orders for this phase, up to the
@@ -204,16 +203,32 @@ type JoinRequest struct {
 	Refused bool `json:"refused,omitempty"`
 }
 
+// Pace is how fast a game's phases follow one another.
+type Pace string
+
+const (
+	PaceSlow Pace = "slow" // the seed's schedule
+	PaceFast Pace = "fast" // short order phases, retreats and builds folded into them
+)
+
+// PressRule is which press a game relays.
+type PressRule string
+
+const (
+	PressAll   PressRule = "all"   // private and public
+	PressWhite PressRule = "white" // public only (BROADCAST)
+	PressNone  PressRule = "none"  // none
+)
+
 // GameOptions are the settings a GM chooses at creation (and may change).
 type GameOptions struct {
-	Pace         string `json:"pace"`          // "slow" (the seed's schedule) or "fast"
-	Press        string `json:"press"`         // "all", "white" (public only), "none"
-	PSA          bool   `json:"psa"`           // anonymous announcements allowed
-	PressInAdj   bool   `json:"press_in_adj"`  // press during retreat and build phases
-	Preview      bool   `json:"preview"`       // results go to the GM first
-	ProcessEarly bool   `json:"process_early"` // process when all are READY (off: the seed forbids cutting phases short)
-	DrawPrize    bool   `json:"draw_prize"`    // the seed's prize lottery on a draw
-	MaxPlayers   int    `json:"max_players,omitempty"`
+	Pace         Pace      `json:"pace"`
+	Press        PressRule `json:"press"`
+	PSA          bool      `json:"psa"`           // anonymous announcements allowed
+	PressInAdj   bool      `json:"press_in_adj"`  // press during retreat and build phases
+	Preview      bool      `json:"preview"`       // results go to the GM first
+	ProcessEarly bool      `json:"process_early"` // process when all are READY (off: the seed forbids cutting phases short)
+	DrawPrize    bool      `json:"draw_prize"`    // the seed's prize lottery on a draw
 	// TurnTime is the deadline of each turn or step of a sequential game
 	// (0: the schedule's turn length), so a GM can keep steps short.
 	TurnTime time.Duration `json:"turn_time,omitempty"`
@@ -231,7 +246,6 @@ type Player struct {
 	PassHash []byte    `json:"pass_hash,omitempty"`
 	Zone     string    `json:"zone,omitempty"`
 	Prefs    []string  `json:"prefs,omitempty"` // power preference at sign-up
-	Junior   string    `json:"junior,omitempty"`
 	Joined   time.Time `json:"joined"`
 	// Lock is the LOCK JUNIORS of a store written before OpenPhase.Locks
 	// ("turn:<phase id>" or "always"): read once, moved there, never
@@ -240,17 +254,19 @@ type Player struct {
 	Left bool   `json:"left,omitempty"` // no longer plays: keeps history, gets nothing
 	// LeftHow says how the player left (LeftResigned, …) and LeftAt when,
 	// so a later mail from them gets one clear sentence.
-	LeftHow string    `json:"left_how,omitempty"`
+	LeftHow Departure `json:"left_how,omitempty"`
 	LeftAt  time.Time `json:"left_at,omitzero"`
 }
 
-// How a player left a game (Player.LeftHow).
+// Departure is how a player left a game (Player.LeftHow).
+type Departure string
+
 const (
-	LeftResigned = "resigned" // RESIGN
-	LeftReplaced = "replaced" // the GM's REPLACE
-	LeftReleased = "released" // the senior's RELEASE
-	LeftEjected  = "ejected"  // the GM's EJECT
-	LeftMoved    = "moved"    // joined another power of the game (eliminated, then junior elsewhere)
+	LeftResigned Departure = "resigned" // RESIGN
+	LeftReplaced Departure = "replaced" // the GM's REPLACE
+	LeftReleased Departure = "released" // the senior's RELEASE
+	LeftEjected  Departure = "ejected"  // the GM's EJECT
+	LeftMoved    Departure = "moved"    // joined another power of the game (eliminated, then junior elsewhere)
 )
 
 // Observer follows a game's results and public press.
@@ -337,11 +353,20 @@ type AuditEntry struct {
 type Press struct {
 	Time    time.Time `json:"time"`
 	PhaseID string    `json:"phase_id"`
-	Kind    string    `json:"kind"` // "private", "broadcast", "psa", "gm"
+	Kind    PressKind `json:"kind"`
 	From    string    `json:"from"` // power, "GM", or "" for anonymous
 	To      []string  `json:"to,omitempty"`
 	Body    string    `json:"body"`
 }
+
+// PressKind is how a piece of press was sent.
+type PressKind string
+
+const (
+	PressPrivate   PressKind = "private"   // PRESS TO: to some powers
+	PressBroadcast PressKind = "broadcast" // BROADCAST: to everyone, signed (by a power or the GM)
+	PressPSA       PressKind = "psa"       // PSA: to everyone, anonymous
+)
 
 // Code is the record behind a verification code printed on every mail the
 // daemon sends.
@@ -605,14 +630,43 @@ func (tx *Tx) PutPhase(game string, rec PhaseRecord) error {
 	if b.Get(k) != nil {
 		return fmt.Errorf("game %q phase %d (%s) was already processed", game, rec.Phase, rec.PhaseID)
 	}
+	// The state before a phase is, as a rule, the state after the one
+	// before it (phases are processed in turn; ROLLBACK reopens the last
+	// one with its state before): then it is not kept twice, and Phase
+	// reads it from that record.
+	if rec.Phase > 0 && rec.StateBefore != nil {
+		if prev := b.Get(phaseKey(game, rec.Phase-1)); prev != nil {
+			var p stateAfter
+			if json.Unmarshal(prev, &p) == nil && bytes.Equal(p.StateAfter, rec.StateBefore) {
+				rec.StateBefore = nil
+			}
+		}
+	}
 	return putJSON(b, k, rec)
 }
 
-// Phase reads a phase record.
+// stateAfter is the one field of a phase record that the next record's
+// state before is read from.
+type stateAfter struct {
+	StateAfter []byte `json:"state_after"`
+}
+
+// Phase reads a phase record, its StateBefore included (from the record
+// before it when it is that record's StateAfter).
 func (tx *Tx) Phase(game string, phase int) (*PhaseRecord, error) {
 	var rec PhaseRecord
-	if err := getJSON(tx.bucket(bucketHistory), phaseKey(game, phase), &rec); err != nil {
+	b := tx.bucket(bucketHistory)
+	if err := getJSON(b, phaseKey(game, phase), &rec); err != nil {
 		return nil, fmt.Errorf("game %q phase %d: %w", game, phase, err)
+	}
+	if rec.StateBefore == nil && rec.Phase > 0 {
+		// (a record without one and without a record before it, as an
+		// older store may hold, is read as it is)
+		var p stateAfter
+		if err := getJSON(b, phaseKey(game, rec.Phase-1), &p); err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, fmt.Errorf("game %q phase %d: the state before it, kept as the state after phase %d: %w", game, phase, rec.Phase-1, err)
+		}
+		rec.StateBefore = p.StateAfter
 	}
 	return &rec, nil
 }
@@ -740,14 +794,4 @@ func (tx *Tx) PutSiteToken(token string) error {
 		return fmt.Errorf("site GM token: %w", err)
 	}
 	return tx.bucket(bucketMeta).Put(metaSiteToken, []byte(sealed))
-}
-
-// SortedKeys returns the keys of m in sorted order (powers, option names).
-func SortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

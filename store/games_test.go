@@ -43,7 +43,7 @@ func TestLegacyGameRecordReadsIntoTheOpenPhase(t *testing.T) {
 		PhaseStarted: time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC), Deadline: time.Date(2026, 12, 8, 21, 0, 0, 0, time.UTC),
 		LastOrdersEnd: time.Date(2026, 12, 4, 21, 0, 0, 0, time.UTC),
 		Waiting:       []string{"england", "france"}, Alive: []string{"england", "france"}, Reminded: Offsets{24 * time.Hour},
-		DrawVotes: map[string]bool{"france": true}, PaceVotes: map[string]string{"england": "fast"}, Ready: map[string]bool{"england": true},
+		DrawVotes: map[string]bool{"france": true}, PaceVotes: map[string]Pace{"england": PaceFast}, Ready: map[string]bool{"england": true},
 		Locks: map[string]Lock{"england": {By: "eng@x"}, "france": {By: "fra@x", Always: true}},
 	}
 	if !jsonEqual(t, g.OpenPhase, want) {

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -126,7 +128,7 @@ func (tx *Tx) PutStandingOrders(game string, phase int, folds map[string]Standin
 		}
 	}
 	b := tx.bucket(bucketStanding)
-	for _, power := range SortedKeys(folds) {
+	for _, power := range slices.Sorted(maps.Keys(folds)) {
 		if err := putJSON(b, standingKey(game, phase, power), folds[power]); err != nil {
 			return err
 		}

@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"pbemd/orders"
 )
 
 const miniMap = `variant mini
@@ -133,7 +131,7 @@ func TestStandardMapFacts(t *testing.T) {
 	if len(m.Start) != 22 {
 		t.Errorf("%d start units", len(m.Start))
 	}
-	if got := m.UnitName(Unit{Type: orders.Fleet, Loc: orders.Location{Province: "stp", Coast: "sc"}}); got != "F StP/sc" {
+	if got := m.UnitName(Unit{Type: Fleet, Loc: Location{Province: "stp", Coast: "sc"}}); got != "F StP/sc" {
 		t.Errorf("unit name %q", got)
 	}
 }

@@ -1,9 +1,13 @@
-// Package daemontest drives a real daemon for the tests of the game
-// engines: a real store in a temporary folder, a virtual clock, mail in
-// through Daemon.HandleMail and mail out read from the durable outbox. No
-// mail server runs; the daemon's own end-to-end tests cover the transport.
+// Package daemontest drives a real daemon for tests (the engines' games
+// through the game master, the daemon's limits and benchmarks, some of
+// package server's): a real store in a temporary folder, a virtual clock,
+// mail in through Daemon.HandleMail and mail out read from the durable
+// outbox. No mail server runs; package server's end-to-end tests cover
+// the transport.
 //
-// It is for tests only: nothing else may import it.
+// It is for tests only: no package imports it but in its _test.go files
+// (cmd/pbemd's TestReadmeLayoutImportsRunOneWay lets no package import
+// it).
 package daemontest
 
 import (

@@ -59,7 +59,7 @@ func Populate(tb testing.TB, db *store.DB, n int, deadline time.Time) {
 			for i := start; i < min(start+500, n); i++ {
 				g := &store.Game{
 					Name: fmt.Sprintf("g%05d", i), Variant: "standard", Created: deadline.Add(-48 * time.Hour),
-					Status: store.Active, Options: store.GameOptions{Pace: "slow", Press: "all", PSA: true, PressInAdj: true}, Seed: int64(i), GMToken: token(),
+					Status: store.Active, Options: store.GameOptions{Pace: store.PaceSlow, Press: store.PressAll, PSA: true, PressInAdj: true}, Seed: int64(i), GMToken: token(),
 					OpenPhase: store.OpenPhase{PhaseID: st.ID, PhaseTitle: st.Title, PhaseKind: string(st.Kind),
 						PhaseStarted: deadline.Add(-48 * time.Hour), Deadline: deadline,
 						Waiting: st.Waiting, Alive: st.Alive},

@@ -94,6 +94,7 @@ func init() {
 		{orders.VerbPassword, diplomat, cmdPassword, usage{"PASSWORD <new password>", fmt.Sprintf("choose your own password for SIGNON\n(%d to %d characters)", minPassword, maxPassword)}, usage{}, false},
 		{orders.VerbStatus, member, cmdStatus, usage{"STATUS", "the phase, deadline and who has sent orders"}, usage{}, false},
 		{orders.VerbHistory, member, cmdHistory, usage{"HISTORY [phase]", "earlier results (and public press)"}, usage{}, false},
+		{orders.VerbMap, member, cmdMap, usage{"MAP [phase]", "a picture of the board now, or after a phase\nof HISTORY (and the board in text where\norders name its places)"}, usage{}, false},
 		{orders.VerbRules, anyone, cmdRules, usage{"RULES", "the game's rules and house rules"}, usage{"RULES [(text) ENDRULES]", "the rules; with a text, new house rules"}, false},
 		{orders.VerbPress, diplomat, cmdPress, usage{"PRESS TO <power>, <power>", "private press: your text on the next lines,\nended by ENDPRESS"}, usage{}, false},
 		{orders.VerbBroadcast, member, cmdBroadcast, usage{"BROADCAST ... ENDPRESS", "public press, signed with your power"}, usage{"BROADCAST ... ENDPRESS", "public press from the GM"}, false},
@@ -797,6 +798,9 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			if private != "" {
 				b.WriteString("\n--- for you only ---\n" + private)
 			}
+		}
+		if err := mc.statusPicture(); err != nil {
+			return err
 		}
 	}
 	for _, r := range g.Requests {

@@ -46,6 +46,9 @@ type mailCtx struct {
 	reply  []string // sections of the reply, in order
 	silent bool     // GM said SILENT: do not announce to players
 	done   bool     // answered already: read nothing more of the mail
+
+	// pictures go with the reply (STATUS, MAP: mapcmd.go)
+	pictures []*mailPicture
 }
 
 func (mc *mailCtx) say(format string, args ...any) {
@@ -486,6 +489,7 @@ func (mc *mailCtx) sendReply() error {
 		Auto:       autoReplied,
 		Game:       gameName(mc.game),
 		Phase:      phaseOf(mc.game),
+		Pictures:   mc.pictures,
 	})
 }
 

@@ -248,7 +248,7 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 		}
 		return d.alertGM(tx, g, "Preview: "+rec.Title+" results",
 			"These results are not yet public. Reply PUBLISH to send them to the players, or ROLLBACK to reopen the phase.\n\n"+
-				d.resultsText(g, &rec, "", nil))
+				d.resultsText(g, &rec, "", nil), tx.resultsPicture(g, &rec, "")...)
 	}
 	if st.Over {
 		return d.endGame(tx, g, ruleResult(st, g), "", &rec)
@@ -420,17 +420,19 @@ func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) 
 			continue
 		}
 		text := d.resultsText(g, rec, rec.Private[p.Power], p)
-		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
+			Pictures: tx.resultsPicture(g, rec, p.Power)}); err != nil {
 			return err
 		}
 	}
 	public := d.resultsText(g, rec, "", nil)
 	for _, o := range g.Observers {
-		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: public, ReplyToken: o.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: public, ReplyToken: o.Token, Game: g.Name, Phase: g.PhaseID,
+			Pictures: tx.resultsPicture(g, rec, "")}); err != nil {
 			return err
 		}
 	}
-	return d.gmCopy(tx, g, subject, public)
+	return d.gmCopy(tx, g, subject, public, tx.resultsPicture(g, rec, "")...)
 }
 
 // publish mails an announcement to every diplomat and observer, and the GM.
@@ -465,8 +467,9 @@ func (d *Daemon) publishThread(tx *txn, g *store.Game, subject, text string, ski
 	return d.gmCopy(tx, g, subject, text)
 }
 
-// gmCopy sends the GM(s) of g a copy, replyable with the GM token.
-func (d *Daemon) gmCopy(tx *txn, g *store.Game, subject, text string) error {
+// gmCopy sends the GM(s) of g a copy, replyable with the GM token, with
+// the pictures given.
+func (d *Daemon) gmCopy(tx *txn, g *store.Game, subject, text string, pics ...*mailPicture) error {
 	to := g.GM
 	if len(to) == 0 {
 		to = d.opt.GM
@@ -474,11 +477,12 @@ func (d *Daemon) gmCopy(tx *txn, g *store.Game, subject, text string) error {
 	if len(to) == 0 {
 		return nil
 	}
-	return d.send(tx, &Outgoing{To: to, Subject: subject, Text: text + "\n(GM copy: reply to this mail with GM commands for " + g.Name + ".)", ReplyToken: g.GMToken, Game: g.Name, Phase: g.PhaseID})
+	return d.send(tx, &Outgoing{To: to, Subject: subject, Text: text + "\n(GM copy: reply to this mail with GM commands for " + g.Name + ".)", ReplyToken: g.GMToken, Game: g.Name, Phase: g.PhaseID, Pictures: pics})
 }
 
-// alertGM tells the GM of g (or the site GM) something that needs them.
-func (d *Daemon) alertGM(tx *txn, g *store.Game, subject, text string) error {
+// alertGM tells the GM of g (or the site GM) something that needs them,
+// with the pictures given (a preview's).
+func (d *Daemon) alertGM(tx *txn, g *store.Game, subject, text string, pics ...*mailPicture) error {
 	name := "site"
 	token, err := tx.SiteToken()
 	if err != nil {
@@ -496,7 +500,7 @@ func (d *Daemon) alertGM(tx *txn, g *store.Game, subject, text string) error {
 		d.log.Warn("GM alert with no GM address configured", "game", name, "subject", subject)
 		return nil
 	}
-	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g), Alert: true})
+	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g), Alert: true, Pictures: pics})
 }
 
 func phaseOf(g *store.Game) string {

@@ -51,6 +51,7 @@ const (
 	VerbList       Verb = "LIST"      // Game optional
 	VerbStatus     Verb = "STATUS"    //
 	VerbHistory    Verb = "HISTORY"   // Arg = phase, optional
+	VerbMap        Verb = "MAP"       // Arg = phase, optional
 	VerbHelp       Verb = "HELP"      //
 	VerbRules      Verb = "RULES"     // player: ask; GM: Body = new rules text
 	VerbObserve    Verb = "OBSERVE"   // Game

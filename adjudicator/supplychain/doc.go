@@ -1,5 +1,5 @@
 // Package supplychain is the Supply Chain card game engine of pbemd
-// (rules: ../shared/seeds/supply-chain.txt). It plays the game turn by
+// (rules: the Supply Chain seed). It plays the game turn by
 // turn through the daemon's one adjudicator.Engine interface: each phase
 // is one player's turn of up to two actions (Status.Kind PhaseTurn,
 // Status.Waiting that one player), or a Buy-Sell-Trade partner answering

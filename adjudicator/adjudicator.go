@@ -18,6 +18,7 @@ package adjudicator
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"pbemd/orders"
@@ -32,7 +33,8 @@ type Engine interface {
 
 	// New returns the state at the start of a game. Options are the game's
 	// own settings (engine-specific keys, validated by the engine; unknown
-	// keys are an error). The seed drives any random set-up.
+	// keys are an error; Setuper validates them at CREATE). The seed
+	// drives any random set-up.
 	New(options map[string]string, seed int64) ([]byte, error)
 
 	// Status reports the current phase of state: its name, what kind of
@@ -66,8 +68,14 @@ type Info struct {
 	Simultaneous bool
 	// Rules is a short rules text sent to players who ask for RULES.
 	Rules string
-	// Examples are order lines that work in this game, shown by HELP.
+	// Examples are order lines that work in this game, shown by HELP
+	// when the engine is not an Exampler (or before a game starts).
 	Examples []string
+	// Diplomats is true when several players may share a power as its
+	// senior and junior diplomats (Diplomacy). False: one player per
+	// power, and the daemon never speaks of diplomats, juniors or LOCK
+	// JUNIORS.
+	Diplomats bool
 }
 
 // PhaseKind tells the daemon which schedule slot a phase uses.
@@ -96,10 +104,59 @@ type Status struct {
 	// Summary is a short plain-text picture of the position (units and
 	// centres per power) for STATUS replies and reminders.
 	Summary string
-	// Over is true when the game has ended; Winners then lists the winner(s)
-	// (one for a solo victory).
-	Over    bool
+	// Combine is how a new mail of orders combines with the power's
+	// standing orders in this phase; CombineText, when set, is the
+	// sentence the daemon prints for it in acknowledgements and HELP
+	// ("a new order for an army or fleet replaces its earlier one").
+	Combine     Combine
+	CombineText string
+	// EndsTurn is true when orders from a waiting power end the phase as
+	// soon as they are stored (a sequential game's turn): the daemon then
+	// never invites new orders until the deadline.
+	EndsTurn bool
+	// Over is true when the game has ended; Result then says how.
+	Over   bool
+	Result *Result
+}
+
+// Combine is how a power's new order set combines with its standing one.
+type Combine uint8
+
+const (
+	// CombineReplace: a new set replaces the whole standing set.
+	CombineReplace Combine = iota
+	// CombinePerUnit: a new order for a unit (or item) replaces that
+	// one's earlier order, the others stand; the engine implements Merger.
+	CombinePerUnit
+)
+
+// Sentence is how the daemon says c when the engine gave no CombineText.
+func (c Combine) Sentence() string {
+	if c == CombinePerUnit {
+		return "a new order for a unit replaces its earlier one; your other orders stand"
+	}
+	return "a new set of orders replaces the whole standing set"
+}
+
+// Result is how a game ended by its rules.
+type Result struct {
+	// Winners are the powers that won (several for a shared win; none
+	// when nobody won, e.g. a draw the rules decided).
 	Winners []string
+	// Kind names the result in one word: "solo", "joint", "draw",
+	// "points", "last" (the last power standing), …
+	Kind string
+	// Text is the engine's own sentence for players, e.g. "Persia has won
+	// with 18 supply centres." The daemon prints it as it is.
+	Text string
+}
+
+// Winners lists the winners of a finished game (nil while it goes on).
+func (s Status) Winners() []string {
+	if s.Result == nil {
+		return nil
+	}
+	return s.Result.Winners
 }
 
 // Check is what an engine understood of one power's order text.
@@ -110,6 +167,9 @@ type Check struct {
 	// Answers reply to questions the player asked in the text (a hand of
 	// cards, a price): shown first in the reply. A text of questions only
 	// stores nothing.
+	//
+	// A line that asked such a question has kind orders.Ignored in Lines:
+	// it is answered, stored nowhere and is no misorder.
 	Answers []string
 }
 
@@ -117,11 +177,8 @@ type Check struct {
 type Outcome struct {
 	Next   []byte // the state after this phase
 	Report Report
-	// Over is true when the game ended in this phase; Winners then names
-	// the winner (solo) — an empty Winners with Over means a draw was
-	// decided by the rules (the daemon decides voted draws itself).
-	Over    bool
-	Winners []string
+	// Whether the game ended in this phase, and how, is the Status of
+	// Next (Over, Result).
 }
 
 // Report is what happened in a phase, rendered as text by the engine's
@@ -147,6 +204,40 @@ type Report struct {
 // Replacing per key (a unit, a bid) and replacing whole both are.
 type Merger interface {
 	Merge(state []byte, standing, newer []string) []string
+}
+
+// Setup is what an engine makes of a game's options at CREATE (and at a
+// SET before the start), without building a state: New is called at START.
+type Setup struct {
+	// Engine is the registered engine that plays these options: a seat
+	// count (players=5) picks the variant with that many powers, and the
+	// game is stored under its name. The old variant names (supremacy-5,
+	// empire3, …) stay registered, as aliases of the counts.
+	Engine string
+	// Options are the options to store and pass to that engine's New,
+	// normalised (the seat count, once it chose the engine, is dropped).
+	Options map[string]string
+}
+
+// Setuper is implemented by engines that validate options without building
+// a state and take their seat count from options. For an engine without
+// it, the daemon validates options by calling New.
+type Setuper interface {
+	Setup(options map[string]string) (Setup, error)
+}
+
+// Exampler is implemented by engines that can give order examples that
+// work for one power in the open phase of state (its own units, places it
+// can reach): HELP shows them instead of Info.Examples.
+type Exampler interface {
+	Examples(state []byte, power string) []string
+}
+
+// Bot is implemented by engines that can order for a power by themselves:
+// legal, deterministic orders for the open phase (the demo's and tests'
+// scripted players use only this). The text is what a player would mail.
+type Bot interface {
+	BotOrders(state []byte, power string, seed int64) (string, error)
 }
 
 // Viewer is implemented by engines with hidden information: STATUS shows a
@@ -228,4 +319,17 @@ func Names() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// List joins names as an English sentence does, for Result.Text: "Red",
+// "Red and Blue", "Red, Blue and Green".
+func List(names []string) string {
+	switch n := len(names); n {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	default:
+		return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
 }

@@ -52,3 +52,14 @@ func TestRegisterLazy(t *testing.T) {
 	}()
 	Register(namedEngine{"test-lazy"})
 }
+
+func TestList(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{{nil, ""}, {[]string{"Red"}, "Red"}, {[]string{"Red", "Blue"}, "Red and Blue"}, {[]string{"Red", "Blue", "Green"}, "Red, Blue and Green"}} {
+		if got := List(tc.in); got != tc.want {
+			t.Errorf("List(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

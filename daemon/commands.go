@@ -37,6 +37,9 @@ type commandSpec struct {
 	run  commandFunc
 	help usage // HELP's line: in the GM's part for gmOnly and siteOnly
 	gm   usage // for a command of players the GM uses too: the GM's line (zero: none)
+	// juniors: the command is about junior diplomats, so it exists only in
+	// games whose engine declares several players per power (Info.Diplomats).
+	juniors bool
 }
 
 // name is the command as a player writes it ("SET ORDERS", "LOCK
@@ -82,48 +85,49 @@ var (
 
 func init() {
 	commandTable = []commandSpec{
-		{orders.VerbHelp, anyone, cmdHelp, usage{"HELP", "this help: examples of orders and commands"}, usage{}},
-		{orders.VerbList, anyone, cmdList, usage{"LIST [<game>]", "the games here, or one of them"}, usage{}},
-		{orders.VerbJoin, anyone, cmdJoin, usage{"JOIN <game> prefer A > B > C", "sign up, ranking the powers you want; or\nJOIN <game> as junior of <power>: once the\ngame runs, asks that power's senior"}, usage{}},
-		{orders.VerbObserve, anyone, cmdObserve, usage{"OBSERVE <game>", "follow a game's results and public press"}, usage{}},
-		{orders.VerbUnobserve, watcher, cmdUnobserve, usage{"UNOBSERVE", "stop following it"}, usage{}},
-		{orders.VerbSignon, anyone, cmdSignon, usage{"SIGNON <power> <game> <password>", "first line of a mail not sent as a reply"}, usage{"SIGNON GM <game> <password>", "first line of a GM mail not sent as a reply"}},
-		{orders.VerbPassword, diplomat, cmdPassword, usage{"PASSWORD <new password>", fmt.Sprintf("choose your own password for SIGNON\n(%d to %d characters)", minPassword, maxPassword)}, usage{}},
-		{orders.VerbStatus, member, cmdStatus, usage{"STATUS", "the phase, deadline and who has sent orders"}, usage{}},
-		{orders.VerbHistory, member, cmdHistory, usage{"HISTORY [phase]", "earlier results (and public press)"}, usage{}},
-		{orders.VerbRules, anyone, cmdRules, usage{"RULES", "the game's rules and house rules"}, usage{"RULES [(text) ENDRULES]", "the rules; with a text, new house rules"}},
-		{orders.VerbPress, diplomat, cmdPress, usage{"PRESS TO <power>, <power>", "private press: your text on the next lines,\nended by ENDPRESS"}, usage{}},
-		{orders.VerbBroadcast, member, cmdBroadcast, usage{"BROADCAST ... ENDPRESS", "public press, signed with your power"}, usage{"BROADCAST ... ENDPRESS", "public press from the GM"}},
-		{orders.VerbPSA, member, cmdPSA, usage{"PSA ... ENDPRESS", "anonymous public announcement"}, usage{}},
-		{orders.VerbDraw, diplomat, cmdDraw, usage{"DRAW YES / DRAW NO", "secret draw vote, for this phase"}, usage{}},
-		{orders.VerbPace, diplomat, cmdPace, usage{"PACE FAST / PACE SLOW", "vote on the game's pace"}, usage{}},
-		{orders.VerbReady, diplomat, cmdReady, usage{"READY", "you are done for this phase"}, usage{}},
-		{orders.VerbLockJunior, diplomat, cmdLock, usage{"LOCK JUNIORS [ALWAYS|OFF]", "(senior diplomat) your orders override\nyour juniors'"}, usage{}},
-		{orders.VerbAccept, decider, cmdAccept, usage{"ACCEPT <address>", "(senior diplomat) take someone who asks to\njoin your power (or reply ACCEPT to the\nrequest)"}, usage{"ACCEPT <address>", "a request to join a power that has no senior"}},
-		{orders.VerbRefuse, decider, cmdRefuse, usage{"REFUSE <address> [note]", "(senior diplomat) decline such a request"}, usage{"REFUSE <address> [note]", "decline such a request"}},
-		{orders.VerbRelease, diplomat, cmdRelease, usage{"RELEASE <address>", "(senior diplomat) a junior leaves your power"}, usage{}},
-		{orders.VerbSetZone, signedUp, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}},
-		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}},
-		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}},
-		{verbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held (Diplomacy); shows\nnothing of the others' orders"}, usage{}},
+		{orders.VerbHelp, anyone, cmdHelp, usage{"HELP", "this help: examples of orders and commands"}, usage{}, false},
+		{orders.VerbList, anyone, cmdList, usage{"LIST [<game>]", "the games here, or one of them"}, usage{}, false},
+		{orders.VerbJoin, anyone, cmdJoin, usage{"JOIN <game> prefer A > B > C", "sign up, ranking the powers you want; or\nJOIN <game> as junior of <power>: once the\ngame runs, asks that power's senior"}, usage{}, false},
+		{orders.VerbObserve, anyone, cmdObserve, usage{"OBSERVE <game>", "follow a game's results and public press"}, usage{}, false},
+		{orders.VerbUnobserve, watcher, cmdUnobserve, usage{"UNOBSERVE", "stop following it"}, usage{}, false},
+		{orders.VerbSignon, anyone, cmdSignon, usage{"SIGNON <power> <game> <password>", "first line of a mail not sent as a reply"}, usage{"SIGNON GM <game> <password>", "first line of a GM mail not sent as a reply"}, false},
+		{orders.VerbPassword, diplomat, cmdPassword, usage{"PASSWORD <new password>", fmt.Sprintf("choose your own password for SIGNON\n(%d to %d characters)", minPassword, maxPassword)}, usage{}, false},
+		{orders.VerbStatus, member, cmdStatus, usage{"STATUS", "the phase, deadline and who has sent orders"}, usage{}, false},
+		{orders.VerbHistory, member, cmdHistory, usage{"HISTORY [phase]", "earlier results (and public press)"}, usage{}, false},
+		{orders.VerbMap, member, cmdMap, usage{"MAP [phase]", "a picture of the board now, or after a phase\nof HISTORY (and the board in text where\norders name its places)"}, usage{}, false},
+		{orders.VerbRules, anyone, cmdRules, usage{"RULES", "the game's rules and house rules"}, usage{"RULES [(text) ENDRULES]", "the rules; with a text, new house rules"}, false},
+		{orders.VerbPress, diplomat, cmdPress, usage{"PRESS TO <power>, <power>", "private press: your text on the next lines,\nended by ENDPRESS"}, usage{}, false},
+		{orders.VerbBroadcast, member, cmdBroadcast, usage{"BROADCAST ... ENDPRESS", "public press, signed with your power"}, usage{"BROADCAST ... ENDPRESS", "public press from the GM"}, false},
+		{orders.VerbPSA, member, cmdPSA, usage{"PSA ... ENDPRESS", "anonymous public announcement"}, usage{}, false},
+		{orders.VerbDraw, diplomat, cmdDraw, usage{"DRAW YES / DRAW NO", "secret draw vote, for this phase"}, usage{}, false},
+		{orders.VerbPace, diplomat, cmdPace, usage{"PACE FAST / PACE SLOW", "vote on the game's pace"}, usage{}, false},
+		{orders.VerbReady, diplomat, cmdReady, usage{"READY", "you are done for this phase"}, usage{}, false},
+		{orders.VerbLockJunior, diplomat, cmdLock, usage{"LOCK JUNIORS [ALWAYS|OFF]", "(senior diplomat) your orders override\nyour juniors'"}, usage{}, true},
+		{orders.VerbAccept, decider, cmdAccept, usage{"ACCEPT <address>", "(senior diplomat) take someone who asks to\njoin your power (or reply ACCEPT to the\nrequest)"}, usage{"ACCEPT <address>", "a request to join a power that has no senior"}, true},
+		{orders.VerbRefuse, decider, cmdRefuse, usage{"REFUSE <address> [note]", "(senior diplomat) decline such a request"}, usage{"REFUSE <address> [note]", "decline such a request"}, true},
+		{orders.VerbRelease, diplomat, cmdRelease, usage{"RELEASE <address>", "(senior diplomat) a junior leaves your power"}, usage{}, true},
+		{orders.VerbSetZone, signedUp, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}, false},
+		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}, false},
+		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}, false},
+		{verbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held (Diplomacy); shows\nnothing of the others' orders"}, usage{}, false},
 
-		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games); other keys go to the game"}, usage{}},
-		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}},
-		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}},
-		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}},
-		{orders.VerbResume, gmOnly, gmResume, usage{"RESUME", "start the clock again"}, usage{}},
-		{orders.VerbDeadline, gmOnly, gmDeadline, usage{"DEADLINE 2026-12-24 21:00", "move the deadline (or +36h; within a year)"}, usage{}},
-		{orders.VerbExtend, gmOnly, gmExtend, usage{"EXTEND 24h", "give the phase more time (a minute to 90 days)"}, usage{}},
-		{orders.VerbRollback, gmOnly, gmRollback, usage{"ROLLBACK", "reopen the last processed phase, its\norders as they were"}, usage{}},
-		{orders.VerbPreview, gmOnly, gmPreview, usage{"PREVIEW ON|OFF", "results come to you first"}, usage{}},
-		{orders.VerbPublish, gmOnly, gmPublish, usage{"PUBLISH", "send the results you previewed"}, usage{}},
-		{orders.VerbSetOrders, gmOnly, gmSetOrders, usage{"SET ORDERS <power> ... ENDORDERS", "orders for a power; they count as its\nown: its later mail changes them"}, usage{}},
-		{orders.VerbReplace, gmOnly, gmReplace, usage{"REPLACE <power> WITH <address>", "a new senior diplomat for a power"}, usage{}},
-		{orders.VerbPromote, gmOnly, gmPromote, usage{"PROMOTE <address>", "make a junior the senior diplomat"}, usage{}},
-		{orders.VerbEject, gmOnly, gmEject, usage{"EJECT <power>|<address>", "remove a power's diplomats, or one of them"}, usage{}},
-		{orders.VerbEnd, gmOnly, gmEnd, usage{"END DRAW / END SOLO <power>", "end the game"}, usage{}},
-		{orders.VerbSet, gmOnly, gmSet, usage{"SET <option>=<value>", "change an option (CREATE's)"}, usage{}},
-		{orders.VerbSilent, gmOnly, gmSilent, usage{"SILENT", "(first line) do not announce this mail's\nchanges"}, usage{}},
+		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games); other keys go to the game"}, usage{}, false},
+		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}, false},
+		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}, false},
+		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}, false},
+		{orders.VerbResume, gmOnly, gmResume, usage{"RESUME", "start the clock again"}, usage{}, false},
+		{orders.VerbDeadline, gmOnly, gmDeadline, usage{"DEADLINE 2026-12-24 21:00", "move the deadline (or +36h; within a year)"}, usage{}, false},
+		{orders.VerbExtend, gmOnly, gmExtend, usage{"EXTEND 24h", "give the phase more time (a minute to 90 days)"}, usage{}, false},
+		{orders.VerbRollback, gmOnly, gmRollback, usage{"ROLLBACK", "reopen the last processed phase, its\norders as they were"}, usage{}, false},
+		{orders.VerbPreview, gmOnly, gmPreview, usage{"PREVIEW ON|OFF", "results come to you first"}, usage{}, false},
+		{orders.VerbPublish, gmOnly, gmPublish, usage{"PUBLISH", "send the results you previewed"}, usage{}, false},
+		{orders.VerbSetOrders, gmOnly, gmSetOrders, usage{"SET ORDERS <power> ... ENDORDERS", "orders for a power; they count as its\nown: its later mail changes them"}, usage{}, false},
+		{orders.VerbReplace, gmOnly, gmReplace, usage{"REPLACE <power> WITH <address>", "a new senior diplomat for a power"}, usage{}, false},
+		{orders.VerbPromote, gmOnly, gmPromote, usage{"PROMOTE <address>", "make a junior the senior diplomat"}, usage{}, false},
+		{orders.VerbEject, gmOnly, gmEject, usage{"EJECT <power>|<address>", "remove a power's diplomats, or one of them"}, usage{}, false},
+		{orders.VerbEnd, gmOnly, gmEnd, usage{"END DRAW / END SOLO <power>", "end the game"}, usage{}, false},
+		{orders.VerbSet, gmOnly, gmSet, usage{"SET <option>=<value>", "change an option (CREATE's)"}, usage{}, false},
+		{orders.VerbSilent, gmOnly, gmSilent, usage{"SILENT", "(first line) do not announce this mail's\nchanges"}, usage{}, false},
 	}
 	commands = make(map[orders.Verb]*commandSpec, len(commandTable))
 	for i := range commandTable {
@@ -250,6 +254,9 @@ func (mc *mailCtx) command(cmd *orders.Command) error {
 // they may): command refuses with it, and HELP lists only the commands
 // with none.
 func (mc *mailCtx) refusal(spec *commandSpec) string {
+	if spec.juniors && mc.game != nil && !mc.d.diplomats(mc.game) {
+		return fmt.Sprintf("in %s each power has one player, so there are no junior diplomats.", mc.game.Name)
+	}
 	switch spec.who {
 	case member:
 		if mc.player == nil && !mc.observer && !mc.gm {
@@ -453,15 +460,39 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 			fmt.Fprintf(&b, "  %s\n", n)
 		}
 	}
-	switch _, merges := mc.engine.(adjudicator.Merger); {
-	case adjudicator.PhaseKind(mc.game.PhaseKind) == adjudicator.PhaseBuild:
-		b.WriteString("\nYou may send new orders until the deadline: in this phase a new set replaces the whole standing set.")
-	case merges:
-		b.WriteString("\nYou may send new orders until the deadline: a new order for a unit replaces its old one.")
-	default:
-		b.WriteString("\nYou may send new orders until the deadline: a new set replaces the standing one.")
+	ps, err := mc.engine.Status(mc.state)
+	if err != nil {
+		return "", err
 	}
+	b.WriteString("\n" + mc.whatNext(ps, power, st))
 	return b.String(), nil
+}
+
+// whatNext is the last line of an acknowledgement: whether power's orders
+// ended the phase and, if not, how a new mail would combine with them, as
+// the engine declares for the open phase (ps).
+func (mc *mailCtx) whatNext(ps adjudicator.Status, power string, st *standing) string {
+	combine := ps.CombineText
+	if combine == "" {
+		combine = ps.Combine.Sentence()
+	}
+	if !ps.EndsTurn {
+		return fmt.Sprintf("You may send new orders until the deadline: %s.", combine)
+	}
+	var others []string
+	for _, p := range mc.game.Waiting {
+		if !st.sent(p) {
+			others = append(others, powerName(mc.game, p))
+		}
+	}
+	switch {
+	case len(others) == 0 && slices.Contains(mc.game.Waiting, power):
+		return fmt.Sprintf("These orders end %s: it is processed now (within the minute), and no new orders for it are taken.", mc.game.PhaseTitle)
+	case len(others) == 0:
+		return fmt.Sprintf("%s ends now (within the minute).", mc.game.PhaseTitle)
+	}
+	return fmt.Sprintf("%s ends as soon as %s %s sent orders (or at the deadline); until then %s.",
+		mc.game.PhaseTitle, strings.Join(others, " and "), map[bool]string{true: "has", false: "have"}[len(others) == 1], combine)
 }
 
 func dedupe(xs []string) []string {
@@ -611,9 +642,14 @@ func (mc *mailCtx) maybeEarly() error {
 		return nil
 	}
 	kind := adjudicator.PhaseKind(g.PhaseKind)
-	// A sequential game's turn ends when its player has moved; so does, at
-	// the fast pace, a retreat or build phase when all who owe have sent.
-	onReceipt := !mc.engine.Info().Simultaneous ||
+	ps, err := mc.engine.Status(mc.state)
+	if err != nil {
+		return err
+	}
+	// A phase whose orders end it (the engine says: a sequential game's
+	// turn) ends when its players have moved; so does, at the fast pace,
+	// a retreat or build phase when all who owe have sent.
+	onReceipt := ps.EndsTurn ||
 		g.Options.Pace == "fast" && (kind == adjudicator.PhaseRetreat || kind == adjudicator.PhaseBuild)
 	if !onReceipt && !g.Options.ProcessEarly {
 		return nil
@@ -780,6 +816,9 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			if private != "" {
 				b.WriteString("\n--- for you only ---\n" + private)
 			}
+		}
+		if err := mc.statusPicture(); err != nil {
+			return err
 		}
 	}
 	for _, r := range g.Requests {
@@ -974,7 +1013,7 @@ func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
 			return nil
 		}
 	}
-	return mc.d.endGame(mc.tx, g, "draw", g.Alive, "Every surviving power voted for a draw.", nil)
+	return mc.d.endGame(mc.tx, g, adjudicator.Result{Kind: "draw", Winners: g.Alive}, "Every surviving power voted for a draw.", nil)
 }
 
 func cmdPace(mc *mailCtx, cmd *orders.Command) error {

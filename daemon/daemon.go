@@ -8,9 +8,10 @@
 // is the store it is given, and package server moves its mail (IMAP in,
 // SMTP out), serves its endpoint and runs its clock. It speaks to people
 // only in mail, which it composes with package mailer (reply tokens,
-// threading, Auto-Submitted), but it speaks no mail protocol. It knows no
-// game's rules: the engines in adjudicator/* do. It reads the clock only
-// through Options.Now, so tests and the demo run it on a virtual clock.
+// threading, Auto-Submitted, the pictures it attaches), but it speaks no
+// mail protocol. It knows no game's rules: the engines in adjudicator/* do.
+// It reads the clock only through Options.Now, so tests and the demo run
+// it on a virtual clock.
 // A test (imports_test.go) holds it to all of this.
 package daemon
 

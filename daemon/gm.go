@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"pbemd/adjudicator"
 	"pbemd/orders"
 	"pbemd/store"
 )
@@ -361,22 +362,10 @@ func gmPublish(mc *mailCtx, _ *orders.Command) error {
 	}
 	mc.say("Results of %s published.", rec.Title)
 	if st.Over {
-		return mc.d.endGame(mc.tx, g, endHow(st.Winners), orAlive(st.Winners, g), "", rec)
+		return mc.d.endGame(mc.tx, g, ruleResult(st, g), "", rec)
 	}
 	mc.d.openPhase(g, g.OpenPhase, mc.now) // its clock starts now
 	return mc.d.publishResults(mc.tx, g, rec)
-}
-
-// endHow names how a game the rules ended was won: one winner is a solo
-// victory, several won together (a partnership), none is a draw.
-func endHow(winners []string) string {
-	switch len(winners) {
-	case 1:
-		return "solo"
-	case 0:
-		return "draw"
-	}
-	return "joint"
 }
 
 func gmRollback(mc *mailCtx, _ *orders.Command) error {
@@ -584,18 +573,18 @@ func gmEnd(mc *mailCtx, cmd *orders.Command) error {
 		if err := mc.audit("end", "draw"); err != nil {
 			return err
 		}
-		return mc.d.endGame(mc.tx, g, "draw", g.Alive, "The GM has declared a draw.", nil)
+		return mc.d.endGame(mc.tx, g, adjudicator.Result{Kind: "draw", Winners: g.Alive}, "The GM has declared a draw.", nil)
 	case "SOLO":
 		power, ok := matchPower(mc.engine, cmd.Power)
 		if !ok || !isAlive(g, power) {
 			mc.say("END SOLO refused: %q is not a surviving power of %s.", cmd.Power, g.Name)
 			return nil
 		}
-		mc.say("%s ends with a solo victory of %s.", g.Name, powerName(g, power))
+		mc.say("%s ends: %s wins.", g.Name, powerName(g, power))
 		if err := mc.audit("end", "solo "+power); err != nil {
 			return err
 		}
-		return mc.d.endGame(mc.tx, g, "solo", []string{power}, "The GM has declared the result.", nil)
+		return mc.d.endGame(mc.tx, g, adjudicator.Result{Kind: "solo", Winners: []string{power}}, "The GM has declared the result.", nil)
 	}
 	mc.say("END: write END DRAW or END SOLO <power>.")
 	return nil
@@ -605,7 +594,7 @@ func gmSet(mc *mailCtx, cmd *orders.Command) error {
 	g := mc.game
 	hadPrize := g.Options.DrawPrize
 	opts := g.Options
-	if err := applyOptions(&opts, mc.engine, g.Status == store.Forming, cmd.Options); err != nil {
+	if err := applyOptions(&opts, mc.engine, g.Status == store.Forming, cmd.Options, nil); err != nil {
 		mc.say("SET refused: %v. Nothing was changed.", err)
 		return nil
 	}
@@ -705,13 +694,4 @@ func engineOptions(o store.GameOptions) string {
 		kv = append(kv, k+"="+o.Engine[k])
 	}
 	return "; game options: " + strings.Join(kv, " ")
-}
-
-// orAlive is winners, or the surviving powers when the rules ended the
-// game without winners (a draw among the survivors).
-func orAlive(winners []string, g *store.Game) []string {
-	if len(winners) == 0 {
-		return g.Alive
-	}
-	return winners
 }

@@ -46,6 +46,9 @@ type mailCtx struct {
 	reply  []string // sections of the reply, in order
 	silent bool     // GM said SILENT: do not announce to players
 	done   bool     // answered already: read nothing more of the mail
+
+	// pictures go with the reply (STATUS, MAP: mapcmd.go)
+	pictures []*mailPicture
 }
 
 func (mc *mailCtx) say(format string, args ...any) {
@@ -58,95 +61,123 @@ func (mc *mailCtx) say(format string, args ...any) {
 // could not write): the caller retries it later, and the Message-ID record
 // makes the retry harmless.
 func (d *Daemon) HandleMail(ctx context.Context, in *Incoming) error {
-	now := d.now()
-	log := d.log.With("msgid", in.MsgID, "from", in.From)
+	p, err := d.prepare(in)
+	if err != nil {
+		return err
+	}
+	return d.handlePrepared(p)
+}
+
+// prepared is one mail after the pass outside any write transaction:
+// bcrypt runs there (signon.go, password.go), never inside the write lock.
+type prepared struct {
+	in       *Incoming
+	now      time.Time
+	log      *slog.Logger
+	signon   *signonCheck
+	password *passwordChange
+}
+
+// prepare is the pass over one mail before its write transaction.
+func (d *Daemon) prepare(in *Incoming) (*prepared, error) {
+	p := &prepared{in: in, now: d.now(), log: d.log.With("msgid", in.MsgID, "from", in.From)}
 	d.metrics.MailsIn.Add(1)
-
 	if in.Auto {
-		log.Info("mail not answered: bounce or auto-reply")
-		d.metrics.MailsIgnored.Add(1)
-		return d.update(func(tx *txn) error {
-			_, err := tx.MarkMailProcessed(in.MsgID, now)
-			return err
-		})
+		return p, nil
 	}
+	var err error
+	if p.signon, err = d.checkSignon(in, p.now); err != nil {
+		return nil, fmt.Errorf("handle mail %s: %w", in.MsgID, err)
+	}
+	if p.password, err = d.checkPassword(in, p.signon); err != nil {
+		return nil, fmt.Errorf("handle mail %s: %w", in.MsgID, err)
+	}
+	return p, nil
+}
 
-	// bcrypt runs here, before the write transaction (signon.go,
-	// password.go).
-	signon, err := d.checkSignon(in, now)
-	if err != nil {
-		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
-	}
-	password, err := d.checkPassword(in, signon)
-	if err != nil {
-		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
-	}
-	counted := "" // the address the rate limit counted this mail for
-	err = d.update(func(tx *txn) error {
-		counted = ""
-		first, err := tx.MarkMailProcessed(in.MsgID, now)
-		if err != nil {
-			return err
-		}
-		if !first {
-			log.Info("duplicate mail ignored")
-			d.metrics.MailsIgnored.Add(1)
-			return nil
-		}
-		if in.TooBig {
-			// Not read, so not proven: answered at its From address, once
-			// an hour, and a stranger once a day.
-			to := in.unproven()
-			once, err := tx.AllowOncePer("too-big:"+to, now, time.Hour)
-			if err != nil || !once {
-				return err
-			}
-			if ok, err := d.mayAnswerUnproven(tx.Tx, to, now, log); err != nil || !ok {
-				return err
-			}
-			if counted = to; d.rate.check(to, now) == silent {
-				return nil
-			}
-			return d.send(tx, &Outgoing{
-				To: []string{to}, Subject: reSubject(in.Subject), InReplyTo: in.MsgID,
-				References: append(in.References, in.MsgID), Auto: autoReplied,
-				Text: "Your mail was too large for me to read, so I did not look at it.\n" +
-					"Please send your orders as plain text in the body of a short mail\n" +
-					"(no attachments); a few kilobytes is plenty.\n",
-			})
-		}
-		mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: in.unproven(), log: log, signon: signon, password: password}
-		if err := mc.run(); err != nil {
-			return err
-		}
-		if len(mc.reply) == 0 {
-			return nil
-		}
-		if !mc.identified() {
-			if ok, err := d.mayAnswerUnproven(tx.Tx, mc.sender, now, log); err != nil || !ok {
-				return err
-			}
-		}
-		counted = mc.sender
-		switch d.rate.check(mc.sender, now) {
-		case silent:
-			log.Warn("rate limit: mail processed, not answered", "sender", mc.sender)
-			return nil
-		case notice:
-			mc.reply = append(mc.reply, fmt.Sprintf("You have sent more than %d mails in the last hour. I have carried out this one, but I will not answer you again for a while.", d.opt.RateLimit))
-		}
-		return mc.sendReply()
+// handlePrepared carries out a prepared mail in its own transaction.
+func (d *Daemon) handlePrepared(p *prepared) error {
+	var counted string
+	err := d.update(func(tx *txn) error {
+		var err error
+		counted, err = d.handleIn(tx, p)
+		return err
 	})
 	if err != nil {
 		// Nothing of the mail landed, its answer included, and it will be
 		// handed over again: its count toward the sender's rate limit is
 		// taken back.
 		if counted != "" {
-			d.rate.uncount(counted, now)
+			d.rate.uncount(counted, p.now)
 		}
-		return fmt.Errorf("handle mail %s: %w", in.MsgID, err)
+		return fmt.Errorf("handle mail %s: %w", p.in.MsgID, err)
 	}
 	return nil
+}
+
+// handleIn is a prepared mail's work inside the write transaction tx:
+// test-and-record its Message-ID, carry it out, queue its answer. It
+// returns the address the rate limit counted the mail for ("" when none),
+// also with an error: the count is taken back if tx is not committed.
+func (d *Daemon) handleIn(tx *txn, p *prepared) (counted string, err error) {
+	in, now, log := p.in, p.now, p.log
+	if in.Auto {
+		log.Info("mail not answered: bounce or auto-reply")
+		d.metrics.MailsIgnored.Add(1)
+		_, err := tx.MarkMailProcessed(in.MsgID, now)
+		return "", err
+	}
+	first, err := tx.MarkMailProcessed(in.MsgID, now)
+	if err != nil {
+		return "", err
+	}
+	if !first {
+		log.Info("duplicate mail ignored")
+		d.metrics.MailsIgnored.Add(1)
+		return "", nil
+	}
+	if in.TooBig {
+		// Not read, so not proven: answered at its From address, once
+		// an hour, and a stranger once a day.
+		to := in.unproven()
+		once, err := tx.AllowOncePer("too-big:"+to, now, time.Hour)
+		if err != nil || !once {
+			return "", err
+		}
+		if ok, err := d.mayAnswerUnproven(tx.Tx, to, now, log); err != nil || !ok {
+			return "", err
+		}
+		if d.rate.check(to, now) == silent {
+			return to, nil
+		}
+		return to, d.send(tx, &Outgoing{
+			To: []string{to}, Subject: reSubject(in.Subject), InReplyTo: in.MsgID,
+			References: append(in.References, in.MsgID), Auto: autoReplied,
+			Text: "Your mail was too large for me to read, so I did not look at it.\n" +
+				"Please send your orders as plain text in the body of a short mail\n" +
+				"(no attachments); a few kilobytes is plenty.\n",
+		})
+	}
+	mc := &mailCtx{d: d, tx: tx, in: in, now: now, sender: in.unproven(), log: log, signon: p.signon, password: p.password}
+	if err := mc.run(); err != nil {
+		return "", err
+	}
+	if len(mc.reply) == 0 {
+		return "", nil
+	}
+	if !mc.identified() {
+		if ok, err := d.mayAnswerUnproven(tx.Tx, mc.sender, now, log); err != nil || !ok {
+			return "", err
+		}
+	}
+	switch d.rate.check(mc.sender, now) {
+	case silent:
+		log.Warn("rate limit: mail processed, not answered", "sender", mc.sender)
+		return mc.sender, nil
+	case notice:
+		mc.reply = append(mc.reply, fmt.Sprintf("You have sent more than %d mails in the last hour. I have carried out this one, but I will not answer you again for a while.", d.opt.RateLimit))
+	}
+	return mc.sender, mc.sendReply()
 }
 
 // Where answers go. A mail that proves who sent it (a reply token, a
@@ -458,6 +489,7 @@ func (mc *mailCtx) sendReply() error {
 		Auto:       autoReplied,
 		Game:       gameName(mc.game),
 		Phase:      phaseOf(mc.game),
+		Pictures:   mc.pictures,
 	})
 }
 

@@ -41,10 +41,10 @@ var toyPowers = []string{"blue", "red"}
 func (e toyEngine) Info() adjudicator.Info {
 	if e.seq {
 		return adjudicator.Info{Name: "toyseq", Game: "toy", Title: "Toy game, one player at a time", Powers: toyPowers, Examples: []string{"score 3"},
-			PowerNames: map[string]string{"blue": "Azure"}}
+			PowerNames: map[string]string{"blue": "Azure"}, Diplomats: true}
 	}
 	return adjudicator.Info{Name: "toy", Game: "toy", Title: "Toy game", Powers: toyPowers, Simultaneous: true,
-		Examples: []string{"score 3"}}
+		Examples: []string{"score 3"}, Diplomats: true}
 }
 
 func (toyEngine) New(opts map[string]string, seed int64) ([]byte, error) {
@@ -85,14 +85,14 @@ func (e toyEngine) Status(state []byte) (adjudicator.Status, error) {
 	}
 	for _, p := range toyPowers {
 		if s.Scores[p] >= s.Target {
-			st.Over, st.Winners = true, []string{p}
+			st.Over, st.Result = true, &adjudicator.Result{Kind: "solo", Winners: []string{p}}
 		}
 		if st.Kind == adjudicator.PhaseOrders || s.Scores[p]%2 == 1 {
 			st.Waiting = append(st.Waiting, p)
 		}
 	}
 	if e.seq {
-		st.Kind, st.Waiting = adjudicator.PhaseTurn, []string{toyPowers[s.Phase%2]}
+		st.Kind, st.Waiting, st.EndsTurn = adjudicator.PhaseTurn, []string{toyPowers[s.Phase%2]}, true
 	}
 	return st, nil
 }
@@ -160,8 +160,6 @@ func (e toyEngine) Resolve(state []byte, ords map[string][]string, seed int64) (
 	next, _ := json.Marshal(s)
 	out := adjudicator.Outcome{Next: next, Report: adjudicator.Report{Public: pub.String(),
 		Private: map[string]string{"red": "private note for red", "blue": "private note for blue"}}}
-	st, _ := e.Status(next)
-	out.Over, out.Winners = st.Over, st.Winners
 	return out, nil
 }
 

@@ -3,6 +3,8 @@ package daemon
 import (
 	"fmt"
 	"strings"
+
+	"pbemd/adjudicator"
 )
 
 // helpText is the answer to HELP: what this sender can do, with examples
@@ -16,12 +18,13 @@ func helpText(mc *mailCtx) string {
 	if mc.game != nil && mc.engine != nil {
 		info := mc.engine.Info()
 		fmt.Fprintf(&b, "Game %s: %s.\n\n", mc.game.Name, info.Title)
-		if len(info.Examples) > 0 {
+		examples, combine := mc.helpOrders(info)
+		if len(examples) > 0 {
 			b.WriteString("Orders (one per line; any case; full names or abbreviations):\n")
-			for _, ex := range info.Examples {
+			for _, ex := range examples {
 				fmt.Fprintf(&b, "  %s\n", ex)
 			}
-			b.WriteString("A new order for a unit replaces its earlier one. Your reply lists your\nstanding orders and anything I could not read.\n\n")
+			b.WriteString(combine + "Your reply lists your standing orders and anything I could not read.\n\n")
 		}
 	}
 	b.WriteString("Commands (one per line, any case):\n")
@@ -34,12 +37,12 @@ func helpText(mc *mailCtx) string {
 		writeUsage(&b, c.help)
 	}
 	if !gmPart || mc.player != nil {
-		b.WriteString(`
-Reply to a mail I sent you: its reply address proves who you are.
-The latest orders of any diplomat of your power stand (the senior may LOCK
-JUNIORS). Orders the GM sets (SET ORDERS) count as your power's own: your
-next mail changes them as it would change yours. RULES says more.
-`)
+		b.WriteString("\nReply to a mail I sent you: its reply address proves who you are.\n")
+		if mc.game == nil || mc.d.diplomats(mc.game) {
+			b.WriteString("The latest orders of any diplomat of your power stand (the senior may LOCK\nJUNIORS). Orders the GM sets (SET ORDERS) count as your power's own: your\nnext mail changes them as it would change yours. RULES says more.\n")
+		} else {
+			b.WriteString("Your latest orders stand. Orders the GM sets (SET ORDERS) count as your\npower's own: your next mail changes them as it would change yours. RULES\nsays more.\n")
+		}
 	}
 	if gmPart {
 		b.WriteString("\nGM commands (reply to a GM mail, or SIGNON GM <game> <password>):\n")
@@ -48,12 +51,41 @@ next mail changes them as it would change yours. RULES says more.
 			switch {
 			case c.who == siteOnly && mc.siteGM, c.who == gmOnly:
 				writeUsage(&b, c.help)
-			case c.gm.use != "":
+			case c.gm.use != "" && !(c.juniors && mc.refusal(c) != ""):
 				writeUsage(&b, c.gm)
 			}
 		}
 	}
 	return b.String()
+}
+
+// helpOrders is the order part of HELP, as the engine declares it: the
+// examples for the reader's power in the open phase (an Exampler's), else
+// the game's; and how a mail of orders combines with the standing ones
+// now ("" before the game runs).
+func (mc *mailCtx) helpOrders(info adjudicator.Info) (examples []string, combine string) {
+	examples = info.Examples
+	if mc.state == nil {
+		return examples, ""
+	}
+	if ex, ok := mc.engine.(adjudicator.Exampler); ok && mc.player != nil && mc.player.Power != "" {
+		if own := ex.Examples(mc.state, mc.player.Power); len(own) > 0 {
+			examples = own
+		}
+	}
+	ps, err := mc.engine.Status(mc.state)
+	if err != nil || ps.Over {
+		return examples, ""
+	}
+	text := ps.CombineText
+	if text == "" {
+		text = ps.Combine.Sentence()
+	}
+	combine = fmt.Sprintf("Now, in %s: %s.\n", ps.Title, text)
+	if ps.EndsTurn {
+		combine += "Orders from a player the phase waits for end it when they arrive.\n"
+	}
+	return examples, combine
 }
 
 // usageColumn is where HELP writes what a command does.

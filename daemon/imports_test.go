@@ -34,7 +34,8 @@ func TestDaemonIsTheGameMasterOnly(t *testing.T) {
 		"pbemd/store": true, "pbemd/orders": true, "pbemd/adjudicator": true, "pbemd/mailer": true,
 		"golang.org/x/crypto/bcrypt": true,
 	}
-	fromMailer := map[string]bool{"Compose": true, "Outgoing": true, "HeaderField": true, "Auto": true, "NewRedactingHandler": true}
+	fromMailer := map[string]bool{"Compose": true, "Outgoing": true, "HeaderField": true, "Auto": true, "NewRedactingHandler": true,
+		"Attachment": true, "Base64Lines": true, "Composed": true} // the pictures it attaches (pictures.go)
 	clock := map[string]bool{"Now": true, "Since": true, "Until": true, "Sleep": true, "After": true, "AfterFunc": true, "Tick": true, "NewTimer": true, "NewTicker": true}
 
 	paths, err := filepath.Glob("*.go")

@@ -33,6 +33,9 @@ type Outgoing struct {
 	// Alert is set on alerts to a GM (alert.go): the mail carries an
 	// X-Pbemd-Alert header, and its own failure is never alerted about.
 	Alert bool
+	// Pictures go after the text as inline PNG attachments (pictures.go):
+	// values shared by every mail of the transaction that shows them.
+	Pictures []*mailPicture
 
 	From    string // our address
 	ReplyTo string // our address with the token
@@ -65,6 +68,9 @@ func newCode() string {
 type txn struct {
 	*store.Tx
 	mails []*Outgoing // sent by the work so far, queued at its end
+	// pictures the mails carry, one per game, phase and class of readers
+	// (pictures.go): drawn when the work is done, before composing.
+	pictures map[pictureKey]*mailPicture
 }
 
 // update runs fn in one write transaction. When fn is done, the mails it
@@ -92,6 +98,7 @@ func (d *Daemon) queue(tx *txn) error {
 	obs := make([]store.OutboxMessage, len(tx.mails))
 	errs := make([]error, len(tx.mails))
 	now := d.now()
+	d.drawPictures(tx)
 	parallel(len(tx.mails), func(i int) { obs[i], errs[i] = compose(tx.mails[i], now) })
 	for i, m := range tx.mails {
 		if errs[i] != nil {
@@ -178,9 +185,10 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 	if m.Alert {
 		out.Headers = append(out.Headers, mailer.HeaderField{Key: AlertHeader, Value: "yes"})
 	}
+	keys := attachPictures(m, out, now)
 	c, err := mailer.Compose(out)
 	if err != nil {
 		return store.OutboxMessage{}, fmt.Errorf("compose mail to %v: %w", m.To, err)
 	}
-	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: c.Raw, Queued: now.UTC()}, nil
+	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: c.Raw, Parts: outboxParts(c, keys), Queued: now.UTC()}, nil
 }

@@ -248,14 +248,10 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 		}
 		return d.alertGM(tx, g, "Preview: "+rec.Title+" results",
 			"These results are not yet public. Reply PUBLISH to send them to the players, or ROLLBACK to reopen the phase.\n\n"+
-				d.resultsText(g, &rec, "", nil))
+				d.resultsText(g, &rec, "", nil), tx.resultsPicture(g, &rec, "")...)
 	}
-	if out.Over || st.Over {
-		winners := out.Winners
-		if len(winners) == 0 {
-			winners = st.Winners
-		}
-		return d.endGame(tx, g, endHow(winners), orAlive(winners, g), "", &rec)
+	if st.Over {
+		return d.endGame(tx, g, ruleResult(st, g), "", &rec)
 	}
 	if err := tx.PutGame(g); err != nil {
 		return err
@@ -301,9 +297,12 @@ func (d *Daemon) openPhase(g *store.Game, p store.OpenPhase, now time.Time) {
 }
 
 // endGame is the one writer that ends a game: it marks g over and tells
-// everyone. rec, when the rules ended the game, is the phase that did:
-// its results go out first.
-func (d *Daemon) endGame(tx *txn, g *store.Game, how string, winners []string, why string, rec *store.PhaseRecord) error {
+// everyone. res is how it ended: the engine's Result when the rules ended
+// it (rec is then the phase that did: its results go out first), or the
+// GM's decision. The mail says res.Text as the engine wrote it; the daemon
+// adds only what is its own (the prize, the GM's word).
+func (d *Daemon) endGame(tx *txn, g *store.Game, res adjudicator.Result, why string, rec *store.PhaseRecord) error {
+	how, winners := res.Kind, res.Winners
 	g.Status = store.Finished
 	g.EndedAs = how
 	g.Winners = winners
@@ -317,34 +316,38 @@ func (d *Daemon) endGame(tx *txn, g *store.Game, how string, winners []string, w
 	if err := tx.Audit(store.AuditEntry{Time: d.now().UTC(), Game: g.Name, Actor: "daemon", Action: "end", Detail: how + ": " + strings.Join(winners, ", ")}); err != nil {
 		return err
 	}
+	names := make([]string, len(winners))
+	for i, w := range winners {
+		names[i] = powerName(g, w)
+	}
 	var b strings.Builder
-	switch how {
-	case "solo":
-		fmt.Fprintf(&b, "%s has won %s with a solo victory.\n", powerName(g, winners[0]), g.Name)
-		if senior := seniorOf(g, winners[0]); senior != "" {
-			fmt.Fprintf(&b, "The game's prize goes to the senior diplomat of %s.\n", powerName(g, winners[0]))
-		}
-	case "joint":
-		names := make([]string, len(winners))
-		for i, w := range winners {
-			names[i] = powerName(g, w)
-		}
-		fmt.Fprintf(&b, "%s have won %s together.\n", strings.Join(names, " and "), g.Name)
-	case "draw":
-		names := make([]string, len(winners))
-		for i, w := range winners {
-			names[i] = powerName(g, w)
-		}
+	switch {
+	case res.Text != "":
+		fmt.Fprintf(&b, "%s is over. %s\n", g.Name, res.Text)
+	case how == "draw":
 		fmt.Fprintf(&b, "%s has ended in a draw shared by %s.\n", g.Name, strings.Join(names, ", "))
-		if g.Options.DrawPrize {
+	case len(names) == 1:
+		fmt.Fprintf(&b, "%s has won %s.\n", names[0], g.Name)
+	case len(names) > 1:
+		fmt.Fprintf(&b, "%s have won %s together.\n", strings.Join(names, " and "), g.Name)
+	default:
+		fmt.Fprintf(&b, "The GM has ended %s.\n", g.Name)
+	}
+	if g.Options.DrawPrize {
+		switch {
+		case how == "draw":
 			prize, err := d.drawPrize(tx.Tx, g, winners)
 			if err != nil {
 				return err
 			}
 			b.WriteString(prize)
+		case len(winners) == 1 && seniorOf(g, winners[0]) != "":
+			if d.diplomats(g) {
+				fmt.Fprintf(&b, "The game's prize goes to the senior diplomat of %s.\n", names[0])
+			} else {
+				fmt.Fprintf(&b, "The game's prize goes to the player of %s.\n", names[0])
+			}
 		}
-	default:
-		fmt.Fprintf(&b, "The GM has ended %s.\n", g.Name)
 	}
 	if why != "" {
 		b.WriteString(why + "\n")
@@ -353,6 +356,26 @@ func (d *Daemon) endGame(tx *txn, g *store.Game, how string, winners []string, w
 		return err
 	}
 	return d.publish(tx, g, fmt.Sprintf("[%s] Game over", g.Name), b.String(), nil)
+}
+
+// ruleResult is how the rules ended g, as its engine says (st.Result); an
+// engine that names no result ended it as a draw of the survivors.
+func ruleResult(st adjudicator.Status, g *store.Game) adjudicator.Result {
+	if st.Result != nil {
+		res := *st.Result
+		if res.Kind == "draw" && len(res.Winners) == 0 {
+			res.Winners = g.Alive
+		}
+		return res
+	}
+	return adjudicator.Result{Kind: "draw", Winners: g.Alive}
+}
+
+// diplomats reports whether g's game lets several players share a power
+// (senior and junior diplomats), as its engine declares.
+func (d *Daemon) diplomats(g *store.Game) bool {
+	e, err := engineFor(g)
+	return err == nil && e.Info().Diplomats
 }
 
 func seniorOf(g *store.Game, power string) string {
@@ -397,17 +420,19 @@ func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) 
 			continue
 		}
 		text := d.resultsText(g, rec, rec.Private[p.Power], p)
-		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
+			Pictures: tx.resultsPicture(g, rec, p.Power)}); err != nil {
 			return err
 		}
 	}
 	public := d.resultsText(g, rec, "", nil)
 	for _, o := range g.Observers {
-		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: public, ReplyToken: o.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: public, ReplyToken: o.Token, Game: g.Name, Phase: g.PhaseID,
+			Pictures: tx.resultsPicture(g, rec, "")}); err != nil {
 			return err
 		}
 	}
-	return d.gmCopy(tx, g, subject, public)
+	return d.gmCopy(tx, g, subject, public, tx.resultsPicture(g, rec, "")...)
 }
 
 // publish mails an announcement to every diplomat and observer, and the GM.
@@ -442,8 +467,9 @@ func (d *Daemon) publishThread(tx *txn, g *store.Game, subject, text string, ski
 	return d.gmCopy(tx, g, subject, text)
 }
 
-// gmCopy sends the GM(s) of g a copy, replyable with the GM token.
-func (d *Daemon) gmCopy(tx *txn, g *store.Game, subject, text string) error {
+// gmCopy sends the GM(s) of g a copy, replyable with the GM token, with
+// the pictures given.
+func (d *Daemon) gmCopy(tx *txn, g *store.Game, subject, text string, pics ...*mailPicture) error {
 	to := g.GM
 	if len(to) == 0 {
 		to = d.opt.GM
@@ -451,11 +477,12 @@ func (d *Daemon) gmCopy(tx *txn, g *store.Game, subject, text string) error {
 	if len(to) == 0 {
 		return nil
 	}
-	return d.send(tx, &Outgoing{To: to, Subject: subject, Text: text + "\n(GM copy: reply to this mail with GM commands for " + g.Name + ".)", ReplyToken: g.GMToken, Game: g.Name, Phase: g.PhaseID})
+	return d.send(tx, &Outgoing{To: to, Subject: subject, Text: text + "\n(GM copy: reply to this mail with GM commands for " + g.Name + ".)", ReplyToken: g.GMToken, Game: g.Name, Phase: g.PhaseID, Pictures: pics})
 }
 
-// alertGM tells the GM of g (or the site GM) something that needs them.
-func (d *Daemon) alertGM(tx *txn, g *store.Game, subject, text string) error {
+// alertGM tells the GM of g (or the site GM) something that needs them,
+// with the pictures given (a preview's).
+func (d *Daemon) alertGM(tx *txn, g *store.Game, subject, text string, pics ...*mailPicture) error {
 	name := "site"
 	token, err := tx.SiteToken()
 	if err != nil {
@@ -473,7 +500,7 @@ func (d *Daemon) alertGM(tx *txn, g *store.Game, subject, text string) error {
 		d.log.Warn("GM alert with no GM address configured", "game", name, "subject", subject)
 		return nil
 	}
-	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g), Alert: true})
+	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g), Alert: true, Pictures: pics})
 }
 
 func phaseOf(g *store.Game) string {

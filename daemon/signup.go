@@ -76,7 +76,11 @@ func defaultOptions() store.GameOptions {
 // keys, and any other key as an option of the game's engine, which New
 // checks (forming is true while the game takes sign-ups: the engine's
 // options are fixed once it starts).
-func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts map[string]string) error {
+//
+// variant, at CREATE, is the game's variant: the engine's Setup may pick
+// another one for the options (players=5). nil elsewhere: the seat count
+// is not changed by SET.
+func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts map[string]string, variant *string) error {
 	engine := map[string]string{}
 	for k, v := range o.Engine {
 		engine[k] = v
@@ -99,11 +103,35 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 	if !forming {
 		return fmt.Errorf("the game's own options (%s) are fixed once it has started", strings.Join(slices.Sorted(maps.Keys(engine)), ", "))
 	}
-	if _, err := e.New(engine, 0); err != nil {
+	setup, err := setupOf(e, engine)
+	if err != nil {
 		return fmt.Errorf("%v (the pbemd options are: %s)", err, strings.Join(slices.Sorted(maps.Keys(createOptions)), ", "))
 	}
-	o.Engine = engine
+	if setup.Engine != e.Info().Name {
+		if variant == nil {
+			return fmt.Errorf("the number of players is chosen at CREATE (%s plays %s)", e.Info().Name, strings.Join(e.Info().Powers, ", "))
+		}
+		*variant = setup.Engine
+	}
+	o.Engine = setup.Options
 	return nil
+}
+
+// setupOf checks a game's own options as its engine declares (Setuper:
+// without building a state; else by a trial New) and returns the engine
+// that plays them with the options to store.
+func setupOf(e adjudicator.Engine, options map[string]string) (adjudicator.Setup, error) {
+	if s, ok := e.(adjudicator.Setuper); ok {
+		setup, err := s.Setup(options)
+		if err == nil && setup.Engine == "" {
+			setup.Engine = e.Info().Name
+		}
+		return setup, err
+	}
+	if _, err := e.New(options, 0); err != nil {
+		return adjudicator.Setup{}, err
+	}
+	return adjudicator.Setup{Engine: e.Info().Name, Options: options}, nil
 }
 
 func randomSeed() int64 {
@@ -151,7 +179,7 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	if gm != "" {
 		g.GM = []string{strings.ToLower(gm)}
 	}
-	if err := applyOptions(&g.Options, e, true, opts); err != nil {
+	if err := applyOptions(&g.Options, e, true, opts, &g.Variant); err != nil {
 		return nil, err
 	}
 	if err := tx.PutToken(g.GMToken, store.TokenRef{Game: name, GM: true}); err != nil {
@@ -295,6 +323,11 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 		}
 		prefs = append(prefs, p)
 	}
+	if !e.Info().Diplomats && (g.Status == store.Active || cmd.Power != "") {
+		// The engine says a power has one player: no juniors to join.
+		mc.say("JOIN %s: in %s each power has one player, so a running game takes no one else (there are no junior diplomats). The GM can REPLACE a power's player.", g.Name, e.Info().Title)
+		return nil
+	}
 	switch g.Status {
 	case store.Finished:
 		mc.say("JOIN %s: that game is over.", g.Name)
@@ -380,11 +413,14 @@ func (d *Daemon) mailSecrets(tx *txn, g *store.Game, p *store.Player, intro stri
 		return err
 	}
 	p.PassHash = hash
-	role := "the senior diplomat"
-	if p.Rank > 0 {
-		role = fmt.Sprintf("a junior diplomat (seniority %d)", p.Rank)
+	role := ", as the senior diplomat"
+	switch {
+	case !d.diplomats(g):
+		role = "" // one player per power: no seniority to speak of
+	case p.Rank > 0:
+		role = fmt.Sprintf(", as a junior diplomat (seniority %d)", p.Rank)
 	}
-	text := intro + fmt.Sprintf("You play %s in %s, as %s.\n\n"+
+	text := intro + fmt.Sprintf("You play %s in %s%s.\n\n"+
 		"To send orders, reply to this mail (or to any mail I send you about %s): the reply address\n"+
 		"  %s\n"+
 		"proves it is you. Keep it private.\n\n"+

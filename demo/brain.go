@@ -88,7 +88,7 @@ var nowhere = []string{"Xanadu", "Atlantis", "Lemuria", "Hyperborea"}
 
 // planOrders writes the mail of one power whose orders are mine. Misorders
 // are drawn from r in movement phases only.
-func planOrders(m *diplomacy.Map, pos *diplomacy.Position, mine []orders.Order, r *rand.Rand) *plan {
+func planOrders(m *diplomacy.Map, pos *diplomacy.Position, mine []diplomacy.Order, r *rand.Rand) *plan {
 	p := &plan{}
 	for _, o := range mine {
 		c := m.FormatOrder(o)
@@ -97,7 +97,7 @@ func planOrders(m *diplomacy.Map, pos *diplomacy.Position, mine []orders.Order, 
 	if pos.Phase.Type != diplomacy.Movement || len(p.lines) == 0 {
 		return p
 	}
-	opts := orders.Options{Lexicon: m.Lexicon(), Position: pos, Phase: orders.MovementPhase}
+	opts := diplomacy.ParseOptions{Lexicon: m.Lexicon(), Position: pos, Phase: diplomacy.MovementPhase}
 	spoilt := map[int]bool{}
 	pick := func() int {
 		k := r.IntN(len(p.lines))
@@ -114,7 +114,7 @@ func planOrders(m *diplomacy.Map, pos *diplomacy.Position, mine []orders.Order, 
 		if k := pick(); k >= 0 {
 			o := mine[k]
 			text := unitText(m, o) + " - " + nowhere[r.IntN(len(nowhere))]
-			if _, _, err := orders.ParseOrder(text, opts); err != nil {
+			if _, _, err := diplomacy.ParseOrder(text, opts); err != nil {
 				l := &p.lines[k]
 				l.meant, l.text, l.canonical = l.canonical, text, ""
 				p.unknown = true
@@ -127,7 +127,7 @@ func planOrders(m *diplomacy.Map, pos *diplomacy.Position, mine []orders.Order, 
 		if k := pick(); k >= 0 {
 			o := mine[k]
 			want := diplomacy.Sea
-			if o.Unit == orders.Fleet {
+			if o.Unit == diplomacy.Fleet {
 				want = diplomacy.Land
 			}
 			var targets []string
@@ -137,7 +137,7 @@ func planOrders(m *diplomacy.Map, pos *diplomacy.Position, mine []orders.Order, 
 				}
 			}
 			if len(targets) > 0 {
-				bad := orders.Order{Kind: orders.Move, Unit: o.Unit, Loc: o.Loc, Target: orders.Location{Province: targets[r.IntN(len(targets))]}}
+				bad := diplomacy.Order{Kind: diplomacy.Move, Unit: o.Unit, Loc: o.Loc, Target: diplomacy.Location{Province: targets[r.IntN(len(targets))]}}
 				l := &p.lines[k]
 				l.meant = l.canonical
 				l.text = m.FormatOrder(bad)
@@ -150,7 +150,7 @@ func planOrders(m *diplomacy.Map, pos *diplomacy.Position, mine []orders.Order, 
 	if r.IntN(4) == 0 {
 		var moves []int
 		for k, o := range mine {
-			if !spoilt[k] && o.Kind == orders.Move && o.Target.Coast == "" && !o.ViaConvoy {
+			if !spoilt[k] && o.Kind == diplomacy.Move && o.Target.Coast == "" && !o.ViaConvoy {
 				moves = append(moves, k)
 			}
 		}
@@ -166,14 +166,14 @@ func planOrders(m *diplomacy.Map, pos *diplomacy.Position, mine []orders.Order, 
 }
 
 // unitText is "A Rom" for the unit an order is given to.
-func unitText(m *diplomacy.Map, o orders.Order) string {
+func unitText(m *diplomacy.Map, o diplomacy.Order) string {
 	return m.UnitName(diplomacy.Unit{Type: o.Unit, Loc: o.Loc})
 }
 
 // misspell writes a move with its destination's full name missing one
 // letter ("A Rom - Neapols"), if the parser reads that back as the same
 // order with a warning.
-func misspell(m *diplomacy.Map, o orders.Order, opts orders.Options, r *rand.Rand) (string, bool) {
+func misspell(m *diplomacy.Map, o diplomacy.Order, opts diplomacy.ParseOptions, r *rand.Rand) (string, bool) {
 	pr, ok := m.Province(o.Target.Province)
 	if !ok {
 		return "", false
@@ -192,7 +192,7 @@ func misspell(m *diplomacy.Map, o orders.Order, opts orders.Options, r *rand.Ran
 	want := m.FormatOrder(o)
 	for _, i := range at[:min(3, len(at))] {
 		text := unitText(m, o) + " - " + name[:i] + name[i+1:]
-		got, diags, err := orders.ParseOrder(text, opts)
+		got, diags, err := diplomacy.ParseOrder(text, opts)
 		if err != nil || m.FormatOrder(got) != want {
 			continue
 		}

@@ -68,6 +68,11 @@ type Options struct {
 	DataDir string
 	// Timeout bounds every wait for one mail (default 30 s).
 	Timeout time.Duration
+	// Mails, when set, is a folder where every mail each scripted player
+	// (and the GM) received is written as a .eml file, one folder per
+	// mailbox (named by its address; NNNN.eml in the order read), so that
+	// a mail client can open a whole demo game.
+	Mails string
 }
 
 // Result is what a demo game did: enough for a test to check the store's
@@ -203,10 +208,14 @@ func Run(ctx context.Context, opt Options) (res *Result, err error) {
 	}()
 	po := newPostOffice(srv.Mail.SMTPAddr(), opt.Logger)
 	po.stopped = stopped
+	po.mails = opt.Mails
 	defer func() {
 		cancel()
 		<-stopped
 		po.wg.Wait()
+		if po.saveErr != nil {
+			err = errors.Join(err, fmt.Errorf("demo: %w", po.saveErr))
+		}
 		if runErr != nil && !errors.Is(runErr, context.Canceled) {
 			err = errors.Join(err, fmt.Errorf("demo: daemon: %w", runErr))
 		}

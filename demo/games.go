@@ -9,7 +9,7 @@ import (
 	"pbemd/adjudicator"
 	"pbemd/adjudicator/empire"
 	"pbemd/adjudicator/supplychain"
-	"pbemd/adjudicator/supremacy"
+	_ "pbemd/adjudicator/supremacy" // registers supremacy-3
 	"pbemd/store"
 )
 
@@ -60,7 +60,7 @@ func rulesFor(game string, length int) (*rules, error) {
 		}
 		return &rules{
 			family: game, variant: "supremacy-3", create: fmt.Sprintf("turns=%d", length), e: e,
-			bot:    supremacy.RandomOrders,
+			bot:    botOf(e),
 			split:  changeOfMind,
 			events: supremacyEvents,
 		}, nil
@@ -71,7 +71,7 @@ func rulesFor(game string, length int) (*rules, error) {
 		}
 		return &rules{
 			family: game, variant: "supplychain-3", e: e,
-			bot:      e.BotOrders,
+			bot:      botOf(e),
 			question: "HAND\n", answer: "Your hand",
 			events: supplyChainEvents,
 		}, nil
@@ -82,14 +82,30 @@ func rulesFor(game string, length int) (*rules, error) {
 		}
 		return &rules{
 			family: game, variant: "empire2", create: fmt.Sprintf("max_rounds=%d max_turns=4 fog=2", length), e: e,
-			bot: func(state []byte, power string, seed int64) ([]string, error) {
-				return e.RandomOrders(state, power, rand.New(rand.NewPCG(uint64(seed), 0xe3)))
-			},
+			bot:    botOf(e),
 			split:  empireSplit,
 			events: empireEvents,
 		}, nil
 	}
 	return nil, fmt.Errorf("no game %q (the demo plays %s)", game, strings.Join(Games, ", "))
+}
+
+// botOf is the scripted player of an engine: its adjudicator.Bot, the
+// only way the demo orders for the games other than Diplomacy.
+func botOf(e adjudicator.Engine) func(state []byte, power string, seed int64) ([]string, error) {
+	b, ok := e.(adjudicator.Bot)
+	if !ok {
+		return func([]byte, string, int64) ([]string, error) {
+			return nil, fmt.Errorf("%s has no bot", e.Info().Name)
+		}
+	}
+	return func(state []byte, power string, seed int64) ([]string, error) {
+		text, err := b.BotOrders(state, power, seed)
+		if err != nil || text == "" {
+			return nil, err
+		}
+		return strings.Split(text, "\n"), nil
+	}
 }
 
 // changeOfMind is a player who sends a first part of their orders, then

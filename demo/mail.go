@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/mail"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -50,6 +52,42 @@ type postOffice struct {
 	inbox   map[string][]Received // by address
 	changed chan struct{}         // closed and replaced on every arrival
 	wg      sync.WaitGroup
+
+	// mails, when set, is the folder every mail read is written to as a
+	// .eml file, one folder per mailbox (Options.Mails); saveErr is the
+	// first failure to write one.
+	mails   string
+	saveErr error
+}
+
+// save writes one mail as read by addr to the mailbox's folder: the n-th
+// mail of a mailbox (from 0, as in Player.Inbox) is NNNN.eml. Called with
+// po.mu held, before the mail joins the inbox.
+func (po *postOffice) save(addr string, raw []byte) {
+	if po.mails == "" || po.saveErr != nil || raw == nil {
+		return
+	}
+	box := filepath.Join(po.mails, mailboxFolder(addr))
+	if err := os.MkdirAll(box, 0o755); err != nil {
+		po.saveErr = fmt.Errorf("write mails: %w", err)
+		return
+	}
+	name := filepath.Join(box, fmt.Sprintf("%04d.eml", len(po.inbox[addr])))
+	if err := os.WriteFile(name, raw, 0o644); err != nil {
+		po.saveErr = fmt.Errorf("write mails: %w", err)
+	}
+}
+
+// mailboxFolder is the folder name of a mailbox: its address, with
+// anything a path could misread replaced.
+func mailboxFolder(addr string) string {
+	f := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < ' ' {
+			return '_'
+		}
+		return r
+	}, addr)
+	return strings.TrimLeft(f, ".")
 }
 
 func newPostOffice(smtpAddr string, log *slog.Logger) *postOffice {
@@ -72,6 +110,7 @@ func (po *postOffice) open(ctx context.Context, srv *mailserver.Server, addr str
 				r.ReplyTo = a.Address
 			}
 			po.mu.Lock()
+			po.save(addr, m.Raw)
 			po.inbox[addr] = append(po.inbox[addr], r)
 			close(po.changed)
 			po.changed = make(chan struct{})
@@ -112,18 +151,6 @@ func (po *postOffice) wait(ctx context.Context, timeout time.Duration, what stri
 			return fmt.Errorf("no %s within %v", what, timeout)
 		}
 	}
-}
-
-// find returns the first mail to addr that match accepts.
-func (po *postOffice) find(addr string, match func(Received) bool) (Received, bool) {
-	po.mu.Lock()
-	defer po.mu.Unlock()
-	for _, r := range po.inbox[addr] {
-		if match(r) {
-			return r, true
-		}
-	}
-	return Received{}, false
 }
 
 // waitFor waits for a mail to addr that match accepts and returns it.

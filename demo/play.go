@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"pbemd/adjudicator/diplomacy"
-	"pbemd/orders"
 	"pbemd/store"
 )
 
@@ -207,7 +206,7 @@ func (d *driver) phase(ctx context.Context) (bool, error) {
 		if len(mine) == 0 && pos.Phase.Type == diplomacy.Movement {
 			for _, u := range pos.Units {
 				if u.Power == p.Power {
-					mine = append(mine, orders.Order{Kind: orders.Hold, Unit: u.Type, Loc: u.Loc})
+					mine = append(mine, diplomacy.Order{Kind: diplomacy.Hold, Unit: u.Type, Loc: u.Loc})
 				}
 			}
 		}

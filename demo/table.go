@@ -428,11 +428,13 @@ func (t *table) finish(g *store.Game, state []byte) error {
 	case g.Status == store.Finished:
 		t.res.Over = true
 		t.res.Winners = slices.Clone(g.Winners)
-		switch g.EndedAs {
-		case "solo":
+		// The engine names the kind of result (solo, points, …): one
+		// winner wins, several share the win, whatever it is called.
+		switch {
+		case len(g.Winners) == 1 && g.EndedAs != "draw":
 			t.res.Winner = g.Winners[0]
 			t.print(fmt.Sprintf("%s wins after %d phases (%s): %s.", names[0], n, last, scores))
-		case "joint":
+		case len(g.Winners) > 1 && g.EndedAs != "draw":
 			t.print(fmt.Sprintf("%s win together after %d phases (%s): %s.", strings.Join(names, " and "), n, last, scores))
 		default:
 			t.print(fmt.Sprintf("The game ended (%s: %s) after %d phases (%s): %s.", g.EndedAs, strings.Join(names, ", "), n, last, scores))

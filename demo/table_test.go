@@ -31,7 +31,10 @@ func playTable(t *testing.T, opt Options) *tableGame {
 	t.Helper()
 	dir := t.TempDir()
 	var out bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	// Every results mail carries a picture drawn for its reader: under
+	// -race on a loaded machine a whole Supply Chain game took over 3
+	// minutes.
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	opt.Out, opt.Logger, opt.DataDir, opt.Timeout = &out, testLogger(t), dir, 20*time.Second
 	res, err := Run(ctx, opt)

@@ -3,6 +3,7 @@ package mailer
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -37,6 +38,56 @@ type Attachment struct {
 	Filename    string
 	ContentType string // default application/octet-stream
 	Data        []byte
+	// Inline asks mail clients to show the file in the mail (an image)
+	// rather than as a file to open: Content-Disposition inline.
+	Inline bool
+	// Encoded, when set, is the part's body already in base64 lines
+	// (Base64Lines of the data; Data is then ignored), and Compose leaves
+	// it out of Raw: Composed.Holes says where it goes. A caller that sends
+	// one picture to many readers encodes and stores it once.
+	Encoded []byte
+}
+
+// Base64Lines encodes data as the body of a base64 part: lines of 76
+// characters ended by CRLF, the last one without its CRLF (the boundary
+// that follows the part begins with one).
+func Base64Lines(data []byte) []byte {
+	const perLine = 57 // bytes of data in a line of 76 characters
+	n := base64.StdEncoding.EncodedLen(len(data))
+	out := make([]byte, 0, n+n/76*2)
+	for len(data) > perLine {
+		out = base64.StdEncoding.AppendEncode(out, data[:perLine])
+		out = append(out, '\r', '\n')
+		data = data[perLine:]
+	}
+	return base64.StdEncoding.AppendEncode(out, data)
+}
+
+// Hole is where an attachment given Encoded goes in Composed.Raw: its
+// body Data at offset Off of Raw (offsets of the Raw that holds no hole
+// body, in increasing order).
+type Hole struct {
+	Off  int
+	Data []byte
+}
+
+// Fill returns raw with the bodies of holes in place: the whole message.
+func Fill(raw []byte, holes []Hole) []byte {
+	if len(holes) == 0 {
+		return raw
+	}
+	n := len(raw)
+	for _, h := range holes {
+		n += len(h.Data)
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for _, h := range holes {
+		out = append(out, raw[at:h.Off]...)
+		out = append(out, h.Data...)
+		at = h.Off
+	}
+	return append(out, raw[at:]...)
 }
 
 // HeaderField is one extra header of an outgoing mail.
@@ -86,6 +137,9 @@ type Composed struct {
 	EnvelopeFrom string // "" for the null sender
 	Recipients   []string
 	Raw          []byte
+	// Holes are the bodies of the attachments given Encoded, left out of
+	// Raw: Fill(Raw, Holes) is the whole message.
+	Holes []Hole
 }
 
 // ErrBadHeader is wrapped by Compose errors about a header value that
@@ -177,11 +231,12 @@ func Compose(m *Outgoing) (*Composed, error) {
 	add("MIME-Version", "1.0")
 
 	var buf bytes.Buffer
-	if err := m.writeBody(&buf, fields); err != nil {
+	holes, err := m.writeBody(&buf, fields)
+	if err != nil {
 		return nil, fmt.Errorf("compose: %w", err)
 	}
 
-	c := &Composed{MessageID: msgID, Raw: buf.Bytes()}
+	c := &Composed{MessageID: msgID, Raw: buf.Bytes(), Holes: holes}
 	switch m.EnvelopeFrom {
 	case "":
 		c.EnvelopeFrom = m.From.Address
@@ -370,7 +425,7 @@ func crlf(s string) string {
 	return strings.ReplaceAll(s, "\n", "\r\n")
 }
 
-func (m *Outgoing) writeBody(w io.Writer, top []HeaderField) error {
+func (m *Outgoing) writeBody(w *bytes.Buffer, top []HeaderField) ([]Hole, error) {
 	text := crlf(m.Text)
 	html := ""
 	if m.HTML != "" {
@@ -429,15 +484,16 @@ func (m *Outgoing) writeBody(w io.Writer, top []HeaderField) error {
 		return writeText(parent, extra)
 	}
 	if len(m.Attachments) == 0 {
-		return writeMain(nil, top)
+		return nil, writeMain(nil, top)
 	}
 	mw, err := message.CreateWriter(w, newHeader(append(top, HeaderField{"Content-Type", "multipart/mixed; boundary=" + newBoundary()})))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := writeMain(mw, nil); err != nil {
-		return err
+		return nil, err
 	}
+	var holes []Hole
 	for _, a := range m.Attachments {
 		ct := a.ContentType
 		if ct == "" {
@@ -453,20 +509,26 @@ func (m *Outgoing) writeBody(w io.Writer, top []HeaderField) error {
 			{"Content-Transfer-Encoding", "base64"},
 		}
 		disp := "attachment"
+		if a.Inline {
+			disp = "inline"
+		}
 		if filename != "" {
-			disp = mime.FormatMediaType("attachment", map[string]string{"filename": filename})
+			disp = mime.FormatMediaType(disp, map[string]string{"filename": filename})
 		}
 		fields = append(fields, HeaderField{"Content-Disposition", disp})
 		pw, err := mw.CreatePart(newHeader(fields))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if _, err := pw.Write(a.Data); err != nil {
-			return err
+		if a.Encoded != nil {
+			// the part's header is written: its body goes here
+			holes = append(holes, Hole{Off: w.Len(), Data: a.Encoded})
+		} else if _, err := pw.Write(a.Data); err != nil {
+			return nil, err
 		}
 		if err := pw.Close(); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return mw.Close()
+	return holes, mw.Close()
 }

@@ -48,6 +48,16 @@ type InboxState interface {
 // store cannot write, say); any other error counts against the mail.
 type Handler func(ctx context.Context, m *Mail) error
 
+// BatchHandler handles the mails of one batch of a poll (at most
+// FetcherOptions.Batch, in UID order) and returns one error per mail,
+// with the meaning Handler's error has: nil only once what the mail
+// causes is committed. It lets the daemon commit many mails at once.
+// It must do what Handler would do for the mails one after the other,
+// in order; when it reports a mail's error wrapping ErrRetryLater, no
+// mail after that one may have been handled (they wait for it, and the
+// fetcher hands them all over again later).
+type BatchHandler func(ctx context.Context, ms []*Mail) []error
+
 // ErrRetryLater, wrapped in a Handler's error, says that the mail could
 // not be handled for a reason that is not the mail's: the store cannot
 // write (a full disk), a service it needs is down. The fetcher then keeps
@@ -69,7 +79,10 @@ type Poisoned struct {
 type FetcherOptions struct {
 	Logger  *slog.Logger
 	State   InboxState // required
-	Handler Handler    // required
+	Handler Handler    // required, unless BatchHandler is set
+	// BatchHandler, when set, is used instead of Handler: the mails of
+	// each FETCH batch are handed over together.
+	BatchHandler BatchHandler
 	// OnPoison is called after a mail was set aside; the daemon tells the
 	// GM. It runs on the fetcher goroutine.
 	OnPoison func(ctx context.Context, p Poisoned)
@@ -210,8 +223,8 @@ func NewFetcher(cfg IMAPConfig, opt FetcherOptions) (*Fetcher, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if opt.State == nil || opt.Handler == nil {
-		return nil, errors.New("mailer: NewFetcher needs State and Handler")
+	if opt.State == nil || (opt.Handler == nil && opt.BatchHandler == nil) {
+		return nil, errors.New("mailer: NewFetcher needs State and Handler (or BatchHandler)")
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
@@ -690,6 +703,46 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 			return fmt.Errorf("fetch: %w", err)
 		}
 		slices.SortFunc(items, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
+		// the mails of this FETCH that go to the handler, in UID order
+		var pend []pending
+		handOver := func() error {
+			if len(pend) == 0 {
+				return nil
+			}
+			ms := make([]*Mail, len(pend))
+			for k, p := range pend {
+				ms[k] = p.m
+			}
+			herrs := f.handOver(ctx, ms)
+			for k, p := range pend {
+				if herrs[k] == errNotHandedOver && ctx.Err() != nil {
+					break // shutting down: the rest was not handed over
+				}
+				if herrs[k] != nil && ctx.Err() != nil {
+					st.Failed++ // shutting down: not the mail's fault
+					pend = pend[:0]
+					return ctx.Err()
+				}
+				switch out, retryErr := f.outcome(ctx, p, herrs[k], st); out {
+				case outcomeDone:
+					done = append(done, p.m.UID)
+				case outcomePoisoned:
+					poisoned = append(poisoned, p.m.UID)
+				case outcomeRetry:
+					// stop here: the mails after this one wait for it
+					pend = pend[:0]
+					return retryErr
+				}
+			}
+			pend = pend[:0]
+			return ctx.Err()
+		}
+		stop := func(err error) error {
+			if ferr := flush(); ferr != nil {
+				return ferr
+			}
+			return err
+		}
 		for _, it := range items {
 			uid := uint32(it.UID)
 			raw := it.FindBodySection(section)
@@ -707,25 +760,28 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 				m = &Mail{ID: hashID(raw), Raw: raw, Size: int64(len(raw))}
 			}
 			m.Mailbox, m.UIDValidity, m.UID = f.cfg.Mailbox, validity, uid
-			out, retryErr := f.handle(ctx, m, perr, st)
+			p, out, retryErr := f.screen(ctx, m, perr, st)
 			switch out {
-			case outcomeDone:
-				done = append(done, uid)
 			case outcomePoisoned:
 				poisoned = append(poisoned, uid)
 			case outcomeRetry:
-				// stop here: the mails after this one wait for it
-				if err := flush(); err != nil {
-					return err
+				// the mails before this one first, then stop here
+				if err := handOver(); err != nil {
+					return stop(err)
 				}
-				return retryErr
+				return stop(retryErr)
+			default:
+				pend = append(pend, p)
 			}
 			if ctx.Err() != nil {
-				if err := flush(); err != nil {
-					return err
-				}
-				return ctx.Err()
+				break
 			}
+		}
+		if err := handOver(); err != nil {
+			return stop(err)
+		}
+		if ctx.Err() != nil {
+			return stop(ctx.Err())
 		}
 	}
 	return flush()
@@ -740,37 +796,90 @@ const (
 	outcomeRetry            // not the mail's fault, not counted; the poll stops
 )
 
-// handle hands one mail to the handler and decides what became of it.
-// The error is set for outcomeRetry only and wraps ErrRetryLater.
-func (f *Fetcher) handle(ctx context.Context, m *Mail, parseErr error, st *PollStats) (outcome, error) {
-	log := f.log.With("uid", m.UID, "msgid", m.ID)
-	retry := func(what string, err error) (outcome, error) {
-		st.Deferred++
-		if !errors.Is(err, ErrRetryLater) {
-			err = fmt.Errorf("%w: %s: %w", ErrRetryLater, what, err)
-		}
-		return outcomeRetry, fmt.Errorf("mail uid %d <%s>: %w", m.UID, m.ID, err)
+// pending is a mail on its way to the handler.
+type pending struct {
+	m     *Mail
+	fails int // failures counted before
+	log   *slog.Logger
+}
+
+// retryOutcome is outcomeRetry for a mail, with its error wrapping
+// ErrRetryLater.
+func retryOutcome(m *Mail, st *PollStats, what string, err error) (outcome, error) {
+	st.Deferred++
+	if !errors.Is(err, ErrRetryLater) {
+		err = fmt.Errorf("%w: %s: %w", ErrRetryLater, what, err)
 	}
+	return outcomeRetry, fmt.Errorf("mail uid %d <%s>: %w", m.UID, m.ID, err)
+}
+
+// screen decides, before the handler, whether a mail goes to it: not when
+// it cannot be parsed (set aside) or was set aside before. The outcome is
+// outcomePoisoned, outcomeRetry (with its error) or outcomeDone (hand it
+// over).
+func (f *Fetcher) screen(ctx context.Context, m *Mail, parseErr error, st *PollStats) (pending, outcome, error) {
+	p := pending{m: m, log: f.log.With("uid", m.UID, "msgid", m.ID)}
 	if parseErr != nil {
-		log.Error("mail cannot be parsed; set aside", "err", parseErr)
+		p.log.Error("mail cannot be parsed; set aside", "err", parseErr)
 		st.Poisoned++
 		f.poison(ctx, Poisoned{Mail: m, Err: parseErr})
-		return outcomePoisoned, nil
+		return p, outcomePoisoned, nil
 	}
 	fails, err := f.opt.State.Failures(m.ID)
 	if err != nil {
-		log.Error("read failure count", "err", err)
-		return retry("read failure count", err)
+		p.log.Error("read failure count", "err", err)
+		out, rerr := retryOutcome(m, st, "read failure count", err)
+		return p, out, rerr
 	}
 	if fails >= f.cfg.MaxFailures {
 		// poisoned before (e.g. found again by a rescan): set aside quietly
-		log.Info("mail was poisoned before; set aside again", "failures", fails)
+		p.log.Info("mail was poisoned before; set aside again", "failures", fails)
 		st.Poisoned++
-		return outcomePoisoned, nil
+		return p, outcomePoisoned, nil
 	}
-	herr := f.opt.Handler(ctx, m)
+	p.fails = fails
+	return p, outcomeDone, nil
+}
+
+// handOver gives mails to the handler: all at once to a BatchHandler,
+// else one by one to Handler, stopping after one that must be retried
+// later or when ctx is done (the errors of the mails after it are then
+// errNotHandedOver).
+func (f *Fetcher) handOver(ctx context.Context, ms []*Mail) []error {
+	if f.opt.BatchHandler != nil {
+		errs := f.opt.BatchHandler(ctx, ms)
+		if len(errs) != len(ms) {
+			// a broken handler: nothing can be said of any mail
+			errs = make([]error, len(ms))
+			for k := range errs {
+				errs[k] = fmt.Errorf("%w: the batch handler answered for %d of %d mails", ErrRetryLater, len(errs), len(ms))
+			}
+		}
+		return errs
+	}
+	errs := make([]error, len(ms))
+	for k, m := range ms {
+		errs[k] = f.opt.Handler(ctx, m)
+		if ctx.Err() != nil || errors.Is(errs[k], ErrRetryLater) {
+			for j := k + 1; j < len(ms); j++ {
+				errs[j] = errNotHandedOver
+			}
+			break
+		}
+	}
+	return errs
+}
+
+// errNotHandedOver is the error of a mail the fetcher did not give to
+// Handler because one before it must be retried.
+var errNotHandedOver = fmt.Errorf("%w: a mail before this one waits", ErrRetryLater)
+
+// outcome decides what became of a mail the handler returned herr for.
+// The error is set for outcomeRetry only and wraps ErrRetryLater.
+func (f *Fetcher) outcome(ctx context.Context, p pending, herr error, st *PollStats) (outcome, error) {
+	m, log := p.m, p.log
 	if herr == nil {
-		if fails > 0 {
+		if p.fails > 0 {
 			if err := f.opt.State.ClearFailures(m.ID); err != nil {
 				log.Warn("clear failure count", "err", err)
 			}
@@ -784,14 +893,14 @@ func (f *Fetcher) handle(ctx context.Context, m *Mail, parseErr error, st *PollS
 	}
 	if errors.Is(herr, ErrRetryLater) {
 		log.Warn("mail not handled for a reason that is not its own; not counted, will retry", "err", herr)
-		return retry("handle", herr)
+		return retryOutcome(m, st, "handle", herr)
 	}
 	n, err := f.opt.State.AddFailure(m.ID, f.opt.Now(), herr.Error())
 	if err != nil {
 		// the failure could not be counted: the store is in trouble, so
 		// the mail cannot be blamed either
 		log.Error("record failure", "err", err, "handler_err", herr)
-		return retry("record failure", errors.Join(err, herr))
+		return retryOutcome(m, st, "record failure", errors.Join(err, herr))
 	}
 	if n >= f.cfg.MaxFailures {
 		log.Error("mail failed too often; set aside", "failures", n, "err", herr)

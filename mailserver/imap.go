@@ -551,7 +551,9 @@ func writeBodySection(rw *imapserver.FetchResponseWriter, bs *imap.FetchItemBody
 		}
 	}
 	wc := rw.WriteBodySection(bs, n)
-	_, err := io.CopyBuffer(wc, io.LimitReader(r, n), make([]byte, copyBufSize))
+	// a buffer the size of the section, up to copyBufSize: most mails
+	// are a few kilobytes, and a FETCH of a batch sends hundreds
+	_, err := io.CopyBuffer(wc, io.LimitReader(r, n), make([]byte, max(min(n, copyBufSize), 512)))
 	if cerr := wc.Close(); err == nil {
 		err = cerr
 	}
@@ -573,11 +575,12 @@ func (s *imapSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags
 	st := s.store()
 	st.mu.Lock()
 	var items []fetchItem
-	for _, i := range s.sel.indexes(numSet) {
-		if err := st.setFlagsLocked(s.sel.mb, i, flags.Op, flags.Flags, s.sel.tracker); err != nil {
-			st.mu.Unlock()
-			return err
-		}
+	idx := s.sel.indexes(numSet)
+	if err := st.setFlagsManyLocked(s.sel.mb, idx, flags.Op, flags.Flags, s.sel.tracker); err != nil {
+		st.mu.Unlock()
+		return err
+	}
+	for _, i := range idx {
 		m := s.sel.mb.msgs[i]
 		items = append(items, fetchItem{seq: s.sel.tracker.EncodeSeqNum(uint32(i + 1)), msg: m, uid: m.uid, flags: slices.Clone(m.flags), newFlags: true})
 	}

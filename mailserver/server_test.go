@@ -415,3 +415,41 @@ func TestResetMailbox(t *testing.T) {
 		t.Fatalf("after reset %+v (before %+v), %v", after, before, err)
 	}
 }
+
+// A STORE of many messages (the daemon flags a whole poll batch \Seen)
+// is one commit of the state file, not one per message, and every flag
+// of it survives a restart.
+func TestStoreOfManyMessagesIsOneCommit(t *testing.T) {
+	cfg := testConfig(tempPath(t, "mail.db"))
+	srv := start(t, cfg)
+	const n = 50
+	for i := range n {
+		deliver(t, srv, orderMail(i, "a"))
+	}
+	c := dialIMAP(t, srv, gm, "gmpass")
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	writes := func() int64 { st := srv.store.db.Stats(); return st.TxStats.GetWrite() }
+	before := writes()
+	set := imap.UIDSet{imap.UIDRange{Start: 1, Stop: n}}
+	if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
+		t.Fatal(err)
+	}
+	// each commit writes at least a page and the meta page
+	if w := writes() - before; w >= n {
+		t.Errorf("a STORE of %d messages wrote %d pages: a commit per message", n, w)
+	}
+	c.Logout().Wait()
+	srv.Close()
+	srv2 := start(t, cfg)
+	uids, flags := mailboxState(t, srv2, gm, "INBOX")
+	if len(uids) != n {
+		t.Fatalf("%d messages after restart", len(uids))
+	}
+	for _, u := range uids {
+		if !slices.Contains(flags[u], imap.FlagSeen) {
+			t.Errorf("uid %d lost \\Seen across the restart: %v", u, flags[u])
+		}
+	}
+}

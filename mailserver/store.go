@@ -991,39 +991,68 @@ func (s *store) copyLocked(msgs []*message, dest *mailbox) ([]*message, error) {
 
 // setFlagsLocked applies a STORE to one message (index i, seq i+1).
 func (s *store) setFlagsLocked(mb *mailbox, i int, op imap.StoreFlagsOp, flags []imap.Flag, source *imapserver.SessionTracker) error {
-	m := mb.msgs[i]
-	next := slices.Clone(m.flags)
-	switch op {
-	case imap.StoreFlagsSet:
-		next = next[:0]
-		fallthrough
-	case imap.StoreFlagsAdd:
-		for _, f := range flags {
-			f = canonicalFlag(f)
-			if f != flagRecent && !slices.Contains(next, f) {
-				next = append(next, f)
+	return s.setFlagsManyLocked(mb, []int{i}, op, flags, source)
+}
+
+// setFlagsManyLocked applies a STORE to the messages at indexes idx, in
+// one transaction: a STORE of a whole batch costs one commit, not one per
+// message. Nothing changes when it fails.
+func (s *store) setFlagsManyLocked(mb *mailbox, idx []int, op imap.StoreFlagsOp, flags []imap.Flag, source *imapserver.SessionTracker) error {
+	type change struct {
+		i    int
+		next []imap.Flag
+	}
+	var changes []change
+	for _, i := range idx {
+		m := mb.msgs[i]
+		next := slices.Clone(m.flags)
+		switch op {
+		case imap.StoreFlagsSet:
+			next = next[:0]
+			fallthrough
+		case imap.StoreFlagsAdd:
+			for _, f := range flags {
+				f = canonicalFlag(f)
+				if f != flagRecent && !slices.Contains(next, f) {
+					next = append(next, f)
+				}
+			}
+		case imap.StoreFlagsDel:
+			for _, f := range flags {
+				f = canonicalFlag(f)
+				next = slices.DeleteFunc(next, func(g imap.Flag) bool { return g == f })
 			}
 		}
-	case imap.StoreFlagsDel:
-		for _, f := range flags {
-			f = canonicalFlag(f)
-			next = slices.DeleteFunc(next, func(g imap.Flag) bool { return g == f })
+		sort.Slice(next, func(a, b int) bool { return next[a] < next[b] })
+		if slices.Equal(next, m.flags) {
+			continue
 		}
+		if len(next) > maxFlags {
+			return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeLimit, Text: fmt.Sprintf("At most %d flags per message", maxFlags)}
+		}
+		changes = append(changes, change{i, next})
 	}
-	sort.Slice(next, func(a, b int) bool { return next[a] < next[b] })
-	if slices.Equal(next, m.flags) {
+	if len(changes) == 0 {
 		return nil
 	}
-	if len(next) > maxFlags {
-		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeLimit, Text: fmt.Sprintf("At most %d flags per message", maxFlags)}
-	}
-	old := m.flags
-	m.flags = next
-	if err := s.db.Update(func(tx *bolt.Tx) error { return mb.saveMessage(tx, m) }); err != nil {
-		m.flags = old
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		for _, c := range changes {
+			m := *mb.msgs[c.i]
+			m.flags = c.next
+			if err := mb.saveMessage(tx, &m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	mb.tracker.QueueMessageFlags(uint32(i+1), imap.UID(m.uid), slices.Clone(next), source)
+	for _, c := range changes {
+		m := mb.msgs[c.i]
+		m.flags = c.next
+		mb.tracker.QueueMessageFlags(uint32(c.i+1), imap.UID(m.uid), slices.Clone(c.next), source)
+	}
 	mb.notify()
 	return nil
 }

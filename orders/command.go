@@ -17,7 +17,7 @@ var commandWords = map[string]Verb{
 	"extend": VerbExtend, "rollback": VerbRollback, "set": VerbSet, "preview": VerbPreview,
 	"publish": VerbPublish, "replace": VerbReplace, "promote": VerbPromote, "eject": VerbEject,
 	"end": VerbEnd, "silent": VerbSilent, "accept": VerbAccept, "refuse": VerbRefuse,
-	"release": VerbRelease,
+	"release": VerbRelease, "map": VerbMap,
 }
 
 // Verbs lists every verb a mail command can have, in no set order (the
@@ -134,7 +134,7 @@ func (m *mailState) command(i int, t string, verb Verb) int {
 			cp.c.Game = cp.args[0]
 			cp.noMore(1)
 		}
-	case VerbHistory, VerbRollback, VerbPause:
+	case VerbHistory, VerbMap, VerbRollback, VerbPause:
 		cp.c.Arg = strings.Join(cp.args, " ")
 	case VerbHelp:
 		cp.c.Arg = strings.ToUpper(strings.Join(cp.args, " "))

@@ -21,9 +21,8 @@ type mailState struct {
 	p       *parser
 	lines   []string
 	out     []Line
-	stopped bool   // the rest of the mail is signature or quoted original
-	closing bool   // a closing formula ("Thanks", "Regards") was seen
-	power   string // power id of the last heading line ("England:")
+	stopped bool // the rest of the mail is signature or quoted original
+	closing bool // a closing formula ("Thanks", "Regards") was seen
 	// noEndFrom[k]: no end line of kind k exists at or after this index
 	// (memo that keeps block look-ahead linear).
 	noEndFrom [nBlockEnds]int
@@ -75,7 +74,7 @@ func (m *mailState) line(i int) int {
 	if t == "" || !hasAlnum(t) {
 		return i // a divider ("-----", "*****") or a smiley
 	}
-	word := firstWord(t)
+	word := firstWordIn(t, m.p.prov)
 	if word == "signoff" {
 		// njudge: nothing after SIGNOFF is read
 		m.stopped = true
@@ -97,8 +96,8 @@ func (m *mailState) line(i int) int {
 	}
 	if isCmd && m.p.prov != nil {
 		if _, also := m.p.prov.first[word]; also {
-			// a province spelled like a command word: the order reading wins
-			// when it works
+			// a name of the grammar (a province) spelled like a command
+			// word: the order reading wins when it works
 			if m.tryOrder(i, t) {
 				return i
 			}
@@ -124,9 +123,6 @@ func (m *mailState) line(i int) int {
 	}
 	l.Kind = ErrorLine
 	msg := "not understood: this mail is read for commands only (JOIN, SIGNON, LIST, HELP …)"
-	if m.p.lexErr != nil {
-		msg = "the game's names are inconsistent, so orders cannot be read: " + m.p.lexErr.Error()
-	}
 	l.Diags = []Diagnostic{{Severity: Error, Message: msg, Suggestion: "HELP"}}
 	return i
 }
@@ -142,14 +138,7 @@ func (m *mailState) tryOrder(i int, t string) bool {
 	}
 	l.Kind = OrderLine
 	l.Diags = copyDiags(diags)
-	if o, ok := v.(*Order); ok {
-		if o.Power == "" {
-			o.Power = m.power
-		}
-		l.Order = o
-	} else {
-		l.Value = v
-	}
+	l.Value = v
 	return true
 }
 
@@ -239,7 +228,11 @@ func hasPrefixFold(s, prefix string) bool {
 
 // firstWord returns the first word of t in lower case, without trailing
 // punctuation ("Hi," ⇒ "hi"); it allocates only for long or odd words.
-func firstWord(t string) string {
+func firstWord(t string) string { return firstWordIn(t, nil) }
+
+// firstWordIn is firstWord that also returns the shared copy of a word of
+// dict (see Names.AddWords).
+func firstWordIn(t string, dict *Names) string {
 	end := strings.IndexAny(t, " \t")
 	if end < 0 {
 		end = len(t)
@@ -258,6 +251,11 @@ func firstWord(t string) string {
 				}
 				if k, ok := internWords()[string(b[:len(w)])]; ok {
 					return k
+				}
+				if dict != nil {
+					if k, ok := dict.words[string(b[:len(w)])]; ok {
+						return k
+					}
 				}
 			}
 			return strings.ToLower(w)
@@ -303,7 +301,8 @@ func (m *mailState) greeting(word, t string) bool {
 
 // nameLine reports a short line after a closing formula that is the
 // sender's name, not an order: at most three words, no order punctuation,
-// and no word a province name.
+// no word a name or keyword of the grammar's Vocabulary; a grammar without
+// a Vocabulary is asked whether it reads the line.
 func (m *mailState) nameLine(t string) bool {
 	if strings.ContainsAny(t, "-–>/()\":") {
 		return false
@@ -319,9 +318,17 @@ func (m *mailState) nameLine(t string) bool {
 			}
 		}
 	}
-	for _, w := range f {
-		if _, isKeyword := keywords[normWord(strings.Trim(w, ",.!"))]; isKeyword {
-			return false
+	if m.p.vocab != nil {
+		for _, w := range f {
+			if m.p.vocab.Keyword(normWord(strings.Trim(w, ",.!"))) {
+				return false
+			}
+		}
+	}
+	if m.p.vocab == nil && m.p.grammar != nil {
+		// a grammar that does not declare its words is asked
+		if v, _ := m.p.order(t); v != nil {
+			return false // the game's order after "Thanks", not a name
 		}
 	}
 	return true
@@ -330,14 +337,14 @@ func (m *mailState) nameLine(t string) bool {
 // heading reads a line that is only a power name, with or without a colon
 // ("England:", "FRANCE"): the orders below it belong to that power.
 func (m *mailState) heading(t string) bool {
-	if m.p.pow == nil || len(t) > 64 || m.p.pow.first[normWordIn(firstWord(t), m.p.pow)] == nil {
+	if m.p.pow == nil || len(t) > 64 || m.p.pow.first[normWordIn(firstWordIn(t, m.p.prov), m.p.pow)] == nil {
 		return false
 	}
 	n, ok := m.p.pow.Lookup(strings.TrimSpace(strings.TrimRight(t, ":")))
 	if !ok {
 		return false
 	}
-	m.power = strings.ToLower(n.ID)
+	m.p.sc.heading = strings.ToLower(n.ID)
 	return true
 }
 
@@ -365,7 +372,7 @@ func (m *mailState) chatter(t string) bool {
 	if len(t) > 200 {
 		return false
 	}
-	if w := firstWord(t); !chatterWords[w] && !anchorWords[w] && !isPhaseID(w) && !isNumber(w) &&
+	if w := firstWordIn(t, m.p.prov); !chatterWords[w] && !anchorWords[w] && !isPhaseID(w) && !isNumber(w) &&
 		(m.p.pow == nil || m.p.pow.first[normWord(w)] == nil) {
 		return false
 	}

@@ -6,6 +6,18 @@ import (
 	"strings"
 )
 
+// Name is one thing a player may name in an order: a province (with its
+// abbreviation, full name and aliases), a power, or any other game's place
+// or thing. The game builds these from its map or scenario file; the parser
+// knows nothing else about the game.
+type Name struct {
+	ID      string   // canonical id, lower case ("stp", "gop", "england")
+	Full    string   // full name as printed ("St Petersburg", "Gulf of Pelusium")
+	Abbrev  string   // map abbreviation as printed ("StP", "GoP"); "" means ID
+	Aliases []string // other accepted spellings ("st. petersburg", "Carthago")
+	Coasts  []string // coast ids of a multi-coast province ("nc", "sc")
+}
+
 // Names is a prepared index over a list of names (provinces, powers, or any
 // other game's places and things): every spelling is normalised once so a
 // parse looks names up in maps instead of rescanning the list. Build it once
@@ -86,7 +98,7 @@ type NameError struct {
 	Text       string // what the player wrote
 	Noun       string // "province", "power", …
 	Candidates []Name // two or more when the spelling is ambiguous; empty when unknown
-	next       int    // token index after the ambiguous spelling
+	Next       int    // token index after the ambiguous spelling (see Scanner.Seek)
 }
 
 func (e *NameError) Error() string {
@@ -126,6 +138,14 @@ func abbrevOf(n Name) string {
 	}
 	return n.ID
 }
+
+// Short is the name as an order prints it: its abbreviation, or its id
+// when it has none.
+func (n Name) Short() string { return abbrevOf(n) }
+
+// Describe names n for a player: "Gulf of Pelusium (GoP)", or only the
+// short form when the full name adds nothing.
+func (n Name) Describe() string { return describe(n) }
 
 // NewNames indexes list. noun names what the list holds in messages
 // ("province"). It fails when two names share an id or a spelling.
@@ -316,6 +336,40 @@ func (n *Names) Get(id string) (Name, bool) {
 		return Name{}, false
 	}
 	return n.list[i], true
+}
+
+// Index returns the position of the name with the given id in the list
+// given to NewNames.
+func (n *Names) Index(id string) (int, bool) {
+	i, ok := n.byID[id]
+	return i, ok
+}
+
+// Noun is what the names are, for messages ("province", "power").
+func (n *Names) Noun() string { return n.noun }
+
+// Abbrev returns the abbreviation of a name by its id (the id itself for a
+// name without one), false when no name has that id.
+func (n *Names) Abbrev(id string) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	i, ok := n.byID[id]
+	if !ok {
+		return "", false
+	}
+	return abbrevOf(n.list[i]), true
+}
+
+// AddWords adds words (lower case, as Token.Norm spells them) to the
+// shared spellings of the index, so that the tokenizer, reading with the
+// index as its dictionary (a Vocabulary's Names), returns a shared copy of
+// them instead of allocating one: a grammar's keywords. It does not make
+// them names. Call it before sharing the index.
+func (n *Names) AddWords(words ...string) {
+	for _, w := range words {
+		n.words[w] = w
+	}
 }
 
 // At returns the i-th name of the list given to NewNames.

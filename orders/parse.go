@@ -6,35 +6,17 @@ import (
 	"strings"
 )
 
-// Phase tells the parser which kind of Diplomacy phase the orders are for;
-// it decides readings such as a move written in a retreat phase.
-type Phase uint8
-
-const (
-	AnyPhase        Phase = iota // unknown: every order is read as written
-	MovementPhase                // spring and fall orders
-	RetreatPhase                 // "A Par - Bur" is read as the retreat "A Par R Bur"
-	AdjustmentPhase              // builds, disbands and waives
-)
-
-// Options control Parse and ParseOrder.
+// Options control Parse and ParseLine.
 type Options struct {
-	// Lexicon holds the names of the game's provinces and powers. Nil: no
-	// orders are expected, only mail commands (power names in commands are
-	// then kept as written). With another game's Grammar, its Powers still
-	// resolve power names in commands and headings.
-	Lexicon *Lexicon
-	// Position, optional, tells what stands where: it fills in an omitted
-	// unit type and corrects a wrong one (with a warning). In a retreat
-	// phase it should answer for the dislodged units.
-	Position Position
-	// Phase decides readings like "A Par - Bur" in a retreat phase.
-	Phase Phase
+	// Grammar reads the game's order lines; every engine passes its own.
+	// Nil: no orders are expected, only mail commands.
+	Grammar Grammar
+	// Powers are the game's powers: power names in commands and heading
+	// lines ("England:") resolve to their ids. Nil: power names in commands
+	// are kept as written and no line is a heading.
+	Powers *Names
 	// Strict turns every leniency listed in the package comment off.
 	Strict bool
-	// Grammar is another game's order grammar; nil means the Diplomacy
-	// grammar over Lexicon.
-	Grammar Grammar
 }
 
 // Result is what Parse made of a mail body: every line, in order.
@@ -42,18 +24,7 @@ type Result struct {
 	Lines []Line
 }
 
-// Orders returns the Diplomacy orders of the body, in line order.
-func (r *Result) Orders() []Order {
-	var out []Order
-	for i := range r.Lines {
-		if l := &r.Lines[i]; l.Kind == OrderLine && l.Order != nil {
-			out = append(out, *l.Order)
-		}
-	}
-	return out
-}
-
-// Values returns the typed orders of another game's grammar, in line order.
+// Values returns the typed orders the grammar read, in line order.
 func (r *Result) Values() []any {
 	var out []any
 	for i := range r.Lines {
@@ -116,31 +87,24 @@ func hasError(ds []Diagnostic) bool {
 	return false
 }
 
-// ErrNotUnderstood is wrapped by the error ParseOrder returns for a line
+// ErrNotUnderstood is wrapped by the error ParseLine returns for a line
 // that is not a valid order.
 var ErrNotUnderstood = errors.New("order not understood")
 
-// ParseOrder reads one order line: no mail structure (a trailing "#" or
-// "//" comment is dropped) and no commands. The error wraps
-// ErrNotUnderstood and repeats the first error diagnostic; the diagnostics
-// also hold warnings for an order that was read.
-func ParseOrder(line string, opts Options) (Order, []Diagnostic, error) {
+// ParseLine reads one order line with opts.Grammar: no mail structure (a
+// trailing "#" or "//" comment is dropped) and no commands. It returns the
+// grammar's value. The error wraps ErrNotUnderstood and repeats the first
+// error diagnostic; the diagnostics also hold warnings for an order that
+// was read.
+func ParseLine(line string, opts Options) (any, []Diagnostic, error) {
 	p := newParser(opts)
 	if p.grammar == nil {
-		d := Diagnostic{Severity: Error, Message: "no map is known, so no orders can be read"}
-		if p.lexErr != nil {
-			d.Message = "the game's names are inconsistent, so orders cannot be read: " + p.lexErr.Error()
-		}
-		return Order{}, []Diagnostic{d}, fmt.Errorf("%w: %s", ErrNotUnderstood, d.Message)
+		d := Diagnostic{Severity: Error, Message: "this game has no orders to read"}
+		return nil, []Diagnostic{d}, fmt.Errorf("%w: %s", ErrNotUnderstood, d.Message)
 	}
 	text := stripComment(strings.TrimRight(line, "\r\n"))
 	v, diags := p.order(text)
-	o, ok := v.(*Order)
-	if !ok && v != nil {
-		d := Diagnostic{Severity: Error, Message: "this game's orders are not Diplomacy orders"}
-		return Order{}, append(diags, d), fmt.Errorf("%w: %s", ErrNotUnderstood, d.Message)
-	}
-	if o == nil {
+	if v == nil {
 		msg := "not understood"
 		for _, d := range diags {
 			if d.Severity == Error {
@@ -148,33 +112,27 @@ func ParseOrder(line string, opts Options) (Order, []Diagnostic, error) {
 				break
 			}
 		}
-		return Order{}, diags, fmt.Errorf("%w: %s", ErrNotUnderstood, msg)
+		return nil, diags, fmt.Errorf("%w: %s", ErrNotUnderstood, msg)
 	}
-	return *o, diags, nil
+	return v, diags, nil
 }
 
 // parser holds what one Parse call reuses from line to line.
 type parser struct {
 	opts    Options
 	grammar Grammar
-	prov    *Names
+	vocab   Vocabulary // the grammar's words, when it declares them
+	prov    *Names     // the grammar's names (the tokenizer's dictionary), or nil
 	pow     *Names
-	lexErr  error
 	sc      Scanner
 	toks    []Token
 }
 
 func newParser(opts Options) *parser {
-	p := &parser{opts: opts}
+	p := &parser{opts: opts, grammar: opts.Grammar, pow: opts.Powers}
 	p.sc.hints = maxHints
-	if opts.Lexicon != nil {
-		p.prov, p.pow, p.lexErr = opts.Lexicon.index()
-	}
-	switch {
-	case opts.Grammar != nil:
-		p.grammar = opts.Grammar
-	case opts.Lexicon != nil && p.lexErr == nil:
-		p.grammar = &diplomacy{prov: p.prov, pow: p.pow, pos: opts.Position, phase: opts.Phase}
+	if v, ok := opts.Grammar.(Vocabulary); ok {
+		p.vocab, p.prov = v, v.Names()
 	}
 	return p
 }
@@ -194,9 +152,6 @@ func (p *parser) order(text string) (any, []Diagnostic) {
 	}
 	if v == nil && !hasError(diags) {
 		diags = append(diags, Diagnostic{Severity: Error, Message: "not understood"})
-	}
-	if o, ok := v.(*Order); ok && o == nil {
-		v = nil
 	}
 	return v, diags
 }

@@ -7,13 +7,31 @@ import "strings"
 // Scanner that already holds the line's tokens and offers the shared name
 // matcher and diagnostics.
 //
-// ParseOrder returns the game's typed order for the line, or nil after
-// reporting why with Scanner.Fail (a nil result without a failure is reported
-// as "not understood"). Warnings added with Scanner.Warn travel with the
-// order. The Diplomacy grammar, used when Options.Grammar is nil, returns
-// *Order; any other value is stored in Line.Value.
+// ParseOrder returns the game's typed order for the line, stored in
+// Line.Value, or nil after reporting why with Scanner.Fail (a nil result
+// without a failure is reported as "not understood"). Warnings added with
+// Scanner.Warn travel with the order. Each engine has its own grammar
+// (Diplomacy's is in adjudicator/diplomacy); there is no default one.
 type Grammar interface {
 	ParseOrder(sc *Scanner) any
+}
+
+// Vocabulary is implemented by a Grammar that tells the mail reader its
+// words, so that an order is not mistaken for something else. The mail
+// reader asks a grammar without one to read a short line after a closing
+// formula before it takes it for the sender's name.
+type Vocabulary interface {
+	// Names is the index of the names the game's orders use (Diplomacy: the
+	// provinces), or nil. A line that begins with a command word which
+	// also begins one of these names is first tried as an order; one that
+	// begins with a greeting which does is no greeting; a short line after
+	// a closing formula that holds one is not the sender's name. It is also
+	// the tokenizer's dictionary (see Names.AddWords).
+	Names() *Names
+	// Keyword reports whether a normalised word is one of the grammar's
+	// order words: a short line after a closing formula that holds one is
+	// not the sender's name.
+	Keyword(norm string) bool
 }
 
 // Scanner walks the tokens of one line for a Grammar.
@@ -28,7 +46,10 @@ type Scanner struct {
 	diags  []Diagnostic
 	failed bool
 	hints  int // expensive "did you mean" searches left for this parse
-	work   int // steps done by this parse (tokens, look-ahead lines, name comparisons); see TestParseWorkIsLinear
+	// heading is the power id of the last heading line ("England:") above
+	// the line in a mail, "" when none.
+	heading string
+	work    int // steps done by this parse (tokens, look-ahead lines, name comparisons); see TestParseWorkIsLinear
 }
 
 // spendHint reports whether an expensive hint may still be computed: a
@@ -193,6 +214,65 @@ func (s *Scanner) Fail(msg, suggestion string) {
 	s.diags = append(s.diags, Diagnostic{Severity: Error, Message: msg, Suggestion: suggestion})
 }
 
+// DropErrors removes the errors added so far and keeps the warnings, for a
+// grammar that replaces them with one better error; Failed stays as it is.
+func (s *Scanner) DropErrors() {
+	var kept []Diagnostic
+	for _, d := range s.diags {
+		if d.Severity == Warning {
+			kept = append(kept, d)
+		}
+	}
+	s.diags = kept
+}
+
+// Heading is the power id of the last heading line ("England:", "FRANCE")
+// above this line in the mail, "" when there is none (see Options.Powers).
+func (s *Scanner) Heading() string { return s.heading }
+
+// NameAhead reports whether an exact spelling of a name of set (unless
+// strict, also a generated short form) starts at the token n places ahead
+// (0: the next one). It reads nothing.
+func (s *Scanner) NameAhead(set *Names, n int) bool {
+	if set == nil {
+		return false
+	}
+	f, _ := set.exact(s.toks, s.pos+n, s.end, s.strict)
+	return f != nil
+}
+
+// NameSpan reads the tokens from the next one up to (not including) token
+// index end as exactly one name of set: one of its declared spellings, or,
+// unless strict, a single word of three letters or more that begins exactly
+// one name ("Eng" for England). It reads nothing.
+func (s *Scanner) NameSpan(set *Names, end int) (Name, bool) {
+	start := s.pos
+	if set == nil || end > s.end {
+		return Name{}, false
+	}
+	f, next := set.exact(s.toks, start, end, true)
+	if f != nil && next == end && len(f.entries) == 1 {
+		return set.list[f.entries[0]], true
+	}
+	if s.strict {
+		return Name{}, false
+	}
+	if e := set.uniquePrefix(s.toks, start, end); e >= 0 {
+		return set.list[e], true
+	}
+	return Name{}, false
+}
+
+// Hint suggests the name of set closest to text, an unknown spelling ("did
+// you mean Burgundy (Bur)?"), or "" when no single name is near. One parse
+// computes a bounded number of hints: after that Hint returns "".
+func (s *Scanner) Hint(set *Names, text string) string {
+	if set == nil || text == "" || !s.spendHint() {
+		return ""
+	}
+	return set.closest(normWord(text))
+}
+
 // Failed reports whether Fail was called.
 func (s *Scanner) Failed() bool { return s.failed }
 
@@ -266,7 +346,7 @@ func (s *Scanner) match(set *Names, entry, start int, how MatchKind) NameMatch {
 }
 
 func (s *Scanner) ambiguous(set *Names, start, next int, entries []int) error {
-	e := &NameError{Text: s.span(start, next), Noun: set.noun, next: next}
+	e := &NameError{Text: s.span(start, next), Noun: set.noun, Next: next}
 	for i, x := range entries {
 		if i == 6 {
 			break

@@ -255,8 +255,9 @@ var foldAccent = map[rune]string{
 	'ù': "u", 'ú': "u", 'û': "u", 'ü': "u", 'ý': "y", 'ÿ': "y", 'ß': "ss",
 }
 
-// internWords returns the words every grammar and the mail reader compare
-// against, so normalising them allocates nothing. The table is built at
+// internWords returns the words the mail reader compares against, so
+// normalising them allocates nothing (a grammar adds its own keywords to its
+// dictionary with Names.AddWords). The table is built at
 // its first use, not by the package's init; after that a call is one
 // atomic load (it runs for every word read).
 func internWords() map[string]string {
@@ -275,12 +276,6 @@ func buildInternWords() map[string]string {
 	internOnce.Do(func() {
 		out := map[string]string{}
 		add := func(w string) { out[w] = w }
-		for w := range keywords {
-			add(w)
-		}
-		for w := range coastWords {
-			add(w)
-		}
 		for w := range commandWords {
 			add(w)
 		}
@@ -293,7 +288,7 @@ func buildInternWords() map[string]string {
 		for w := range anchorWords {
 			add(w)
 		}
-		for _, w := range []string{"coast", "with", "to", "junior", "juniors", "yes", "no", "on", "off", "fast", "slow", "all"} {
+		for _, w := range []string{"with", "to", "junior", "juniors", "yes", "no", "on", "off", "fast", "slow", "all"} {
 			add(w)
 		}
 		interned.Store(&out)

@@ -1,67 +1,8 @@
 package orders
 
-// This file is the vocabulary shared by the order parser, the engines and the
+// This file is the vocabulary shared by the mail reader, the engines and the
 // daemon. Extend it freely; change an existing name only together with every
 // user.
-
-// UnitType is the kind of a Diplomacy unit.
-type UnitType uint8
-
-const (
-	NoUnit UnitType = iota // not written by the player
-	Army
-	Fleet
-)
-
-// OrderKind is what a Diplomacy order asks a unit to do.
-type OrderKind uint8
-
-const (
-	Hold OrderKind = iota + 1
-	Move
-	SupportHold
-	SupportMove
-	Convoy
-	Retreat
-	Disband
-	Build
-	Waive
-)
-
-// Location is a province id from the map (lower case, e.g. "stp") and, for a
-// multi-coast province, the coast id ("nc", "sc", "ec"); Coast is "" when the
-// order did not name one.
-type Location struct {
-	Province string
-	Coast    string
-}
-
-// Order is one typed Diplomacy order.
-//
-//	Hold:        Unit at Loc holds.
-//	Move:        Unit at Loc moves to Target (ViaConvoy when "via convoy"; Path
-//	             holds the sea provinces of a judge-style path "A Lon-Nth-Bel").
-//	SupportHold: Unit at Loc supports AuxUnit at Aux (to hold).
-//	SupportMove: Unit at Loc supports AuxUnit at Aux moving to Target.
-//	Convoy:      Fleet at Loc convoys AuxUnit (an army) at Aux to Target.
-//	Retreat:     Unit at Loc retreats to Target.
-//	Disband:     Unit at Loc disbands (retreat or adjustment phase).
-//	Build:       build Unit at Loc (Loc.Coast for a fleet on a split coast).
-//	Waive:       a build the power gives up.
-type Order struct {
-	Kind      OrderKind
-	Unit      UnitType
-	Loc       Location
-	AuxUnit   UnitType
-	Aux       Location
-	Target    Location
-	ViaConvoy bool
-	Path      []string
-	// Power is the power id written before the order ("England: F Nth - Pic")
-	// or by a heading line ("England:") above it; "" when none. Format does
-	// not print it.
-	Power string
-}
 
 // Severity of a diagnostic.
 type Severity uint8
@@ -94,8 +35,7 @@ type Line struct {
 	No      int    // 1-based line number in the body
 	Text    string // the line as written (without the line ending)
 	Kind    LineKind
-	Order   *Order   // set for a Diplomacy OrderLine
-	Value   any      // set for another game's OrderLine (its own typed order)
+	Value   any      // set for an OrderLine: the game's typed order, as its Grammar returned it
 	Command *Command // set for a CommandLine
 	Diags   []Diagnostic
 }
@@ -111,6 +51,7 @@ const (
 	VerbList       Verb = "LIST"      // Game optional
 	VerbStatus     Verb = "STATUS"    //
 	VerbHistory    Verb = "HISTORY"   // Arg = phase, optional
+	VerbMap        Verb = "MAP"       // Arg = phase, optional
 	VerbHelp       Verb = "HELP"      //
 	VerbRules      Verb = "RULES"     // player: ask; GM: Body = new rules text
 	VerbObserve    Verb = "OBSERVE"   // Game

@@ -1,8 +1,8 @@
 package orders
 
 import (
+	"fmt"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -69,7 +69,7 @@ func TestOSADistance(t *testing.T) {
 	}
 }
 
-func TestNewLexiconRejectsClashes(t *testing.T) {
+func TestNewNamesRejectsClashes(t *testing.T) {
 	cases := []struct {
 		name  string
 		provs []Name
@@ -82,132 +82,11 @@ func TestNewLexiconRejectsClashes(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := NewLexicon(c.provs, nil)
+			_, err := NewNames("province", c.provs)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("NewLexicon: %v, want an error containing %q", err, c.want)
+				t.Errorf("NewNames: %v, want an error containing %q", err, c.want)
 			}
 		})
-	}
-}
-
-// A generated short form that two names share is not a name at all: it is
-// reported as ambiguous, never read as either.
-func TestShortFormClash(t *testing.T) {
-	lex, err := NewLexicon([]Name{
-		{ID: "ios", Full: "Ionian Sea"}, {ID: "ioo", Full: "Ionian Ocean"}, {ID: "par", Full: "Paris"},
-	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, diags, err := ParseOrder("F Ionian - Par", Options{Lexicon: lex})
-	if err == nil || !strings.Contains(firstError(diags).Message, `"Ionian" could be Ionian Sea (ios) or Ionian Ocean (ioo)`) {
-		t.Errorf("got %v %+v, want the short form reported as ambiguous", err, diags)
-	}
-}
-
-// An unprepared lexicon is indexed on first use; parsing with it from many
-// goroutines at once is safe (run with -race).
-func TestUnpreparedLexiconConcurrent(t *testing.T) {
-	prepared := loadLexicon(t, "standard")
-	lex := &Lexicon{Provinces: prepared.Provinces, Powers: prepared.Powers}
-	var wg sync.WaitGroup
-	errs := make(chan string, 8)
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 20; i++ {
-				o, _, err := ParseOrder("F Bre - Mid-Atlantic Ocean", Options{Lexicon: lex})
-				if err != nil || Format(o, lex) != "F Bre - Mao" {
-					errs <- Format(o, lex)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Errorf("concurrent parse gave %q", e)
-	}
-	if lex.ProvinceNames() != nil {
-		t.Error("parsing wrote the index into a lexicon nobody prepared")
-	}
-}
-
-func TestResultHelpers(t *testing.T) {
-	lex := loadLexicon(t, "standard")
-	r := Parse("A Par - Bur\nA Par - Burgandy\nxyzzy\nREADY\nHi", Options{Lexicon: lex})
-	if got := len(r.Orders()); got != 2 {
-		t.Errorf("Orders() has %d, want 2", got)
-	}
-	if got := len(r.Commands()); got != 1 {
-		t.Errorf("Commands() has %d, want 1", got)
-	}
-	if got := len(r.Problems()); got != 2 {
-		t.Errorf("Problems() has %d, want 2 (a warning and an error)", got)
-	}
-	if got := r.Errors(); len(got) != 1 || got[0].No != 3 {
-		t.Errorf("Errors() = %+v, want line 3", got)
-	}
-	if r.OK() {
-		t.Error("OK() with an error line")
-	}
-	if !Parse("A Par - Bur\n", Options{Lexicon: lex}).OK() {
-		t.Error("not OK() without problems")
-	}
-}
-
-func TestParseOrderErrors(t *testing.T) {
-	if _, _, err := ParseOrder("A Par - Bur", Options{}); err == nil {
-		t.Error("ParseOrder without a lexicon: no error")
-	}
-	_, diags, err := ParseOrder("A Par - Xyz", Options{Lexicon: loadLexicon(t, "standard")})
-	if err == nil || !strings.Contains(err.Error(), `"Xyz" is not a province I know`) || len(diags) != 1 {
-		t.Errorf("ParseOrder: %v %+v", err, diags)
-	}
-}
-
-func TestFormatWithoutLexicon(t *testing.T) {
-	o := Order{Kind: Move, Unit: Fleet, Loc: Location{Province: "mao"}, Target: Location{Province: "spa", Coast: "nc"}}
-	if got := Format(o, nil); got != "F mao - spa/nc" {
-		t.Errorf("Format = %q", got)
-	}
-}
-
-// upper prints every province id in capitals.
-type upper struct{}
-
-func (upper) Abbrev(id string) (string, bool) { return strings.ToUpper(id), true }
-
-// AppendFormat writes after what the buffer holds exactly what Format
-// returns, for every kind of order.
-func TestAppendFormat(t *testing.T) {
-	lex := loadLexicon(t, "standard")
-	for _, line := range []string{"A Par H", "F Lon - Nth", "A Lon - Nth - Nwy", "A Lon - Bel via convoy", "F Mao - Spa/nc",
-		"A Mun S A Par", "A Mun S A Par - Bur", "F Nth C A Lon - Bel", "A Par R Bur", "A Par D", "Build F StP/nc", "Waive"} {
-		o, _, err := ParseOrder(line, Options{Lexicon: lex})
-		if err != nil {
-			t.Fatalf("%q: %v", line, err)
-		}
-		for _, l := range []*Lexicon{lex, nil} {
-			want := Format(o, l)
-			if got := string(AppendFormat([]byte("x; "), o, l)); got != "x; "+want {
-				t.Errorf("AppendFormat(%q) = %q, want %q", line, got, "x; "+want)
-			}
-		}
-		if got := string(AppendFormatAbbrev(nil, o, lex.ProvinceNames())); got != line {
-			t.Errorf("AppendFormatAbbrev(%q) with the lexicon's names = %q", line, got)
-		}
-		if got, want := string(AppendFormatAbbrev(nil, o, nil)), Format(o, nil); got != want {
-			t.Errorf("AppendFormatAbbrev(%q) without names = %q, want %q", line, got, want)
-		}
-		if got, want := string(AppendFormatAbbrev(nil, o, upper{})), strings.ToUpper(Format(o, nil)); !strings.EqualFold(got, want) || strings.Contains(got, "lon") {
-			t.Errorf("AppendFormatAbbrev(%q) with other names = %q", line, got)
-		}
-		if got := Format(o, lex); got != line {
-			t.Errorf("Format(%q) = %q", line, got)
-		}
 	}
 }
 
@@ -219,25 +98,70 @@ func TestSplitLines(t *testing.T) {
 	}
 }
 
-// A short alias followed by the rest of a misspelt longer name, joined by a
-// tight hyphen, is the longer name ("Mid-Atlantc Ocean" where "Mid" is an
-// alias of Mid-Atlantic Ocean); a tight hyphen between two names is a move.
-func TestLongerNameAcrossHyphen(t *testing.T) {
-	lex, err := NewLexicon([]Name{
-		{ID: "mao", Abbrev: "Mao", Full: "Mid-Atlantic Ocean", Aliases: []string{"Mid"}},
-		{ID: "bre", Abbrev: "Bre", Full: "Brest"},
-	}, nil)
+// The Scanner's helpers for grammars: NameSpan (a power before an order),
+// NameAhead, Hint with its budget, DropErrors, and Heading.
+func TestScannerHelpers(t *testing.T) {
+	pow, err := NewNames("power", []Name{{ID: "england", Full: "England"}, {ID: "france", Full: "France"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for in, want := range map[string]string{
-		"F Bre - Mid-Atlantc Ocean": "F Bre - Mao",
-		"F Mid-Bre":                 "F Mao - Bre",
-		"F Bre-Mid":                 "F Bre - Mao",
-	} {
-		o, _, err := ParseOrder(in, Options{Lexicon: lex})
-		if err != nil || Format(o, lex) != want {
-			t.Errorf("ParseOrder(%q) = %q, %v; want %q", in, Format(o, lex), err, want)
+	prov, err := NewNames("province", []Name{{ID: "par", Abbrev: "Par", Full: "Paris"}, {ID: "bur", Abbrev: "Bur", Full: "Burgundy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		line   string
+		strict bool
+		want   string
+	}{{"England: A Par", true, "england"}, {"Eng: A Par", false, "england"}, {"Eng: A Par", true, ""}, {"Fr England: A", false, ""}} {
+		sc := NewScanner(c.line, c.strict)
+		colon := 0
+		for i, tk := range sc.Tokens() {
+			if tk.Norm == ":" {
+				colon = i
+				break
+			}
+		}
+		n, ok := sc.NameSpan(pow, colon)
+		if got := n.ID; got != c.want || ok != (c.want != "") || sc.Pos() != 0 {
+			t.Errorf("NameSpan(%q, strict %v) = %q %v, at %d; want %q", c.line, c.strict, got, ok, sc.Pos(), c.want)
 		}
 	}
+	sc := NewScanner("A Paris - Burgandyy", false)
+	if sc.NameAhead(prov, 0) || !sc.NameAhead(prov, 1) || sc.NameAhead(prov, 3) || sc.NameAhead(nil, 1) {
+		t.Error("NameAhead: wrong answer for A, Paris, Burgandyy or a nil set")
+	}
+	if got := sc.Hint(prov, "Burgandyy"); got != "did you mean Burgundy (Bur)?" {
+		t.Errorf("Hint = %q", got)
+	}
+	for i := 0; i < maxHints; i++ {
+		sc.Hint(prov, "Burgandyy")
+	}
+	if got := sc.Hint(prov, "Burgandyy"); got != "" {
+		t.Errorf("Hint past the budget = %q, want none", got)
+	}
+	sc.Warn("look again", "")
+	sc.Fail("wrong", "")
+	sc.DropErrors()
+	if d := sc.Diagnostics(); len(d) != 1 || d[0].Severity != Warning || !sc.Failed() {
+		t.Errorf("after DropErrors: %+v, failed %v; want the warning only, still failed", d, sc.Failed())
+	}
+	r := Parse("A Par\nFrance:\nA Bur\nA Par", Options{Grammar: headingGrammar{}, Powers: pow})
+	var got []any
+	for _, l := range r.Lines {
+		got = append(got, l.Value)
+	}
+	if fmt.Sprint(got) != "[ <nil> france france]" {
+		t.Errorf("headings seen by the grammar: %q", got)
+	}
+}
+
+// headingGrammar reads any line as the heading above it.
+type headingGrammar struct{}
+
+func (headingGrammar) ParseOrder(sc *Scanner) any {
+	for !sc.Done() {
+		sc.Next()
+	}
+	return sc.Heading()
 }

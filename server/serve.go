@@ -121,10 +121,11 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	}
 	s.fetcher, err = mailer.NewFetcher(s.IMAP, mailer.FetcherOptions{
 		Logger: log, State: NewInboxState(db), Now: now,
-		Handler:  s.handle,
-		OnPoison: s.poisoned,
-		Quota:    s.embeddedQuota(),
-		OnQuota:  s.mailboxFilling,
+		BatchHandler: s.handleBatch,
+		Batch:        daemon.MaxBatch,
+		OnPoison:     s.poisoned,
+		Quota:        s.embeddedQuota(),
+		OnQuota:      s.mailboxFilling,
 	})
 	if err != nil {
 		return fail(err)
@@ -132,20 +133,31 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	return s, nil
 }
 
-// handle is the fetcher's handler: a mail goes to the daemon, which
-// stores its effects and queues its answer in one transaction.
-func (s *Server) handle(ctx context.Context, m *mailer.Mail) error {
-	if err := s.Daemon.HandleMail(ctx, IncomingFromMail(m)); err != nil {
-		if errors.Is(err, store.ErrWrite) {
-			// Not the mail's fault: nothing of it landed, and the fetcher
-			// hands it over again later without counting this toward
-			// setting it aside.
-			return fmt.Errorf("%w: %w", mailer.ErrRetryLater, err)
-		}
-		return err
+// handleBatch is the fetcher's handler: the mails of a poll batch go to
+// the daemon, which carries them out in order, storing their effects and
+// queuing their answers in as few transactions as it may (one commit for
+// many mails: daemon.HandleMails). A mail the store could not write is
+// not the mail's fault: nothing of it landed, and the fetcher hands it
+// (and those after it) over again later without counting this toward
+// setting it aside.
+func (s *Server) handleBatch(ctx context.Context, ms []*mailer.Mail) []error {
+	ins := make([]*daemon.Incoming, len(ms))
+	for i, m := range ms {
+		ins[i] = IncomingFromMail(m)
 	}
-	s.Kick() // the mail may have made a phase due (PROCESS, early end)
-	return nil
+	errs := s.Daemon.HandleMails(ctx, ins)
+	handled := false
+	for i, err := range errs {
+		if err == nil {
+			handled = true
+		} else if errors.Is(err, store.ErrWrite) {
+			errs[i] = fmt.Errorf("%w: %w", mailer.ErrRetryLater, err)
+		}
+	}
+	if handled {
+		s.Kick() // the mails may have made a phase due (PROCESS, early end)
+	}
+	return errs
 }
 
 // kickSender tells the sender there is mail in the outbox (the daemon

@@ -630,14 +630,43 @@ func (tx *Tx) PutPhase(game string, rec PhaseRecord) error {
 	if b.Get(k) != nil {
 		return fmt.Errorf("game %q phase %d (%s) was already processed", game, rec.Phase, rec.PhaseID)
 	}
+	// The state before a phase is, as a rule, the state after the one
+	// before it (phases are processed in turn; ROLLBACK reopens the last
+	// one with its state before): then it is not kept twice, and Phase
+	// reads it from that record.
+	if rec.Phase > 0 && rec.StateBefore != nil {
+		if prev := b.Get(phaseKey(game, rec.Phase-1)); prev != nil {
+			var p stateAfter
+			if json.Unmarshal(prev, &p) == nil && bytes.Equal(p.StateAfter, rec.StateBefore) {
+				rec.StateBefore = nil
+			}
+		}
+	}
 	return putJSON(b, k, rec)
 }
 
-// Phase reads a phase record.
+// stateAfter is the one field of a phase record that the next record's
+// state before is read from.
+type stateAfter struct {
+	StateAfter []byte `json:"state_after"`
+}
+
+// Phase reads a phase record, its StateBefore included (from the record
+// before it when it is that record's StateAfter).
 func (tx *Tx) Phase(game string, phase int) (*PhaseRecord, error) {
 	var rec PhaseRecord
-	if err := getJSON(tx.bucket(bucketHistory), phaseKey(game, phase), &rec); err != nil {
+	b := tx.bucket(bucketHistory)
+	if err := getJSON(b, phaseKey(game, phase), &rec); err != nil {
 		return nil, fmt.Errorf("game %q phase %d: %w", game, phase, err)
+	}
+	if rec.StateBefore == nil && rec.Phase > 0 {
+		// (a record without one and without a record before it, as an
+		// older store may hold, is read as it is)
+		var p stateAfter
+		if err := getJSON(b, phaseKey(game, rec.Phase-1), &p); err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, fmt.Errorf("game %q phase %d: the state before it, kept as the state after phase %d: %w", game, phase, rec.Phase-1, err)
+		}
+		rec.StateBefore = p.StateAfter
 	}
 	return &rec, nil
 }

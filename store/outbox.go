@@ -22,13 +22,35 @@ import (
 //	outbox-due    NextAttempt (u64 unix ns) | id (u64) → nothing: the schedule
 //	outbox-msgid  Message-ID → OutboxStatus as JSON: queued, sent or failed
 //	outbox-failed id (u64) → OutboxMessage as JSON (kept for the GM)
+//	outbox-parts  part key → the bytes of a part many mails carry alike (a
+//	              picture sent to every player of a game), sealed: stored
+//	              once, spliced into each mail's Raw when it is read
+//	outbox-part-refs part key → how many mails of the outbox carry it (u64);
+//	              the part goes with the last of them
 var (
 	bucketOutbox       = registerBucket([]byte("outbox"))
 	bucketOutboxRaw    = registerBucket([]byte("outbox-raw"))
 	bucketOutboxDue    = registerBucket([]byte("outbox-due"))
 	bucketOutboxMsgID  = registerBucket([]byte("outbox-msgid"))
 	bucketOutboxFailed = registerBucket([]byte("outbox-failed"))
+	bucketOutboxParts  = registerBucket([]byte("outbox-parts"))
+	bucketOutboxRefs   = registerBucket([]byte("outbox-part-refs"))
 )
+
+// OutboxPart is a piece of a mail that many mails carry alike (the
+// encoded body of a picture): the outbox keeps it once under its Key, and
+// the mail's Raw is kept without it.
+type OutboxPart struct {
+	// Key names the part's bytes: two parts with one key must have the
+	// same Data (a hash of them makes sure).
+	Key string `json:"key"`
+	// Off is where Data goes in Raw — the Raw given to EnqueueMail, which
+	// lacks every part (offsets increasing).
+	Off int `json:"off"`
+	// Data is the part's bytes; given to EnqueueMail, not kept in the
+	// mail's record (OutboxMail returns Raw with them in place).
+	Data []byte `json:"-"`
+}
 
 // OutboxMessage is one mail in the outbox.
 type OutboxMessage struct {
@@ -36,7 +58,11 @@ type OutboxMessage struct {
 	MessageID string   `json:"message_id"` // without <>, unique
 	From      string   `json:"from"`       // envelope sender, "" = null sender
 	To        []string `json:"to"`         // envelope recipients
-	Raw       []byte   `json:"-"`          // the whole message
+	Raw       []byte   `json:"-"`          // the whole message (given to EnqueueMail: without its Parts)
+	// Parts are pieces of the message kept once for every mail that
+	// carries them (EnqueueMail); the Raw that OutboxMail returns has them
+	// in place.
+	Parts []OutboxPart `json:"parts,omitempty"`
 	// Queued is when the mail entered the outbox.
 	Queued time.Time `json:"queued"`
 	// Attempts counts delivery attempts begun (BeginMailAttempt).
@@ -116,6 +142,9 @@ func (tx *Tx) EnqueueMail(m OutboxMessage) (uint64, error) {
 	if err := tx.bucket(bucketOutboxRaw).Put(u64(id), sealed); err != nil {
 		return 0, err
 	}
+	if err := tx.holdParts(m); err != nil {
+		return 0, fmt.Errorf("enqueue mail <%s>: %w", m.MessageID, err)
+	}
 	if err := tx.bucket(bucketOutboxDue).Put(dueKey(m.NextAttempt, id), nil); err != nil {
 		return 0, err
 	}
@@ -132,8 +161,94 @@ func (tx *Tx) OutboxMail(id uint64) (OutboxMessage, error) {
 	if err != nil {
 		return m, fmt.Errorf("outbox mail %d: %w", id, err)
 	}
-	m.Raw = raw // a new slice, not bbolt's
+	if m.Raw, err = tx.fillParts(raw, m.Parts); err != nil { // a new slice, not bbolt's
+		return m, fmt.Errorf("outbox mail %d: %w", id, err)
+	}
 	return m, nil
+}
+
+// holdParts stores the parts of a mail being queued (those not stored
+// yet) and counts one more mail that carries each.
+func (tx *Tx) holdParts(m OutboxMessage) error {
+	parts, refs := tx.bucket(bucketOutboxParts), tx.bucket(bucketOutboxRefs)
+	at := 0
+	for _, p := range m.Parts {
+		if p.Key == "" || p.Off < at || p.Off > len(m.Raw) {
+			return fmt.Errorf("part %q at %d: no key, or out of place", p.Key, p.Off)
+		}
+		at = p.Off
+		n := uint64(0)
+		if v := refs.Get([]byte(p.Key)); v != nil {
+			n = u64Of(v)
+		} else {
+			if len(p.Data) == 0 {
+				return fmt.Errorf("part %q: new and empty", p.Key)
+			}
+			sealed, err := tx.sealMail(p.Data)
+			if err != nil {
+				return err
+			}
+			if err := parts.Put([]byte(p.Key), sealed); err != nil {
+				return err
+			}
+		}
+		if err := refs.Put([]byte(p.Key), u64(n+1)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillParts returns raw with the stored parts in place.
+func (tx *Tx) fillParts(raw []byte, parts []OutboxPart) ([]byte, error) {
+	if len(parts) == 0 {
+		return raw, nil
+	}
+	data := make([][]byte, len(parts))
+	n := len(raw)
+	for i, p := range parts {
+		d, err := tx.openMail(tx.bucket(bucketOutboxParts).Get([]byte(p.Key)))
+		if err != nil {
+			return nil, fmt.Errorf("part %q: %w", p.Key, err)
+		}
+		data[i] = d
+		n += len(d)
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for i, p := range parts {
+		if p.Off < at || p.Off > len(raw) {
+			return nil, fmt.Errorf("part %q at %d is out of place", p.Key, p.Off)
+		}
+		out = append(append(out, raw[at:p.Off]...), data[i]...)
+		at = p.Off
+	}
+	return append(out, raw[at:]...), nil
+}
+
+// releaseParts counts one mail fewer that carries each of parts, and
+// deletes a part no mail carries any more.
+func (tx *Tx) releaseParts(parts []OutboxPart) error {
+	refs := tx.bucket(bucketOutboxRefs)
+	for _, p := range parts {
+		v := refs.Get([]byte(p.Key))
+		if v == nil {
+			continue
+		}
+		if n := u64Of(v); n > 1 {
+			if err := refs.Put([]byte(p.Key), u64(n-1)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := refs.Delete([]byte(p.Key)); err != nil {
+			return err
+		}
+		if err := tx.bucket(bucketOutboxParts).Delete([]byte(p.Key)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DueMail returns up to limit queued mails whose NextAttempt is not after
@@ -222,7 +337,7 @@ func (tx *Tx) removeMail(id uint64) (OutboxMessage, error) {
 			return m, err
 		}
 	}
-	return m, nil
+	return m, tx.releaseParts(m.Parts)
 }
 
 // MailSent records that the server accepted the mail: it leaves the

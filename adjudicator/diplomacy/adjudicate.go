@@ -3,8 +3,6 @@ package diplomacy
 import (
 	"fmt"
 	"sort"
-
-	"pbemd/orders"
 )
 
 // Adjudicate resolves the current phase of pos with the given orders and
@@ -52,9 +50,9 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 		u := &pos.Units[i]
 		pi := b.unitProv[i]
 		l, _ := m.locOf(pi, u.Loc.Coast)
-		r.u[i] = mvUnit{power: b.unitPow[i], typ: u.Type, prov: pi, loc: l, kind: orders.Hold, aux: -1, order: -1,
+		r.u[i] = mvUnit{power: b.unitPow[i], typ: u.Type, prov: pi, loc: l, kind: Hold, aux: -1, order: -1,
 			nextTo: -1, firstSup: -1, nextSup: -1, firstCon: -1, nextCon: -1}
-		if u.Type == orders.Fleet && m.convoyable(pi) {
+		if u.Type == Fleet && m.convoyable(pi) {
 			chk.fleets.set(pi)
 		}
 	}
@@ -90,7 +88,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 		if conflict[i] {
 			u := &r.u[i]
 			res.Orders[u.order].Outcome = "dup"
-			u.order, u.kind = -1, orders.Hold
+			u.order, u.kind = -1, Hold
 		}
 	}
 	// Convoy intent for moves to adjacent provinces (DATC 4.A.3, 2023
@@ -98,11 +96,11 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	// same power is (legally) ordered to convoy it.
 	for f := range r.u {
 		fu := &r.u[f]
-		if fu.kind != orders.Convoy {
+		if fu.kind != Convoy {
 			continue
 		}
 		a := &r.u[fu.aux]
-		if a.kind == orders.Move && a.dst == fu.dst && a.power == fu.power {
+		if a.kind == Move && a.dst == fu.dst && a.power == fu.power {
 			a.convoy = true
 		}
 	}
@@ -111,17 +109,17 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	for i := n - 1; i >= 0; i-- {
 		u := &r.u[i]
 		switch u.kind {
-		case orders.Move:
+		case Move:
 			u.nextTo = r.moveTo[u.dst]
 			r.moveTo[u.dst] = i
-		case orders.SupportHold:
-			u.valid = r.u[u.aux].kind != orders.Move
-		case orders.SupportMove:
+		case SupportHold:
+			u.valid = r.u[u.aux].kind != Move
+		case SupportMove:
 			a := &r.u[u.aux]
-			u.valid = a.kind == orders.Move && a.dst == u.dst && (u.coast == "" || m.locs[a.dstLoc].coast == u.coast)
-		case orders.Convoy:
+			u.valid = a.kind == Move && a.dst == u.dst && (u.coast == "" || m.locs[a.dstLoc].coast == u.coast)
+		case Convoy:
 			a := &r.u[u.aux]
-			u.valid = a.kind == orders.Move && a.dst == u.dst && a.convoy
+			u.valid = a.kind == Move && a.dst == u.dst && a.convoy
 		}
 	}
 	for i := n - 1; i >= 0; i-- {
@@ -130,19 +128,19 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 			continue
 		}
 		switch u.kind {
-		case orders.SupportHold, orders.SupportMove:
+		case SupportHold, SupportMove:
 			u.nextSup = r.u[u.aux].firstSup
 			r.u[u.aux].firstSup = i
-		case orders.Convoy:
+		case Convoy:
 			u.nextCon = r.u[u.aux].firstCon
 			r.u[u.aux].firstCon = i
 		}
 	}
 	for i := range r.u {
 		switch r.u[i].kind {
-		case orders.Move:
+		case Move:
 			r.resolve(i)
-		case orders.SupportHold, orders.SupportMove, orders.Convoy:
+		case SupportHold, SupportMove, Convoy:
 			if r.u[i].valid {
 				r.resolve(i)
 			}
@@ -154,7 +152,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	dislodger := b.dislodger
 	for i := range r.u {
 		u := &r.u[i]
-		if u.kind == orders.Move && u.res {
+		if u.kind == Move && u.res {
 			continue
 		}
 		for k := r.moveTo[u.prov]; k >= 0; k = r.u[k].nextTo {
@@ -169,7 +167,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	for i := range r.u {
 		u := &r.u[i]
 		switch {
-		case u.kind == orders.Move && u.res:
+		case u.kind == Move && u.res:
 			occupied[u.dst] = true
 		case dislodger[i] < 0:
 			occupied[u.prov] = true
@@ -177,7 +175,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	}
 	for i := range r.u {
 		u := &r.u[i]
-		if u.kind != orders.Move || occupied[u.dst] || r.moveTo[u.dst] != i {
+		if u.kind != Move || occupied[u.dst] || r.moveTo[u.dst] != i {
 			continue // not the first move to a province left vacant
 		}
 		for k := i; k >= 0; k = r.u[k].nextTo {
@@ -221,7 +219,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	for i := range pos.Units {
 		u := &r.u[i]
 		switch {
-		case u.kind == orders.Move && u.res:
+		case u.kind == Move && u.res:
 			b.addUnit(i, u.dstLoc, u.dst, u.power)
 		case dislodger[i] >= 0:
 			a := &r.u[dislodger[i]]
@@ -266,7 +264,7 @@ func retreatOptions(m *Map, d Dislodged, occupied []bool, standoffs []string) []
 		}
 		return true
 	}
-	if d.Type == orders.Army {
+	if d.Type == Army {
 		for p := range m.Provinces {
 			if m.army[pi].has(p) && ok(p) {
 				out = append(out, m.Provinces[p].ID)
@@ -303,12 +301,12 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 	m := c.m
 	o := &po.Order
 	switch o.Kind {
-	case orders.Hold, orders.Move, orders.SupportHold, orders.SupportMove, orders.Convoy:
-	case orders.Retreat:
+	case Hold, Move, SupportHold, SupportMove, Convoy:
+	case Retreat:
 		return notChecked, "retreats are ordered in a retreat phase"
-	case orders.Disband:
+	case Disband:
 		return notChecked, "disbands are ordered in a retreat or adjustment phase"
-	case orders.Build, orders.Waive:
+	case Build, Waive:
 		return notChecked, "builds are ordered in an adjustment phase"
 	default:
 		return notChecked, "not an order"
@@ -328,9 +326,9 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 	// DATC 4.B.5, 4.C.2: a wrong coast or unit type of the ordered unit is ignored.
 	loc, _ := m.locOf(pi, u.Loc.Coast)
 	switch o.Kind {
-	case orders.Hold:
+	case Hold:
 		return checked{i, -1, -1, -1}, ""
-	case orders.Move:
+	case Move:
 		to, ok := m.prov(o.Target.Province)
 		if !ok {
 			return notChecked, fmt.Sprintf("unknown province %q", o.Target.Province)
@@ -338,7 +336,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 		if to == pi {
 			return notChecked, "a unit cannot move to its own province"
 		}
-		if u.Type == orders.Fleet {
+		if u.Type == Fleet {
 			if o.ViaConvoy || len(o.Path) > 0 {
 				return notChecked, "only armies can be convoyed"
 			}
@@ -359,7 +357,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 			return notChecked, fmt.Sprintf("%s cannot reach %s", m.UnitName(*u), m.Provinces[to].Abbrev)
 		}
 		return checked{i, to, -1, to}, ""
-	case orders.SupportHold, orders.SupportMove:
+	case SupportHold, SupportMove:
 		ai, ok := m.prov(o.Aux.Province)
 		if !ok {
 			return notChecked, fmt.Sprintf("unknown province %q", o.Aux.Province)
@@ -371,7 +369,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 		if a == i {
 			return notChecked, "a unit cannot support itself"
 		}
-		if o.Kind == orders.SupportHold {
+		if o.Kind == SupportHold {
 			if !c.canSupportInto(i, pi, loc, ai) {
 				return notChecked, fmt.Sprintf("%s cannot reach %s, so it cannot support there", m.UnitName(*u), m.Provinces[ai].Abbrev)
 			}
@@ -391,7 +389,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 			return notChecked, fmt.Sprintf("%s cannot reach %s, so it cannot support there", m.UnitName(*u), m.Provinces[to].Abbrev)
 		}
 		au := c.units[a]
-		if au.Type == orders.Fleet {
+		if au.Type == Fleet {
 			al, _ := m.locOf(ai, au.Loc.Coast)
 			if !m.fleetTo[al].has(to) {
 				return notChecked, fmt.Sprintf("%s cannot move to %s", m.UnitName(au), m.Provinces[to].Abbrev)
@@ -406,8 +404,8 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 			return notChecked, fmt.Sprintf("%s cannot move to %s", m.UnitName(au), m.Provinces[to].Abbrev)
 		}
 		return checked{i, to, ai, -1}, ""
-	case orders.Convoy:
-		if u.Type != orders.Fleet || !m.convoyable(pi) {
+	case Convoy:
+		if u.Type != Fleet || !m.convoyable(pi) {
 			return notChecked, "only a fleet at sea can convoy" // DATC 6.F.1
 		}
 		ai, ok := m.prov(o.Aux.Province)
@@ -418,7 +416,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 		if a < 0 {
 			return notChecked, fmt.Sprintf("there is no unit in %s to convoy", m.Provinces[ai].Abbrev)
 		}
-		if c.units[a].Type != orders.Army {
+		if c.units[a].Type != Army {
 			return notChecked, "only armies can be convoyed" // DATC 6.A.7
 		}
 		to, ok := m.prov(o.Target.Province)
@@ -503,34 +501,34 @@ func inPath(p []int, x int) bool {
 }
 
 // apply records a legal order on unit i, with what check found of it.
-func (c *moveCheck) apply(r *mover, i int, o *orders.Order, ck checked) {
+func (c *moveCheck) apply(r *mover, i int, o *Order, ck checked) {
 	m := c.m
 	u := &r.u[i]
 	u.kind = o.Kind
 	switch o.Kind {
-	case orders.Move:
+	case Move:
 		u.dst, u.dstLoc = ck.to, ck.dstLoc
-		if u.typ != orders.Fleet {
+		if u.typ != Fleet {
 			u.convoy = o.ViaConvoy || len(o.Path) > 0 || !m.army[u.prov].has(u.dst)
 		}
-	case orders.SupportHold:
+	case SupportHold:
 		u.aux = c.unitAt[ck.aux]
-	case orders.SupportMove:
+	case SupportMove:
 		u.aux = c.unitAt[ck.aux]
 		u.dst = ck.to
 		if len(m.Provinces[u.dst].Coasts) > 0 {
 			u.coast = o.Target.Coast
 		}
-	case orders.Convoy:
+	case Convoy:
 		u.aux = c.unitAt[ck.aux]
 		u.dst = ck.to
 	}
 }
 
 // sameOrder reports whether two legal orders for one unit mean the same.
-func sameOrder(a, b orders.Order) bool {
-	norm := func(o orders.Order) string {
-		o.Unit, o.AuxUnit = orders.NoUnit, orders.NoUnit
+func sameOrder(a, b Order) bool {
+	norm := func(o Order) string {
+		o.Unit, o.AuxUnit = NoUnit, NoUnit
 		o.Loc.Coast, o.Aux.Coast = "", ""
 		return fmt.Sprintf("%d|%s|%s|%s|%v|%v", o.Kind, o.Loc.Province, o.Aux.Province, o.Target, o.ViaConvoy || len(o.Path) > 0, o.Target.Coast)
 	}
@@ -555,25 +553,25 @@ func (b *resolver) explain(t []byte, i, dislodger int) ([]byte, Outcome) {
 		return b.appendUnitName(t, dislodger)
 	}
 	switch u.kind {
-	case orders.Hold:
+	case Hold:
 		if dislodger >= 0 {
 			return dis(t, false), Failed
 		}
 		return t, Succeeded
-	case orders.Move:
+	case Move:
 		if u.res {
 			return t, Succeeded
 		}
 		return dis(b.whyMoveFailed(t, i), true), Failed
-	case orders.SupportHold, orders.SupportMove:
+	case SupportHold, SupportMove:
 		if !u.valid {
 			t = b.appendUnitName(t, u.aux)
-			if u.kind == orders.SupportHold {
+			if u.kind == SupportHold {
 				t = append(t, " did not hold: it was ordered to move"...)
 			} else {
 				t = append(t, " did not move to "...)
 				t = append(t, m.Provinces[u.dst].Abbrev...)
-				if r.u[u.aux].kind == orders.Move {
+				if r.u[u.aux].kind == Move {
 					t = append(t, coastSuffix(u.coast)...)
 				}
 			}
@@ -587,12 +585,12 @@ func (b *resolver) explain(t []byte, i, dislodger int) ([]byte, Outcome) {
 		}
 		for k := r.moveTo[u.prov]; k >= 0; k = r.u[k].nextTo {
 			v := &r.u[k]
-			if v.power != u.power && !(u.kind == orders.SupportMove && v.prov == u.dst) && r.path(k) {
+			if v.power != u.power && !(u.kind == SupportMove && v.prov == u.dst) && r.path(k) {
 				return b.appendUnitName(append(t, "support cut by "...), k), Failed
 			}
 		}
 		return append(t, "support cut"...), Failed
-	case orders.Convoy:
+	case Convoy:
 		if !u.valid {
 			t = b.appendUnitName(t, u.aux)
 			t = append(t, " was not ordered to "...)

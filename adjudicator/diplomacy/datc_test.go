@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"pbemd/orders"
 )
 
 // A case file (testdata/datc/*.txt, testdata/ancmed/*.txt) holds cases:
@@ -211,13 +209,13 @@ func (c *datcCase) position(t *testing.T, m *Map) *Position {
 	return pos
 }
 
-func readLoc(m *Map, s string) (orders.Location, error) {
+func readLoc(m *Map, s string) (Location, error) {
 	p, c, _ := strings.Cut(s, "/")
 	p = strings.ToLower(p)
 	if _, ok := m.provIdx[p]; ok {
-		return orders.Location{Province: p, Coast: strings.ToLower(c)}, nil
+		return Location{Province: p, Coast: strings.ToLower(c)}, nil
 	}
-	return orders.Location{}, fmt.Errorf("unknown location %q", s)
+	return Location{}, fmt.Errorf("unknown location %q", s)
 }
 
 func readUnit(m *Map, s string) (Unit, error) {
@@ -229,8 +227,8 @@ func readUnit(m *Map, s string) (Unit, error) {
 	if err != nil {
 		return Unit{}, err
 	}
-	t := map[string]orders.UnitType{"A": orders.Army, "F": orders.Fleet}[f[0]]
-	if t == orders.NoUnit {
+	t := map[string]UnitType{"A": Army, "F": Fleet}[f[0]]
+	if t == NoUnit {
 		return Unit{}, fmt.Errorf("bad unit type in %q", s)
 	}
 	return Unit{Type: t, Loc: l}, nil
@@ -328,7 +326,7 @@ func (m *Map) optionNames2(opts []string) string {
 	var out []string
 	for _, o := range opts {
 		p, c := splitLoc(o)
-		out = append(out, m.LocName(orders.Location{Province: p, Coast: c}))
+		out = append(out, m.LocName(Location{Province: p, Coast: c}))
 	}
 	return strings.Join(out, " ")
 }

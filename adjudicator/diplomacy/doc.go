@@ -72,6 +72,15 @@
 // calls an order "not possible" without saying illegal or void (6.F.1,
 // 6.G.7), this engine reports it illegal, which has the same effect.
 //
+// # Orders
+//
+// The Diplomacy order language lives here: Order and its kinds (order.go),
+// the grammar (grammar.go, an orders.Grammar over a map's Lexicon), Parse
+// and ParseOrder, and Format, the canonical short form stored and shown
+// ("A Par - Bur"). Package orders lends the mail structure, the shared
+// commands, the tokenizer and the name matcher; Parse's comment lists what
+// the grammar accepts.
+//
 // # Pictures
 //
 // The engine is an adjudicator.Drawer: Draw shows a position (after a phase,
@@ -84,7 +93,7 @@
 // # Engine adapter
 //
 // Powers are named by their map ids ("england", "rome"). Check reads a
-// power's mail text with the orders package, marks orders that cannot apply
+// power's mail text with Parse, marks orders that cannot apply
 // as diagnostics (a later order for a unit replaces an earlier one in the
 // same text), and returns canonical lines; Resolve reads those lines back
 // (a power without lines is in civil disorder). State is versioned JSON

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"pbemd/adjudicator"
-	"pbemd/orders"
 	"pbemd/picture"
 )
 
@@ -162,7 +161,7 @@ func newBoard(m *Map) (*board, error) {
 }
 
 // point is where a unit at a location stands, in pixels.
-func (b *board) point(l orders.Location) picture.Point {
+func (b *board) point(l Location) picture.Point {
 	if l.Coast != "" {
 		if p, ok := b.g.Coasts[l.Province+"/"+l.Coast]; ok {
 			return p.Scale(b.scale)
@@ -188,7 +187,7 @@ type drawnResults struct {
 
 type drawnOrder struct {
 	power   string
-	order   orders.Order
+	order   Order
 	outcome Outcome
 }
 
@@ -209,9 +208,9 @@ func (m *Map) parseResults(data []byte) (*drawnResults, error) {
 	}
 	dr.orders = m.readOrders(ph.Type, rows)
 	unit := func(ju jsonUnit) (Unit, bool) {
-		u := Unit{Power: ju.Power, Loc: orders.Location{Province: ju.Province, Coast: ju.Coast}, Type: orders.Army}
+		u := Unit{Power: ju.Power, Loc: Location{Province: ju.Province, Coast: ju.Coast}, Type: Army}
 		if ju.Type == "fleet" {
-			u.Type = orders.Fleet
+			u.Type = Fleet
 		}
 		_, ok := m.provIdx[u.Loc.Province]
 		return u, ok
@@ -243,7 +242,7 @@ type resultRow struct {
 // that do not parse, and illegal or unmatched orders, are left out.
 func (m *Map) readOrders(pt PhaseType, rows []resultRow) []drawnOrder {
 	e := &Engine{m: m}
-	opts := orders.Options{Lexicon: m.lex, Phase: e.parsePhase(pt)}
+	opts := ParseOptions{Lexicon: m.lex, Phase: e.parsePhase(pt)}
 	var out []drawnOrder
 	for _, r := range rows {
 		if r.outcome != Succeeded && r.outcome != Failed {
@@ -253,7 +252,7 @@ func (m *Map) readOrders(pt PhaseType, rows []resultRow) []drawnOrder {
 		if !ok {
 			continue
 		}
-		o, _, err := orders.ParseOrder(r.text, opts)
+		o, _, err := ParseOrder(r.text, opts)
 		if err != nil {
 			continue
 		}
@@ -396,7 +395,7 @@ func (b *board) unit(u Unit, c picture.Point, k float64) []picture.Item {
 	st := picture.Style{Fill: col, Stroke: textColor, StrokeWidth: 1.5}
 	var shape picture.Item
 	letterAt := c.Add(picture.Pt(0, 4.2*k))
-	if u.Type == orders.Fleet {
+	if u.Type == Fleet {
 		// A boat: a hull with a sail.
 		pts := func(xy ...float64) []picture.Point {
 			var out []picture.Point
@@ -434,7 +433,7 @@ func (b *board) dislodged(d Dislodged) []picture.Item {
 	var out []picture.Item
 	for _, o := range d.Options {
 		prov, coast, _ := strings.Cut(o, "/")
-		to := b.point(orders.Location{Province: prov, Coast: coast})
+		to := b.point(Location{Province: prov, Coast: coast})
 		out = append(out, &picture.Arrow{From: c, To: shorten(c, to, 11), Head: 7, Style: picture.Style{Stroke: b.darks[b.m.powerIdx[d.Power]], StrokeWidth: 1.3, Dash: []float64{2, 3}}})
 	}
 	out = append(out, &picture.Circle{C: c, R: 14, Style: picture.Style{Fill: picture.White.Alpha(160), Stroke: crossColor, StrokeWidth: 1.8, Dash: []float64{4, 2}}})
@@ -491,13 +490,13 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 	m := b.m
 	// A move's arrow, by the province it starts from, for supports.
 	moveOf := map[string][2]picture.Point{}
-	arrowFor := func(o orders.Order) (picture.Point, picture.Point) {
+	arrowFor := func(o Order) (picture.Point, picture.Point) {
 		from := b.point(o.Loc)
 		to := b.point(o.Target)
 		return from, shorten(from, to, 11)
 	}
 	for _, d := range res.orders {
-		if d.order.Kind == orders.Move {
+		if d.order.Kind == Move {
 			f, t := arrowFor(d.order)
 			moveOf[d.order.Loc.Province] = [2]picture.Point{f, t}
 		}
@@ -520,13 +519,13 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 		o := d.order
 		failed := d.outcome != Succeeded
 		switch o.Kind {
-		case orders.Move, orders.Retreat:
+		case Move, Retreat:
 			from, to := arrowFor(o)
-			if o.Kind == orders.Retreat {
+			if o.Kind == Retreat {
 				from = from.Add(dislodgedOffset)
 			}
 			a := &picture.Arrow{From: from, To: to, Head: 11, Style: style(d, 3, nil)}
-			if o.Kind == orders.Move && !m.ArmyBorder(o.Loc.Province, o.Target.Province) && o.Unit == orders.Army {
+			if o.Kind == Move && !m.ArmyBorder(o.Loc.Province, o.Target.Province) && o.Unit == Army {
 				// By convoy: bend the arrow so it reads as a voyage.
 				mid := from.Lerp(to, 0.5)
 				v := to.Sub(from)
@@ -539,7 +538,7 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 			if failed {
 				over = append(over, cross(from.Lerp(to, 0.72))...)
 			}
-		case orders.SupportMove:
+		case SupportMove:
 			from := b.point(o.Loc)
 			mv, ok := moveOf[o.Aux.Province]
 			var to picture.Point
@@ -555,7 +554,7 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 			if failed {
 				over = append(over, cross(from.Lerp(to, 0.5))...)
 			}
-		case orders.SupportHold:
+		case SupportHold:
 			from := b.point(o.Loc)
 			to := b.point(o.Aux)
 			st := style(d, 2, []float64{6, 4})
@@ -564,7 +563,7 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 			if failed {
 				over = append(over, cross(from.Lerp(to, 0.5))...)
 			}
-		case orders.Convoy:
+		case Convoy:
 			fleet := b.point(o.Loc)
 			army := b.point(o.Aux)
 			land := b.point(o.Target)
@@ -574,20 +573,20 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 			if failed {
 				over = append(over, cross(fleet.Add(picture.Pt(0, -19)))...)
 			}
-		case orders.Disband:
+		case Disband:
 			at := b.point(o.Loc)
 			if res.isRetreatPhase() {
 				at = at.Add(dislodgedOffset)
 			}
 			over = append(over, cross(at)...)
-		case orders.Build:
+		case Build:
 			at := b.point(o.Loc)
 			over = append(over, &picture.Circle{C: at, R: 15, Style: picture.Style{Stroke: b.darks[m.powerIdx[d.power]], StrokeWidth: 2.2}})
 		}
 	}
 	// Units removed by civil disorder or a failed retreat.
 	for _, u := range res.disbanded {
-		if !res.ordered(orders.Disband, u.Loc.Province) {
+		if !res.ordered(Disband, u.Loc.Province) {
 			at := b.point(u.Loc)
 			if res.isRetreatPhase() {
 				at = at.Add(dislodgedOffset)
@@ -600,7 +599,7 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 
 func (r *drawnResults) isRetreatPhase() bool { return strings.Contains(r.phase, "Retreats") }
 
-func (r *drawnResults) ordered(k orders.OrderKind, prov string) bool {
+func (r *drawnResults) ordered(k OrderKind, prov string) bool {
 	for _, d := range r.orders {
 		if d.order.Kind == k && d.order.Loc.Province == prov && d.outcome == Succeeded {
 			return true
@@ -626,9 +625,9 @@ func (b *board) legendKey() []picture.Item {
 	}
 	p0 := m.Powers[0].ID
 	entries := []entry{
-		{"army", 18, func(c picture.Point) []picture.Item { return b.unit(Unit{Power: p0, Type: orders.Army}, c, 0.8) }},
+		{"army", 18, func(c picture.Point) []picture.Item { return b.unit(Unit{Power: p0, Type: Army}, c, 0.8) }},
 		{"fleet", 24, func(c picture.Point) []picture.Item {
-			return b.unit(Unit{Power: p0, Type: orders.Fleet}, c.Add(picture.Pt(0, 2)), 0.8)
+			return b.unit(Unit{Power: p0, Type: Fleet}, c.Add(picture.Pt(0, 2)), 0.8)
 		}},
 		{"move", 28, func(c picture.Point) []picture.Item {
 			return []picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 9, Style: picture.Style{Stroke: textColor, StrokeWidth: 2.5}}}

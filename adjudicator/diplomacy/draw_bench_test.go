@@ -46,7 +46,7 @@ func burstPositions(tb testing.TB, e *Engine, n int) (states, results [][]byte) 
 				tb.Fatal(err)
 			}
 			state, res = out.Next, out.Report.Data
-			if out.Over {
+			if st, _ := e.Status(out.Next); st.Over {
 				break
 			}
 		}

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"pbemd/orders"
 	"pbemd/picture"
 )
 
@@ -81,7 +80,7 @@ func midGame(t testing.TB, e *Engine) (state, results []byte, phase string) {
 			if pos.Phase.Type == Movement && hasEverything(t, m, out.Report.Data) {
 				return out.Next, out.Report.Data, pos.Phase.ID()
 			}
-			if out.Over {
+			if st, _ := e.Status(out.Next); st.Over {
 				break
 			}
 			state = out.Next
@@ -99,11 +98,11 @@ func hasEverything(t testing.TB, m *Map, data []byte) bool {
 	seen := map[string]bool{}
 	for _, d := range dr.orders {
 		switch {
-		case d.order.Kind == orders.Move && d.outcome == Succeeded:
+		case d.order.Kind == Move && d.outcome == Succeeded:
 			seen["move"] = true
-		case d.order.Kind == orders.SupportMove && d.outcome == Succeeded:
+		case d.order.Kind == SupportMove && d.outcome == Succeeded:
 			seen["support"] = true
-		case d.order.Kind == orders.Convoy && d.outcome == Succeeded:
+		case d.order.Kind == Convoy && d.outcome == Succeeded:
 			seen["convoy"] = true
 		}
 		if d.outcome == Failed {
@@ -389,10 +388,10 @@ func TestPictureOtherPhases(t *testing.T) {
 	}
 	var lines []string
 	for i, d := range pos.Dislodged {
-		o := orders.Order{Kind: orders.Disband, Unit: d.Type, Loc: d.Loc}
+		o := Order{Kind: Disband, Unit: d.Type, Loc: d.Loc}
 		if i == 0 && len(d.Options) > 0 {
 			prov, coast, _ := strings.Cut(d.Options[0], "/")
-			o = orders.Order{Kind: orders.Retreat, Unit: d.Type, Loc: d.Loc, Target: orders.Location{Province: prov, Coast: coast}}
+			o = Order{Kind: Retreat, Unit: d.Type, Loc: d.Loc, Target: Location{Province: prov, Coast: coast}}
 		}
 		lines = append(lines, d.Power+": "+m.FormatOrder(o))
 	}
@@ -469,9 +468,9 @@ func TestFleetOnCoastDrawnAtCoast(t *testing.T) {
 	m, _ := MapByName("standard")
 	b, _ := m.board()
 	units := section(string(svgOf(t, p)), "units")
-	for _, l := range []orders.Location{{Province: "spa", Coast: "nc"}, {Province: "stp", Coast: "sc"}, {Province: "bul"}} {
+	for _, l := range []Location{{Province: "spa", Coast: "nc"}, {Province: "stp", Coast: "sc"}, {Province: "bul"}} {
 		c := b.point(l)
-		if l.Coast != "" && c == b.point(orders.Location{Province: l.Province}) {
+		if l.Coast != "" && c == b.point(Location{Province: l.Province}) {
 			t.Fatalf("%v: the coast point is the province's", l)
 		}
 		var want string

@@ -57,81 +57,173 @@ func (e *Engine) Info() adjudicator.Info {
 		powers = append(powers, p.ID)
 	}
 	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in Spring %s.", e.m.Victory, e.m.YearName(e.m.StartYear))
-	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules, Examples: e.examples()}
+	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules, Examples: e.examples(), Diplomats: true}
 }
 
 // examples are order lines that work on this map, built from its start
-// position so they name real units and real places (HELP shows them; a
-// test parses every one). A note in parentheses follows some.
+// position so they name real units and real places (Info.Examples; a test
+// parses every one). A note in parentheses follows some.
 func (e *Engine) examples() []string {
+	return e.examplesFor(e.m.NewPosition(), e.m.Powers[0].ID, true)
+}
+
+// Examples implements adjudicator.Exampler: order lines for power's own
+// units in the open phase of state (HELP shows them).
+func (e *Engine) Examples(state []byte, power string) []string {
+	g, err := decodeState(state, e.m.Name)
+	if err != nil || g.over {
+		return nil
+	}
+	return e.examplesFor(g.pos, power, false)
+}
+
+// examplesFor builds examples for power's units in pos, those of the
+// phase pos is in; with all set, the game's general examples: every kind
+// of order, with any power's units (power is then the one to build for).
+func (e *Engine) examplesFor(pos *Position, power string, all bool) []string {
 	m := e.m
-	pos := m.NewPosition()
-	border := func(t orders.UnitType, a, b string) bool {
-		if t == orders.Army {
+	border := func(t UnitType, a, b string) bool {
+		if t == Army {
 			return m.ArmyBorder(a, b)
 		}
 		return m.FleetBorder(a, b)
 	}
-	f := func(o orders.Order) string { return m.FormatOrder(o) }
+	f := func(o Order) string { return m.FormatOrder(o) }
+	phase := pos.Phase.Type
+	mine := func(p string) bool { return all || p == power }
 	var out []string
-	// A move, in short and in the seed's long form, and a hold.
-	for _, u := range pos.Units {
-		if u.Type != orders.Army || u.Loc.Coast != "" {
-			continue
-		}
-		for _, n := range m.Provinces {
-			if n.ID == u.Loc.Province || n.Kind == Sea || !m.ArmyBorder(u.Loc.Province, n.ID) {
+	if all || phase == Retreats {
+		for _, d := range pos.Dislodged {
+			if d.Power != power || all {
 				continue
 			}
-			from, _ := m.Province(u.Loc.Province)
-			out = append(out,
-				f(orders.Order{Kind: orders.Move, Unit: u.Type, Loc: u.Loc, Target: orders.Location{Province: n.ID}}),
-				fmt.Sprintf("Army %q move %q", from.Full, n.Full),
-				f(orders.Order{Kind: orders.Hold, Unit: u.Type, Loc: u.Loc}),
-				f(orders.Order{Kind: orders.Retreat, Unit: u.Type, Loc: u.Loc, Target: orders.Location{Province: n.ID}})+"   (retreat phases)",
-				f(orders.Order{Kind: orders.Disband, Unit: u.Type, Loc: u.Loc})+"   (retreat and adjustment phases)")
-			break
-		}
-		if len(out) > 0 {
-			break
+			if len(d.Options) > 0 {
+				prov, coast, _ := strings.Cut(d.Options[0], "/")
+				loc := Location{Province: prov, Coast: coast}
+				out = append(out, f(Order{Kind: Retreat, Unit: d.Type, Loc: d.Loc, Target: loc}))
+			}
+			out = append(out, f(Order{Kind: Disband, Unit: d.Type, Loc: d.Loc}))
 		}
 	}
-	// A support: two units of one power that can both reach a province.
-support:
-	for _, a := range pos.Units {
-		for _, b := range pos.Units {
-			if a.Power != b.Power || a.Loc == b.Loc {
+	if all || phase == Movement {
+		// A move, in short and in the seed's long form, and a hold.
+		for _, u := range pos.Units {
+			if !mine(u.Power) || u.Type != Army || u.Loc.Coast != "" {
 				continue
 			}
 			for _, n := range m.Provinces {
-				if n.ID != a.Loc.Province && n.ID != b.Loc.Province && len(n.Coasts) == 0 && border(a.Type, a.Loc.Province, n.ID) && border(b.Type, b.Loc.Province, n.ID) {
-					out = append(out, f(orders.Order{Kind: orders.SupportMove, Unit: a.Type, Loc: a.Loc, AuxUnit: b.Type, Aux: b.Loc, Target: orders.Location{Province: n.ID}}),
-						f(orders.Order{Kind: orders.SupportHold, Unit: a.Type, Loc: a.Loc, AuxUnit: b.Type, Aux: b.Loc}))
-					break support
+				if n.ID == u.Loc.Province || n.Kind == Sea || !m.ArmyBorder(u.Loc.Province, n.ID) {
+					continue
+				}
+				from, _ := m.Province(u.Loc.Province)
+				out = append(out,
+					f(Order{Kind: Move, Unit: u.Type, Loc: u.Loc, Target: Location{Province: n.ID}}),
+					fmt.Sprintf("Army %q move %q", from.Full, n.Full),
+					f(Order{Kind: Hold, Unit: u.Type, Loc: u.Loc}))
+				if all {
+					out = append(out,
+						f(Order{Kind: Retreat, Unit: u.Type, Loc: u.Loc, Target: Location{Province: n.ID}})+"   (retreat phases)",
+						f(Order{Kind: Disband, Unit: u.Type, Loc: u.Loc})+"   (retreat and adjustment phases)")
+				}
+				break
+			}
+			if len(out) > 0 {
+				break
+			}
+		}
+		// A support: two units of the power that can both reach a province.
+	support:
+		for _, a := range pos.Units {
+			for _, b := range pos.Units {
+				if !mine(a.Power) || a.Power != b.Power || a.Loc == b.Loc {
+					continue
+				}
+				for _, n := range m.Provinces {
+					if n.ID != a.Loc.Province && n.ID != b.Loc.Province && len(n.Coasts) == 0 && border(a.Type, a.Loc.Province, n.ID) && border(b.Type, b.Loc.Province, n.ID) {
+						out = append(out, f(Order{Kind: SupportMove, Unit: a.Type, Loc: a.Loc, AuxUnit: b.Type, Aux: b.Loc, Target: Location{Province: n.ID}}),
+							f(Order{Kind: SupportHold, Unit: a.Type, Loc: a.Loc, AuxUnit: b.Type, Aux: b.Loc}))
+						break support
+					}
 				}
 			}
 		}
+		out = append(out, e.convoyExample(pos, power, all)...)
 	}
-	// A convoy: a sea between two coasts.
-convoy:
-	for _, s := range m.Provinces {
-		if s.Kind != Sea {
-			continue
+	if all || phase == Adjustments {
+		if homes := m.HomeCentres(power); len(homes) > 0 {
+			out = append(out, f(Order{Kind: Build, Unit: Army, Loc: Location{Province: homes[0]}})+"   (adjustment phases)")
 		}
-		for _, x := range m.Provinces {
-			for _, y := range m.Provinces {
-				if x.Kind == Coast && y.Kind == Coast && x.ID < y.ID && m.FleetBorder(s.ID, x.ID) && m.FleetBorder(s.ID, y.ID) && !m.ArmyBorder(x.ID, y.ID) {
-					out = append(out, f(orders.Order{Kind: orders.Convoy, Unit: orders.Fleet, Loc: orders.Location{Province: s.ID}, AuxUnit: orders.Army, Aux: orders.Location{Province: x.ID}, Target: orders.Location{Province: y.ID}}),
-						f(orders.Order{Kind: orders.Move, Unit: orders.Army, Loc: orders.Location{Province: x.ID}, Target: orders.Location{Province: y.ID}, ViaConvoy: true}))
-					break convoy
+		if !all {
+			for _, u := range pos.Units {
+				if u.Power == power {
+					out = append(out, f(Order{Kind: Disband, Unit: u.Type, Loc: u.Loc})+"   (when you must disband)")
+					break
 				}
 			}
 		}
-	}
-	if homes := m.HomeCentres(m.Powers[0].ID); len(homes) > 0 {
-		out = append(out, f(orders.Order{Kind: orders.Build, Unit: orders.Army, Loc: orders.Location{Province: homes[0]}})+"   (adjustment phases)", "Waive")
+		out = append(out, "Waive")
 	}
 	return out
+}
+
+// convoyExample is a convoy and its convoyed move: a fleet of power at sea
+// carrying an army of power to a coast it cannot walk to; with none such,
+// a fleet at sea of the power, or none. With any set, any sea between two
+// coasts (the game's general example).
+func (e *Engine) convoyExample(pos *Position, power string, any bool) []string {
+	m := e.m
+	f := func(o Order) string { return m.FormatOrder(o) }
+	if any {
+		for _, s := range m.Provinces {
+			if s.Kind != Sea {
+				continue
+			}
+			for _, x := range m.Provinces {
+				for _, y := range m.Provinces {
+					if x.Kind == Coast && y.Kind == Coast && x.ID < y.ID && m.FleetBorder(s.ID, x.ID) && m.FleetBorder(s.ID, y.ID) && !m.ArmyBorder(x.ID, y.ID) {
+						return []string{f(Order{Kind: Convoy, Unit: Fleet, Loc: Location{Province: s.ID}, AuxUnit: Army, Aux: Location{Province: x.ID}, Target: Location{Province: y.ID}}),
+							f(Order{Kind: Move, Unit: Army, Loc: Location{Province: x.ID}, Target: Location{Province: y.ID}, ViaConvoy: true})}
+					}
+				}
+			}
+		}
+		return nil
+	}
+	army := map[string]bool{}
+	for _, u := range pos.Units {
+		if u.Power == power && u.Type == Army {
+			army[u.Loc.Province] = true
+		}
+	}
+	for _, fl := range pos.Units {
+		if fl.Power != power || fl.Type != Fleet {
+			continue
+		}
+		s, ok := m.Province(fl.Loc.Province)
+		if !ok || s.Kind != Sea {
+			continue
+		}
+		var fallback []string
+		for _, x := range m.Provinces {
+			for _, y := range m.Provinces {
+				if x.Kind != Coast || y.Kind != Coast || x.ID == y.ID || !m.FleetBorder(s.ID, x.ID) || !m.FleetBorder(s.ID, y.ID) || m.ArmyBorder(x.ID, y.ID) {
+					continue
+				}
+				ex := []string{f(Order{Kind: Convoy, Unit: Fleet, Loc: fl.Loc, AuxUnit: Army, Aux: Location{Province: x.ID}, Target: Location{Province: y.ID}}),
+					f(Order{Kind: Move, Unit: Army, Loc: Location{Province: x.ID}, Target: Location{Province: y.ID}, ViaConvoy: true})}
+				if army[x.ID] {
+					return ex
+				}
+				if fallback == nil {
+					fallback = ex[:1]
+				}
+			}
+		}
+		if fallback != nil {
+			return fallback
+		}
+	}
+	return nil
 }
 
 // New implements adjudicator.Engine. The Diplomacy engines take no options.
@@ -164,14 +256,20 @@ func (e *Engine) Status(state []byte) (adjudicator.Status, error) {
 
 func (e *Engine) status(g *gameState) adjudicator.Status {
 	pos := g.pos
-	st := adjudicator.Status{ID: pos.Phase.ID(), Title: e.m.PhaseTitle(pos.Phase), Scores: map[string]int{}, Over: g.over, Winners: g.winners}
+	st := adjudicator.Status{ID: pos.Phase.ID(), Title: e.m.PhaseTitle(pos.Phase), Scores: map[string]int{}, Over: g.over}
 	switch pos.Phase.Type {
 	case Movement:
 		st.Kind = adjudicator.PhaseOrders
+		st.Combine, st.CombineText = adjudicator.CombinePerUnit, "a new order for an army or fleet replaces its earlier one; your other units keep theirs"
 	case Retreats:
 		st.Kind = adjudicator.PhaseRetreat
+		st.Combine, st.CombineText = adjudicator.CombinePerUnit, "a new order for a dislodged unit replaces its earlier one"
 	case Adjustments:
 		st.Kind = adjudicator.PhaseBuild
+		st.Combine, st.CombineText = adjudicator.CombineReplace, "in adjustment phases a new set replaces the whole standing set (builds and disbands are counted against what you are owed)"
+	}
+	if g.over {
+		st.Result = e.result(pos, g.winners)
 	}
 	live := alive(pos)
 	centres := pos.CentreCount()
@@ -187,6 +285,21 @@ func (e *Engine) status(g *gameState) adjudicator.Status {
 	}
 	st.Summary = e.summary(pos)
 	return st
+}
+
+// result is how the game of pos ended: a solo victory of its one winner
+// (none: a draw the rules decided).
+func (e *Engine) result(pos *Position, winners []string) *adjudicator.Result {
+	if len(winners) != 1 {
+		return &adjudicator.Result{Kind: "draw", Winners: winners, Text: "The game has ended in a draw."}
+	}
+	name := winners[0]
+	if i, ok := e.m.powerIdx[name]; ok {
+		name = e.m.Powers[i].Name
+	}
+	n := pos.CentreCount()[winners[0]]
+	return &adjudicator.Result{Kind: "solo", Winners: winners,
+		Text: fmt.Sprintf("%s has won with a solo victory: %d supply centres (%d were needed).", name, n, e.m.Victory)}
 }
 
 // waiting reports the powers with something to order in the phase.
@@ -271,20 +384,20 @@ func joinOr(m *Map, opts []string) string {
 	return s
 }
 
-func (e *Engine) parsePhase(p PhaseType) orders.Phase {
+func (e *Engine) parsePhase(p PhaseType) ParsePhase {
 	switch p {
 	case Movement:
-		return orders.MovementPhase
+		return MovementPhase
 	case Retreats:
-		return orders.RetreatPhase
+		return RetreatPhase
 	}
-	return orders.AdjustmentPhase
+	return AdjustmentPhase
 }
 
 // retreatView answers the parser, in a retreat phase, for dislodged units.
 type retreatView struct{ pos *Position }
 
-func (v retreatView) UnitAt(province string) (orders.UnitType, string, string, bool) {
+func (v retreatView) UnitAt(province string) (UnitType, string, string, bool) {
 	for _, d := range v.pos.Dislodged {
 		if d.Loc.Province == province {
 			return d.Type, d.Power, d.Loc.Coast, true
@@ -293,12 +406,12 @@ func (v retreatView) UnitAt(province string) (orders.UnitType, string, string, b
 	return v.pos.UnitAt(province)
 }
 
-func (e *Engine) parseOptions(pos *Position) orders.Options {
-	var view orders.Position = pos
+func (e *Engine) parseOptions(pos *Position) ParseOptions {
+	var view UnitFinder = pos
 	if pos.Phase.Type == Retreats {
 		view = retreatView{pos}
 	}
-	return orders.Options{Lexicon: e.m.lex, Position: view, Phase: e.parsePhase(pos.Phase.Type)}
+	return ParseOptions{Lexicon: e.m.lex, Position: view, Phase: e.parsePhase(pos.Phase.Type)}
 }
 
 // Check implements adjudicator.Engine: it reads a power's order text,
@@ -315,7 +428,7 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 	}
 	pos := g.pos
 	m := e.m
-	res := orders.Parse(text, e.parseOptions(pos))
+	res := Parse(text, e.parseOptions(pos))
 	var ck adjudicator.Check
 	ck.Lines = res.Lines
 	if g.over {
@@ -325,7 +438,7 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 	// Collect the orders, the last one per unit winning.
 	type entry struct {
 		line int
-		o    orders.Order
+		o    Order
 	}
 	var list []entry
 	// last[province] is the index in list of the standing order for the
@@ -334,10 +447,11 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 	last := map[string]int{}
 	for i := range ck.Lines {
 		l := &ck.Lines[i]
-		if l.Kind != orders.OrderLine || l.Order == nil {
+		lo, _ := l.Value.(*Order)
+		if l.Kind != orders.OrderLine || lo == nil {
 			continue
 		}
-		o := *l.Order
+		o := *lo
 		if o.Power != "" && o.Power != pw {
 			l.Diags = append(l.Diags, orders.Diagnostic{Severity: orders.Error, Message: fmt.Sprintf("you play %s, not %s: this order is ignored", m.PowerName(pw), m.PowerName(o.Power))})
 			continue
@@ -348,7 +462,7 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		if u, ok := orderedUnit(pos, pw, o); ok {
 			o.Unit, o.Loc.Coast = u.Type, u.Loc.Coast
 		}
-		if o.Kind != orders.Build && o.Kind != orders.Waive {
+		if o.Kind != Build && o.Kind != Waive {
 			if k, ok := last[o.Loc.Province]; ok {
 				prev := &ck.Lines[list[k].line]
 				prev.Diags = append(prev.Diags, orders.Diagnostic{Severity: orders.Warning, Message: fmt.Sprintf("replaced by the later order on line %d", l.No)})
@@ -410,9 +524,9 @@ func (e *Engine) Merge(state []byte, standing, newer []string) []string {
 	if err != nil || g.pos.Phase.Type == Adjustments {
 		return append([]string(nil), newer...)
 	}
-	opts := orders.Options{Lexicon: e.m.lex, Strict: true}
+	opts := ParseOptions{Lexicon: e.m.lex, Strict: true}
 	unitOf := func(line string) string {
-		o, _, err := orders.ParseOrder(line, opts)
+		o, _, err := ParseOrder(line, opts)
 		if err != nil {
 			return "\x00" + line // unreadable: keep it as its own entry
 		}
@@ -432,9 +546,9 @@ func (e *Engine) Merge(state []byte, standing, newer []string) []string {
 }
 
 // orderedUnit finds the power's own unit an order is given to.
-func orderedUnit(pos *Position, pw string, o orders.Order) (Unit, bool) {
+func orderedUnit(pos *Position, pw string, o Order) (Unit, bool) {
 	switch o.Kind {
-	case orders.Build, orders.Waive:
+	case Build, Waive:
 		return Unit{}, false
 	}
 	if pos.Phase.Type == Retreats {
@@ -537,7 +651,7 @@ func (e *Engine) Resolve(state []byte, powerOrders map[string][]string, seed int
 			return adjudicator.Outcome{}, fmt.Errorf("diplomacy: orders for unknown power %q", p)
 		}
 		for _, line := range powerOrders[p] {
-			o, _, err := orders.ParseOrder(line, opts)
+			o, _, err := ParseOrder(line, opts)
 			if err != nil {
 				unread = append(unread, OrderResult{Power: pw, Text: line, Outcome: Invalid, Reason: "not understood"})
 				continue
@@ -555,7 +669,7 @@ func (e *Engine) Resolve(state []byte, powerOrders map[string][]string, seed int
 	if res.Winner != "" {
 		next.over, next.winners = true, []string{res.Winner}
 	}
-	out := adjudicator.Outcome{Next: encodeState(next), Over: next.over, Winners: next.winners}
+	out := adjudicator.Outcome{Next: encodeState(next)}
 	out.Report = e.report(pos, res, powerOrders)
 	return out, nil
 }
@@ -579,7 +693,7 @@ type ResultData struct {
 
 func unitJSON(u Unit) jsonUnit {
 	t := "army"
-	if u.Type == orders.Fleet {
+	if u.Type == Fleet {
 		t = "fleet"
 	}
 	return jsonUnit{Power: u.Power, Type: t, Province: u.Loc.Province, Coast: u.Loc.Coast}
@@ -674,7 +788,7 @@ func (e *Engine) publicText(pos *Position, res *Result, sent map[string][]string
 			if owed := Owed(pos)[p.ID]; owed > 0 {
 				used := 0
 				for _, r := range res.Orders {
-					if r.Power == p.ID && r.Outcome == Succeeded && (r.Order.Kind == orders.Build || r.Order.Kind == orders.Waive) {
+					if r.Power == p.ID && r.Outcome == Succeeded && (r.Order.Kind == Build || r.Order.Kind == Waive) {
 						used++
 					}
 				}
@@ -711,13 +825,13 @@ func (e *Engine) publicText(pos *Position, res *Result, sent map[string][]string
 	if len(res.Dislodged) > 0 {
 		b.WriteString("\nDislodged:\n")
 		for _, d := range res.Dislodged {
-			fmt.Fprintf(&b, "  %s %s (attacked from %s): %s\n", m.PowerName(d.Power), m.UnitName(d.Unit), m.LocName(orders.Location{Province: d.AttackerFrom}), retreatText(m, d))
+			fmt.Fprintf(&b, "  %s %s (attacked from %s): %s\n", m.PowerName(d.Power), m.UnitName(d.Unit), m.LocName(Location{Province: d.AttackerFrom}), retreatText(m, d))
 		}
 	}
 	if len(res.Standoffs) > 0 {
 		var names []string
 		for _, s := range res.Standoffs {
-			names = append(names, m.LocName(orders.Location{Province: s}))
+			names = append(names, m.LocName(Location{Province: s}))
 		}
 		fmt.Fprintf(&b, "\nStandoffs: %s\n", strings.Join(names, ", "))
 	}
@@ -769,7 +883,7 @@ func row(order, status string) string {
 
 func orderedDisband(res *Result, power string, u Unit) bool {
 	for _, r := range res.Orders {
-		if r.Power == power && r.Outcome == Succeeded && r.Order.Kind == orders.Disband && r.Order.Loc.Province == u.Loc.Province {
+		if r.Power == power && r.Outcome == Succeeded && r.Order.Kind == Disband && r.Order.Loc.Province == u.Loc.Province {
 			return true
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"pbemd/adjudicator"
-	"pbemd/orders"
 )
 
 func engineFor(t *testing.T, name string) adjudicator.Engine {
@@ -262,16 +261,13 @@ func TestVictoryAndElimination(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !out.Over || !reflect.DeepEqual(out.Winners, []string{"england"}) {
-		t.Errorf("over %v winners %v", out.Over, out.Winners)
-	}
 	for _, want := range []string{"Italy is eliminated.", "England has 19 supply centres and wins the game."} {
 		if !strings.Contains(out.Report.Public, want) {
 			t.Errorf("report lacks %q:\n%s", want, out.Report.Public)
 		}
 	}
 	st, _ := e.Status(out.Next)
-	if !st.Over || len(st.Waiting) != 0 || !reflect.DeepEqual(st.Winners, []string{"england"}) || reflect.DeepEqual(st.Alive, []string{"england", "italy"}) {
+	if !st.Over || len(st.Waiting) != 0 || !reflect.DeepEqual(st.Winners(), []string{"england"}) || st.Result.Kind != "solo" || st.Result.Text != "England has won with a solo victory: 19 supply centres (18 were needed)." || reflect.DeepEqual(st.Alive, []string{"england", "italy"}) {
 		t.Errorf("status %+v", st)
 	}
 	if _, err := e.Resolve(out.Next, nil, 0); err == nil {
@@ -331,7 +327,7 @@ func TestAdjustmentNotes(t *testing.T) {
 	if c := g.pos.UnitCount(); c["germany"] != 1 || c["france"] != 2 {
 		t.Errorf("units after adjustments %v", c)
 	}
-	_ = orders.Army
+	_ = Army
 }
 
 // An order that cannot succeed is stored as written and revealed at the
@@ -388,7 +384,7 @@ func TestExamplesParse(t *testing.T) {
 			if i := strings.Index(line, "   ("); i >= 0 {
 				line = line[:i]
 			}
-			if _, diags, err := orders.ParseOrder(line, orders.Options{Lexicon: m.Lexicon()}); err != nil {
+			if _, diags, err := ParseOrder(line, ParseOptions{Lexicon: m.Lexicon()}); err != nil {
 				t.Errorf("%s: example %q: %v %v", name, line, err, diags)
 			}
 		}

@@ -120,13 +120,13 @@ func playGame(t *testing.T, m *Map, seed uint64, years int, st *gameStats) []str
 		checkStep(t, pos, res)
 		if st != nil {
 			for _, o := range res.Orders {
-				if o.Order.Kind == orders.Move && o.Outcome == Succeeded {
+				if o.Order.Kind == Move && o.Outcome == Succeeded {
 					st.moves++
-					if o.Order.ViaConvoy || !m.ArmyBorder(o.Order.Loc.Province, o.Order.Target.Province) && o.Order.Unit == orders.Army {
+					if o.Order.ViaConvoy || !m.ArmyBorder(o.Order.Loc.Province, o.Order.Target.Province) && o.Order.Unit == Army {
 						st.convoyed++
 					}
 				}
-				if o.Order.Kind == orders.Retreat && o.Outcome == Succeeded {
+				if o.Order.Kind == Retreat && o.Outcome == Succeeded {
 					st.retreated++
 				}
 			}
@@ -298,8 +298,8 @@ func FuzzAdjudicate(f *testing.F) {
 			if len(pos.Units) > 0 && r.IntN(2) == 0 {
 				u := pos.Units[r.IntN(len(pos.Units))]
 				other := m.Powers[r.IntN(len(m.Powers))].ID
-				kinds := []orders.OrderKind{orders.Hold, orders.Retreat, orders.Build, orders.Disband, orders.Waive, orders.Convoy}
-				ords = append(ords, PowerOrder{other, orders.Order{Kind: kinds[r.IntN(len(kinds))], Unit: u.Type, Loc: u.Loc, Aux: u.Loc, Target: u.Loc}})
+				kinds := []OrderKind{Hold, Retreat, Build, Disband, Waive, Convoy}
+				ords = append(ords, PowerOrder{other, Order{Kind: kinds[r.IntN(len(kinds))], Unit: u.Type, Loc: u.Loc, Aux: u.Loc, Target: u.Loc}})
 			}
 			res, err := Adjudicate(pos, ords)
 			if err != nil {

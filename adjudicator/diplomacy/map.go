@@ -51,8 +51,8 @@ type Power struct {
 // Unit is a unit on the board.
 type Unit struct {
 	Power string
-	Type  orders.UnitType
-	Loc   orders.Location
+	Type  UnitType
+	Loc   Location
 }
 
 // Map is a loaded, validated map. It is immutable and safe for concurrent use.
@@ -78,7 +78,7 @@ type Map struct {
 	homes    [][]int        // power -> home centre provinces (sorted)
 	scs      []int          // supply centre provinces
 	names    []string       // province -> printed name (Abbrev)
-	lex      *orders.Lexicon
+	lex      *Lexicon
 	geometry func() (*Geometry, error) // parsed at first use (geometry.go)
 	board    func() (*board, error)    // what every picture shares, made at the first (draw.go)
 
@@ -614,15 +614,15 @@ func (m *Map) addStartUnits(src *mapSource) error {
 		}
 		pi := m.locs[li].prov
 		p := m.Provinces[pi]
-		var ut orders.UnitType
+		var ut UnitType
 		switch u.ut {
 		case "A":
-			ut = orders.Army
+			ut = Army
 			if p.Kind == Sea || m.locs[li].coast != "" {
 				return src.fail(u.line, "province %s: an army cannot stand at %s", p.ID, u.l)
 			}
 		case "F":
-			ut = orders.Fleet
+			ut = Fleet
 			if p.Kind == Land || (len(p.Coasts) > 0 && m.locs[li].coast == "") {
 				return src.fail(u.line, "province %s: a fleet cannot stand at %s", p.ID, u.l)
 			}
@@ -637,7 +637,7 @@ func (m *Map) addStartUnits(src *mapSource) error {
 		}
 		occupied[pi] = true
 		perPower[pw]++
-		m.Start = append(m.Start, Unit{Power: u.power, Type: ut, Loc: orders.Location{Province: p.ID, Coast: m.locs[li].coast}})
+		m.Start = append(m.Start, Unit{Power: u.power, Type: ut, Loc: Location{Province: p.ID, Coast: m.locs[li].coast}})
 	}
 	for pw, n := range perPower {
 		if n != len(m.homes[pw]) {
@@ -668,7 +668,7 @@ func (m *Map) addLexicon(src *mapSource) error {
 	return nil
 }
 
-func (m *Map) buildLexicon() (*orders.Lexicon, error) {
+func (m *Map) buildLexicon() (*Lexicon, error) {
 	var provs, powers []orders.Name
 	for _, p := range m.Provinces {
 		provs = append(provs, orders.Name{ID: p.ID, Full: p.Full, Abbrev: p.Abbrev, Aliases: p.Aliases, Coasts: p.Coasts})
@@ -676,12 +676,12 @@ func (m *Map) buildLexicon() (*orders.Lexicon, error) {
 	for _, p := range m.Powers {
 		powers = append(powers, orders.Name{ID: p.ID, Full: p.Name, Abbrev: p.Name, Aliases: p.Aliases})
 	}
-	return orders.NewLexicon(provs, powers)
+	return NewLexicon(provs, powers)
 }
 
 // Lexicon returns the names of the map for the order parser. It is built
 // once; callers must not modify it.
-func (m *Map) Lexicon() *orders.Lexicon { return m.lex }
+func (m *Map) Lexicon() *Lexicon { return m.lex }
 
 // Province returns the province with the given id.
 func (m *Map) Province(id string) (Province, bool) {

@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"pbemd/orders"
 )
 
 const miniMap = `variant mini
@@ -133,7 +131,7 @@ func TestStandardMapFacts(t *testing.T) {
 	if len(m.Start) != 22 {
 		t.Errorf("%d start units", len(m.Start))
 	}
-	if got := m.UnitName(Unit{Type: orders.Fleet, Loc: orders.Location{Province: "stp", Coast: "sc"}}); got != "F StP/sc" {
+	if got := m.UnitName(Unit{Type: Fleet, Loc: Location{Province: "stp", Coast: "sc"}}); got != "F StP/sc" {
 		t.Errorf("unit name %q", got)
 	}
 }
@@ -176,12 +174,14 @@ func TestAncientMedMapFacts(t *testing.T) {
 	}
 }
 
-// TestAncientMedMatchesReference compares the embedded map with the shared
-// reference facts, when the shared folder is present beside the checkout.
+// TestAncientMedMatchesReference compares the embedded map with the
+// reference facts of the variant (testdata/ancmed-map-facts.txt: provinces,
+// kinds, centres, homes and adjacencies as plain facts, with their sources
+// in its header), so the comparison runs on every checkout.
 func TestAncientMedMatchesReference(t *testing.T) {
-	f, err := os.Open("../../../shared/reference/ancmed-map-facts.txt")
+	f, err := os.Open("testdata/ancmed-map-facts.txt")
 	if err != nil {
-		t.Skip("shared/reference/ancmed-map-facts.txt is not beside the checkout: nothing to compare with")
+		t.Fatal(err)
 	}
 	defer f.Close()
 	m, _ := MapByName("ancientmed")

@@ -3,8 +3,6 @@ package diplomacy
 import (
 	"fmt"
 	"math/bits"
-
-	"pbemd/orders"
 )
 
 // The movement resolver follows DATC v3.0 chapter 5: every order is a
@@ -30,17 +28,17 @@ const (
 
 type mvUnit struct {
 	power  int
-	typ    orders.UnitType
+	typ    UnitType
 	prov   int
 	loc    int
-	kind   orders.OrderKind // effective order: Hold, Move, SupportHold, SupportMove, Convoy
-	dst    int              // Move, SupportMove, Convoy: target province
-	dstLoc int              // Move: target location
-	aux    int              // SupportHold, SupportMove, Convoy: unit index of the other unit
-	coast  string           // SupportMove: coast named in the support ("" = any)
-	convoy bool             // Move: goes by convoy
-	valid  bool             // support/convoy matches the other unit's order
-	order  int              // index of the order in the input (-1: no order, holds)
+	kind   OrderKind // effective order: Hold, Move, SupportHold, SupportMove, Convoy
+	dst    int       // Move, SupportMove, Convoy: target province
+	dstLoc int       // Move: target location
+	aux    int       // SupportHold, SupportMove, Convoy: unit index of the other unit
+	coast  string    // SupportMove: coast named in the support ("" = any)
+	convoy bool      // Move: goes by convoy
+	valid  bool      // support/convoy matches the other unit's order
+	order  int       // index of the order in the input (-1: no order, holds)
 
 	state    decision
 	res      bool
@@ -112,18 +110,18 @@ func (r *mover) backup(old int) {
 	cycle := r.deps[old:]
 	hasConvoy := false
 	for _, d := range cycle {
-		if r.u[d].kind == orders.Convoy {
+		if r.u[d].kind == Convoy {
 			hasConvoy = true
 		}
 	}
 	for _, d := range cycle {
 		u := &r.u[d]
 		switch {
-		case hasConvoy && u.kind == orders.Convoy:
+		case hasConvoy && u.kind == Convoy:
 			// Szykman rule (DATC 4.A.2): the convoying fleets of a
 			// paradox hold; their convoy fails.
 			u.res, u.state, u.szykman = false, decided, true
-		case !hasConvoy && u.kind == orders.Move:
+		case !hasConvoy && u.kind == Move:
 			// Circular movement (DATC 6.C.1): every move succeeds.
 			u.res, u.state = true, decided
 		default:
@@ -135,11 +133,11 @@ func (r *mover) backup(old int) {
 
 func (r *mover) adjudicate(i int) bool {
 	switch r.u[i].kind {
-	case orders.Move:
+	case Move:
 		return r.adjMove(i)
-	case orders.SupportHold, orders.SupportMove:
+	case SupportHold, SupportMove:
 		return r.adjSupport(i)
-	case orders.Convoy:
+	case Convoy:
 		return r.adjConvoy(i)
 	}
 	return true
@@ -149,7 +147,7 @@ func (r *mover) adjudicate(i int) bool {
 // by convoy is never part of a head-to-head battle (DATC 4.A.7).
 func (r *mover) headToHead(i int) int {
 	u := &r.u[i]
-	if u.kind != orders.Move || u.convoy {
+	if u.kind != Move || u.convoy {
 		return -1
 	}
 	j := r.unitAt[u.dst]
@@ -157,7 +155,7 @@ func (r *mover) headToHead(i int) int {
 		return -1
 	}
 	v := &r.u[j]
-	if v.kind == orders.Move && !v.convoy && v.dst == u.prov {
+	if v.kind == Move && !v.convoy && v.dst == u.prov {
 		return j
 	}
 	return -1
@@ -220,7 +218,7 @@ func (r *mover) attack(i int) int {
 		return 0
 	}
 	j := r.unitAt[u.dst]
-	if j < 0 || (r.headToHead(i) < 0 && r.u[j].kind == orders.Move && r.resolve(j)) {
+	if j < 0 || (r.headToHead(i) < 0 && r.u[j].kind == Move && r.resolve(j)) {
 		return 1 + r.supports(i, -1)
 	}
 	if r.u[j].power == u.power {
@@ -234,7 +232,7 @@ func (r *mover) hold(p int) int {
 	if j < 0 {
 		return 0
 	}
-	if r.u[j].kind == orders.Move {
+	if r.u[j].kind == Move {
 		if r.resolve(j) {
 			return 0
 		}
@@ -284,15 +282,15 @@ func (r *mover) adjSupport(s int) bool {
 		if v.power == u.power {
 			continue
 		}
-		if u.kind == orders.SupportMove && v.prov == u.dst {
+		if u.kind == SupportMove && v.prov == u.dst {
 			continue // the attacked unit cannot cut support for the attack on itself
 		}
 		if r.path(m) {
 			return false
 		}
 	}
-	if u.kind == orders.SupportMove {
-		if m := r.unitAt[u.dst]; m >= 0 && r.u[m].kind == orders.Move && r.u[m].dst == u.prov && r.u[m].power != u.power {
+	if u.kind == SupportMove {
+		if m := r.unitAt[u.dst]; m >= 0 && r.u[m].kind == Move && r.u[m].dst == u.prov && r.u[m].power != u.power {
 			if r.resolve(m) {
 				return false // dislodged by the unit it supports an attack on
 			}
@@ -387,15 +385,15 @@ func coastList(p Province) string {
 	return s
 }
 
-func (m *Map) locOrder(l int) orders.Location {
-	return orders.Location{Province: m.Provinces[m.locs[l].prov].ID, Coast: m.locs[l].coast}
+func (m *Map) locOrder(l int) Location {
+	return Location{Province: m.Provinces[m.locs[l].prov].ID, Coast: m.locs[l].coast}
 }
 
 // canSupportInto reports whether the unit i, in province pi at location
 // loc, could move to province to by itself (coasts aside, no convoy): the
 // condition for supporting into it.
 func (c *moveCheck) canSupportInto(i, pi, loc, to int) bool {
-	if c.units[i].Type == orders.Army {
+	if c.units[i].Type == Army {
 		return c.m.army[pi].has(to)
 	}
 	return c.m.fleetTo[loc].has(to)

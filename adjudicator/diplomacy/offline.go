@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-
-	"pbemd/orders"
 )
 
 // ErrBadInput is wrapped by every AdjudicateJSON error caused by the input
@@ -89,7 +87,7 @@ func AdjudicateJSON(r io.Reader, w io.Writer) error {
 			return fmt.Errorf("%w: orders for unknown power %q", ErrBadInput, p)
 		}
 		for _, line := range in.Orders[p] {
-			o, _, err := orders.ParseOrder(line, opts)
+			o, _, err := ParseOrder(line, opts)
 			if err != nil {
 				unread = append(unread, offlineResult{Power: m.PowerName(pw), Order: line, Outcome: Invalid, Reason: err.Error()})
 				continue

@@ -3,8 +3,6 @@ package diplomacy
 import (
 	"fmt"
 	"math/bits"
-
-	"pbemd/orders"
 )
 
 func (b *resolver) retreats(ords []PowerOrder) *Result {
@@ -31,7 +29,7 @@ func (b *resolver) retreats(ords []PowerOrder) *Result {
 		or := &res.Orders[k]
 		or.Power, or.Order = po.Power, po.Order
 		illegal := func(format string, a ...any) { or.Outcome, or.Reason = Illegal, fmt.Sprintf(format, a...) }
-		if o.Kind != orders.Retreat && o.Kind != orders.Disband {
+		if o.Kind != Retreat && o.Kind != Disband {
 			illegal("only retreats and disbands are ordered in a retreat phase") // DATC 6.H.1-3
 			continue
 		}
@@ -50,7 +48,7 @@ func (b *resolver) retreats(ords []PowerOrder) *Result {
 			continue
 		}
 		to := ""
-		if o.Kind == orders.Retreat {
+		if o.Kind == Retreat {
 			t, why := retreatTarget(m, *d, o.Target)
 			if why != "" {
 				illegal("%s", why)
@@ -123,13 +121,13 @@ func (b *resolver) retreats(ords []PowerOrder) *Result {
 
 // retreatTarget checks a retreat destination against the unit's options and
 // returns the location ("spa/nc" or "bur").
-func retreatTarget(m *Map, d Dislodged, t orders.Location) (string, string) {
+func retreatTarget(m *Map, d Dislodged, t Location) (string, string) {
 	to, ok := m.prov(t.Province)
 	if !ok {
 		return "", fmt.Sprintf("unknown province %q", t.Province)
 	}
 	loc := m.Provinces[to].ID
-	if d.Type == orders.Fleet && len(m.Provinces[to].Coasts) > 0 {
+	if d.Type == Fleet && len(m.Provinces[to].Coasts) > 0 {
 		pi := m.provIdx[d.Loc.Province]
 		from, _ := m.locOf(pi, d.Loc.Coast)
 		c := &moveCheck{m: m}
@@ -154,7 +152,7 @@ func (m *Map) optionNames(opts []string) string {
 	var names []string
 	for _, o := range opts {
 		p, c := splitLoc(o)
-		names = append(names, m.LocName(orders.Location{Province: p, Coast: c}))
+		names = append(names, m.LocName(Location{Province: p, Coast: c}))
 	}
 	return joinAnd(names)
 }
@@ -265,7 +263,7 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 			diff = centres[pw] - units[pw]
 		}
 		switch o.Kind {
-		case orders.Build, orders.Waive:
+		case Build, Waive:
 			if diff <= 0 {
 				illegal("%s has no builds", m.PowerName(po.Power))
 				continue
@@ -274,7 +272,7 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 				failed("%s has no builds left (%d owed)", m.PowerName(po.Power), owed[pw]) // DATC 6.I.1
 				continue
 			}
-			if o.Kind == orders.Waive {
+			if o.Kind == Waive {
 				built[pw]++
 				or.Outcome = Succeeded
 				continue
@@ -301,14 +299,14 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 				failed("a unit is already built in %s", p.Abbrev) // DATC 6.I.7
 				continue
 			}
-			u := Unit{Power: po.Power, Type: o.Unit, Loc: orders.Location{Province: p.ID}}
+			u := Unit{Power: po.Power, Type: o.Unit, Loc: Location{Province: p.ID}}
 			switch o.Unit {
-			case orders.Army:
+			case Army:
 				if p.Kind != Land && p.Kind != Coast && p.Kind != Archipelago {
 					illegal("an army cannot stand in %s", p.Abbrev)
 					continue
 				}
-			case orders.Fleet:
+			case Fleet:
 				if p.Kind == Land {
 					illegal("a fleet cannot be built in %s", p.Abbrev) // DATC 6.I.2
 					continue
@@ -329,13 +327,13 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 				// where a coast is named, and fails otherwise.
 				switch {
 				case p.Kind == Land:
-					u.Type = orders.Army
+					u.Type = Army
 				case o.Loc.Coast != "" && len(p.Coasts) > 0:
 					if _, ok := m.locOf(pi, o.Loc.Coast); !ok {
 						illegal("%s has no coast %q", p.Abbrev, o.Loc.Coast)
 						continue
 					}
-					u.Type, u.Loc.Coast = orders.Fleet, o.Loc.Coast
+					u.Type, u.Loc.Coast = Fleet, o.Loc.Coast
 				default:
 					illegal("say whether to build an army or a fleet")
 					continue
@@ -345,7 +343,7 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 			built[pw]++
 			or.Outcome = Succeeded
 			res.Built = append(res.Built, u)
-		case orders.Disband:
+		case Disband:
 			if diff >= 0 {
 				illegal("%s has no disbands to make", m.PowerName(po.Power))
 				continue
@@ -461,7 +459,7 @@ func (b *resolver) civilDisorder(pw, n int) {
 			return dx > dy
 		}
 		if tx, ty := pos.Units[x].Type, pos.Units[y].Type; tx != ty {
-			return tx == orders.Fleet
+			return tx == Fleet
 		}
 		return m.Provinces[b.unitProv[x]].Full < m.Provinces[b.unitProv[y]].Full
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-
-	"pbemd/orders"
 )
 
 // Season of a phase.
@@ -116,14 +114,14 @@ func (p *Position) Clone() *Position {
 	return &q
 }
 
-// UnitAt implements orders.Position.
-func (p *Position) UnitAt(province string) (orders.UnitType, string, string, bool) {
+// UnitAt implements UnitFinder.
+func (p *Position) UnitAt(province string) (UnitType, string, string, bool) {
 	for _, u := range p.Units {
 		if u.Loc.Province == province {
 			return u.Type, u.Power, u.Loc.Coast, true
 		}
 	}
-	return orders.NoUnit, "", "", false
+	return NoUnit, "", "", false
 }
 
 // Validate checks that a position fits its map: known powers and provinces,

@@ -2,8 +2,6 @@ package diplomacy
 
 import (
 	"math/rand/v2"
-
-	"pbemd/orders"
 )
 
 // This file draws random legal orders: the random-game tests use it, and so
@@ -59,8 +57,8 @@ func RandomOrders(pos *Position, r *rand.Rand, opt RandomOptions) []PowerOrder {
 }
 
 // OrdersOf returns the orders of one power, in order.
-func OrdersOf(ords []PowerOrder, power string) []orders.Order {
-	var out []orders.Order
+func OrdersOf(ords []PowerOrder, power string) []Order {
+	var out []Order
 	for _, po := range ords {
 		if po.Power == power {
 			out = append(out, po.Order)
@@ -79,7 +77,7 @@ func newMoveCheck(pos *Position) *moveCheck {
 	for i, u := range pos.Units {
 		pi := m.provIdx[u.Loc.Province]
 		c.unitAt[pi] = i
-		if u.Type == orders.Fleet && m.convoyable(pi) {
+		if u.Type == Fleet && m.convoyable(pi) {
 			c.fleets.set(pi)
 		}
 	}
@@ -90,20 +88,20 @@ func randomMovement(pos *Position, r *rand.Rand, opt RandomOptions) []PowerOrder
 	m := pos.Map
 	chk := newMoveCheck(pos)
 	n := len(pos.Units)
-	ords := make([]orders.Order, n)
+	ords := make([]Order, n)
 	special := make([]bool, n)
 	for i, u := range pos.Units {
-		ords[i] = orders.Order{Kind: orders.Hold, Unit: u.Type, Loc: u.Loc}
+		ords[i] = Order{Kind: Hold, Unit: u.Type, Loc: u.Loc}
 	}
 	// Convoys first: a fleet at sea carries a neighbouring army.
 	for f, u := range pos.Units {
 		pi := m.provIdx[u.Loc.Province]
-		if u.Type != orders.Fleet || !m.convoyable(pi) || r.IntN(3) != 0 {
+		if u.Type != Fleet || !m.convoyable(pi) || r.IntN(3) != 0 {
 			continue
 		}
 		for a, v := range pos.Units {
 			api := m.provIdx[v.Loc.Province]
-			if v.Type != orders.Army || special[a] || !m.seaNear[pi].has(api) {
+			if v.Type != Army || special[a] || !m.seaNear[pi].has(api) {
 				continue
 			}
 			var dests []int
@@ -117,8 +115,8 @@ func randomMovement(pos *Position, r *rand.Rand, opt RandomOptions) []PowerOrder
 				continue
 			}
 			to := m.Provinces[dests[r.IntN(len(dests))]].ID
-			ords[a] = orders.Order{Kind: orders.Move, Unit: v.Type, Loc: v.Loc, Target: orders.Location{Province: to}, ViaConvoy: r.IntN(2) == 0}
-			ords[f] = orders.Order{Kind: orders.Convoy, Unit: u.Type, Loc: u.Loc, AuxUnit: orders.Army, Aux: v.Loc, Target: orders.Location{Province: to}}
+			ords[a] = Order{Kind: Move, Unit: v.Type, Loc: v.Loc, Target: Location{Province: to}, ViaConvoy: r.IntN(2) == 0}
+			ords[f] = Order{Kind: Convoy, Unit: u.Type, Loc: u.Loc, AuxUnit: Army, Aux: v.Loc, Target: Location{Province: to}}
 			special[a], special[f] = true, true
 			break
 		}
@@ -136,13 +134,13 @@ func randomMovement(pos *Position, r *rand.Rand, opt RandomOptions) []PowerOrder
 			support[i] = true
 			continue
 		}
-		var moves []orders.Order
+		var moves []Order
 		for p := range m.Provinces {
-			o := orders.Order{Kind: orders.Move, Unit: u.Type, Loc: u.Loc, Target: orders.Location{Province: m.Provinces[p].ID}}
-			if u.Type == orders.Fleet && len(m.Provinces[p].Coasts) > 0 {
+			o := Order{Kind: Move, Unit: u.Type, Loc: u.Loc, Target: Location{Province: m.Provinces[p].ID}}
+			if u.Type == Fleet && len(m.Provinces[p].Coasts) > 0 {
 				o.Target.Coast = m.Provinces[p].Coasts[r.IntN(len(m.Provinces[p].Coasts))]
 			}
-			if _, why := chk.legal(pos, PowerOrder{u.Power, o}); why == "" && (m.army[m.provIdx[u.Loc.Province]].has(p) || u.Type == orders.Fleet) {
+			if _, why := chk.legal(pos, PowerOrder{u.Power, o}); why == "" && (m.army[m.provIdx[u.Loc.Province]].has(p) || u.Type == Fleet) {
 				moves = append(moves, o)
 			}
 		}
@@ -160,21 +158,21 @@ func randomMovement(pos *Position, r *rand.Rand, opt RandomOptions) []PowerOrder
 		if !support[i] {
 			continue
 		}
-		var cands, attacks []orders.Order
+		var cands, attacks []Order
 		for j, v := range pos.Units {
 			if j == i {
 				continue
 			}
 			o := ords[j]
-			var s orders.Order
-			if o.Kind == orders.Move {
-				s = orders.Order{Kind: orders.SupportMove, Unit: u.Type, Loc: u.Loc, AuxUnit: v.Type, Aux: v.Loc, Target: orders.Location{Province: o.Target.Province}}
+			var s Order
+			if o.Kind == Move {
+				s = Order{Kind: SupportMove, Unit: u.Type, Loc: u.Loc, AuxUnit: v.Type, Aux: v.Loc, Target: Location{Province: o.Target.Province}}
 			} else {
-				s = orders.Order{Kind: orders.SupportHold, Unit: u.Type, Loc: u.Loc, AuxUnit: v.Type, Aux: v.Loc}
+				s = Order{Kind: SupportHold, Unit: u.Type, Loc: u.Loc, AuxUnit: v.Type, Aux: v.Loc}
 			}
 			if _, why := chk.legal(pos, PowerOrder{u.Power, s}); why == "" {
 				cands = append(cands, s)
-				if v.Power == u.Power && o.Kind == orders.Move && (!opt.Aggressive || isGoal(pos, u.Power, o.Target.Province)) {
+				if v.Power == u.Power && o.Kind == Move && (!opt.Aggressive || isGoal(pos, u.Power, o.Target.Province)) {
 					attacks = append(attacks, s)
 				}
 			}
@@ -203,8 +201,8 @@ func randomMovement(pos *Position, r *rand.Rand, opt RandomOptions) []PowerOrder
 
 // goalMoves keeps the moves of u that attack a foreign unit or a supply
 // centre u's power does not own.
-func goalMoves(pos *Position, u Unit, moves []orders.Order) []orders.Order {
-	var out []orders.Order
+func goalMoves(pos *Position, u Unit, moves []Order) []Order {
+	var out []Order
 	for _, o := range moves {
 		if isGoal(pos, u.Power, o.Target.Province) {
 			out = append(out, o)
@@ -226,9 +224,9 @@ func randomRetreats(pos *Position, r *rand.Rand, opt RandomOptions) []PowerOrder
 	for _, d := range pos.Dislodged {
 		if len(d.Options) > 0 && r.IntN(5) > 0 {
 			p, c := splitLoc(d.Options[r.IntN(len(d.Options))])
-			out = append(out, PowerOrder{d.Power, orders.Order{Kind: orders.Retreat, Unit: d.Type, Loc: d.Loc, Target: orders.Location{Province: p, Coast: c}}})
+			out = append(out, PowerOrder{d.Power, Order{Kind: Retreat, Unit: d.Type, Loc: d.Loc, Target: Location{Province: p, Coast: c}}})
 		} else if !opt.Gaps || r.IntN(2) == 0 {
-			out = append(out, PowerOrder{d.Power, orders.Order{Kind: orders.Disband, Unit: d.Type, Loc: d.Loc}})
+			out = append(out, PowerOrder{d.Power, Order{Kind: Disband, Unit: d.Type, Loc: d.Loc}})
 		}
 	}
 	return out
@@ -248,15 +246,15 @@ func randomAdjustments(pos *Position, r *rand.Rand, opt RandomOptions) []PowerOr
 			r.Shuffle(len(homes), func(i, j int) { homes[i], homes[j] = homes[j], homes[i] })
 			for k := 0; k < n && k < len(homes); k++ {
 				pr, _ := m.Province(homes[k])
-				o := orders.Order{Kind: orders.Build, Unit: orders.Army, Loc: orders.Location{Province: pr.ID}}
+				o := Order{Kind: Build, Unit: Army, Loc: Location{Province: pr.ID}}
 				if pr.Kind == Coast && r.IntN(2) == 0 {
-					o.Unit = orders.Fleet
+					o.Unit = Fleet
 					if len(pr.Coasts) > 0 {
 						o.Loc.Coast = pr.Coasts[r.IntN(len(pr.Coasts))]
 					}
 				}
 				if r.IntN(8) == 0 {
-					o = orders.Order{Kind: orders.Waive}
+					o = Order{Kind: Waive}
 				}
 				out = append(out, PowerOrder{p.ID, o})
 			}
@@ -279,7 +277,7 @@ func randomAdjustments(pos *Position, r *rand.Rand, opt RandomOptions) []PowerOr
 			if k >= limit || k >= len(mine) {
 				break
 			}
-			out = append(out, PowerOrder{p.ID, orders.Order{Kind: orders.Disband, Unit: mine[k].Type, Loc: mine[k].Loc}})
+			out = append(out, PowerOrder{p.ID, Order{Kind: Disband, Unit: mine[k].Type, Loc: mine[k].Loc}})
 		}
 	}
 	return out

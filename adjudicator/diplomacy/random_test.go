@@ -94,16 +94,16 @@ func TestRandomOrdersDeterministic(t *testing.T) {
 }
 
 func TestOrdersOf(t *testing.T) {
-	hold := func(p string) orders.Order {
-		return orders.Order{Kind: orders.Hold, Unit: orders.Army, Loc: orders.Location{Province: p}}
+	hold := func(p string) Order {
+		return Order{Kind: Hold, Unit: Army, Loc: Location{Province: p}}
 	}
 	all := []PowerOrder{{"rome", hold("rom")}, {"egypt", hold("ale")}, {"rome", hold("nea")}}
 	for _, tc := range []struct {
 		power string
-		want  []orders.Order
+		want  []Order
 	}{
-		{"rome", []orders.Order{hold("rom"), hold("nea")}},
-		{"egypt", []orders.Order{hold("ale")}},
+		{"rome", []Order{hold("rom"), hold("nea")}},
+		{"egypt", []Order{hold("ale")}},
 		{"persia", nil},
 	} {
 		t.Run(tc.power, func(t *testing.T) {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"sync"
-
-	"pbemd/orders"
 )
 
 // A resolver is a position read into small integers once per Adjudicate: the
@@ -199,14 +197,14 @@ func checkUnit(m *Map, u Unit, what string) (int, int, error) {
 	}
 	pr := &m.Provinces[pi]
 	switch u.Type {
-	case orders.Army:
+	case Army:
 		if pr.Kind == Sea {
 			return 0, 0, fmt.Errorf("%s: an army cannot stand in %s", what, pr.ID)
 		}
 		if u.Loc.Coast != "" {
 			return 0, 0, fmt.Errorf("%s: an army has no coast", what)
 		}
-	case orders.Fleet:
+	case Fleet:
 		if pr.Kind == Land {
 			return 0, 0, fmt.Errorf("%s: a fleet cannot stand in %s", what, pr.ID)
 		}
@@ -324,7 +322,7 @@ func (b *resolver) placeUnits(next *Position, res *Result) {
 // appendUnitName appends unit i of the position as "A Mun" or "F StP/sc".
 func (b *resolver) appendUnitName(t []byte, i int) []byte {
 	u := &b.pos.Units[i]
-	if u.Type == orders.Fleet {
+	if u.Type == Fleet {
 		t = append(t, "F "...)
 	} else {
 		t = append(t, "A "...)
@@ -371,26 +369,26 @@ func (b *resolver) beginTexts(n int) {
 // formatOrder writes the canonical text of order k into the text buffer.
 // A legal movement order (ck from check) is printed from the provinces
 // check found; any other through the map's index.
-func (b *resolver) formatOrder(k int, o *orders.Order, ck checked) {
+func (b *resolver) formatOrder(k int, o *Order, ck checked) {
 	t0 := len(b.text)
 	if ck.unit >= 0 && len(o.Path) == 0 {
 		b.text = b.appendChecked(b.text, o, ck)
 	} else {
-		b.text = orders.AppendFormatAbbrev(b.text, *o, (*abbreviations)(b.m))
+		b.text = AppendFormatAbbrev(b.text, *o, (*abbreviations)(b.m))
 	}
 	b.spans[k] = span{t0, len(b.text), -1, -1}
 }
 
-// appendChecked appends the text orders.Format gives a legal movement
+// appendChecked appends the text Format gives a legal movement
 // order without a path (TestCheckedOrderText), from the provinces check
 // found: no name is looked up again.
-func (b *resolver) appendChecked(t []byte, o *orders.Order, ck checked) []byte {
+func (b *resolver) appendChecked(t []byte, o *Order, ck checked) []byte {
 	p := b.m.Provinces
-	unit := func(t []byte, u orders.UnitType, prov int, coast string) []byte {
+	unit := func(t []byte, u UnitType, prov int, coast string) []byte {
 		switch u {
-		case orders.Army:
+		case Army:
 			t = append(t, "A "...)
-		case orders.Fleet:
+		case Fleet:
 			t = append(t, "F "...)
 		}
 		t = append(t, p[prov].Abbrev...)
@@ -398,20 +396,20 @@ func (b *resolver) appendChecked(t []byte, o *orders.Order, ck checked) []byte {
 	}
 	t = unit(t, o.Unit, b.unitProv[ck.unit], o.Loc.Coast)
 	switch o.Kind {
-	case orders.Hold:
+	case Hold:
 		return append(t, " H"...)
-	case orders.Move:
+	case Move:
 		t = append(t, " - "...)
 		t = appendCoast(append(t, p[ck.to].Abbrev...), o.Target.Coast)
 		if o.ViaConvoy {
 			t = append(t, " via convoy"...)
 		}
 		return t
-	case orders.SupportHold:
+	case SupportHold:
 		return unit(append(t, " S "...), o.AuxUnit, ck.aux, o.Aux.Coast)
-	case orders.SupportMove:
+	case SupportMove:
 		t = unit(append(t, " S "...), o.AuxUnit, ck.aux, o.Aux.Coast)
-	case orders.Convoy:
+	case Convoy:
 		t = unit(append(t, " C "...), o.AuxUnit, ck.aux, o.Aux.Coast)
 	}
 	t = append(t, " - "...)

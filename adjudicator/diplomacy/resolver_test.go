@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"pbemd/orders"
 )
 
 // A position may carry its own retreat options (pbemd adjudicate reads
@@ -17,12 +15,12 @@ func TestRetreatToGivenOptionKeepsEveryUnit(t *testing.T) {
 	m, _ := MapByName("standard")
 	pos := &Position{Map: m, Phase: Phase{Fall, 1901, Retreats}, Owners: map[string]string{},
 		Units: []Unit{
-			{Power: "england", Type: orders.Army, Loc: orders.Location{Province: "lon"}},
-			{Power: "germany", Type: orders.Army, Loc: orders.Location{Province: "yor"}},
+			{Power: "england", Type: Army, Loc: Location{Province: "lon"}},
+			{Power: "germany", Type: Army, Loc: Location{Province: "yor"}},
 		},
-		Dislodged: []Dislodged{{Unit: Unit{Power: "france", Type: orders.Army, Loc: orders.Location{Province: "wal"}}, Options: []string{"lon"}}},
+		Dislodged: []Dislodged{{Unit: Unit{Power: "france", Type: Army, Loc: Location{Province: "wal"}}, Options: []string{"lon"}}},
 	}
-	ords := []PowerOrder{{Power: "france", Order: orders.Order{Kind: orders.Retreat, Unit: orders.Army, Loc: orders.Location{Province: "wal"}, Target: orders.Location{Province: "lon"}}}}
+	ords := []PowerOrder{{Power: "france", Order: Order{Kind: Retreat, Unit: Army, Loc: Location{Province: "wal"}, Target: Location{Province: "lon"}}}}
 	res, err := Adjudicate(pos, ords)
 	if err != nil {
 		t.Fatal(err)
@@ -37,10 +35,10 @@ func TestRetreatToGivenOptionKeepsEveryUnit(t *testing.T) {
 func TestValidateRefusesBrokenPositions(t *testing.T) {
 	m, _ := MapByName("standard")
 	army := func(power, prov string) Unit {
-		return Unit{Power: power, Type: orders.Army, Loc: orders.Location{Province: prov}}
+		return Unit{Power: power, Type: Army, Loc: Location{Province: prov}}
 	}
 	fleet := func(power, prov, coast string) Unit {
-		return Unit{Power: power, Type: orders.Fleet, Loc: orders.Location{Province: prov, Coast: coast}}
+		return Unit{Power: power, Type: Fleet, Loc: Location{Province: prov, Coast: coast}}
 	}
 	for _, tc := range []struct {
 		name string
@@ -53,13 +51,13 @@ func TestValidateRefusesBrokenPositions(t *testing.T) {
 		{"unknown province", func(p *Position) { p.Units = append(p.Units, army("austria", "bohx")) }, `unit in unknown province "bohx"`},
 		{"army at sea", func(p *Position) { p.Units = append(p.Units, army("austria", "adr")) }, "an army cannot stand in adr"},
 		{"army with a coast", func(p *Position) {
-			p.Units = append(p.Units, Unit{"russia", orders.Army, orders.Location{Province: "fin", Coast: "nc"}})
+			p.Units = append(p.Units, Unit{"russia", Army, Location{Province: "fin", Coast: "nc"}})
 		}, "an army has no coast"},
 		{"fleet inland", func(p *Position) { p.Units = append(p.Units, fleet("austria", "boh", "")) }, "a fleet cannot stand in boh"},
 		{"fleet without its coast", func(p *Position) { p.Units = append(p.Units, fleet("france", "spa", "")) }, "a fleet in spa needs one of the coasts"},
 		{"fleet on a coast that is none", func(p *Position) { p.Units = append(p.Units, fleet("france", "gas", "nc")) }, `gas has no coast "nc"`},
 		{"no unit type", func(p *Position) {
-			p.Units = append(p.Units, Unit{Power: "france", Loc: orders.Location{Province: "gas"}})
+			p.Units = append(p.Units, Unit{Power: "france", Loc: Location{Province: "gas"}})
 		}, "unit type missing"},
 		{"two units", func(p *Position) { p.Units = append(p.Units, army("germany", "par")) }, "two units in par"},
 		{"dislodged in spring", func(p *Position) { p.Dislodged = []Dislodged{{Unit: army("france", "bur")}} }, "dislodged units outside a retreat phase"},
@@ -94,7 +92,7 @@ func TestValidateRefusesBrokenPositions(t *testing.T) {
 }
 
 // TestCheckedOrderText: the resolver prints a legal movement order from
-// the provinces its check found; that text is what orders.Format gives,
+// the provinces its check found; that text is what Format gives,
 // for the orders of random games on both maps and for orders that name
 // the wrong unit type or coast, or none (legal: DATC 4.B.5, 4.C.2).
 func TestCheckedOrderText(t *testing.T) {
@@ -107,7 +105,7 @@ func TestCheckedOrderText(t *testing.T) {
 		}
 		b.chk = moveCheck{m: pos.Map, unitAt: b.unitAt, units: pos.Units}
 		for i, u := range pos.Units {
-			if u.Type == orders.Fleet && pos.Map.convoyable(b.unitProv[i]) {
+			if u.Type == Fleet && pos.Map.convoyable(b.unitProv[i]) {
 				b.chk.fleets.set(b.unitProv[i])
 			}
 		}
@@ -116,8 +114,8 @@ func TestCheckedOrderText(t *testing.T) {
 			return
 		}
 		n++
-		if got, want := string(b.appendChecked(nil, &po.Order, ck)), orders.Format(po.Order, pos.Map.Lexicon()); got != want {
-			t.Errorf("%s: %q, orders.Format gives %q", pos.Phase.ID(), got, want)
+		if got, want := string(b.appendChecked(nil, &po.Order, ck)), Format(po.Order, pos.Map.Lexicon()); got != want {
+			t.Errorf("%s: %q, Format gives %q", pos.Phase.ID(), got, want)
 		}
 	}
 	for _, name := range MapNames() {

@@ -2,8 +2,6 @@ package diplomacy
 
 import (
 	"strings"
-
-	"pbemd/orders"
 )
 
 // Outcome of one order.
@@ -19,16 +17,16 @@ const (
 // PowerOrder is one typed order and the power that gave it.
 type PowerOrder struct {
 	Power string
-	Order orders.Order
+	Order Order
 }
 
 // OrderResult is what became of one order.
 type OrderResult struct {
-	Power   string       `json:"power"`
-	Order   orders.Order `json:"-"`
-	Text    string       `json:"order"` // canonical short form
-	Outcome Outcome      `json:"outcome"`
-	Reason  string       `json:"reason,omitempty"` // e.g. "bounced with A Mun"
+	Power   string  `json:"power"`
+	Order   Order   `json:"-"`
+	Text    string  `json:"order"` // canonical short form
+	Outcome Outcome `json:"outcome"`
+	Reason  string  `json:"reason,omitempty"` // e.g. "bounced with A Mun"
 }
 
 // Result is the plain-data account of one adjudicated phase.
@@ -55,9 +53,9 @@ type Result struct {
 
 // FormatOrder prints an order in the canonical short form of the orders
 // package ("A Par - Bur", "F Mao - Spa/nc", "Build F StP/nc").
-func (m *Map) FormatOrder(o orders.Order) string { return orders.Format(o, m.lex) }
+func (m *Map) FormatOrder(o Order) string { return Format(o, m.lex) }
 
-func (m *Map) writeLoc(b *strings.Builder, l orders.Location) {
+func (m *Map) writeLoc(b *strings.Builder, l Location) {
 	if i, ok := m.provIdx[l.Province]; ok {
 		b.WriteString(m.Provinces[i].Abbrev)
 	} else {
@@ -72,7 +70,7 @@ func (m *Map) writeLoc(b *strings.Builder, l orders.Location) {
 // UnitName prints a unit as "A Mun" or "F StP/sc".
 func (m *Map) UnitName(u Unit) string {
 	var b strings.Builder
-	if u.Type == orders.Fleet {
+	if u.Type == Fleet {
 		b.WriteString("F ")
 	} else {
 		b.WriteString("A ")
@@ -82,7 +80,7 @@ func (m *Map) UnitName(u Unit) string {
 }
 
 // LocName prints a location as the map abbreviates it ("Spa/nc").
-func (m *Map) LocName(l orders.Location) string {
+func (m *Map) LocName(l Location) string {
 	var b strings.Builder
 	m.writeLoc(&b, l)
 	return b.String()

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"pbemd/orders"
 )
 
 // stateVersion is the version of the stored state encoding. Decoding
@@ -84,7 +82,7 @@ func encodePosition(pos *Position, pw powerOut) *jsonPosition {
 	j := &jsonPosition{Variant: pos.Map.Name, Phase: phaseJSON(pos.Phase), Units: []jsonUnit{}, SupplyCenters: map[string]string{}}
 	unit := func(u Unit) jsonUnit {
 		t := "army"
-		if u.Type == orders.Fleet {
+		if u.Type == Fleet {
 			t = "fleet"
 		}
 		return jsonUnit{Power: pw(u.Power), Type: t, Province: u.Loc.Province, Coast: u.Loc.Coast}
@@ -136,13 +134,13 @@ func decodePosition(j *jsonPosition) (*Position, error) {
 		u.Power = pw
 		switch strings.ToLower(ju.Type) {
 		case "army", "a":
-			u.Type = orders.Army
+			u.Type = Army
 		case "fleet", "f":
-			u.Type = orders.Fleet
+			u.Type = Fleet
 		default:
 			return u, fmt.Errorf("unit type %q: want army or fleet", ju.Type)
 		}
-		u.Loc = orders.Location{Province: strings.ToLower(ju.Province), Coast: strings.ToLower(ju.Coast)}
+		u.Loc = Location{Province: strings.ToLower(ju.Province), Coast: strings.ToLower(ju.Coast)}
 		return u, nil
 	}
 	if j.Units != nil {

@@ -2,6 +2,7 @@ package empire_test
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -209,5 +210,71 @@ func TestSixPowersThroughTheDaemon(t *testing.T) {
 	daemontest.Contains(t, start.Text, "Generated world, 20×16 hexes", "W white", "K black", "White: FAC1", "Black: FAC1")
 	if g := tb.Game("e6"); g.Status != store.Active || len(g.Waiting) != 6 {
 		t.Fatalf("game %s waiting %v", g.Status, g.Waiting)
+	}
+}
+
+// Issue 14: the acknowledgement says how a new mail combines with the
+// standing orders as the engine merges them — per unit in the bid and
+// deployment steps (not "a new set replaces the whole standing set"),
+// whole in production.
+func TestAcknowledgementSaysHowOrdersCombine(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("emp3", "empire2", "")
+	ps := tb.SignUp("emp3", []string{"red", "blue"})
+	red := ps["red"]
+	ack := func(text string) string {
+		t.Helper()
+		tb.As(red, text)
+		return daemontest.One(t, tb.Outbox(), red.Addr, "Re:").Text
+	}
+	bid := ack("BID 2")
+	daemontest.Contains(t, bid, "You may send new orders until the deadline: a new BID replaces your earlier bid, a new CEASEFIRE line your earlier one; other orders stand.")
+	daemontest.Lacks(t, bid, "replaces the whole standing set")
+	tb.Wait(25 * time.Hour)
+	tb.Outbox()
+	daemontest.Contains(t, ack("BUY 1 RID D3"), "in the production step a new set replaces the whole standing set")
+
+	// Play on (nobody orders) to the next deployment step.
+	for i := 0; !strings.Contains(tb.Game("emp3").PhaseTitle, "deployment"); i++ {
+		if i > 40 || tb.Game("emp3").Status != store.Active {
+			t.Fatalf("no deployment step: %s (%s)", tb.Game("emp3").PhaseTitle, tb.Game("emp3").Status)
+		}
+		tb.Wait(72 * time.Hour)
+		tb.Outbox()
+	}
+	unit := regexp.MustCompile(`\b(RID\d+)\b`).FindString(daemontest.One(t, statusOf(tb, red), red.Addr, "Re:").Text)
+	deploy := ack("KEEP " + unit)
+	daemontest.Contains(t, deploy, "KEEP "+unit, "You may send new orders until the deadline: a new order for a unit (KEEP, POOL, TRANSFORM, SACRIFICE) replaces its earlier one; your other orders stand.")
+	daemontest.Lacks(t, deploy, "replaces the whole standing set")
+}
+
+func statusOf(tb *daemontest.Table, p daemontest.Player) []daemontest.Mail {
+	tb.As(p, "STATUS")
+	return tb.Outbox()
+}
+
+// Seats from options: empire takes players= (it refused it before); the
+// old names stay as aliases.
+func TestSeatsFromOptions(t *testing.T) {
+	tb := daemontest.New(t)
+	reply := func(text string) string {
+		tb.Send(daemontest.GM, "", "SIGNON GM - "+daemontest.GMPassword+"\n"+text)
+		return daemontest.One(t, tb.Outbox(), daemontest.GM, "Re:").Text
+	}
+	daemontest.Contains(t, reply("CREATE e3 empire players=3"), "Game e3 (empire3) created", "(3 powers: ")
+	daemontest.Contains(t, reply("CREATE e5 empire2 players=5 max_rounds=3"), "Game e5 (empire5) created", "(5 powers: ")
+	daemontest.Contains(t, reply("CREATE e4 empire3 players=4 world=generated"), "Game e4 (empire-random) created")
+	daemontest.Contains(t, reply("CREATE e2 empire2"), "Game e2 (empire2) created")
+	daemontest.Contains(t, reply("CREATE e9 empire players=9"), "no variant for 9 players", "Nothing was created")
+	// The options are checked at CREATE, without building the world.
+	daemontest.Contains(t, reply("CREATE ex empire players=3 fog=banana"), "Nothing was created")
+	// The seat count is fixed at CREATE.
+	gm := tb.Game("e3").GMToken
+	tb.Send(daemontest.GM, gm, "SET players=5")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), daemontest.GM, "Re:").Text, "SET refused: the number of players is chosen at CREATE")
+	tb.Send(daemontest.GM, gm, "START")
+	tb.Outbox()
+	if g := tb.Game("e3"); g.Variant != "empire3" {
+		t.Errorf("variant %s", g.Variant)
 	}
 }

@@ -1,6 +1,6 @@
 // Package empire is the Empire Boardgame engine of pbemd: a hex world war
 // of secret simultaneous orders, supply lines and Galaxy-PBM-style random
-// combat, played by mail (seed: ../shared/seeds/empire-boardgame.txt).
+// combat, played by mail (seed: the Empire Boardgame seed).
 //
 // It registers the engines "empire" (4 players), "empire2", "empire3",
 // "empire-random" (4 players on a world generated from the game's seed)

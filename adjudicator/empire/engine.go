@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"pbemd/adjudicator"
@@ -43,8 +44,8 @@ type Engine struct {
 	preset  map[string]string
 }
 
-// presets are the registered engines. The daemon passes no options to New
-// yet, so the number of players and a generated world are chosen by name.
+// presets are the registered engines, one per seat count (and world):
+// CREATE's players= picks one (Setup), and the names stay as aliases.
 var presets = []*Engine{
 	{name: "empire", title: "Empire Boardgame (4 players)", players: 4},
 	{name: "empire2", title: "Empire Boardgame (2 players)", players: 2},
@@ -102,7 +103,10 @@ func (e *Engine) New(options map[string]string, seed int64) ([]byte, error) {
 	}
 	for k, v := range options {
 		if strings.EqualFold(k, "players") {
-			return nil, fmt.Errorf("empire: the number of players is the engine's (%s has %d); choose empire2, empire3, empire, empire5, empire6, empire7 or empire8", e.name, e.players)
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n == e.players {
+				continue
+			}
+			return nil, fmt.Errorf("empire: %s seats %d players; the number of players is chosen at CREATE (CREATE <game> empire players=N)", e.name, e.players)
 		}
 		merged[k] = v
 	}
@@ -207,9 +211,21 @@ func (e *Engine) Status(state []byte) (adjudicator.Status, error) {
 
 func (g *Game) status() adjudicator.Status {
 	st := adjudicator.Status{ID: g.phaseID(), Title: g.phaseTitle(), Kind: adjudicator.PhaseBuild, Scores: map[string]int{},
-		Over: g.Over, Winners: append([]string(nil), g.Winners...), Summary: g.summary()}
-	if g.Step == stepTactical {
+		Over: g.Over, Summary: g.summary(), Combine: adjudicator.CombinePerUnit}
+	// How a new mail combines with the standing orders: as Merge does.
+	switch g.Step {
+	case stepTactical:
 		st.Kind = adjudicator.PhaseOrders
+		st.CombineText = "a new order for a unit replaces its earlier one; your other units keep theirs"
+	case stepDeploy:
+		st.CombineText = "a new order for a unit (KEEP, POOL, TRANSFORM, SACRIFICE) replaces its earlier one; your other orders stand"
+	case stepBid:
+		st.CombineText = "a new BID replaces your earlier bid, a new CEASEFIRE line your earlier one; other orders stand"
+	case stepBuild:
+		st.Combine, st.CombineText = adjudicator.CombineReplace, "in the production step a new set replaces the whole standing set, as purchases add up"
+	}
+	if g.Over {
+		st.Result = g.result()
 	}
 	for _, p := range g.alivePowers() {
 		st.Alive = append(st.Alive, p)
@@ -217,6 +233,24 @@ func (g *Game) status() adjudicator.Status {
 	}
 	st.Waiting = g.waiting()
 	return st
+}
+
+// result is how a finished game ended: the last power standing, or at the
+// round limit the largest production (ties share the win).
+func (g *Game) result() *adjudicator.Result {
+	res := &adjudicator.Result{Winners: append([]string(nil), g.Winners...)}
+	alive := g.alivePowers()
+	switch {
+	case len(g.Winners) == 0:
+		res.Kind, res.Text = "none", "The game is over: no power is left standing, and nobody wins."
+	case len(alive) == 1:
+		res.Kind, res.Text = "last", fmt.Sprintf("%s is the last power standing and wins the game.", titleOf(g.Winners[0]))
+	case len(g.Winners) == 1:
+		res.Kind, res.Text = "production", fmt.Sprintf("%s wins at the round limit with the largest production: %d per strategic turn.", titleOf(g.Winners[0]), g.score(g.Winners[0]))
+	default:
+		res.Kind, res.Text = "production", fmt.Sprintf("%s share the win at the round limit with a production of %d per strategic turn each.", adjudicator.List(strings.Split(titles(g.Winners), ", ")), g.score(g.Winners[0]))
+	}
+	return res
 }
 
 // waiting lists the powers that have something to order this phase.
@@ -436,7 +470,7 @@ func (e *Engine) Resolve(state []byte, powerOrders map[string][]string, seed int
 	if err != nil {
 		return adjudicator.Outcome{}, err
 	}
-	out := adjudicator.Outcome{Next: g.encode(e.name), Over: g.Over, Winners: append([]string(nil), g.Winners...)}
+	out := adjudicator.Outcome{Next: g.encode(e.name)}
 	out.Report = rep.report(g)
 	out.Report.Data = data
 	return out, nil

@@ -3,7 +3,19 @@ package empire
 import (
 	"math/rand/v2"
 	"sort"
+	"strings"
+
+	"pbemd/adjudicator"
 )
+
+var _ adjudicator.Bot = (*Engine)(nil)
+
+// BotOrders implements adjudicator.Bot: RandomOrders from a stream seeded
+// by seed, as the text of a mail.
+func (e *Engine) BotOrders(state []byte, power string, seed int64) (string, error) {
+	lines, err := e.RandomOrders(state, power, rand.New(rand.NewPCG(uint64(seed), 0xe3)))
+	return strings.Join(lines, "\n"), err
+}
 
 // RandomOrders writes legal orders for a power in the current phase of a
 // state, drawn from r: a crude but aggressive player (armies head for the

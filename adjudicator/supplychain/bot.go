@@ -3,15 +3,26 @@ package supplychain
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
+
+	"pbemd/adjudicator"
 )
 
 // A simple seeded player, for tests, benchmarks and the demo: it tries a
 // handful of sensible actions on copies of the game and sends the first
 // two different ones that work.
 
-// BotOrders returns the canonical order lines a simple seeded player would
+var _ adjudicator.Bot = (*Engine)(nil)
+
+// BotOrders implements adjudicator.Bot: BotLines as the text of a mail.
+func (e *Engine) BotOrders(state []byte, power string, seed int64) (string, error) {
+	lines, err := e.BotLines(state, power, seed)
+	return strings.Join(lines, "\n"), err
+}
+
+// BotLines returns the canonical order lines a simple seeded player would
 // send for power in the current phase (nil when it has nothing to do).
-func (e *Engine) BotOrders(state []byte, power string, seed int64) ([]string, error) {
+func (e *Engine) BotLines(state []byte, power string, seed int64) ([]string, error) {
 	g, err := e.decode(state)
 	if err != nil {
 		return nil, err

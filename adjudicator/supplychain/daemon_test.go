@@ -220,7 +220,7 @@ func playVolume(t *testing.T, seed int64) volume {
 			t.Fatal(err)
 		}
 		for _, p := range g.Waiting {
-			lines, err := e.BotOrders(state, p, seed*7919+int64(step))
+			lines, err := e.BotLines(state, p, seed*7919+int64(step))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -256,5 +256,104 @@ func TestMailVolume(t *testing.T) {
 	// this game); now what changed and what to do.
 	if mean > 3000 {
 		t.Errorf("results mails average %d bytes: more than what changed and what to do", mean)
+	}
+}
+
+// Issue 14: what a Supply Chain player reads in the mail says what the
+// engine declares. A question (HAND, ASK) is answered and is no misorder;
+// orders that end the turn say so, and do not invite new orders "until
+// the deadline"; a player whose turn it is not may change the orders of
+// his mail until the turn ends.
+func TestMailSaysWhatTheOrdersDo(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("sc2", "supplychain-3", "")
+	ps := tb.SignUp("sc2", []string{"red", "blue", "green"})
+	if g := tb.Game("sc2"); g.PhaseID != "R001-1" || strings.Join(g.Waiting, ",") != "red" {
+		t.Fatalf("phase %s waiting %v", g.PhaseID, g.Waiting)
+	}
+
+	tb.As(ps["red"], "HAND\nASK Blue OFFICES")
+	reply := only(t, tb.Outbox(), ps["red"].Addr).Text
+	daemontest.Contains(t, reply, "HAND:", "Your hand", "ASK Blue OFFICES:")
+	daemontest.Lacks(t, reply, "could not understand", "No orders were stored")
+
+	// A question beside a misorder: only the misorder is listed.
+	tb.As(ps["blue"], "HAND\nFROBNICATE the widget")
+	reply = only(t, tb.Outbox(), ps["blue"].Addr).Text
+	daemontest.Contains(t, reply, "Your hand", "line 2: FROBNICATE")
+	daemontest.Lacks(t, reply, "line 1: HAND")
+
+	// Green's free order, out of turn, stands until red has moved.
+	tb.As(ps["green"], "DISCARD "+firstCard(t, tb, ps["green"]))
+	ack := only(t, tb.Outbox(), ps["green"].Addr).Text
+	daemontest.Contains(t, ack, "Orders received", "Round 1: Red's turn ends as soon as Red has sent orders (or at the deadline); until then a new set of orders replaces the whole standing set.")
+	daemontest.Lacks(t, ack, "until the deadline:")
+
+	// Red's turn: his orders end it.
+	tb.As(ps["red"], "REVENUE")
+	ack = only(t, tb.Outbox(), ps["red"].Addr).Text
+	daemontest.Contains(t, ack, "Orders received", "These orders end Round 1: Red's turn: it is processed now")
+	daemontest.Lacks(t, ack, "You may send new orders", "until the deadline")
+	tb.Wait(time.Minute)
+	if g := tb.Game("sc2"); g.PhaseID != "R001-2" {
+		t.Fatalf("red's orders did not end the turn: %s", g.PhaseID)
+	}
+}
+
+// firstCard is the id of the first card of a player's hand, read from
+// his STATUS reply.
+func firstCard(t *testing.T, tb *daemontest.Table, p daemontest.Player) string {
+	t.Helper()
+	tb.As(p, "STATUS")
+	status := only(t, tb.Outbox(), p.Addr).Text
+	m := regexp.MustCompile(`Your hand \(\d+ cards?[^\n]*\n\s*-?\s*([A-Z]+\d+)`).FindStringSubmatch(status)
+	if m == nil {
+		t.Fatalf("no card in the hand:\n%s", status)
+	}
+	return m[1]
+}
+
+// Seats from options: supplychain players=N picks the preset with N seats.
+func TestSeatsFromOptions(t *testing.T) {
+	tb := daemontest.New(t)
+	reply := func(text string) string {
+		tb.Send(daemontest.GM, "", "SIGNON GM - "+daemontest.GMPassword+"\n"+text)
+		return daemontest.One(t, tb.Outbox(), daemontest.GM, "Re:").Text
+	}
+	daemontest.Contains(t, reply("CREATE c5 supplychain-3 players=5"), "Game c5 (supplychain-5) created", "(5 powers: ")
+	daemontest.Contains(t, reply("CREATE c2 supplychain-3 players=2 fire_sale=on"), "Game c2 (supplychain-2) created", "(2 powers: ")
+	daemontest.Contains(t, reply("CREATE cx supplychain-3 fire_sale=maybe"), "Nothing was created")
+}
+
+// Issue 14: Supply Chain has no diplomats (Info.Diplomats is false): the
+// power mail names no seniority, nobody joins a running game as a junior,
+// and LOCK JUNIORS says there are none.
+func TestNoDiplomatsInSupplyChain(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("sc9", "supplychain-2", "")
+	tb.Send("red@example.test", "", "JOIN sc9 as junior of red")
+	daemontest.Contains(t, only(t, tb.Outbox(), "red@example.test").Text, "each power has one player", "no junior diplomats")
+	for _, p := range []string{"red", "blue"} {
+		tb.Send(p+"@example.test", "", "JOIN sc9 prefer "+p)
+	}
+	ms := tb.Outbox()
+	powerMail := daemontest.One(t, ms, "red@example.test", "You are Red")
+	daemontest.Contains(t, powerMail.Text, "You play Red in sc9.")
+	daemontest.Lacks(t, powerMail.Text, "diplomat")
+	tb.Send("late@example.test", "", "JOIN sc9")
+	late := only(t, tb.Outbox(), "late@example.test").Text
+	daemontest.Contains(t, late, "each power has one player")
+	daemontest.Lacks(t, late, "senior")
+	tb.Send("red@example.test", powerMail.Token, "LOCK JUNIORS")
+	lock := only(t, tb.Outbox(), "red@example.test").Text
+	daemontest.Contains(t, lock, "LOCK JUNIORS: in", "there are no junior diplomats")
+	daemontest.Lacks(t, lock, "senior diplomat")
+	// HELP offers no command about juniors, and says whose orders stand
+	// without speaking of diplomats.
+	tb.Send("red@example.test", powerMail.Token, "HELP")
+	help := only(t, tb.Outbox(), "red@example.test").Text
+	daemontest.Contains(t, help, "Your latest orders stand.", "PASSWORD <new password>")
+	for _, w := range []string{"LOCK JUNIORS", "RELEASE <address>", "ACCEPT <address>", "REFUSE <address>", "diplomat"} {
+		daemontest.Lacks(t, help, w)
 	}
 }

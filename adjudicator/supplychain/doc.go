@@ -1,5 +1,5 @@
 // Package supplychain is the Supply Chain card game engine of pbemd
-// (rules: ../shared/seeds/supply-chain.txt). It plays the game turn by
+// (rules: the Supply Chain seed). It plays the game turn by
 // turn through the daemon's one adjudicator.Engine interface: each phase
 // is one player's turn of up to two actions (Status.Kind PhaseTurn,
 // Status.Waiting that one player), or a Buy-Sell-Trade partner answering
@@ -100,11 +100,13 @@
 // hand is the Viewer (STATUS) and HAND; the mail that ends the game, and
 // every solitaire mail, shows everything. (Issue 15: a 3-player game's
 // results mails averaged 8.7 KB with the whole board in each; see
-// TestMailVolume.) Questions and refused turns come back to the daemon as
-// error lines, so nothing is stored and the turn stays open. An offer
-// phase waits for the partner only; its deadline is the daemon's turn
-// deadline. (*Engine).BotOrders gives a seeded player's orders for tests
-// and the demo.
+// TestMailVolume.) Questions come back to the daemon answered (Check.Answers)
+// on ignored lines, refused turns as error lines, so nothing is stored and
+// the turn stays open. Status declares that a turn is taken whole and that
+// the waiting player's orders end it. An offer phase waits for the partner
+// only; its deadline is the daemon's turn deadline. (*Engine).BotOrders
+// (adjudicator.Bot) gives a seeded player's orders for tests and the demo;
+// CREATE's players= picks the preset with that many seats (Setup).
 //
 // # Pictures
 //

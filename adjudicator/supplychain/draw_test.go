@@ -37,7 +37,7 @@ func playTo(t testing.TB, name string, seed int64, stop func(g *game) bool) (e *
 		}
 		ords := map[string][]string{}
 		for _, p := range st.Waiting {
-			lines, err := e.BotOrders(state, p, seed*7919+int64(n))
+			lines, err := e.BotLines(state, p, seed*7919+int64(n))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -223,7 +223,10 @@ func (e *Engine) Status(state []byte) (adjudicator.Status, error) {
 }
 
 func (g *game) status() adjudicator.Status {
-	st := adjudicator.Status{ID: g.phaseID(), Title: g.phaseTitle(), Kind: adjudicator.PhaseTurn, Scores: map[string]int{}, Summary: g.publicText()}
+	// A mail's orders are a turn taken whole (no Merger), and they end
+	// the phase when they arrive from the power it waits for.
+	st := adjudicator.Status{ID: g.phaseID(), Title: g.phaseTitle(), Kind: adjudicator.PhaseTurn, Scores: map[string]int{}, Summary: g.publicText(),
+		Combine: adjudicator.CombineReplace, EndsTurn: true}
 	for _, p := range g.players {
 		st.Alive = append(st.Alive, p.power)
 		st.Scores[p.power] = g.vp(p.team, g.phase == phaseOver)
@@ -240,9 +243,32 @@ func (g *game) status() adjudicator.Status {
 	case phaseOffer:
 		st.Waiting = []string{g.players[g.offer.to].power}
 	case phaseOver:
-		st.Over, st.Winners = true, append([]string(nil), g.winners...)
+		st.Over, st.Result = true, g.result()
 	}
 	return st
+}
+
+// result is how a finished game ended: the most victory points win (a
+// tie the rules do not break shares the win).
+func (g *game) result() *adjudicator.Result {
+	res := &adjudicator.Result{Winners: append([]string(nil), g.winners...), Kind: "points"}
+	var names []string
+	vp := 0
+	for _, w := range g.winners {
+		names = append(names, titleCase(w))
+		if i := g.playerIndex(w); i >= 0 {
+			vp = g.vp(g.players[i].team, true)
+		}
+	}
+	switch len(names) {
+	case 0:
+		res.Kind, res.Text = "none", "The game is over and nobody wins."
+	case 1:
+		res.Text = fmt.Sprintf("%s wins with %d victory points.", names[0], vp)
+	default:
+		res.Text = fmt.Sprintf("%s win together with %d victory points.", adjudicator.List(names), vp)
+	}
+	return res
 }
 
 // View implements adjudicator.Viewer (STATUS): what only this power may
@@ -423,11 +449,16 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 			}
 		}
 	}
-	// Nothing but the canonical lines is stored: questions and refused
-	// lines become error lines for the daemon.
+	// Nothing but the canonical lines is stored: refused lines become
+	// error lines for the daemon, and questions (answered in Answers)
+	// lines it ignores.
 	for i := range ck.Lines {
 		l := &ck.Lines[i]
-		if l.Kind == orders.OrderLine && (lineErr[i] || len(ck.Canonical) == 0 || isQueryLine(l)) {
+		switch {
+		case l.Kind != orders.OrderLine:
+		case isQueryLine(l) && !lineErr[i]:
+			l.Kind = orders.Ignored
+		case lineErr[i] || len(ck.Canonical) == 0 || isQueryLine(l):
 			l.Kind = orders.ErrorLine
 		}
 	}
@@ -611,7 +642,7 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 	} else {
 		pub.WriteString("\n" + g.changesText(before))
 	}
-	out := adjudicator.Outcome{Next: g.encode(), Over: st.Over, Winners: st.Winners}
+	out := adjudicator.Outcome{Next: g.encode()}
 	out.Report.Public = pub.String()
 	out.Report.Private = map[string]string{}
 	for i, p := range g.players {
@@ -629,7 +660,7 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 		}
 		out.Report.Private[p.power] = b.String()
 	}
-	data, err := json.Marshal(resultData{Phase: id, Events: append([]string{}, g.rep.pub...), Scores: st.Scores, Winners: st.Winners})
+	data, err := json.Marshal(resultData{Phase: id, Events: append([]string{}, g.rep.pub...), Scores: st.Scores, Winners: st.Winners()})
 	if err != nil {
 		return adjudicator.Outcome{}, err
 	}

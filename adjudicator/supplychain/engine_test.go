@@ -251,7 +251,7 @@ func engineGame(t testing.TB, e *Engine, seed int64, visit func(before []byte, o
 		}
 		ords := map[string][]string{}
 		for _, p := range s.Waiting {
-			lines, err := e.BotOrders(st, p, seed*1000+int64(phase))
+			lines, err := e.BotLines(st, p, seed*1000+int64(phase))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -103,7 +103,7 @@ func TestSoloThroughEngine(t *testing.T) {
 		}
 	})
 	s, _ := e.Status(final)
-	if !s.Over || fmt.Sprint(s.Winners) != "[red]" || !strings.Contains(last, "contract") || !strings.Contains(last, "Winner: Red") {
+	if !s.Over || fmt.Sprint(s.Winners()) != "[red]" || !strings.Contains(last, "contract") || !strings.Contains(last, "Winner: Red") {
 		t.Errorf("status %+v\n%s", s, last)
 	}
 }

@@ -147,8 +147,12 @@ func TestSeedTwoSolitaireGamesFromOneShortDeck(t *testing.T) {
 		last = out
 		reports = append(reports, out.Report.Public)
 	})
-	if !last.Over || len(last.Winners) == 0 {
-		t.Fatalf("no end: %+v", last)
+	fin, err := e.Status(last.Next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fin.Over || len(fin.Winners()) == 0 || fin.Result.Kind != "points" || !strings.Contains(fin.Result.Text, "victory points") {
+		t.Fatalf("no end: %+v", fin)
 	}
 	all := strings.Join(reports, "\n")
 	for _, want := range []string{"Red's solitaire game ends", "Blue's solitaire game ends", "Final scores", "== Red (finished)", "== Blue (finished)"} {
@@ -156,5 +160,5 @@ func TestSeedTwoSolitaireGamesFromOneShortDeck(t *testing.T) {
 			t.Errorf("the reports never say %q", want)
 		}
 	}
-	t.Logf("%d phases; winners %v", phases, last.Winners)
+	t.Logf("%d phases; %s", phases, fin.Result.Text)
 }

@@ -3,6 +3,9 @@ package supremacy
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
+
+	"pbemd/adjudicator"
 )
 
 // RandomOrders returns seeded random orders for one power in the current
@@ -550,4 +553,12 @@ func (b *bot) build() {
 		o.N, o.Unit = 1, UABM
 		b.add(o)
 	}
+}
+
+var _ adjudicator.Bot = (*Engine)(nil)
+
+// BotOrders implements adjudicator.Bot: RandomOrders as the text of a mail.
+func (e *Engine) BotOrders(state []byte, power string, seed int64) (string, error) {
+	lines, err := RandomOrders(state, power, seed)
+	return strings.Join(lines, "\n"), err
 }

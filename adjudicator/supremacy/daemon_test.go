@@ -184,7 +184,10 @@ func TestThroughTheDaemon(t *testing.T) {
 			daemontest.Contains(t, m.Text, "FINAL NET WORTH", "Supreme Superpower")
 		}
 	}
-	daemontest.Contains(t, over, "has won sup1")
+	// The engine says what the win is; the daemon adds no Diplomacy words
+	// (issue 14: "won with a solo victory", the senior diplomat's prize).
+	daemontest.Contains(t, over, "sup1 is over. ", " wins with the highest net worth: $")
+	daemontest.Lacks(t, over, "solo victory", "diplomat", "prize")
 }
 
 // The attack phase step by step through the daemon: the phase waits for
@@ -250,4 +253,135 @@ func TestAttackStepsThroughTheDaemon(t *testing.T) {
 		t.Fatalf("after the pass: %s waiting %v", g.PhaseID, g.Waiting)
 	}
 	daemontest.Contains(t, only(t, tb.Outbox(), who[first][0]).Text, "makes no further attack")
+}
+
+// Issue 14: a Supremacy player's mail says what his orders do, as the
+// engine declares: orders are taken whole, and a phase ends as soon as
+// every power it waits for has sent them (a step: its one player), so no
+// acknowledgement invites new orders "until the deadline" once they did;
+// HELP says so too, not Diplomacy's "a new order for a unit replaces its
+// earlier one".
+func TestMailSaysWhatTheOrdersDo(t *testing.T) {
+	registerTestEngines(t)
+	tb := daemontest.New(t)
+	who := start(tb, "sup3", "supremacy-test-steps")
+	as := func(p, text string) string {
+		t.Helper()
+		tb.Send(who[p][0], who[p][1], text)
+		return only(t, tb.Outbox(), who[p][0]).Text
+	}
+	help := as("usa", "HELP")
+	daemontest.Contains(t, help, "Now, in Set-up: a new mail of orders replaces all your standing orders for this phase.",
+		"Orders from a player the phase waits for end it when they arrive.")
+	daemontest.Lacks(t, help, "A new order for a unit replaces its earlier one", "a new order for a unit replaces its earlier one")
+
+	ack := as("usa", "PLACE 9 ARMIES IN tex")
+	daemontest.Contains(t, ack, "Set-up ends as soon as Russian Federation and China have sent orders (or at the deadline); until then a new mail of orders replaces all your standing orders for this phase.")
+	daemontest.Lacks(t, ack, "You may send new orders until the deadline")
+	as("russia", "PLACE 9 ARMIES IN sib")
+	ack = as("china", "PLACE 9 ARMIES IN man")
+	daemontest.Contains(t, ack, "These orders end Set-up: it is processed now")
+	daemontest.Lacks(t, ack, "You may send new orders", "until the deadline")
+	tb.Wait(time.Minute)
+	for _, step := range []string{"OPEN ALL", "BUY 1 OIL\nBUY 1 MINERALS\nBUY 1 GRAIN"} {
+		for _, p := range []string{"usa", "russia", "china"} {
+			tb.Send(who[p][0], who[p][1], step)
+		}
+		tb.Wait(time.Minute)
+	}
+	tb.Outbox()
+	g := tb.Game("sup3")
+	if g.PhaseKind != "turn" || len(g.Waiting) != 1 {
+		t.Fatalf("attack phase %s kind %s waiting %v", g.PhaseID, g.PhaseKind, g.Waiting)
+	}
+	first := g.Waiting[0]
+	ack = as(first, map[string]string{"usa": "ATTACK mex FROM tex", "russia": "ATTACK mon FROM sib", "china": "ATTACK mon FROM man"}[first])
+	daemontest.Contains(t, ack, "Orders received", "These orders end "+g.PhaseTitle+": it is processed now")
+	daemontest.Lacks(t, ack, "You may send new orders", "until the deadline")
+}
+
+// Issue 14: the game-over mail of a game without diplomats says the win
+// in the engine's words; the prize line is there only with prize=on, and
+// names the winner's player, not a "senior diplomat".
+func TestGameOverMailSpeaksSupremacy(t *testing.T) {
+	registerTestEngines(t)
+	for _, prize := range []string{"on", "off"} {
+		t.Run("prize="+prize, func(t *testing.T) {
+			tb := daemontest.New(t)
+			tb.Create("sup5", "supremacy-test", "prize="+prize)
+			ps := tb.SignUp("sup5", []string{"usa", "russia", "china"})
+			tb.Outbox()
+			for i := 0; tb.Game("sup5").Status == store.Active; i++ {
+				if g := tb.Game("sup5"); g.PhaseID == "T01-2" {
+					// Trade: Russia and China spend cash on oil, which
+					// is no net worth: the United States wins alone.
+					tb.As(ps["russia"], "BUY 3 OIL")
+					tb.As(ps["china"], "BUY 3 OIL")
+				}
+				if i > 20 {
+					t.Fatalf("no end: %s", tb.Game("sup5").PhaseTitle)
+				}
+				tb.Wait(8 * 24 * time.Hour)
+			}
+			g := tb.Game("sup5")
+			if strings.Join(g.Winners, ",") != "usa" {
+				t.Fatalf("winners %v", g.Winners)
+			}
+			over := daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Game over").Text
+			daemontest.Contains(t, over, "sup5 is over. United States wins with the highest net worth: $")
+			daemontest.Lacks(t, over, "solo victory", "diplomat")
+			if prize == "on" {
+				daemontest.Contains(t, over, "The game's prize goes to the player of United States.")
+			} else {
+				daemontest.Lacks(t, over, "prize")
+			}
+		})
+	}
+}
+
+// Issue 14: the results mail reads as English: "China blockades Russian
+// Federation's Manchurian Grain company", not "China blockade Manchurian
+// Grain of Russian Federation". With seed 6 Russia holds Manchurian
+// Grain, whose one sea (the Sea of Japan) China reaches from its homes.
+func TestBlockadeReportReadsAsEnglish(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("sup6", "supremacy-3", "seed=6 turns=1")
+	ps := tb.SignUp("sup6", []string{"usa", "russia", "china"})
+	tb.As(ps["usa"], "PLACE 9 ARMIES IN tex")
+	tb.As(ps["russia"], "PLACE 9 ARMIES IN sib")
+	tb.As(ps["china"], "PLACE 6 ARMIES IN Beijing, 3 NAVIES IN soj")
+	tb.Outbox()
+	tb.Wait(time.Minute)
+	tb.Outbox()
+	if g := tb.Game("sup6"); g.PhaseID != "T01-1" {
+		t.Fatalf("after set-up: %s", g.PhaseID)
+	}
+	tb.As(ps["usa"], "OPEN ALL")
+	tb.As(ps["russia"], "OPEN ALL")
+	tb.Outbox()
+	tb.As(ps["china"], "BLOCKADE Manchurian Grain")
+	ack := daemontest.One(t, tb.Outbox(), ps["china"].Addr, "Re:").Text
+	daemontest.Contains(t, ack, "Orders received", "BLOCKADE mangrain")
+	tb.Wait(time.Minute)
+	res := daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "results").Text
+	daemontest.Contains(t, res, "China blockades Russian Federation's Manchurian Grain company: Russian Federation loses the 2 grain it produced, and China takes 2.")
+	daemontest.Lacks(t, res, "China blockade ")
+}
+
+// Seats from options: CREATE … supremacy players=5 plays the five-player
+// variant (its old name supremacy-5 stays), checked without dealing a
+// game; a count with no variant is refused with the counts there are.
+func TestSeatsFromOptions(t *testing.T) {
+	tb := daemontest.New(t)
+	reply := func(text string) string {
+		tb.Send(daemontest.GM, "", "SIGNON GM - "+daemontest.GMPassword+"\n"+text)
+		return daemontest.One(t, tb.Outbox(), daemontest.GM, "Re:").Text
+	}
+	daemontest.Contains(t, reply("CREATE s5 supremacy players=5 turns=2"), "Game s5 (supremacy-5) created", "(5 powers: ")
+	if g := tb.Game("s5"); g.Variant != "supremacy-5" || g.Options.Engine["turns"] != "2" || g.Options.Engine["players"] != "" {
+		t.Errorf("stored %s %v", g.Variant, g.Options.Engine)
+	}
+	daemontest.Contains(t, reply("CREATE s3 supremacy-3"), "Game s3 (supremacy-3) created", "(3 powers: ")
+	daemontest.Contains(t, reply("CREATE s7 supremacy players=7"), "no variant for 7 players (choose players=6, 3, 4, 5, 8", "Nothing was created")
+	daemontest.Contains(t, reply("CREATE s8 supremacy players=3 powers=usa,china"), "players= or powers=", "Nothing was created")
 }

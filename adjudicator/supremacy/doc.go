@@ -1,5 +1,5 @@
-// Package supremacy plays Supremacy 2020 (the seed rulebook in
-// shared/seeds/supremacy-2020.txt) by mail, as an adjudicator.Engine.
+// Package supremacy plays Supremacy 2020 (its seed rulebook) by mail, as an
+// adjudicator.Engine.
 //
 // The rules core is pure and deterministic: no clock, no I/O, no global
 // random source, no map-order dependence. Every die, shuffle and drawn

@@ -813,7 +813,11 @@ func (r *run) blockades(decl map[int][]int, produced map[int]int) {
 		}
 		got := min(n, w.room(to, co.res))
 		*w.players[to].res(co.res) += got
-		r.rep.public("  %s blockade %s of %s: %s loses its %d %s; %s takes %d.", strings.Join(who, " and "), name, w.pname(owner), w.pname(owner), n, co.res, w.pname(to), got)
+		verb := "blockades"
+		if len(who) > 1 {
+			verb = "blockade"
+		}
+		r.rep.public("  %s %s %s's %s company: %s loses the %d %s it produced, and %s takes %d.", strings.Join(who, " and "), verb, w.pname(owner), name, w.pname(owner), n, co.res, w.pname(to), got)
 	}
 }
 

@@ -23,8 +23,8 @@ type Engine struct {
 	powers   []string
 }
 
-// Preset is an engine registered by name: the daemon cannot pass engine
-// options yet, so each player count is an engine of its own.
+// Preset is an engine registered by name, one per player count: CREATE's
+// players=N picks one (Setup), and the names stay as aliases.
 type Preset struct {
 	Name    string
 	Title   string
@@ -204,10 +204,16 @@ func (e *Engine) Status(state []byte) (adjudicator.Status, error) {
 }
 
 func (w *world) status() adjudicator.Status {
+	// Orders are taken whole (no Merger), and a phase ends as soon as
+	// every power it waits for has sent them (a step: its one player).
 	st := adjudicator.Status{ID: w.phaseID(), Title: w.phaseTitle(), Kind: adjudicator.PhaseOrders, Scores: map[string]int{},
-		Over: w.over, Winners: append([]string(nil), w.winners...), Summary: w.boardText()}
+		Over: w.over, Summary: w.boardText(), Combine: adjudicator.CombineReplace, EndsTurn: true,
+		CombineText: "a new mail of orders replaces all your standing orders for this phase"}
 	if w.stepped(w.phase) {
 		st.Kind = adjudicator.PhaseTurn
+	}
+	if w.over {
+		st.Result = w.result()
 	}
 	for _, i := range w.waiting() {
 		st.Waiting = append(st.Waiting, w.pid(i))
@@ -228,6 +234,28 @@ func (w *world) status() adjudicator.Status {
 		}
 	}
 	return st
+}
+
+// result is how the game ended: the highest net worth wins (a tie
+// shares the win; seed: Ending the Game).
+func (w *world) result() *adjudicator.Result {
+	res := &adjudicator.Result{Winners: append([]string(nil), w.winners...), Kind: "networth"}
+	var names []string
+	nw := 0
+	for _, id := range w.winners {
+		i := w.playerIndex(id)
+		names = append(names, w.pname(i))
+		nw = w.netWorth(i)
+	}
+	switch len(names) {
+	case 0:
+		res.Kind, res.Text = "none", "The game is over and nobody wins."
+	case 1:
+		res.Text = fmt.Sprintf("%s wins with the highest net worth: %s.", names[0], money(nw))
+	default:
+		res.Text = fmt.Sprintf("%s share the win with a net worth of %s each.", adjudicator.List(names), money(nw))
+	}
+	return res
 }
 
 // publicWorth is the part of a player's net worth the board shows.
@@ -306,7 +334,7 @@ func (sc *Scenario) parseLine(line string) (*Order, error) {
 
 // parseOptions for orders.Parse.
 func (sc *Scenario) parseOpts() orders.Options {
-	return orders.Options{Grammar: grammar{sc}, Lexicon: sc.lexicon}
+	return orders.Options{Grammar: grammar{sc}, Powers: sc.powerCmds}
 }
 
 // Check implements adjudicator.Engine.
@@ -719,7 +747,6 @@ func (e *Engine) outcome(w *world, r *run, title string, bad []string) adjudicat
 		Events []event `json:"events"`
 	}{title, r.rep.events})
 	out := adjudicator.Outcome{Next: w.encode(), Report: adjudicator.Report{Public: pub.String(), Private: priv, Data: data}}
-	out.Over, out.Winners = w.over, append([]string(nil), w.winners...)
 	return out
 }
 

@@ -148,7 +148,7 @@ func playGame(t testing.TB, e *Engine, opts map[string]string, seed int64, maxPh
 			t.Fatalf("phase id did not advance: %s then %s", st.ID, next.ID)
 		}
 		if each != nil {
-			each(ph, out.Next, &outcomeView{ords: ords, public: out.Report.Public, private: out.Report.Private, over: out.Over, status: next, data: out.Report.Data})
+			each(ph, out.Next, &outcomeView{ords: ords, public: out.Report.Public, private: out.Report.Private, over: next.Over, status: next, data: out.Report.Data})
 		}
 		state = out.Next
 	}

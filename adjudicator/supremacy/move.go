@@ -170,7 +170,7 @@ func (r *run) move(i int, o *Order) bool {
 	w := r.w
 	counts, why := r.moveCheck(i, o)
 	if why != "" {
-		r.rep.public("  %s cannot %s: %s.", w.pname(i), strings.ToLower(r.sc.format(o)), why)
+		r.rep.public("  %s cannot carry out %s: %s.", w.pname(i), r.sc.format(o), why)
 		return false
 	}
 	navy := w.isSea(o.Legs[0].From)

@@ -285,7 +285,7 @@ type Scenario struct {
 	powerSet  *orders.Names
 	cardSet   *orders.Names // companies only
 	chokeSet  *orders.Names
-	lexicon   *orders.Lexicon
+	powerCmds *orders.Names          // the powers, as mail commands name them
 	boardOnce func() (*board, error) // the picture's fixed part, built at first use (draw.go)
 }
 
@@ -808,7 +808,7 @@ func (sc *Scenario) buildNames() error {
 	if sc.chokeSet, err = orders.NewNames("choke point", ch); err != nil {
 		return err
 	}
-	sc.lexicon, err = orders.NewLexicon(nil, pw)
+	sc.powerCmds, err = orders.NewNames("power", pw)
 	return err
 }
 

@@ -165,7 +165,7 @@ func TestSeedWorkedExamples(t *testing.T) {
 		if !f.w.cardBlk[f.card("paulista")] {
 			t.Errorf("not blockaded:\n%s", f.public())
 		}
-		f.says("United States and Commonwealth blockade Paulista Grain of Russian Federation")
+		f.says("United States and Commonwealth blockade Russian Federation's Paulista Grain company: Russian Federation loses the 2 grain it produced")
 	})
 	for _, sea := range []string{"moa", "drk"} {
 		t.Run("Naval Blockade: The Russians could disrupt this blockade with one Navy in either of those sea areas ("+sea+")", func(t *testing.T) {

@@ -1,7 +1,7 @@
 // Command pbemd is the play-by-email game master daemon.
 //
 //	pbemd serve [-config FILE]
-//	pbemd demo [-game G] [-seed N] [-years N] [-length N] [-phases N]
+//	pbemd demo [-game G] [-seed N] [-years N] [-length N] [-phases N] [-mails DIR]
 //	pbemd adjudicate < in.json > out.json
 //	pbemd map [-o FILE.png|FILE.svg] < in.json
 //	pbemd check-orders -variant V -power P < orders.txt
@@ -42,9 +42,10 @@ const usage = `pbemd — play-by-email game master
 
 usage:
   pbemd serve [-config FILE]          run the daemon (embedded mail server if the config names no accounts)
-  pbemd demo [-game G] [-seed N] [-years N] [-length N] [-phases N]
+  pbemd demo [-game G] [-seed N] [-years N] [-length N] [-phases N] [-mails DIR]
                                       a scripted game by mail, one line per phase (G: diplomacy
-                                      (Ancient Mediterranean, the default), supremacy, supplychain, empire)
+                                      (Ancient Mediterranean, the default), supremacy, supplychain, empire);
+                                      -mails DIR writes every mail each player got as DIR/<address>/NNNN.eml
   pbemd adjudicate                    JSON position and orders on stdin, outcome on stdout
   pbemd map [-o FILE.png|FILE.svg]    draw adjudicate's JSON (a position, or its output with results);
                                       PNG on stdout without -o
@@ -234,6 +235,7 @@ func runDemo(args []string) error {
 	years := fs.Int("years", 20, "diplomacy: stop after this many game years")
 	length := fs.Int("length", 2, "supremacy: turns; empire: rounds")
 	phases := fs.Int("phases", 150, "supremacy, supplychain, empire: stop after this many phases")
+	mails := fs.String("mails", "", "write every mail each player received to `DIR`/<address>/NNNN.eml")
 	verbose := fs.Bool("v", false, "log the daemon's work")
 	fs.Parse(args)
 	level := "error" // the mail server warns of every connection dropped at shutdown
@@ -250,7 +252,7 @@ func runDemo(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	_, err := demo.Run(ctx, demo.Options{Game: *game, Seed: *seed, Years: *years, Length: *length, Phases: *phases, Out: os.Stdout, Logger: logger(level)})
+	_, err := demo.Run(ctx, demo.Options{Game: *game, Seed: *seed, Years: *years, Length: *length, Phases: *phases, Mails: *mails, Out: os.Stdout, Logger: logger(level)})
 	return err
 }
 

@@ -22,8 +22,24 @@ var openingOrders = map[string][]string{
 	"turkey":  {"F Ank - Bla", "A Con - Bul", "A Smy - Arm"},
 }
 
+// ordersOf are the Spring 1901 orders of game i for power: each unit moves
+// as in openingOrders or holds, by the bits of i, so that games differ
+// (and so do the pictures of their results) as real games do.
+func ordersOf(i int, power string, k int) []string {
+	out := make([]string, len(openingOrders[power]))
+	for u, o := range openingOrders[power] {
+		if (i*2654435761>>(k*3+u))&1 == 1 {
+			f := strings.Fields(o)
+			o = f[0] + " " + f[1] + " H"
+		}
+		out[u] = o
+	}
+	return out
+}
+
 // Populate writes n active standard games, each with seven players and
-// the opening orders stored, all due at deadline. It bypasses mail (and
+// their Spring 1901 orders stored (each unit moving as usual or holding,
+// varied from game to game), all due at deadline. It bypasses mail (and
 // bcrypt) so that setting up 10,000 games takes seconds (for the
 // benchmarks of many games). The standard map's engine must be registered
 // (import pbemd/adjudicator/diplomacy).
@@ -55,7 +71,7 @@ func Populate(tb testing.TB, db *store.DB, n int, deadline time.Time) {
 					if err := tx.PutToken(pl.Token, store.TokenRef{Game: g.Name, Address: pl.Address}); err != nil {
 						return err
 					}
-					if err := tx.AddOrderSet(g.Name, 0, store.OrderSet{Power: p, Address: pl.Address, MsgID: g.Name + p, Received: g.Created, Lines: openingOrders[p]}); err != nil {
+					if err := tx.AddOrderSet(g.Name, 0, store.OrderSet{Power: p, Address: pl.Address, MsgID: g.Name + p, Received: g.Created, Lines: ordersOf(i, p, k)}); err != nil {
 						return err
 					}
 				}

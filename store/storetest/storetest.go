@@ -6,6 +6,10 @@
 package storetest
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"mime"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,6 +18,8 @@ import (
 
 	"pbemd/mailer"
 	"pbemd/store"
+
+	message "github.com/emersion/go-message"
 )
 
 // Open opens a new store under t.TempDir; when the test ends it is
@@ -47,6 +53,64 @@ type Mail struct {
 	Text    string
 	Token   string // the +token of its reply address, "" for none
 	Parsed  *mailer.Mail
+	// Type is the mail's own media type ("text/plain", "multipart/mixed");
+	// Parts are its leaf parts in order (the text, then attachments),
+	// decoded.
+	Type  string
+	Parts []Part
+}
+
+// Part is one leaf part of a mail, its body decoded.
+type Part struct {
+	Type        string // media type, "image/png"
+	Disposition string // "inline", "attachment" or ""
+	Filename    string
+	Data        []byte
+}
+
+// Pictures are the mail's image parts.
+func (m Mail) Pictures() []Part {
+	var out []Part
+	for _, p := range m.Parts {
+		if strings.HasPrefix(p.Type, "image/") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ReadParts reads the MIME structure of a raw mail: its media type and
+// its leaf parts in order, decoded.
+func ReadParts(raw []byte) (string, []Part, error) {
+	e, err := message.Read(bytes.NewReader(raw))
+	if err != nil {
+		return "", nil, err
+	}
+	top, _, _ := e.Header.ContentType()
+	var parts []Part
+	err = e.Walk(func(_ []int, p *message.Entity, err error) error {
+		if err != nil {
+			return err
+		}
+		mt, params, _ := p.Header.ContentType()
+		if strings.HasPrefix(mt, "multipart/") {
+			return nil
+		}
+		data, err := io.ReadAll(p.Body)
+		if err != nil {
+			return err
+		}
+		part := Part{Type: mt, Filename: params["name"], Data: data}
+		if d, dp, err := mime.ParseMediaType(p.Header.Get("Content-Disposition")); err == nil {
+			part.Disposition = d
+			if dp["filename"] != "" {
+				part.Filename = dp["filename"]
+			}
+		}
+		parts = append(parts, part)
+		return nil
+	})
+	return top, parts, err
 }
 
 // Outbox takes every mail queued in db's outbox out of it (marking each
@@ -67,6 +131,9 @@ func Outbox(t testing.TB, db *store.DB, own string) []Mail {
 				return err
 			}
 			x := Mail{To: strings.Join(m.To, ","), Subject: pm.Subject, Text: pm.Text, Parsed: pm}
+			if x.Type, x.Parts, err = ReadParts(m.Raw); err != nil {
+				return fmt.Errorf("mail to %v: %w", m.To, err)
+			}
 			if a := pm.ReplyAddress(); a != nil {
 				x.Token = plusToken(a.Address)
 			}

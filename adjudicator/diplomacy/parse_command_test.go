@@ -1,4 +1,4 @@
-package orders
+package diplomacy
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pbemd/orders"
 )
 
 // TestCommands runs testdata/orders/commands.txt: each case is a short mail
@@ -24,7 +26,7 @@ func TestCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var opts Options
+	var opts ParseOptions
 	sc := bufio.NewScanner(f)
 	n := 0
 	for no := 1; sc.Scan(); no++ {
@@ -53,7 +55,7 @@ func TestCommands(t *testing.T) {
 			r := Parse(body, opts)
 			l := r.Lines[0]
 			if want == "ignored" {
-				if l.Kind != Ignored || len(l.Diags) > 0 {
+				if l.Kind != orders.Ignored || len(l.Diags) > 0 {
 					t.Errorf("%q: kind %d %+v, want ignored", in, l.Kind, l.Diags)
 				}
 				return
@@ -61,13 +63,13 @@ func TestCommands(t *testing.T) {
 			if e, ok := strings.CutPrefix(want, "!! "); ok {
 				msg, sugg, _ := strings.Cut(e, " ?? ")
 				d := firstError(l.Diags)
-				if l.Kind != ErrorLine || !strings.Contains(d.Message, strings.TrimSpace(msg)) || !strings.Contains(d.Suggestion, sugg) {
+				if l.Kind != orders.ErrorLine || !strings.Contains(d.Message, strings.TrimSpace(msg)) || !strings.Contains(d.Suggestion, sugg) {
 					t.Errorf("%q: kind %d %+v, want error %q / %q", in, l.Kind, l.Diags, msg, sugg)
 				}
 				checkBlockNotOrders(t, r)
 				return
 			}
-			if l.Kind != CommandLine || l.Command == nil {
+			if l.Kind != orders.CommandLine || l.Command == nil {
 				t.Fatalf("%q: kind %d %+v, want command %q", in, l.Kind, l.Diags, want)
 			}
 			if hasError(l.Diags) {
@@ -89,11 +91,11 @@ func TestCommands(t *testing.T) {
 
 // checkBlockNotOrders checks that no line of a command's block was read as
 // an order.
-func checkBlockNotOrders(t *testing.T, r *Result) {
+func checkBlockNotOrders(t *testing.T, r *orders.Result) {
 	t.Helper()
 	if len(r.Lines) > 1 && r.Lines[0].Command != nil {
 		for _, l := range r.Lines[1:] {
-			if l.Kind == OrderLine {
+			if l.Kind == orders.OrderLine {
 				t.Errorf("line %d %q of a block was read as an order", l.No, l.Text)
 			}
 		}

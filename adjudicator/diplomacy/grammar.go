@@ -1,15 +1,28 @@
-package orders
+package diplomacy
 
 import (
 	"fmt"
 	"strings"
+
+	"pbemd/orders"
 )
 
-// diplomacy is the Diplomacy order grammar over a lexicon.
-type diplomacy struct {
-	prov, pow *Names
-	pos       Position
-	phase     Phase
+// grammar is the Diplomacy order grammar over a lexicon (an
+// orders.Grammar and orders.Vocabulary).
+type grammar struct {
+	prov, pow *orders.Names
+	pos       UnitFinder
+	phase     ParsePhase
+	err       error // the lexicon's names are inconsistent: no order can be read
+}
+
+// Names implements orders.Vocabulary: the provinces.
+func (g *grammar) Names() *orders.Names { return g.prov }
+
+// Keyword implements orders.Vocabulary.
+func (g *grammar) Keyword(norm string) bool {
+	_, ok := keywords[norm]
+	return ok
 }
 
 // keyword classes of the Diplomacy grammar.
@@ -68,6 +81,19 @@ var strictKeywords = map[string]bool{
 	"b": true, "build": true, "builds": true, "waive": true,
 }
 
+// grammarWords are the words the grammar compares against, shared by the
+// tokenizer (see newProvinceNames).
+func grammarWords() []string {
+	out := []string{"coast"}
+	for w := range keywords {
+		out = append(out, w)
+	}
+	for w := range coastWords {
+		out = append(out, w)
+	}
+	return out
+}
+
 func dipStop(norm string) bool {
 	if _, ok := keywords[norm]; ok {
 		return true
@@ -80,10 +106,10 @@ func dipStop(norm string) bool {
 
 // dipParse is the state of reading one Diplomacy order.
 type dipParse struct {
-	g     *diplomacy
-	sc    *Scanner
+	g     *grammar
+	sc    *orders.Scanner
 	o     *Order
-	ambig *NameError // an ambiguous name, read as its first candidate to build the suggestion
+	ambig *orders.NameError // an ambiguous name, read as its first candidate to build the suggestion
 	// ambigDone: the ambiguity was reported with a full example.
 	ambigDone bool
 }
@@ -91,30 +117,34 @@ type dipParse struct {
 func (p *dipParse) kw() keyword {
 	t := p.sc.Peek()
 	k := keywords[t.Norm]
-	if k != kNone && p.sc.strict && (!strictKeywords[t.Norm] || t.Norm == "->" && t.Text != "->") {
+	if k != kNone && p.sc.Strict() && (!strictKeywords[t.Norm] || t.Norm == "->" && t.Text != "->") {
 		return kNone // strict: "->" as written, not "=>", ">" or "→"
 	}
 	return k
 }
 
-// ParseOrder reads one Diplomacy order.
-func (g *diplomacy) ParseOrder(sc *Scanner) any {
+// ParseOrder implements orders.Grammar: it reads one Diplomacy order and
+// returns an *Order. An order without a power of its own gets the power of
+// the heading above it.
+func (g *grammar) ParseOrder(sc *orders.Scanner) any {
+	if g.err != nil {
+		sc.Fail("the game's names are inconsistent, so orders cannot be read: "+g.err.Error(), "")
+		return nil
+	}
 	sc.SetStop(dipStop)
 	p := dipParse{g: g, sc: sc, o: &Order{}}
 	ok := p.order()
 	if p.ambig != nil && !ok && !p.ambigDone {
 		// The ambiguous name is the first problem: what failed after it may
 		// only be a consequence of reading it as its first candidate.
-		var kept []Diagnostic
-		for _, d := range sc.diags {
-			if d.Severity == Warning {
-				kept = append(kept, d)
-			}
-		}
-		sc.diags = append(kept, Diagnostic{Severity: Error, Message: p.ambig.Error(), Suggestion: "write " + choices(p.ambig.Candidates)})
+		sc.DropErrors()
+		sc.Fail(p.ambig.Error(), "write "+choices(p.ambig.Candidates))
 	}
 	if !ok {
 		return nil
+	}
+	if p.o.Power == "" {
+		p.o.Power = sc.Heading()
 	}
 	return p.o
 }
@@ -173,7 +203,7 @@ func (p *dipParse) order() bool {
 		if !p.location(&o.Target, "where the unit moves") {
 			return false
 		}
-		for sc.Peek().Kind == Punct && p.kw() == kMove {
+		for sc.Peek().Kind == orders.Punct && p.kw() == kMove {
 			// a judge-style convoy path: A Lon - Nth - Bel
 			sc.Next()
 			o.Path = append(o.Path, o.Target.Province)
@@ -274,10 +304,10 @@ func (p *dipParse) finish() bool {
 	sc, o := p.sc, p.o
 	for !sc.Done() {
 		t := sc.Peek()
-		if t.Kind == Punct && (t.Norm == "!" || t.Norm == "?" || t.Norm == "," || t.Norm == ";") && !sc.strict {
+		if t.Kind == orders.Punct && (t.Norm == "!" || t.Norm == "?" || t.Norm == "," || t.Norm == ";") && !sc.Strict() {
 			// trailing punctuation; but a second order after it is not allowed
 			sc.Next()
-			if (t.Norm == "," || t.Norm == ";") && sc.Peek().Kind == Word {
+			if (t.Norm == "," || t.Norm == ";") && sc.Peek().Kind == orders.Word {
 				sc.Fail("write one order per line", p.suggest())
 				return false
 			}
@@ -322,7 +352,7 @@ func (p *dipParse) fixUnit(u *UnitType, loc Location, aux bool) bool {
 			have, known = ut, true
 		}
 	}
-	if p.sc.strict {
+	if p.sc.Strict() {
 		// Without a position an omitted type is left to the engine in both
 		// modes: that is how Format prints an order whose unit is unknown,
 		// and stored canonical lines must read back strictly.
@@ -384,14 +414,14 @@ func (p *dipParse) acceptKw(k keyword) bool {
 // skipBullet drops a list bullet or number before an order ("1.", "2)", "*", "-").
 func (p *dipParse) skipBullet() {
 	sc := p.sc
-	if sc.strict || sc.Pos() != 0 {
+	if sc.Strict() || sc.Pos() != 0 {
 		return
 	}
 	t := sc.Peek()
 	switch {
-	case t.Kind == Punct && (t.Norm == "*" || t.Norm == "-" || t.Norm == "+"):
+	case t.Kind == orders.Punct && (t.Norm == "*" || t.Norm == "-" || t.Norm == "+"):
 		sc.Next()
-	case t.Kind == Word && isNumber(t.Norm) && len(t.Norm) <= 3:
+	case t.Kind == orders.Word && isNumber(t.Norm) && len(t.Norm) <= 3:
 		if strings.HasSuffix(t.Text, ".") {
 			sc.Next()
 		} else if n := sc.PeekAt(1).Norm; n == ")" || n == ":" {
@@ -410,19 +440,16 @@ func (p *dipParse) powerPrefix() {
 	start := sc.Pos()
 	for i := 1; i <= 4; i++ {
 		t := sc.PeekAt(i)
-		if t.Kind == Word || t.Norm == "-" {
+		if t.Kind == orders.Word || t.Norm == "-" {
 			continue
 		}
 		if t.Norm != ":" {
 			return
 		}
-		f, next := p.g.pow.exact(sc.toks, start, start+i, true)
-		if f != nil && next == start+i && len(f.entries) == 1 {
-			p.o.Power = strings.ToLower(p.g.pow.list[f.entries[0]].ID)
-			sc.Seek(start + i + 1)
-		} else if e := p.g.pow.uniquePrefix(sc.toks, start, start+i); e >= 0 && !sc.strict {
-			// "ENG: F nth -> pic", as the DATC test files abbreviate powers
-			p.o.Power = strings.ToLower(p.g.pow.list[e].ID)
+		// a power's name, or unless strict a unique prefix of it: "ENG: F
+		// nth -> pic", as the DATC test files abbreviate powers
+		if n, ok := sc.NameSpan(p.g.pow, start+i); ok {
+			p.o.Power = strings.ToLower(n.ID)
 			sc.Seek(start + i + 1)
 		}
 		return
@@ -476,8 +503,7 @@ func (p *dipParse) viaConvoy() bool {
 
 // isProvince reports whether the token n ahead starts a province name.
 func (p *dipParse) isProvince(n int) bool {
-	f, _ := p.g.prov.exact(p.sc.toks, p.sc.Pos()+n, p.sc.end, p.sc.strict)
-	return f != nil
+	return p.sc.NameAhead(p.g.prov, n)
 }
 
 // location reads a province and its coast, quoted or not.
@@ -486,18 +512,18 @@ func (p *dipParse) location(loc *Location, what string) bool {
 	quoted := sc.EnterQuote()
 	m, err := sc.Name(p.g.prov)
 	if err != nil {
-		ne, _ := err.(*NameError)
+		ne, _ := err.(*orders.NameError)
 		if ne != nil && len(ne.Candidates) > 0 && p.ambig == nil {
 			// Diagnose, never guess: read the first candidate only to build
 			// a corrected example, and report the line as an error.
 			p.ambig = ne
 			for _, c := range ne.Candidates[:1] {
-				m = NameMatch{ID: strings.ToLower(c.ID)}
-				if i, ok := p.g.prov.byID[m.ID]; ok {
+				m = orders.NameMatch{ID: strings.ToLower(c.ID)}
+				if i, ok := p.g.prov.Index(m.ID); ok {
 					m.Index = i
 				}
 			}
-			sc.Seek(ne.next)
+			sc.Seek(ne.Next)
 		} else {
 			if quoted {
 				sc.LeaveQuote()
@@ -515,23 +541,23 @@ func (p *dipParse) location(loc *Location, what string) bool {
 		return false
 	}
 	if quoted && !sc.LeaveQuote() {
-		sc.Fail("the quotes should hold one "+p.g.prov.noun+" name", "")
+		sc.Fail("the quotes should hold one "+p.g.prov.Noun()+" name", "")
 		return false
 	}
 	return true
 }
 
 // nameHint suggests the closest names to an unknown one.
-func (p *dipParse) nameHint(ne *NameError) string {
-	if ne == nil || ne.Text == "" || len(ne.Candidates) > 0 || !p.sc.spendHint() {
+func (p *dipParse) nameHint(ne *orders.NameError) string {
+	if ne == nil || len(ne.Candidates) > 0 {
 		return ""
 	}
-	return p.g.prov.closest(normWord(ne.Text))
+	return p.sc.Hint(p.g.prov, ne.Text)
 }
 
 // coast reads a coast after a province: "/nc", "(nc)", "(n.c.)", "nc",
 // "north coast", and checks it against the province.
-func (p *dipParse) coast(loc *Location, name Name) bool {
+func (p *dipParse) coast(loc *Location, name orders.Name) bool {
 	sc := p.sc
 	start := sc.Pos()
 	var c byte
@@ -548,11 +574,11 @@ func (p *dipParse) coast(loc *Location, name Name) bool {
 			sc.Seek(start)
 			return true
 		}
-		if !sc.Accept(")") && (sc.strict || !sc.Done()) {
+		if !sc.Accept(")") && (sc.Strict() || !sc.Done()) {
 			sc.Fail("a coast in brackets needs its closing bracket", p.abbr(*loc)+"("+string(c)+"c)")
 			return false
 		}
-	case t.Kind == Word:
+	case t.Kind == orders.Word:
 		if c = p.coastSpec(name, false); c == 0 {
 			return true
 		}
@@ -561,11 +587,11 @@ func (p *dipParse) coast(loc *Location, name Name) bool {
 	}
 	coast := string(c) + "c"
 	if len(name.Coasts) == 0 {
-		if sc.strict {
-			sc.Fail(describe(name)+" has no separate coasts", p.abbr(*loc))
+		if sc.Strict() {
+			sc.Fail(name.Describe()+" has no separate coasts", p.abbr(*loc))
 			return false
 		}
-		sc.Warn(fmt.Sprintf("%s has no separate coasts: %q ignored", describe(name), sc.TextFrom(start)), "")
+		sc.Warn(fmt.Sprintf("%s has no separate coasts: %q ignored", name.Describe(), sc.TextFrom(start)), "")
 		return true
 	}
 	for _, have := range name.Coasts {
@@ -574,7 +600,7 @@ func (p *dipParse) coast(loc *Location, name Name) bool {
 			return true
 		}
 	}
-	sc.Fail(fmt.Sprintf("%s has no %s; its coasts are %s", describe(name), coastName(coast), strings.Join(name.Coasts, ", ")),
+	sc.Fail(fmt.Sprintf("%s has no %s; its coasts are %s", name.Describe(), coastName(coast), strings.Join(name.Coasts, ", ")),
 		p.abbr(*loc)+"/"+strings.ToLower(name.Coasts[0]))
 	return false
 }
@@ -595,11 +621,11 @@ func coastName(c string) string {
 
 // coastSpec reads the words of a coast. single allows one letter ("n"),
 // which is only unambiguous after "/" or inside brackets.
-func (p *dipParse) coastSpec(name Name, single bool) byte {
+func (p *dipParse) coastSpec(name orders.Name, single bool) byte {
 	sc := p.sc
 	start := sc.Pos()
 	t := sc.Peek()
-	if t.Kind != Word {
+	if t.Kind != orders.Word {
 		return 0
 	}
 	for _, have := range name.Coasts {
@@ -640,7 +666,7 @@ func (p *dipParse) coastSpec(name Name, single bool) byte {
 func (p *dipParse) abbr(l Location) string {
 	s := l.Province
 	if n, ok := p.g.prov.Get(l.Province); ok {
-		s = abbrevOf(n)
+		s = n.Short()
 	}
 	if l.Coast != "" {
 		s += "/" + l.Coast
@@ -664,7 +690,7 @@ func (p *dipParse) format(o Order) string { return format(o, p.g.prov) }
 func (p *dipParse) suggest() string { return p.format(*p.o) }
 
 // choices lists the abbreviations of ambiguous candidates: "Sad or Sam".
-func choices(ns []Name) string {
+func choices(ns []orders.Name) string {
 	var b strings.Builder
 	for i, n := range ns {
 		if i > 0 {
@@ -674,7 +700,17 @@ func choices(ns []Name) string {
 				b.WriteString(", ")
 			}
 		}
-		b.WriteString(abbrevOf(n))
+		b.WriteString(n.Short())
 	}
 	return b.String()
+}
+
+// isNumber reports whether s holds only digits.
+func isNumber(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

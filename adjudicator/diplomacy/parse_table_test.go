@@ -1,4 +1,4 @@
-package orders
+package diplomacy
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"pbemd/orders"
 )
 
 // A line file (testdata/orders/lines-*.txt, datc.txt) holds one order line per
@@ -32,7 +34,7 @@ type lineCase struct {
 	err     string
 	suggest string
 	lexicon string
-	opts    Options
+	opts    ParseOptions
 }
 
 func readLineCases(tb testing.TB, path string) []lineCase {
@@ -59,7 +61,7 @@ func readLineCases(tb testing.TB, path string) []lineCase {
 			case "strict":
 				cur.opts.Strict = val == "on"
 			case "phase":
-				cur.opts.Phase = map[string]Phase{"any": AnyPhase, "movement": MovementPhase, "retreat": RetreatPhase, "adjustment": AdjustmentPhase}[val]
+				cur.opts.Phase = map[string]ParsePhase{"any": AnyPhase, "movement": MovementPhase, "retreat": RetreatPhase, "adjustment": AdjustmentPhase}[val]
 			case "position":
 				if val == "" {
 					cur.opts.Position = nil
@@ -143,31 +145,31 @@ func TestOrderLines(t *testing.T) {
 
 			// The same line inside a mail gives the same order.
 			r := Parse(c.in, opts)
-			if len(r.Lines) != 1 || r.Lines[0].Kind != OrderLine || r.Lines[0].Order == nil {
+			if len(r.Lines) != 1 || r.Lines[0].Kind != orders.OrderLine || lineOrder(r.Lines[0]) == nil {
 				t.Fatalf("Parse(%q) = %+v, want one order line", c.in, r.Lines)
 			}
-			if !sameOrder(*r.Lines[0].Order, o) {
-				t.Errorf("Parse(%q) read %+v, ParseOrder read %+v", c.in, *r.Lines[0].Order, o)
+			if !sameParsed(*lineOrder(r.Lines[0]), o) {
+				t.Errorf("Parse(%q) read %+v, ParseOrder read %+v", c.in, *lineOrder(r.Lines[0]), o)
 			}
 			checkRoundTrip(t, o, opts)
 		})
 	}
 }
 
-func firstError(ds []Diagnostic) Diagnostic {
+func firstError(ds []orders.Diagnostic) orders.Diagnostic {
 	for _, d := range ds {
-		if d.Severity == Error {
+		if d.Severity == orders.Error {
 			return d
 		}
 	}
-	return Diagnostic{}
+	return orders.Diagnostic{}
 }
 
-func checkWarnings(t *testing.T, in string, diags []Diagnostic, want string) {
+func checkWarnings(t *testing.T, in string, diags []orders.Diagnostic, want string) {
 	t.Helper()
 	var warns []string
 	for _, d := range diags {
-		if d.Severity == Warning {
+		if d.Severity == orders.Warning {
 			warns = append(warns, d.Message)
 		}
 	}
@@ -179,8 +181,8 @@ func checkWarnings(t *testing.T, in string, diags []Diagnostic, want string) {
 	}
 }
 
-// sameOrder compares orders, treating a nil and an empty Path alike.
-func sameOrder(a, b Order) bool {
+// sameParsed compares orders, treating a nil and an empty Path alike.
+func sameParsed(a, b Order) bool {
 	if len(a.Path) == 0 && len(b.Path) == 0 {
 		a.Path, b.Path = nil, nil
 	}
@@ -189,7 +191,7 @@ func sameOrder(a, b Order) bool {
 
 // checkRoundTrip parses the canonical form of o again: it must give o back
 // (without its Power, which Format does not print), with no diagnostic.
-func checkRoundTrip(t *testing.T, o Order, opts Options) {
+func checkRoundTrip(t *testing.T, o Order, opts ParseOptions) {
 	t.Helper()
 	text := Format(o, opts.Lexicon)
 	o2, diags, err := ParseOrder(text, opts)
@@ -197,7 +199,7 @@ func checkRoundTrip(t *testing.T, o Order, opts Options) {
 		t.Fatalf("round trip: ParseOrder(%q) = %v %+v", text, err, diags)
 	}
 	o.Power = ""
-	if !sameOrder(o, o2) {
+	if !sameParsed(o, o2) {
 		t.Errorf("round trip of %q: %+v, want %+v", text, o2, o)
 	}
 	if again := Format(o2, opts.Lexicon); again != text {
@@ -205,11 +207,11 @@ func checkRoundTrip(t *testing.T, o Order, opts Options) {
 	}
 	// The engine stores canonical lines and reads them back strictly,
 	// without a position.
-	o3, diags, err := ParseOrder(text, Options{Lexicon: opts.Lexicon, Strict: true, Phase: opts.Phase})
+	o3, diags, err := ParseOrder(text, ParseOptions{Lexicon: opts.Lexicon, Strict: true, Phase: opts.Phase})
 	if err != nil || len(diags) > 0 {
 		t.Fatalf("strict round trip: ParseOrder(%q) = %v %+v", text, err, diags)
 	}
-	if !sameOrder(o, o3) {
+	if !sameParsed(o, o3) {
 		t.Errorf("strict round trip of %q: %+v, want %+v", text, o3, o)
 	}
 }

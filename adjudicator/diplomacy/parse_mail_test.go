@@ -1,22 +1,21 @@
-package orders
+package diplomacy
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files of TestMails")
+	"pbemd/orders"
+)
 
 // A sample mail (testdata/orders/mails/*.txt) starts with option lines
 // (@lexicon, @strict, @phase, @position, as in the line files; no @lexicon
 // line means no lexicon: a commands-only parse); the body follows. Its golden
 // file (*.golden) shows what Parse made of every line; run
-// `go test ./orders -run TestMails -update` to rewrite them after a change,
+// `go test ./adjudicator/diplomacy -run TestMails -update` to rewrite them after a change,
 // and review the diff.
 func TestMails(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(testdataDir, "mails", "*.txt"))
@@ -49,13 +48,13 @@ func TestMails(t *testing.T) {
 	}
 }
 
-func readMail(tb testing.TB, path string) (Options, string) {
+func readMail(tb testing.TB, path string) (ParseOptions, string) {
 	tb.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var opts Options
+	var opts ParseOptions
 	text := string(data)
 	for strings.HasPrefix(text, "@") {
 		line, rest, _ := strings.Cut(text, "\n")
@@ -68,7 +67,7 @@ func readMail(tb testing.TB, path string) (Options, string) {
 		case "strict":
 			opts.Strict = val == "on"
 		case "phase":
-			opts.Phase = map[string]Phase{"any": AnyPhase, "movement": MovementPhase, "retreat": RetreatPhase, "adjustment": AdjustmentPhase}[val]
+			opts.Phase = map[string]ParsePhase{"any": AnyPhase, "movement": MovementPhase, "retreat": RetreatPhase, "adjustment": AdjustmentPhase}[val]
 		case "position":
 			opts.Position = parsePosition(tb, val)
 		default:
@@ -78,26 +77,27 @@ func readMail(tb testing.TB, path string) (Options, string) {
 	return opts, text
 }
 
-var kindNames = map[LineKind]string{Ignored: "ignored", OrderLine: "order", CommandLine: "command", BodyLine: "body", ErrorLine: "ERROR"}
+var lineKindNames = map[orders.LineKind]string{orders.Ignored: "ignored", orders.OrderLine: "order", orders.CommandLine: "command", orders.BodyLine: "body", orders.ErrorLine: "ERROR"}
 
 // describeResult prints one line per mail line, and one per diagnostic.
-func describeResult(r *Result, lex *Lexicon) string {
+func describeResult(r *orders.Result, lex *Lexicon) string {
 	var b strings.Builder
 	for _, l := range r.Lines {
-		fmt.Fprintf(&b, "%3d %-7s %s", l.No, kindNames[l.Kind], strings.TrimSpace(l.Text))
+		fmt.Fprintf(&b, "%3d %-7s %s", l.No, lineKindNames[l.Kind], strings.TrimSpace(l.Text))
 		switch {
-		case l.Order != nil:
-			fmt.Fprintf(&b, "\n            = %s", Format(*l.Order, lex))
-			if l.Order.Power != "" {
-				fmt.Fprintf(&b, "  [%s]", l.Order.Power)
+		case lineOrder(l) != nil:
+			o := lineOrder(l)
+			fmt.Fprintf(&b, "\n            = %s", Format(*o, lex))
+			if o.Power != "" {
+				fmt.Fprintf(&b, "  [%s]", o.Power)
 			}
-		case l.Command != nil && l.Kind != BodyLine:
+		case l.Command != nil && l.Kind != orders.BodyLine:
 			fmt.Fprintf(&b, "\n            = %s", describeCommand(l.Command))
 		}
 		b.WriteByte('\n')
 		for _, d := range l.Diags {
 			sev := "warning"
-			if d.Severity == Error {
+			if d.Severity == orders.Error {
 				sev = "error"
 			}
 			fmt.Fprintf(&b, "            %s: %s", sev, d.Message)
@@ -110,7 +110,7 @@ func describeResult(r *Result, lex *Lexicon) string {
 	return b.String()
 }
 
-func describeCommand(c *Command) string {
+func describeCommand(c *orders.Command) string {
 	parts := []string{string(c.Verb)}
 	add := func(k, v string) {
 		if v != "" {

@@ -1,4 +1,4 @@
-package orders
+package diplomacy
 
 import (
 	"bufio"
@@ -7,10 +7,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"pbemd/orders"
 )
 
 // testdataDir holds the shared sample files of the orders tests.
-const testdataDir = "../testdata/orders"
+const testdataDir = "../../testdata/orders"
 
 var (
 	lexMu    sync.Mutex
@@ -31,7 +33,7 @@ func loadLexicon(tb testing.TB, name string) *Lexicon {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	var provs, pows []Name
+	var provs, pows []orders.Name
 	sc := bufio.NewScanner(f)
 	for no := 1; sc.Scan(); no++ {
 		line := strings.TrimSpace(sc.Text())
@@ -43,7 +45,7 @@ func loadLexicon(tb testing.TB, name string) *Lexicon {
 		for len(fields) < 5 {
 			fields = append(fields, "")
 		}
-		n := Name{ID: strings.TrimSpace(fields[0]), Abbrev: strings.TrimSpace(fields[1]), Full: strings.TrimSpace(fields[2])}
+		n := orders.Name{ID: strings.TrimSpace(fields[0]), Abbrev: strings.TrimSpace(fields[1]), Full: strings.TrimSpace(fields[2])}
 		for _, a := range strings.Split(fields[3], ",") {
 			if a = strings.TrimSpace(a); a != "" {
 				n.Aliases = append(n.Aliases, a)
@@ -103,4 +105,29 @@ func parsePosition(tb testing.TB, s string) testPosition {
 func (p testPosition) UnitAt(province string) (UnitType, string, string, bool) {
 	u, ok := p[province]
 	return u.unit, "", u.coast, ok
+}
+
+// lineOrder is the Diplomacy order of a parsed line, nil when it has none.
+func lineOrder(l orders.Line) *Order {
+	o, _ := l.Value.(*Order)
+	return o
+}
+
+func hasError(ds []orders.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == orders.Error {
+			return true
+		}
+	}
+	return false
+}
+
+// splitLines splits a body at LF, CRLF or CR, as orders.Parse does.
+func splitLines(body string) []string {
+	body = strings.ReplaceAll(body, "\r\n", "\n")
+	body = strings.ReplaceAll(body, "\r", "\n")
+	if body == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(body, "\n"), "\n")
 }

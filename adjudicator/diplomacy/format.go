@@ -1,7 +1,9 @@
-package orders
+package diplomacy
 
-// Format prints o in the canonical short form both the daemon and the
-// engines store (see canonical.md): "A Par - Bur", "F Mao - Spa/nc",
+import "pbemd/orders"
+
+// Format prints o in the canonical short form the engine stores and the
+// daemon shows: "A Par - Bur", "F Mao - Spa/nc",
 // "A Tyr S A Ven - Tri", "F Nth C A Lon - Bel", "A Lon - Nth - Bel",
 // "A Par R Bur", "A Par D", "Build F StP/nc", "Waive". Provinces are printed
 // with their map abbreviation (falling back to the id); an omitted unit type
@@ -27,8 +29,8 @@ func AppendFormat(dst []byte, o Order, lex *Lexicon) []byte {
 
 // Abbreviations tell how provinces are printed: Abbrev returns the
 // abbreviation of a province id, false when it knows none (the id is
-// printed then). A prepared lexicon's provinces (*Names) are one; an engine
-// with a faster index of its own map can be another.
+// printed then). A prepared lexicon's provinces (*orders.Names) are one; a
+// map's own faster index is another.
 type Abbreviations interface {
 	Abbrev(id string) (string, bool)
 }
@@ -39,20 +41,7 @@ func AppendFormatAbbrev(dst []byte, o Order, a Abbreviations) []byte {
 	return appendOrder(dst, o, a)
 }
 
-// Abbrev implements Abbreviations: the abbreviation of a name by its id
-// (the id itself for a name without one).
-func (n *Names) Abbrev(id string) (string, bool) {
-	if n == nil {
-		return "", false
-	}
-	i, ok := n.byID[id]
-	if !ok {
-		return "", false
-	}
-	return abbrevOf(n.list[i]), true
-}
-
-func format(o Order, prov *Names) string {
+func format(o Order, prov *orders.Names) string {
 	var buf [48]byte
 	return string(appendOrder(buf[:0], o, prov))
 }

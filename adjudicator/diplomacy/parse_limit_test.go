@@ -1,9 +1,11 @@
-package orders
+package diplomacy
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pbemd/orders"
 )
 
 // TestReadLinesCountsWhatParseReads: on every sample mail and line case,
@@ -26,12 +28,12 @@ func TestReadLinesCountsWhatParseReads(t *testing.T) {
 	std := loadLexicon(t, "standard")
 	for _, body := range bodies {
 		read := 0
-		for _, l := range Parse(body, Options{Lexicon: std}).Lines {
-			if l.Kind != Ignored && strings.TrimSpace(l.Text) != "" { // a block keeps its blank lines
+		for _, l := range Parse(body, ParseOptions{Lexicon: std}).Lines {
+			if l.Kind != orders.Ignored && strings.TrimSpace(l.Text) != "" { // a block keeps its blank lines
 				read++
 			}
 		}
-		if n := ReadLines(body, 0); n < read {
+		if n := orders.ReadLines(body, 0); n < read {
 			t.Errorf("ReadLines %d < %d lines Parse read:\n%s", n, read, body)
 		}
 	}
@@ -51,11 +53,11 @@ func TestReadLinesCountsWhatParseReads(t *testing.T) {
 		{"comments", "# a comment\n// another\nA Par H\nSent from my phone", 1},
 	}
 	for _, c := range cases {
-		if got := ReadLines(c.body, 0); got != c.want {
+		if got := orders.ReadLines(c.body, 0); got != c.want {
 			t.Errorf("%s: ReadLines = %d, want %d", c.name, got, c.want)
 		}
 	}
-	if got := ReadLines(strings.Repeat("A Par H\n", 100000), 500); got != 501 {
+	if got := orders.ReadLines(strings.Repeat("A Par H\n", 100000), 500); got != 501 {
 		t.Errorf("ReadLines with limit 500 counted %d, want 501 (it stops past the limit)", got)
 	}
 }

@@ -1,16 +1,18 @@
-package orders
+package diplomacy
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pbemd/orders"
 )
 
 // FuzzParse feeds Parse any body, seeded with every line of the line files
 // and every sample mail. Parse must not panic, must return one Line per line
 // of the body, and every order it reads must survive parse ⇒ format ⇒
 // parse unchanged. The line-length cap and the hint budget keep any input
-// cheap (see TestParseWorkIsLinear).
+// cheap (see orders.TestParseWorkIsLinear).
 func FuzzParse(f *testing.F) {
 	for _, c := range allLineCases(f) {
 		f.Add(c.in)
@@ -22,7 +24,7 @@ func FuzzParse(f *testing.F) {
 	}
 	std, anc := loadLexicon(f, "standard"), loadLexicon(f, "ancmed")
 	f.Fuzz(func(t *testing.T, body string) {
-		for _, opts := range []Options{
+		for _, opts := range []ParseOptions{
 			{Lexicon: std},
 			{Lexicon: anc},
 			{Lexicon: std, Strict: true},
@@ -34,14 +36,14 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("Parse returned %d lines for a body of %d", len(r.Lines), want)
 			}
 			for _, l := range r.Lines {
-				if l.Kind == OrderLine && l.Order == nil {
+				if l.Kind == orders.OrderLine && lineOrder(l) == nil {
 					t.Fatalf("line %d is an order line without an order", l.No)
 				}
-				if l.Kind == ErrorLine && !hasError(l.Diags) {
+				if l.Kind == orders.ErrorLine && !hasError(l.Diags) {
 					t.Fatalf("line %d is an error without a diagnostic", l.No)
 				}
-				if l.Order != nil {
-					checkRoundTrip(t, *l.Order, opts)
+				if o := lineOrder(l); o != nil {
+					checkRoundTrip(t, *o, opts)
 				}
 			}
 		}
@@ -78,44 +80,6 @@ func garbage(n int) string {
 	return b.String()
 }
 
-// TestParseWorkIsLinear checks that the parser's work grows linearly with
-// the input: eight times the garbage costs at most about eight times the
-// steps (tokens, look-ahead lines, name comparisons). This is what keeps a
-// 1 MB body of garbage prompt, without timing anything.
-func TestParseWorkIsLinear(t *testing.T) {
-	lex := loadLexicon(t, "standard")
-	bodies := map[string]func(n int) string{
-		"garbage":         garbage,
-		"unended presses": func(n int) string { return strings.Repeat("PRESS TO France\nhi\n", n) },
-		"one-line psas":   func(n int) string { return strings.Repeat("PSA the end is near\nA Par - Bur\n", n) },
-		"prose presses":   func(n int) string { return strings.Repeat("Press on!\nA Par - Bur\n", n) },
-		"rules requests":  func(n int) string { return strings.Repeat("RULES\nA Par - Bur\n", n) },
-		"quote headers":   func(n int) string { return strings.Repeat("On Monday Ann wrote:\n\n\n", n) },
-		"typos":           func(n int) string { return strings.Repeat("A Burgandyy - Picardyy - Gasconyy - Norht Sea\n", n) },
-	}
-	for name, gen := range bodies {
-		t.Run(name, func(t *testing.T) {
-			small := parseWork(gen(200), Options{Lexicon: lex})
-			large := parseWork(gen(1600), Options{Lexicon: lex})
-			if small == 0 {
-				t.Fatal("no work counted")
-			}
-			if ratio := float64(large) / float64(small); ratio > 8*1.25 {
-				t.Errorf("work %d for 200 units, %d for 1600: ratio %.1f, want about 8", small, large, ratio)
-			}
-		})
-	}
-}
-
-func parseWork(body string, opts Options) int {
-	p := newParser(opts)
-	lines := splitLines(body)
-	res := &Result{Lines: make([]Line, len(lines))}
-	m := mailState{p: p, lines: lines, out: res.Lines}
-	m.run()
-	return p.sc.work
-}
-
 // BenchmarkParseMail parses a 40-line order mail against a prepared
 // standard-map lexicon (target: ≤ 50 µs).
 func BenchmarkParseMail(b *testing.B) {
@@ -139,13 +103,13 @@ func BenchmarkParseGarbage1MB(b *testing.B) {
 	body = body[:1<<20]
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		Parse(body, Options{Lexicon: lex})
+		Parse(body, ParseOptions{Lexicon: lex})
 	}
 }
 
 // BenchmarkParseOrder parses one long-form order line.
 func BenchmarkParseOrder(b *testing.B) {
-	opts := Options{Lexicon: loadLexicon(b, "standard")}
+	opts := ParseOptions{Lexicon: loadLexicon(b, "standard")}
 	for b.Loop() {
 		if _, _, err := ParseOrder(`Fleet "English Channel" support Army "Picardy" move "Belgium"`, opts); err != nil {
 			b.Fatal(err)

@@ -1,0 +1,73 @@
+package daemon_test
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"pbemd/store"
+	"pbemd/store/storetest"
+)
+
+// checkBurstPictures holds a deadline burst's outbox to the pictures'
+// promise: every report carries its picture, read back whole from the
+// outbox (a sample of them: the first and the last queued, and every
+// hundredth). It reports the store's size.
+func checkBurstPictures(b *testing.B, db *store.DB, queued int) {
+	b.Helper()
+	err := db.View(func(tx *store.Tx) error {
+		for id := uint64(1); id <= uint64(queued); id++ {
+			if id > 8 && id < uint64(queued)-8 && id%100 != 0 {
+				continue
+			}
+			m, err := tx.OutboxMail(id)
+			if err != nil {
+				return err
+			}
+			typ, parts, err := storetest.ReadParts(m.Raw)
+			if err != nil {
+				return err
+			}
+			if typ != "multipart/mixed" || len(parts) != 2 || parts[1].Type != "image/png" || !bytes.HasPrefix(parts[1].Data, []byte("\x89PNG")) {
+				b.Fatalf("outbox mail %d to %v is %s with %d parts: no picture", id, m.To, typ, len(parts))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if fi, err := os.Stat(db.Path()); err == nil {
+		b.ReportMetric(float64(fi.Size())/(1<<20), "store-MB")
+	}
+
+}
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// peakRSSKB reads the process's peak resident set (VmHWM) in kB; 0 where
+// there is no /proc.
+func peakRSSKB() int {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return n
+		}
+	}
+	return 0
+}

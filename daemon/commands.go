@@ -109,6 +109,7 @@ func init() {
 		{orders.VerbSetZone, signedUp, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}, false},
 		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}, false},
 		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}, false},
+		{verbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held (Diplomacy); shows\nnothing of the others' orders"}, usage{}, false},
 
 		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games); other keys go to the game"}, usage{}, false},
 		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}, false},
@@ -141,10 +142,17 @@ func init() {
 // execute carries out the commands and orders of a mail, in the order they
 // were written, and writes the reply.
 func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error {
+	if err := mc.otherGameNote(); err != nil {
+		return err
+	}
 	var problems []string
-	hasOrders := false
+	hasOrders, whatIf := false, false
 	for i := range lines {
 		l := &lines[i]
+		if mc.asWhatIf(l) {
+			whatIf = true // after the orders of the mail, which it previews
+			continue
+		}
 		switch l.Kind {
 		case orders.CommandLine:
 			if err := mc.command(l.Command); err != nil {
@@ -155,6 +163,9 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 		case orders.ErrorLine:
 			problems = append(problems, describeLine(l))
 		}
+	}
+	if mc.overNote(hasOrders || len(problems) > 0) {
+		hasOrders, problems = false, nil
 	}
 	if check != nil && len(check.Answers) > 0 {
 		answers := check.Answers
@@ -173,6 +184,11 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 		mc.say("I could not understand these lines:\n%s", listProblems(problems))
 		if mc.player == nil && !mc.gm && !mc.siteGM && !mc.observer {
 			mc.say("%s", mc.introduction())
+		}
+	}
+	if whatIf {
+		if err := mc.command(&orders.Command{Verb: verbWhatIf}); err != nil {
+			return err
 		}
 	}
 	if len(mc.reply) == 0 {
@@ -308,6 +324,8 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		return nil
 	case mc.game.Pending != nil:
 		mc.say("The results of %s are with the GM before publication; please wait for them before sending new orders.", mc.game.PhaseTitle)
+		return nil
+	case mc.owesNothing():
 		return nil
 	}
 	// A reply to a mail of another phase (the power mail, an old
@@ -901,7 +919,13 @@ const ordersRules = `Whose orders stand (this game master's rules):
   senior RELEASEs, or the GM EJECTs, no longer counts, nor do their orders.
 - Orders the GM sets with SET ORDERS count as the power's own: they stand until
   the power sends others, and a mail from the power changes them as it would
-  change its own orders. Acknowledgements and STATUS show who sent each order.`
+  change its own orders. Acknowledgements and STATUS show who sent each order.
+- In a retreat or build phase only the powers the game lists as owing
+  retreats or adjustments order; another power's mail is told so and stores
+  nothing. Orders sent after the game ended are answered that it is over.
+- WHATIF (or PREVIEW, from a player) shows what your standing orders would do
+  if every other unit held, in games where a unit without orders holds
+  (Diplomacy): a preview of your own orders only, never of anyone else's.`
 
 func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if mc.gm && len(cmd.Body) > 0 {

@@ -220,7 +220,7 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 	rec := store.PhaseRecord{
 		Phase: g.Phase, PhaseID: g.PhaseID, Title: g.PhaseTitle, Seed: job.seed, Deadline: g.Deadline,
 		Processed: now.UTC(), Late: late, StateBefore: job.state, StateAfter: out.Next, Orders: job.ords,
-		Public: out.Report.Public, Private: out.Report.Private, Data: out.Report.Data, Open: &job.open,
+		Public: out.Report.Public + positionText(job.e, st), Private: out.Report.Private, Data: out.Report.Data, Open: &job.open,
 	}
 	if err := tx.PutPhase(g.Name, rec); err != nil {
 		return err

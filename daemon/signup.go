@@ -212,7 +212,7 @@ func (d *Daemon) CreateAndAnnounce(req CreateRequest) (string, error) {
 			return err
 		}
 		msg = fmt.Sprintf("game %s (%s) created; players JOIN %s by mail to %s", g.Name, g.Variant, g.Name, d.opt.Address)
-		return d.alertGM(tx, g, "Game created", fmt.Sprintf("Game %s (%s) was created from the command line and takes sign-ups.\nPlayers join with: JOIN %s\nReply to this mail with GM commands for %s.", g.Name, g.Variant, g.Name, g.Name))
+		return d.alertGM(tx, g, "Game created", fmt.Sprintf("Game %s (%s) was created from the command line and takes sign-ups.\nPlayers join by writing to %s: JOIN %s\nReply to this mail with GM commands for %s.", g.Name, g.Variant, d.opt.Address, g.Name, g.Name))
 	})
 	return msg, err
 }
@@ -247,10 +247,10 @@ func cmdCreate(mc *mailCtx, cmd *orders.Command) error {
 	e, _ := engineFor(g)
 	names := powerNames(e)
 	mc.say("Game %s (%s) created; it takes sign-ups now (%d powers: %s).\n"+
-		"Players join with: JOIN %s (optionally ranking the powers: prefer %s)\n"+
+		"Players join by writing to %s (not to this mail's reply address):\n  JOIN %s (optionally ranking the powers: prefer %s)\n"+
 		"This mail's reply address is your GM address for %s: reply to it with GM commands (START, PAUSE, DEADLINE, SET ORDERS, …). Keep it to yourself.",
 		g.Name, g.Variant, len(names), strings.Join(names, ", "),
-		g.Name, strings.Join(names[:min(3, len(names))], " > "), g.Name)
+		mc.d.opt.Address, g.Name, strings.Join(names[:min(3, len(names))], " > "), g.Name)
 	return nil
 }
 
@@ -364,7 +364,7 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 	mc.game = g
 	mc.player = &g.Players[len(g.Players)-1]
 	n, need := countPlayers(g), len(e.Info().Powers)
-	mc.say("You are signed up for %s (%d of %d players). Your power is assigned when the game starts; you will get a private mail with it.", g.Name, n, need)
+	mc.say("You are signed up for %s (%d of %d players). %s Your power is assigned when the game starts; you will get a private mail with it.", g.Name, n, need, prefsRead(g, prefs))
 	if n >= need {
 		if err := mc.d.startGame(mc.tx, g); err != nil {
 			return err

@@ -1,0 +1,107 @@
+package daemon
+
+import (
+	"fmt"
+	"strings"
+
+	"pbemd/adjudicator"
+	"pbemd/orders"
+	"pbemd/store"
+)
+
+// verbWhatIf is a player's preview of their own standing orders: WHATIF,
+// or PREVIEW with no argument from a player (the GM's PREVIEW ON|OFF is
+// another command). The mail parser has no verb for it yet, so execute
+// reads such a line itself (asWhatIf).
+const verbWhatIf orders.Verb = "WHATIF"
+
+// asWhatIf turns a line the parser did not understand into the player's
+// WHATIF command when it is one: the whole line WHATIF, WHAT IF or, from
+// a diplomat, a bare PREVIEW.
+func (mc *mailCtx) asWhatIf(l *orders.Line) bool {
+	if l.Kind != orders.ErrorLine && (l.Kind != orders.OrderLine || !hasError(l.Diags)) {
+		return false
+	}
+	w := strings.Join(strings.Fields(strings.ToUpper(strings.Trim(l.Text, " \t.!?"))), " ")
+	switch {
+	case w == "WHATIF" || w == "WHAT IF":
+	case w == "PREVIEW" && mc.player != nil && !mc.gm:
+	default:
+		return false
+	}
+	l.Kind, l.Diags, l.Command = orders.CommandLine, nil, &orders.Command{Verb: verbWhatIf}
+	return true
+}
+
+// previewsOwnOrders tells whether a game's engine resolves a phase in
+// which only one power sent orders as if every other unit held. No
+// engine declares it yet (adjudicator.Info has no field for it), so the
+// daemon offers WHATIF for the Diplomacy family only, whose rules say so:
+// a unit without an order holds.
+func previewsOwnOrders(info adjudicator.Info) bool {
+	return info.Game == "diplomacy" && info.Simultaneous
+}
+
+// cmdWhatIf resolves a copy of the open phase with only the sender's
+// power's standing orders (every other power sends none: its units hold)
+// and replies with the engine's results for that power. Nothing is
+// stored, and no other power's orders are read: the preview can tell a
+// player nothing of what the others ordered.
+func cmdWhatIf(mc *mailCtx, _ *orders.Command) error {
+	g, power := mc.game, mc.player.Power
+	switch {
+	case g.Status != store.Active || mc.state == nil:
+		mc.say("WHATIF: the game %s is not running.", g.Name)
+		return nil
+	case !previewsOwnOrders(mc.engine.Info()):
+		mc.say("WHATIF: I cannot preview orders in %s (%s): only in games where a unit without orders holds (Diplomacy).", g.Name, mc.engine.Info().Title)
+		return nil
+	case adjudicator.PhaseKind(g.PhaseKind) != adjudicator.PhaseOrders:
+		mc.say("WHATIF: %s is not a movement phase; WHATIF previews movement orders.", g.PhaseTitle)
+		return nil
+	case g.Pending != nil:
+		mc.say("WHATIF: the results of %s are with the GM before publication.", g.PhaseTitle)
+		return nil
+	}
+	all, err := currentOrders(mc.tx.Tx, mc.engine, mc.state, g)
+	if err != nil {
+		return err
+	}
+	own := map[string][]string{}
+	if lines, ok := all[power]; ok {
+		own[power] = lines
+	}
+	// Seed 0, not the phase's: a preview must not show the luck of the
+	// real adjudication (Diplomacy draws none).
+	out, err := mc.engine.Resolve(mc.state, own, 0)
+	if err != nil {
+		return fmt.Errorf("whatif %s: %w", g.Name, err)
+	}
+	text := sectionOf(out.Report.Public, powerName(g, power))
+	if text == "" {
+		text = strings.TrimSpace(out.Report.Public)
+	}
+	mc.say("WHATIF for %s, %s: what your standing orders would do if every other unit held. This is not a result: nothing was stored, and the other powers' orders play no part in it.\n\n%s",
+		powerName(g, power), g.PhaseTitle, text)
+	return nil
+}
+
+// sectionOf is the part of a results text about one power: from the line
+// that starts with its name and a colon to the next blank line ("" when
+// there is none).
+func sectionOf(text, name string) string {
+	var b strings.Builder
+	in := false
+	for _, l := range strings.Split(text, "\n") {
+		switch {
+		case !in && (l == name+":" || strings.HasPrefix(l, name+": ")):
+			in = true
+		case in && strings.TrimSpace(l) == "":
+			return strings.TrimRight(b.String(), "\n")
+		case !in:
+			continue
+		}
+		b.WriteString(l + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

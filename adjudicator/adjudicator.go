@@ -76,6 +76,15 @@ type Info struct {
 	// power, and the daemon never speaks of diplomats, juniors or LOCK
 	// JUNIORS.
 	Diplomats bool
+	// PreviewAlone is true when Resolve, given one power's orders alone,
+	// reads every other power's units as holding and uses no luck, so a
+	// player may preview their own orders (WHATIF) without learning anything
+	// of the others' (Diplomacy). False: the daemon offers no preview.
+	PreviewAlone bool
+	// SummaryInResults is true when Status.Summary is a short position
+	// (units and centres per power) fit to end every results mail and
+	// HISTORY (Diplomacy). False: the board is left to STATUS and MAP.
+	SummaryInResults bool
 }
 
 // PhaseKind tells the daemon which schedule slot a phase uses.

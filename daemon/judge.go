@@ -130,15 +130,12 @@ func (mc *mailCtx) otherGameNote() error {
 	return nil
 }
 
-// positionText ends the public results of a Diplomacy phase (every
-// results mail, and HISTORY): the position after the phase as the
-// engine's Status.Summary gives it (units and centres per power), from the
-// Status the daemon reads after resolving anyway. No engine declares that
-// its Summary is such a short position (Supply Chain's is the whole board,
-// which its results leave to STATUS: issue 15), so only the Diplomacy
-// family's is added; "" elsewhere.
+// positionText ends the public results of a phase (every results mail,
+// and HISTORY) when the engine declares its Status.Summary a short
+// position (Info.SummaryInResults: units and centres per power), from the
+// Status the daemon reads after resolving anyway; "" elsewhere.
 func positionText(e adjudicator.Engine, st adjudicator.Status) string {
-	if e.Info().Game != "diplomacy" || strings.TrimSpace(st.Summary) == "" {
+	if !e.Info().SummaryInResults || strings.TrimSpace(st.Summary) == "" {
 		return ""
 	}
 	return "\n--- the position now ---\n" + strings.TrimRight(st.Summary, "\n") + "\n"

@@ -33,15 +33,6 @@ func (mc *mailCtx) asWhatIf(l *orders.Line) bool {
 	return true
 }
 
-// previewsOwnOrders tells whether a game's engine resolves a phase in
-// which only one power sent orders as if every other unit held. No
-// engine declares it yet (adjudicator.Info has no field for it), so the
-// daemon offers WHATIF for the Diplomacy family only, whose rules say so:
-// a unit without an order holds.
-func previewsOwnOrders(info adjudicator.Info) bool {
-	return info.Game == "diplomacy" && info.Simultaneous
-}
-
 // cmdWhatIf resolves a copy of the open phase with only the sender's
 // power's standing orders (every other power sends none: its units hold)
 // and replies with the engine's results for that power. Nothing is
@@ -53,8 +44,8 @@ func cmdWhatIf(mc *mailCtx, _ *orders.Command) error {
 	case g.Status != store.Active || mc.state == nil:
 		mc.say("WHATIF: the game %s is not running.", g.Name)
 		return nil
-	case !previewsOwnOrders(mc.engine.Info()):
-		mc.say("WHATIF: I cannot preview orders in %s (%s): only in games where a unit without orders holds (Diplomacy).", g.Name, mc.engine.Info().Title)
+	case !mc.engine.Info().PreviewAlone:
+		mc.say("WHATIF: I cannot preview orders in %s (%s): only in games where a unit without orders holds and no luck plays a part.", g.Name, mc.engine.Info().Title)
 		return nil
 	case adjudicator.PhaseKind(g.PhaseKind) != adjudicator.PhaseOrders:
 		mc.say("WHATIF: %s is not a movement phase; WHATIF previews movement orders.", g.PhaseTitle)

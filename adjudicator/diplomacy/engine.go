@@ -57,7 +57,8 @@ func (e *Engine) Info() adjudicator.Info {
 		powers = append(powers, p.ID)
 	}
 	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in Spring %s.", e.m.Victory, e.m.YearName(e.m.StartYear))
-	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules, Examples: e.examples(), Diplomats: true}
+	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules, Examples: e.examples(), Diplomats: true,
+		PreviewAlone: true, SummaryInResults: true}
 }
 
 // examples are order lines that work on this map, built from its start

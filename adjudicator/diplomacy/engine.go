@@ -756,8 +756,24 @@ func (e *Engine) publicText(pos *Position, res *Result, sent map[string][]string
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — results\n", m.PhaseTitle(pos.Phase))
 	missing := unordered(pos, res)
+	// fate is what became of a unit that had no order that counted: it
+	// held (and maybe was dislodged) or, in a retreat phase, disbanded.
+	fate := func(u Unit) string {
+		if pos.Phase.Type == Retreats {
+			return "disbanded"
+		}
+		for _, d := range res.Dislodged {
+			if d.Loc == u.Loc {
+				return "held, dislodged"
+			}
+		}
+		return "held"
+	}
 	for _, p := range m.Powers {
 		var lines []string
+		// A unit whose only order was illegal or invalid is told once: on
+		// that order's line, with its reason and what the unit did instead.
+		told := map[string]bool{}
 		for _, r := range res.Orders {
 			if r.Power != p.ID {
 				continue
@@ -766,21 +782,23 @@ func (e *Engine) publicText(pos *Position, res *Result, sent map[string][]string
 			if r.Reason != "" {
 				status += ": " + r.Reason
 			}
+			if r.Outcome == Illegal || r.Outcome == Invalid {
+				for _, u := range missing {
+					if u.Power == p.ID && u.Loc.Province == r.Order.Loc.Province && !told[u.Loc.Province] {
+						told[u.Loc.Province] = true
+						status += "; the unit " + fate(u)
+					}
+				}
+			}
 			lines = append(lines, row(r.Text, status))
 		}
 		for _, u := range missing {
-			if u.Power != p.ID {
+			if u.Power != p.ID || told[u.Loc.Province] {
 				continue
 			}
 			switch pos.Phase.Type {
 			case Movement:
-				what := "no order: held"
-				for _, d := range res.Dislodged {
-					if d.Loc == u.Loc {
-						what = "no order: held, dislodged"
-					}
-				}
-				lines = append(lines, row(m.UnitName(u)+" H", what))
+				lines = append(lines, row(m.UnitName(u)+" H", "no order: "+fate(u)))
 			case Retreats:
 				lines = append(lines, row(m.UnitName(u)+" D", "no order: disbanded"))
 			}

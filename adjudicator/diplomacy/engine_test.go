@@ -346,6 +346,19 @@ func TestIllegalOrderStoredAndRevealed(t *testing.T) {
 	if !strings.Contains(out.Report.Public, "F Lon - Pic") || !strings.Contains(out.Report.Public, "illegal") {
 		t.Errorf("the illegal order is not revealed:\n%s", out.Report.Public)
 	}
+	// Issue 16 item 7: the unit appears once, on its illegal order's line,
+	// with the reason and what it did instead; not again as "no order".
+	if n := strings.Count(out.Report.Public, "F Lon"); n != 1 {
+		t.Errorf("F Lon appears %d times in the results, want once:\n%s", n, out.Report.Public)
+	}
+	for _, l := range strings.Split(out.Report.Public, "\n") {
+		if strings.Contains(l, "F Lon - Pic") && !strings.HasSuffix(l, "; the unit held") {
+			t.Errorf("the illegal order's line does not say the unit held: %q", l)
+		}
+	}
+	if !strings.Contains(out.Report.Public, "F Edi H") {
+		t.Errorf("a unit with no order at all is no longer listed:\n%s", out.Report.Public)
+	}
 	st, _ := e.Status(out.Next)
 	if !strings.Contains(st.Summary, "F Lon") || !strings.Contains(st.Summary, "A Yor") {
 		t.Errorf("F Lon must hold and A Lvp move:\n%s", st.Summary)

@@ -859,7 +859,7 @@ func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
 			fmt.Fprintf(&b, "  %-8s %s (processed %s)\n", rec.PhaseID, rec.Title, rec.Processed.UTC().Format("2006-01-02 15:04"))
 			continue
 		}
-		fmt.Fprintf(&b, "=== %s ===\n%s\n", rec.Title, rec.Public)
+		fmt.Fprintf(&b, "=== %s ===\n%s\n", rec.Title, rec.Public+rec.Position)
 		for _, p := range press {
 			if p.PhaseID == rec.PhaseID && p.Kind != store.PressPrivate {
 				fmt.Fprintf(&b, "--- press (%s) from %s ---\n%s\n", p.Kind, pressFrom(g, p), p.Body)

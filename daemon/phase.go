@@ -220,7 +220,7 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 	rec := store.PhaseRecord{
 		Phase: g.Phase, PhaseID: g.PhaseID, Title: g.PhaseTitle, Seed: job.seed, Deadline: g.Deadline,
 		Processed: now.UTC(), Late: late, StateBefore: job.state, StateAfter: out.Next, Orders: job.ords,
-		Public: out.Report.Public + positionText(job.e, st), Private: out.Report.Private, Data: out.Report.Data, Open: &job.open,
+		Public: out.Report.Public, Position: positionText(job.e, st), Private: out.Report.Private, Data: out.Report.Data, Open: &job.open,
 	}
 	if err := tx.PutPhase(g.Name, rec); err != nil {
 		return err
@@ -396,7 +396,7 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 		fmt.Fprintf(&b, "Note: I processed this phase late (deadline %s, processed %s). Sorry for the delay.\n\n",
 			rec.Deadline.UTC().Format("2006-01-02 15:04 MST"), rec.Processed.UTC().Format("2006-01-02 15:04 MST"))
 	}
-	b.WriteString(strings.TrimRight(rec.Public, "\n"))
+	b.WriteString(strings.TrimRight(rec.Public+rec.Position, "\n"))
 	b.WriteString("\n")
 	if private != "" {
 		b.WriteString("\n--- for you only ---\n")

@@ -311,9 +311,13 @@ type PhaseRecord struct {
 	StateBefore []byte              `json:"state_before"`
 	StateAfter  []byte              `json:"state_after"`
 	Orders      map[string][]string `json:"orders"`
-	Public      string              `json:"public"`
-	Private     map[string]string   `json:"private,omitempty"`
-	Data        []byte              `json:"data,omitempty"`
+	Public      string              `json:"public"` // the engine's public report, as it gave it
+	// Position is what the daemon adds after Public in results mails and
+	// HISTORY (the position after the phase, where the engine declares its
+	// summary fit for that); kept apart so Public stays the engine's own.
+	Position string            `json:"position,omitempty"`
+	Private  map[string]string `json:"private,omitempty"`
+	Data     []byte            `json:"data,omitempty"`
 	// Open is the phase's value as it stood when it was processed (for
 	// ROLLBACK).
 	Open *OpenPhase `json:"open,omitempty"`

@@ -3,6 +3,7 @@ package orders
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // blockEnd names the kind of line that closes a command block.
@@ -23,6 +24,7 @@ type mailState struct {
 	out     []Line
 	stopped bool // the rest of the mail is signature or quoted original
 	closing bool // a closing formula ("Thanks", "Regards") was seen
+	last    int  // index of the last line with text (-1: none)
 	// noEndFrom[k]: no end line of kind k exists at or after this index
 	// (memo that keeps block look-ahead linear).
 	noEndFrom [nBlockEnds]int
@@ -31,6 +33,10 @@ type mailState struct {
 func (m *mailState) run() {
 	for k := range m.noEndFrom {
 		m.noEndFrom[k] = len(m.lines) + 1
+	}
+	m.last = len(m.lines) - 1
+	for m.last >= 0 && strings.TrimSpace(m.lines[m.last]) == "" {
+		m.last--
 	}
 	for i := 0; i < len(m.lines); i++ {
 		i = m.line(i)
@@ -118,6 +124,9 @@ func (m *mailState) line(i int) int {
 	if m.p.grammar != nil {
 		if !m.tryOrder(i, t) {
 			l.Kind = ErrorLine
+			if m.signedName(i, t) {
+				l.Kind, l.Diags = Ignored, nil
+			}
 		}
 		return i
 	}
@@ -332,6 +341,19 @@ func (m *mailState) nameLine(t string) bool {
 		}
 	}
 	return true
+}
+
+// signedName reports the sender's name signed at the end of a mail with
+// no closing formula ("A Bud - Ser", a blank line, "Amélie"): the last line
+// with text, after a blank line, starting with a capital letter, that the
+// grammar could not read and that passes nameLine (no name or keyword of
+// the game in it). Anything else that cannot be read stays an error.
+func (m *mailState) signedName(i int, t string) bool {
+	if i != m.last || i == 0 || strings.TrimSpace(m.lines[i-1]) != "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(t)
+	return unicode.IsUpper(r) && m.nameLine(t)
 }
 
 // heading reads a line that is only a power name, with or without a colon

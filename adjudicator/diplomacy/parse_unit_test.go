@@ -151,3 +151,37 @@ func TestLongerNameAcrossHyphen(t *testing.T) {
 		}
 	}
 }
+
+// Issue 16 item 8: a name signed at the end of a mail, after a blank line
+// and with no closing formula, is a sign-off, not a misorder; a province
+// there, or a name with no blank line before it, is still read (and
+// refused) as an order.
+func TestSignedNameAtTheEndIsASignOff(t *testing.T) {
+	m, _ := MapByName("standard")
+	opts := ParseOptions{Lexicon: m.Lexicon(), Phase: MovementPhase}
+	cases := []struct {
+		body   string
+		errors int
+	}{
+		{"A Bud - Ser\nF Tri - Alb\n\nAmélie", 0},
+		{"A Bud - Ser\n\nAmélie\n\n", 0},
+		{"A Bud - Ser\n\nJean Dupont", 0},
+		{"A Bud - Ser\nAmélie", 1},
+		{"A Bud - Ser\n\nBurgundy", 1},
+		{"A Bud - Ser\n\nAmélie\nF Tri - Alb", 1},
+		{"A Bud - Ser\n\namélie", 1},
+		{"Amélie", 1},
+	}
+	for _, c := range cases {
+		r := Parse(c.body, opts)
+		n := 0
+		for _, l := range r.Lines {
+			if l.Kind == orders.ErrorLine {
+				n++
+			}
+		}
+		if n != c.errors {
+			t.Errorf("%q: %d error lines, want %d: %+v", c.body, n, c.errors, r.Lines)
+		}
+	}
+}

@@ -51,7 +51,9 @@
 // Ignored without complaint: blank lines; greetings and closing formulas
 // ("Hi GM,", "Thanks", "Regards", and after a closing formula the short
 // lines of the sender's name: three words at most, none a name or keyword
-// of the grammar's Vocabulary); quoted reply text ("> " lines, "On … wrote:" headers, and
+// of the grammar's Vocabulary); such a name signed without a closing
+// formula as the mail's last line, after a blank line, starting with a
+// capital and unreadable by the grammar ("Amélie"); quoted reply text ("> " lines, "On … wrote:" headers, and
 // everything after such a header when the quote is not marked with ">");
 // everything after a signature separator ("-- ", "--"), an "-----Original
 // Message-----" or "____" rule, an Outlook "From: …" / "Sent: …" header

@@ -37,9 +37,37 @@ type commandSpec struct {
 	run  commandFunc
 	help usage // HELP's line: in the GM's part for gmOnly and siteOnly
 	gm   usage // for a command of players the GM uses too: the GM's line (zero: none)
-	// juniors: the command is about junior diplomats, so it exists only in
-	// games whose engine declares several players per power (Info.Diplomats).
-	juniors bool
+	// needs is what the game's engine must declare for the command to
+	// exist there; HELP leaves it out and command refuses it elsewhere.
+	needs gameNeed
+}
+
+// gameNeed is what a command needs the game's engine to declare.
+type gameNeed uint8
+
+const (
+	anyGame      gameNeed = iota
+	needsJunior           // Info.Diplomats: several players per power, senior and juniors
+	needsPreview          // Info.PreviewAlone: one power's orders resolve alone (WHATIF)
+)
+
+// lacking says why the game's engine does not offer a command that needs
+// n ("" when it does, or when the mail names no game).
+func (mc *mailCtx) lacking(n gameNeed) string {
+	if mc.game == nil || n == anyGame {
+		return ""
+	}
+	e, err := engineFor(mc.game)
+	if err != nil {
+		return ""
+	}
+	switch info := e.Info(); {
+	case n == needsJunior && !info.Diplomats:
+		return fmt.Sprintf("in %s each power has one player, so there are no junior diplomats.", mc.game.Name)
+	case n == needsPreview && !info.PreviewAlone:
+		return fmt.Sprintf("I cannot preview orders in %s (%s): only in games where a unit without orders holds and no luck plays a part.", mc.game.Name, info.Title)
+	}
+	return ""
 }
 
 // name is the command as a player writes it ("SET ORDERS", "LOCK
@@ -85,49 +113,49 @@ var (
 
 func init() {
 	commandTable = []commandSpec{
-		{orders.VerbHelp, anyone, cmdHelp, usage{"HELP", "this help: examples of orders and commands"}, usage{}, false},
-		{orders.VerbList, anyone, cmdList, usage{"LIST [<game>]", "the games here, or one of them"}, usage{}, false},
-		{orders.VerbJoin, anyone, cmdJoin, usage{"JOIN <game> prefer A > B > C", "sign up, ranking the powers you want; or\nJOIN <game> as junior of <power>: once the\ngame runs, asks that power's senior"}, usage{}, false},
-		{orders.VerbObserve, anyone, cmdObserve, usage{"OBSERVE <game>", "follow a game's results and public press"}, usage{}, false},
-		{orders.VerbUnobserve, watcher, cmdUnobserve, usage{"UNOBSERVE", "stop following it"}, usage{}, false},
-		{orders.VerbSignon, anyone, cmdSignon, usage{"SIGNON <power> <game> <password>", "first line of a mail not sent as a reply"}, usage{"SIGNON GM <game> <password>", "first line of a GM mail not sent as a reply"}, false},
-		{orders.VerbPassword, diplomat, cmdPassword, usage{"PASSWORD <new password>", fmt.Sprintf("choose your own password for SIGNON\n(%d to %d characters)", minPassword, maxPassword)}, usage{}, false},
-		{orders.VerbStatus, member, cmdStatus, usage{"STATUS", "the phase, deadline and who has sent orders"}, usage{}, false},
-		{orders.VerbHistory, member, cmdHistory, usage{"HISTORY [phase]", "earlier results (and public press)"}, usage{}, false},
-		{orders.VerbMap, member, cmdMap, usage{"MAP [phase]", "a picture of the board now, or after a phase\nof HISTORY (and the board in text where\norders name its places)"}, usage{}, false},
-		{orders.VerbRules, anyone, cmdRules, usage{"RULES", "the game's rules and house rules"}, usage{"RULES [(text) ENDRULES]", "the rules; with a text, new house rules"}, false},
-		{orders.VerbPress, diplomat, cmdPress, usage{"PRESS TO <power>, <power>", "private press: your text on the next lines,\nended by ENDPRESS"}, usage{}, false},
-		{orders.VerbBroadcast, member, cmdBroadcast, usage{"BROADCAST ... ENDPRESS", "public press, signed with your power"}, usage{"BROADCAST ... ENDPRESS", "public press from the GM"}, false},
-		{orders.VerbPSA, member, cmdPSA, usage{"PSA ... ENDPRESS", "anonymous public announcement"}, usage{}, false},
-		{orders.VerbDraw, diplomat, cmdDraw, usage{"DRAW YES / DRAW NO", "secret draw vote, for this phase"}, usage{}, false},
-		{orders.VerbPace, diplomat, cmdPace, usage{"PACE FAST / PACE SLOW", "vote on the game's pace"}, usage{}, false},
-		{orders.VerbReady, diplomat, cmdReady, usage{"READY", "you are done for this phase"}, usage{}, false},
-		{orders.VerbLockJunior, diplomat, cmdLock, usage{"LOCK JUNIORS [ALWAYS|OFF]", "(senior diplomat) your orders override\nyour juniors'"}, usage{}, true},
-		{orders.VerbAccept, decider, cmdAccept, usage{"ACCEPT <address>", "(senior diplomat) take someone who asks to\njoin your power (or reply ACCEPT to the\nrequest)"}, usage{"ACCEPT <address>", "a request to join a power that has no senior"}, true},
-		{orders.VerbRefuse, decider, cmdRefuse, usage{"REFUSE <address> [note]", "(senior diplomat) decline such a request"}, usage{"REFUSE <address> [note]", "decline such a request"}, true},
-		{orders.VerbRelease, diplomat, cmdRelease, usage{"RELEASE <address>", "(senior diplomat) a junior leaves your power"}, usage{}, true},
-		{orders.VerbSetZone, signedUp, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}, false},
-		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}, false},
-		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}, false},
-		{verbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held (Diplomacy); shows\nnothing of the others' orders"}, usage{}, false},
+		{orders.VerbHelp, anyone, cmdHelp, usage{"HELP", "this help: examples of orders and commands"}, usage{}, anyGame},
+		{orders.VerbList, anyone, cmdList, usage{"LIST [<game>]", "the games here, or one of them"}, usage{}, anyGame},
+		{orders.VerbJoin, anyone, cmdJoin, usage{"JOIN <game> prefer A > B > C", "sign up, ranking the powers you want; or\nJOIN <game> as junior of <power>: once the\ngame runs, asks that power's senior"}, usage{}, anyGame},
+		{orders.VerbObserve, anyone, cmdObserve, usage{"OBSERVE <game>", "follow a game's results and public press"}, usage{}, anyGame},
+		{orders.VerbUnobserve, watcher, cmdUnobserve, usage{"UNOBSERVE", "stop following it"}, usage{}, anyGame},
+		{orders.VerbSignon, anyone, cmdSignon, usage{"SIGNON <power> <game> <password>", "first line of a mail not sent as a reply"}, usage{"SIGNON GM <game> <password>", "first line of a GM mail not sent as a reply"}, anyGame},
+		{orders.VerbPassword, diplomat, cmdPassword, usage{"PASSWORD <new password>", fmt.Sprintf("choose your own password for SIGNON\n(%d to %d characters)", minPassword, maxPassword)}, usage{}, anyGame},
+		{orders.VerbStatus, member, cmdStatus, usage{"STATUS", "the phase, deadline and who has sent orders"}, usage{}, anyGame},
+		{orders.VerbHistory, member, cmdHistory, usage{"HISTORY [phase]", "earlier results (and public press)"}, usage{}, anyGame},
+		{orders.VerbMap, member, cmdMap, usage{"MAP [phase]", "a picture of the board now, or after a phase\nof HISTORY (and the board in text where\norders name its places)"}, usage{}, anyGame},
+		{orders.VerbRules, anyone, cmdRules, usage{"RULES", "the game's rules and house rules"}, usage{"RULES [(text) ENDRULES]", "the rules; with a text, new house rules"}, anyGame},
+		{orders.VerbPress, diplomat, cmdPress, usage{"PRESS TO <power>, <power>", "private press: your text on the next lines,\nended by ENDPRESS"}, usage{}, anyGame},
+		{orders.VerbBroadcast, member, cmdBroadcast, usage{"BROADCAST ... ENDPRESS", "public press, signed with your power"}, usage{"BROADCAST ... ENDPRESS", "public press from the GM"}, anyGame},
+		{orders.VerbPSA, member, cmdPSA, usage{"PSA ... ENDPRESS", "anonymous public announcement"}, usage{}, anyGame},
+		{orders.VerbDraw, diplomat, cmdDraw, usage{"DRAW YES / DRAW NO", "secret draw vote, for this phase"}, usage{}, anyGame},
+		{orders.VerbPace, diplomat, cmdPace, usage{"PACE FAST / PACE SLOW", "vote on the game's pace"}, usage{}, anyGame},
+		{orders.VerbReady, diplomat, cmdReady, usage{"READY", "you are done for this phase"}, usage{}, anyGame},
+		{orders.VerbLockJunior, diplomat, cmdLock, usage{"LOCK JUNIORS [ALWAYS|OFF]", "(senior diplomat) your orders override\nyour juniors'"}, usage{}, needsJunior},
+		{orders.VerbAccept, decider, cmdAccept, usage{"ACCEPT <address>", "(senior diplomat) take someone who asks to\njoin your power (or reply ACCEPT to the\nrequest)"}, usage{"ACCEPT <address>", "a request to join a power that has no senior"}, needsJunior},
+		{orders.VerbRefuse, decider, cmdRefuse, usage{"REFUSE <address> [note]", "(senior diplomat) decline such a request"}, usage{"REFUSE <address> [note]", "decline such a request"}, needsJunior},
+		{orders.VerbRelease, diplomat, cmdRelease, usage{"RELEASE <address>", "(senior diplomat) a junior leaves your power"}, usage{}, needsJunior},
+		{orders.VerbSetZone, signedUp, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}, anyGame},
+		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}, anyGame},
+		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}, anyGame},
+		{verbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held; shows nothing of\nthe others' orders"}, usage{}, needsPreview},
 
-		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games); other keys go to the game"}, usage{}, false},
-		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}, false},
-		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}, false},
-		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}, false},
-		{orders.VerbResume, gmOnly, gmResume, usage{"RESUME", "start the clock again"}, usage{}, false},
-		{orders.VerbDeadline, gmOnly, gmDeadline, usage{"DEADLINE 2026-12-24 21:00", "move the deadline (or +36h; within a year)"}, usage{}, false},
-		{orders.VerbExtend, gmOnly, gmExtend, usage{"EXTEND 24h", "give the phase more time (a minute to 90 days)"}, usage{}, false},
-		{orders.VerbRollback, gmOnly, gmRollback, usage{"ROLLBACK", "reopen the last processed phase, its\norders as they were"}, usage{}, false},
-		{orders.VerbPreview, gmOnly, gmPreview, usage{"PREVIEW ON|OFF", "results come to you first"}, usage{}, false},
-		{orders.VerbPublish, gmOnly, gmPublish, usage{"PUBLISH", "send the results you previewed"}, usage{}, false},
-		{orders.VerbSetOrders, gmOnly, gmSetOrders, usage{"SET ORDERS <power> ... ENDORDERS", "orders for a power; they count as its\nown: its later mail changes them"}, usage{}, false},
-		{orders.VerbReplace, gmOnly, gmReplace, usage{"REPLACE <power> WITH <address>", "a new senior diplomat for a power"}, usage{}, false},
-		{orders.VerbPromote, gmOnly, gmPromote, usage{"PROMOTE <address>", "make a junior the senior diplomat"}, usage{}, false},
-		{orders.VerbEject, gmOnly, gmEject, usage{"EJECT <power>|<address>", "remove a power's diplomats, or one of them"}, usage{}, false},
-		{orders.VerbEnd, gmOnly, gmEnd, usage{"END DRAW / END SOLO <power>", "end the game"}, usage{}, false},
-		{orders.VerbSet, gmOnly, gmSet, usage{"SET <option>=<value>", "change an option (CREATE's)"}, usage{}, false},
-		{orders.VerbSilent, gmOnly, gmSilent, usage{"SILENT", "(first line) do not announce this mail's\nchanges"}, usage{}, false},
+		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games); other keys go to the game"}, usage{}, anyGame},
+		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}, anyGame},
+		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}, anyGame},
+		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}, anyGame},
+		{orders.VerbResume, gmOnly, gmResume, usage{"RESUME", "start the clock again"}, usage{}, anyGame},
+		{orders.VerbDeadline, gmOnly, gmDeadline, usage{"DEADLINE 2026-12-24 21:00", "move the deadline (or +36h; within a year)"}, usage{}, anyGame},
+		{orders.VerbExtend, gmOnly, gmExtend, usage{"EXTEND 24h", "give the phase more time (a minute to 90 days)"}, usage{}, anyGame},
+		{orders.VerbRollback, gmOnly, gmRollback, usage{"ROLLBACK", "reopen the last processed phase, its\norders as they were"}, usage{}, anyGame},
+		{orders.VerbPreview, gmOnly, gmPreview, usage{"PREVIEW ON|OFF", "results come to you first"}, usage{}, anyGame},
+		{orders.VerbPublish, gmOnly, gmPublish, usage{"PUBLISH", "send the results you previewed"}, usage{}, anyGame},
+		{orders.VerbSetOrders, gmOnly, gmSetOrders, usage{"SET ORDERS <power> ... ENDORDERS", "orders for a power; they count as its\nown: its later mail changes them"}, usage{}, anyGame},
+		{orders.VerbReplace, gmOnly, gmReplace, usage{"REPLACE <power> WITH <address>", "a new senior diplomat for a power"}, usage{}, anyGame},
+		{orders.VerbPromote, gmOnly, gmPromote, usage{"PROMOTE <address>", "make a junior the senior diplomat"}, usage{}, anyGame},
+		{orders.VerbEject, gmOnly, gmEject, usage{"EJECT <power>|<address>", "remove a power's diplomats, or one of them"}, usage{}, anyGame},
+		{orders.VerbEnd, gmOnly, gmEnd, usage{"END DRAW / END SOLO <power>", "end the game"}, usage{}, anyGame},
+		{orders.VerbSet, gmOnly, gmSet, usage{"SET <option>=<value>", "change an option (CREATE's)"}, usage{}, anyGame},
+		{orders.VerbSilent, gmOnly, gmSilent, usage{"SILENT", "(first line) do not announce this mail's\nchanges"}, usage{}, anyGame},
 	}
 	commands = make(map[orders.Verb]*commandSpec, len(commandTable))
 	for i := range commandTable {
@@ -254,8 +282,8 @@ func (mc *mailCtx) command(cmd *orders.Command) error {
 // they may): command refuses with it, and HELP lists only the commands
 // with none.
 func (mc *mailCtx) refusal(spec *commandSpec) string {
-	if spec.juniors && mc.game != nil && !mc.d.diplomats(mc.game) {
-		return fmt.Sprintf("in %s each power has one player, so there are no junior diplomats.", mc.game.Name)
+	if why := mc.lacking(spec.needs); why != "" {
+		return why
 	}
 	switch spec.who {
 	case member:

@@ -51,7 +51,7 @@ func helpText(mc *mailCtx) string {
 			switch {
 			case c.who == siteOnly && mc.siteGM, c.who == gmOnly:
 				writeUsage(&b, c.help)
-			case c.gm.use != "" && !(c.juniors && mc.refusal(c) != ""):
+			case c.gm.use != "" && mc.lacking(c.needs) == "":
 				writeUsage(&b, c.gm)
 			}
 		}

@@ -44,9 +44,6 @@ func cmdWhatIf(mc *mailCtx, _ *orders.Command) error {
 	case g.Status != store.Active || mc.state == nil:
 		mc.say("WHATIF: the game %s is not running.", g.Name)
 		return nil
-	case !mc.engine.Info().PreviewAlone:
-		mc.say("WHATIF: I cannot preview orders in %s (%s): only in games where a unit without orders holds and no luck plays a part.", g.Name, mc.engine.Info().Title)
-		return nil
 	case adjudicator.PhaseKind(g.PhaseKind) != adjudicator.PhaseOrders:
 		mc.say("WHATIF: %s is not a movement phase; WHATIF previews movement orders.", g.PhaseTitle)
 		return nil

@@ -353,7 +353,7 @@ func TestNoDiplomatsInSupplyChain(t *testing.T) {
 	tb.Send("red@example.test", powerMail.Token, "HELP")
 	help := only(t, tb.Outbox(), "red@example.test").Text
 	daemontest.Contains(t, help, "Your latest orders stand.", "PASSWORD <new password>")
-	for _, w := range []string{"LOCK JUNIORS", "RELEASE <address>", "ACCEPT <address>", "REFUSE <address>", "diplomat"} {
+	for _, w := range []string{"LOCK JUNIORS", "RELEASE <address>", "ACCEPT <address>", "REFUSE <address>", "WHATIF", "diplomat"} {
 		daemontest.Lacks(t, help, w)
 	}
 }

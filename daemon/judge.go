@@ -78,9 +78,13 @@ func (mc *mailCtx) owesNothing() bool {
 	return true
 }
 
-// maxGameWords caps the words of a mail looked up as game names
-// (otherGameNote): bounded work per mail.
-const maxGameWords = 400
+// maxGameWords caps the words of a mail looked up as game names, and
+// maxGameText the bytes split into words (otherGameNote): bounded work per
+// mail, however long its text.
+const (
+	maxGameWords = 400
+	maxGameText  = 16 << 10
+)
 
 // otherGameNote tells a player whose mail was read for one game (the
 // game of the mail it replied to, or of its SIGNON) but names another
@@ -93,7 +97,11 @@ func (mc *mailCtx) otherGameNote() error {
 	}
 	seen := map[string]bool{g.Name: true}
 	var others []string
-	words := strings.FieldsFunc(strings.ToLower(mc.in.Subject+"\n"+mc.in.Text), func(r rune) bool {
+	text := mc.in.Subject + "\n" + mc.in.Text
+	if len(text) > maxGameText {
+		text = text[:maxGameText]
+	}
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' && r != '_'
 	})
 	for i, w := range words {

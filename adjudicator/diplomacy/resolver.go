@@ -2,7 +2,6 @@ package diplomacy
 
 import (
 	"fmt"
-	"maps"
 	"sync"
 )
 
@@ -158,8 +157,12 @@ func (b *resolver) load(p *Position) error {
 			return fmt.Errorf("unknown standoff province %q", s)
 		}
 	}
-	// Owners: looked up centre by centre (cheaper than walking the map);
-	// a key left over is no centre.
+	// Owners: the map walked once, each key and value found by the map's
+	// indexes. Should an entry be wrong, the centres are looked up in map
+	// order instead, so that the error named is always the same one.
+	if b.loadOwners(p) {
+		return nil
+	}
 	found := 0
 	for _, pi := range m.scs {
 		sc := m.Provinces[pi].ID
@@ -182,6 +185,24 @@ func (b *resolver) load(p *Position) error {
 		}
 	}
 	return nil
+}
+
+// loadOwners fills b.owner from p.Owners and reports whether every entry
+// is a supply centre owned by a known power.
+func (b *resolver) loadOwners(p *Position) bool {
+	m := b.m
+	for sc, pw := range p.Owners {
+		pi, ok := m.prov(sc)
+		if !ok || !m.Provinces[pi].SupplyCenter {
+			return false
+		}
+		pwi, ok := m.power(pw)
+		if !ok {
+			return false
+		}
+		b.owner[pi] = pwi
+	}
+	return true
 }
 
 // checkUnit checks that u may stand where it stands and returns its power
@@ -235,17 +256,16 @@ func (b *resolver) newResult(n int) *Result {
 	return &o.res
 }
 
-// nextFrom starts res.Next: pos's fields and its own owners map. The phase
-// then adds the units with addUnit, in any order, and places them with
-// placeUnits.
+// nextFrom starts res.Next: pos's fields, its owners map shared (advance
+// gives the next position a map of its own when a centre changes hands).
+// The phase then adds the units with addUnit, in any order, and places
+// them with placeUnits.
 func (b *resolver) nextFrom(res *Result) *Position {
 	next := res.Next
 	*next = *b.pos
 	next.Units, next.Dislodged, next.Standoffs = nil, nil, nil
 	if b.pos.Owners == nil {
 		next.Owners = map[string]string{}
-	} else {
-		next.Owners = maps.Clone(b.pos.Owners)
 	}
 	b.pend = b.pend[:0]
 	return next

@@ -204,6 +204,7 @@ func BenchmarkResolveCorpus(b *testing.B) {
 		b.Run(set.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := processCPU()
 			for i := 0; i < b.N; i++ {
 				for _, c := range set.phases {
 					if _, err := Adjudicate(c.pos, c.ords); err != nil {
@@ -212,6 +213,7 @@ func BenchmarkResolveCorpus(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(set.phases)), "ns/phase")
+			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N*len(set.phases)), "cpu-ns/phase")
 			b.ReportMetric(float64(len(set.phases)), "phases")
 		})
 	}

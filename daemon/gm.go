@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"pbemd/adjudicator"
@@ -184,7 +185,10 @@ func parseDeadline(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%q is not a time I can read; write e.g. 2026-12-24 21:00 (UTC) or +36h", s)
 }
 
-var durationRE = regexp.MustCompile(`^(\d{1,12}(?:\.\d{1,6})?)\s*(m|min|mins|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$`)
+// durationRE is compiled at its first use, not by every start of pbemd.
+var durationRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{1,12}(?:\.\d{1,6})?)\s*(m|min|mins|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$`)
+})
 
 // parseDuration reads "36h", "2 days", "90 minutes", "1w" (Go durations
 // too), from a minute to 90 days.
@@ -193,7 +197,7 @@ func parseDuration(s string) (time.Duration, error) {
 	if d, err := time.ParseDuration(s); err == nil {
 		return boundDuration(s, float64(d))
 	}
-	m := durationRE.FindStringSubmatch(s)
+	m := durationRE().FindStringSubmatch(s)
 	if m == nil {
 		return 0, fmt.Errorf("%q is not a duration I can read; write e.g. 24h, 2 days or 90 minutes", s)
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -19,7 +20,8 @@ import (
 	"pbemd/store"
 )
 
-var gameNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
+// gameNameRE is compiled at its first use, not by every start of pbemd.
+var gameNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`) })
 
 // createOptions maps CREATE option keys to setters; unknown keys are refused.
 var createOptions = map[string]func(o *store.GameOptions, v string) error{
@@ -146,7 +148,7 @@ func randomSeed() int64 {
 // `pbemd game create`). gm is the GM's address.
 func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[string]string) (*store.Game, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
-	if !gameNameRE.MatchString(name) {
+	if !gameNameRE().MatchString(name) {
 		return nil, fmt.Errorf("game name %q: use 1 to 32 letters, digits, - or _", name)
 	}
 	if tx.HasGame(name) {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Credentials never reach a log, at any level. Redact removes what looks
@@ -18,12 +19,18 @@ import (
 // transcripts apply it to every line (transcript.go).
 const minSecret = 4
 
+// The patterns are compiled at their first use, not by every start of
+// pbemd.
 var (
-	subaddressRE = regexp.MustCompile(`\+[A-Za-z0-9]{16,}`)
-	bareTokenRE  = regexp.MustCompile(`\b[a-z2-7]{26}\b`)
-	signonRE     = regexp.MustCompile(`(?i)\bsignon\b[^\r\n]*`)
-	passwordRE   = regexp.MustCompile(`(?i)(password\s*[:=]\s*)[^\s"]+`)
+	subaddressRE = lazyRegexp(`\+[A-Za-z0-9]{16,}`)
+	bareTokenRE  = lazyRegexp(`\b[a-z2-7]{26}\b`)
+	signonRE     = lazyRegexp(`(?i)\bsignon\b[^\r\n]*`)
+	passwordRE   = lazyRegexp(`(?i)(password\s*[:=]\s*)[^\s"]+`)
 )
+
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // Redact returns s without credentials (see above).
 func Redact(s string, secrets ...string) string {
@@ -33,16 +40,16 @@ func Redact(s string, secrets ...string) string {
 		}
 	}
 	if strings.IndexByte(s, '+') >= 0 {
-		s = subaddressRE.ReplaceAllString(s, "+<token>")
+		s = subaddressRE().ReplaceAllString(s, "+<token>")
 	}
 	if len(s) >= 26 {
-		s = bareTokenRE.ReplaceAllString(s, "<token>")
+		s = bareTokenRE().ReplaceAllString(s, "<token>")
 	}
 	if hasFold(s, "signon") {
-		s = signonRE.ReplaceAllString(s, "SIGNON <redacted>")
+		s = signonRE().ReplaceAllString(s, "SIGNON <redacted>")
 	}
 	if hasFold(s, "password") {
-		s = passwordRE.ReplaceAllString(s, "${1}<redacted>")
+		s = passwordRE().ReplaceAllString(s, "${1}<redacted>")
 	}
 	return s
 }

@@ -44,8 +44,8 @@ type transcript struct {
 const maxTranscriptLine = 1000
 
 // literalRE finds an IMAP literal announced at the end of a line: {n},
-// or {n+} (non-synchronizing).
-var literalRE = regexp.MustCompile(`\{(\d+)(\+?)\}$`)
+// or {n+} (non-synchronizing). Compiled at its first use.
+var literalRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{(\d+)(\+?)\}$`) })
 
 // newTranscript returns a debug writer, or nil when the logger would drop
 // debug records anyway (so no transcript work is done at all).
@@ -118,7 +118,7 @@ func (t *transcript) emit(line string) {
 		t.skip, t.skipped, t.syncLiteral = t.syncLiteral, t.syncLiteral, 0
 	}
 	if t.proto == "imap" {
-		if m := literalRE.FindStringSubmatch(line); m != nil {
+		if m := literalRE().FindStringSubmatch(line); m != nil {
 			n, err := strconv.Atoi(m[1])
 			switch {
 			case err != nil || n <= 0:

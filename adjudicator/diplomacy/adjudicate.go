@@ -11,8 +11,11 @@ import (
 // movement phase, disband in a retreat phase, and powers that owe
 // adjustments fall into civil disorder (DATC 4.D.8, 6.J, 2023 rules).
 //
-// pos is not modified. An error means pos itself is broken (see
-// Position.Validate), never that an order was bad.
+// pos is not modified. The next position shares with pos what the phase
+// left as it was (the owners map, when no centre changed hands): treat
+// positions as values, and Clone one before changing it. An error means
+// pos itself is broken (see Position.Validate), never that an order was
+// bad.
 func Adjudicate(pos *Position, ords []PowerOrder) (*Result, error) {
 	b := getResolver()
 	defer b.release()

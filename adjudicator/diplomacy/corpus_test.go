@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -202,6 +204,7 @@ func BenchmarkResolveCorpus(b *testing.B) {
 		b.Run(set.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := processCPU()
 			for i := 0; i < b.N; i++ {
 				for _, c := range set.phases {
 					if _, err := Adjudicate(c.pos, c.ords); err != nil {
@@ -210,7 +213,34 @@ func BenchmarkResolveCorpus(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(set.phases)), "ns/phase")
+			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N*len(set.phases)), "cpu-ns/phase")
 			b.ReportMetric(float64(len(set.phases)), "phases")
 		})
+	}
+}
+
+// TestAdjudicateLeavesPositionAlone: adjudicating any phase of the corpus
+// leaves the position as it was (the next position shares the owners map
+// with it only while no centre changes hands), however often it is
+// adjudicated.
+func TestAdjudicateLeavesPositionAlone(t *testing.T) {
+	captures := 0
+	for _, c := range loadCorpus(t) {
+		before := c.pos.Clone()
+		for range 2 {
+			res, err := Adjudicate(c.pos, c.ords)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(c.pos, before) {
+				t.Fatalf("%s: Adjudicate changed the position", c.pos.Phase.ID())
+			}
+			if !maps.Equal(res.Next.Owners, before.Owners) {
+				captures++
+			}
+		}
+	}
+	if captures == 0 {
+		t.Fatal("no phase of the corpus changed a centre's owner")
 	}
 }

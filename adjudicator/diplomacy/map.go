@@ -82,7 +82,8 @@ type Map struct {
 	geometry func() (*Geometry, error) // parsed at first use (geometry.go)
 	board    func() (*board, error)    // what every picture shares, made at the first (draw.go)
 
-	provFind, powerFind nameIndex // provIdx, powerIdx for the resolver
+	provFind, powerFind nameIndex   // provIdx, powerIdx for the resolver
+	states              *stateCache // states decoded on this map (statecache.go)
 }
 
 type location struct {
@@ -201,7 +202,7 @@ func (src *mapSource) fail(no int, format string, a ...any) error {
 // and indexes them step by step; the geometry section is kept for its first
 // use.
 func ParseMap(file string, data []byte) (*Map, error) {
-	m := &Map{provIdx: map[string]int{}, powerIdx: map[string]int{}, locIdx: map[string]int{}}
+	m := &Map{provIdx: map[string]int{}, powerIdx: map[string]int{}, locIdx: map[string]int{}, states: newStateCache()}
 	src, err := m.readDirectives(file, data)
 	if err != nil {
 		return nil, err

@@ -54,14 +54,17 @@ type Location struct {
 //	Disband:     Unit at Loc disbands (retreat or adjustment phase).
 //	Build:       build Unit at Loc (Loc.Coast for a fleet on a split coast).
 //	Waive:       a build the power gives up.
+//
+// The one-byte fields come first, so that an Order (copied into every
+// OrderResult) packs into 144 bytes, not 160.
 type Order struct {
 	Kind      OrderKind
 	Unit      UnitType
-	Loc       Location
 	AuxUnit   UnitType
+	ViaConvoy bool
+	Loc       Location
 	Aux       Location
 	Target    Location
-	ViaConvoy bool
 	Path      []string
 	// Power is the power id written before the order ("England: F Nth - Pic")
 	// or by a heading line ("England:") above it; "" when none. Format does

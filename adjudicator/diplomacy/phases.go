@@ -2,6 +2,7 @@ package diplomacy
 
 import (
 	"fmt"
+	"maps"
 	"math/bits"
 )
 
@@ -504,10 +505,14 @@ func (b *resolver) advance(res *Result) {
 		next.Standoffs = nil
 	case ph.Season == Fall:
 		next.Standoffs = nil
+		shared := true
 		for k, u := range next.Units {
 			p, pw := b.nextProv[k], b.nextPow[k]
 			if m.Provinces[p].SupplyCenter && owner[p] != pw {
 				owner[p] = pw
+				if shared {
+					next.Owners, shared = maps.Clone(next.Owners), false
+				}
 				next.Owners[m.Provinces[p].ID] = u.Power
 			}
 		}

@@ -229,7 +229,25 @@ func encodeState(g *gameState) []byte {
 	return b.Bytes()
 }
 
+// decodeState reads a stored state of the variant's map; a state read
+// before is copied from the map's cache of decoded states (stateCache).
 func decodeState(data []byte, variant string) (*gameState, error) {
+	m, ok := MapByName(variant)
+	if !ok {
+		return readState(data, variant)
+	}
+	if g, ok := m.states.get(data); ok {
+		return g, nil
+	}
+	g, err := readState(data, variant)
+	if err == nil {
+		m.states.put(data, g)
+	}
+	return g, err
+}
+
+// readState is decodeState without the cache.
+func readState(data []byte, variant string) (*gameState, error) {
 	var j jsonPosition
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -69,46 +69,66 @@ type txn struct {
 	*store.Tx
 	mails []*Outgoing // sent by the work so far, queued at its end
 	// pictures the mails carry, one per game, phase and class of readers
-	// (pictures.go): drawn when the work is done, before composing.
+	// (pictures.go): drawn after the commit, the mails held until then.
 	pictures map[pictureKey]*mailPicture
 }
 
 // update runs fn in one write transaction. When fn is done, the mails it
 // sent are composed on every core (a deadline burst sends thousands) and
 // queued in order, in the same transaction; once it is committed the
-// sender is told.
+// sender is told, and the pictures its mails wait for are drawn
+// (pictures.go).
 func (d *Daemon) update(fn func(tx *txn) error) error {
+	keys, err := d.updateHeld(fn)
+	if err == nil && len(keys) > 0 {
+		d.drawNamed(keys)
+	}
+	return err
+}
+
+// updateHeld is update without drawing: the pictures the mails wait for
+// are named (keys) and left to the caller or the next Tick.
+func (d *Daemon) updateHeld(fn func(tx *txn) error) (keys []string, err error) {
 	queued := 0
-	err := d.db.Update(func(stx *store.Tx) error {
+	err = d.db.Update(func(stx *store.Tx) error {
 		tx := &txn{Tx: stx}
 		if err := fn(tx); err != nil {
 			return err
 		}
 		queued = len(tx.mails)
-		return d.queue(tx)
+		var err error
+		keys, err = d.queue(tx)
+		return err
 	})
-	if err == nil && queued > 0 {
+	if err != nil {
+		return nil, err
+	}
+	if queued > 0 {
 		d.opt.Kick()
 	}
-	return err
+	return keys, nil
 }
 
-// queue composes the mails of tx in parallel and writes them in order.
-func (d *Daemon) queue(tx *txn) error {
+// queue composes the mails of tx in parallel and writes them in order; it
+// returns the keys of the pictures they wait for.
+func (d *Daemon) queue(tx *txn) ([]string, error) {
 	obs := make([]store.OutboxMessage, len(tx.mails))
 	errs := make([]error, len(tx.mails))
 	now := d.now()
-	d.drawPictures(tx)
+	keys, err := namePictures(tx)
+	if err != nil {
+		return nil, err
+	}
 	parallel(len(tx.mails), func(i int) { obs[i], errs[i] = compose(tx.mails[i], now) })
 	for i, m := range tx.mails {
 		if errs[i] != nil {
-			return errs[i]
+			return nil, errs[i]
 		}
 		if err := d.write(tx.Tx, m, obs[i]); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return keys, nil
 }
 
 // send stamps a mail with its Message-ID and verification code and puts it
@@ -185,7 +205,7 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 	if m.Alert {
 		out.Headers = append(out.Headers, mailer.HeaderField{Key: AlertHeader, Value: "yes"})
 	}
-	keys := attachPictures(m, out, now)
+	keys := attachPictures(m, out)
 	c, err := mailer.Compose(out)
 	if err != nil {
 		return store.OutboxMessage{}, fmt.Errorf("compose mail to %v: %w", m.To, err)

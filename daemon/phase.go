@@ -35,6 +35,19 @@ func (d *Daemon) Tick(ctx context.Context) error {
 	if err := d.remind(now); err != nil {
 		return err
 	}
+	// Every due game's results are committed first, their mails held;
+	// then their pictures are drawn, outside the write transactions, and
+	// the mails go as each batch of pictures is stored. A picture left
+	// undrawn by a daemon killed last time is drawn here too.
+	if err := d.processDue(ctx, now); err != nil {
+		return err
+	}
+	return d.drawPending()
+}
+
+// processDue processes every game whose deadline has passed, tickBatch
+// games a transaction.
+func (d *Daemon) processDue(ctx context.Context, now time.Time) error {
 	for {
 		var due []string
 		if err := d.db.View(func(tx *store.Tx) error {
@@ -53,7 +66,7 @@ func (d *Daemon) Tick(ctx context.Context) error {
 			}
 			batch := due[:min(tickBatch, len(due))]
 			due = due[len(batch):]
-			err := d.update(func(tx *txn) error {
+			_, err := d.updateHeld(func(tx *txn) error { // the pictures are drawn below, when every due game is done
 				moved, err := d.processBatch(tx, batch, now)
 				progressed = progressed || moved
 				return err

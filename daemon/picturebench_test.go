@@ -56,6 +56,12 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// resetPeakRSS starts the process's peak resident set (VmHWM) afresh from
+// its resident set now (Linux: proc(5), /proc/pid/clear_refs).
+func resetPeakRSS() {
+	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+}
+
 // peakRSSKB reads the process's peak resident set (VmHWM) in kB; 0 where
 // there is no /proc.
 func peakRSSKB() int {

@@ -79,16 +79,20 @@ type txn struct {
 // sender is told, and the pictures its mails wait for are drawn
 // (pictures.go).
 func (d *Daemon) update(fn func(tx *txn) error) error {
-	keys, err := d.updateHeld(fn)
-	if err == nil && len(keys) > 0 {
-		d.drawNamed(keys)
+	pics, err := d.updateHeld(fn)
+	if err == nil && len(pics) > 0 {
+		if err := d.drawPictures(pics); err != nil {
+			// The results are committed and their mails held: the next
+			// Tick draws what is missing (drawPending).
+			d.log.Error("pictures not stored; the next tick draws them", "err", err)
+		}
 	}
 	return err
 }
 
-// updateHeld is update without drawing: the pictures the mails wait for
-// are named (keys) and left to the caller or the next Tick.
-func (d *Daemon) updateHeld(fn func(tx *txn) error) (keys []string, err error) {
+// updateHeld is update without drawing: it returns the pictures the
+// mails wait for, for the caller to draw (or the next Tick).
+func (d *Daemon) updateHeld(fn func(tx *txn) error) (pics []*mailPicture, err error) {
 	queued := 0
 	err = d.db.Update(func(stx *store.Tx) error {
 		tx := &txn{Tx: stx}
@@ -97,7 +101,7 @@ func (d *Daemon) updateHeld(fn func(tx *txn) error) (keys []string, err error) {
 		}
 		queued = len(tx.mails)
 		var err error
-		keys, err = d.queue(tx)
+		pics, err = d.queue(tx)
 		return err
 	})
 	if err != nil {
@@ -106,30 +110,43 @@ func (d *Daemon) updateHeld(fn func(tx *txn) error) (keys []string, err error) {
 	if queued > 0 {
 		d.opt.Kick()
 	}
-	return keys, nil
+	return pics, nil
 }
 
 // queue composes the mails of tx in parallel and writes them in order; it
-// returns the keys of the pictures they wait for.
-func (d *Daemon) queue(tx *txn) ([]string, error) {
+// returns the pictures they wait for.
+func (d *Daemon) queue(tx *txn) ([]*mailPicture, error) {
 	obs := make([]store.OutboxMessage, len(tx.mails))
 	errs := make([]error, len(tx.mails))
 	now := d.now()
-	keys, err := namePictures(tx)
+	pics, err := namePictures(tx)
 	if err != nil {
 		return nil, err
 	}
-	parallel(len(tx.mails), func(i int) { obs[i], errs[i] = compose(tx.mails[i], now) })
-	for i, m := range tx.mails {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		if err := d.write(tx.Tx, m, obs[i]); err != nil {
-			return nil, err
+	// A chunk at a time, each mail's text and bytes let go once written:
+	// the store keeps only the sealed copy until the commit.
+	for start := 0; start < len(tx.mails); start += composeChunk {
+		chunk := tx.mails[start:min(start+composeChunk, len(tx.mails))]
+		parallel(len(chunk), func(i int) {
+			obs[start+i], errs[start+i] = compose(chunk[i], now)
+			chunk[i].Text = ""
+		})
+		for i, m := range chunk {
+			if errs[start+i] != nil {
+				return nil, errs[start+i]
+			}
+			if err := d.write(tx.Tx, m, obs[start+i]); err != nil {
+				return nil, err
+			}
+			obs[start+i] = store.OutboxMessage{}
 		}
 	}
-	return keys, nil
+	return pics, nil
 }
+
+// composeChunk is how many mails are composed at once (on every core)
+// before they are written.
+const composeChunk = 256
 
 // send stamps a mail with its Message-ID and verification code and puts it
 // among the mails of tx, which queues it with its code when the work of

@@ -43,6 +43,9 @@ type mailPicture struct {
 	job      pictureJob
 	filename string
 	key      string // the outbox part, named when the mails are queued
+	// state and results are the position drawn, while the daemon that
+	// queued the mails has it in memory (the store has it too: job).
+	state, results []byte
 }
 
 // pictureJob is what drawing a picture needs, kept in the store with the
@@ -85,11 +88,12 @@ func textViewer(e adjudicator.Engine, power string) string {
 }
 
 // picture returns the picture of a position for power's class of
-// readers: the state after history record rec (rec ≥ 0) with its
-// results, or state (rec < 0) alone; phase names it. It is the same
-// value for every mail of the transaction that asks for it; nil when the
-// game's engine draws no pictures.
-func (tx *txn) picture(g *store.Game, phase string, rec int, state []byte, power string) *mailPicture {
+// readers: state with results, which are the state after history record
+// rec and its results when rec ≥ 0, or a state alone (rec < 0, results
+// nil); phase names it. It is the same value for every mail of the
+// transaction that asks for it; nil when the game's engine draws no
+// pictures.
+func (tx *txn) picture(g *store.Game, phase string, rec int, state, results []byte, power string) *mailPicture {
 	e, err := engineFor(g)
 	if err != nil || (rec < 0 && len(state) == 0) {
 		return nil
@@ -113,7 +117,7 @@ func (tx *txn) picture(g *store.Game, phase string, rec int, state []byte, power
 	if rec < 0 {
 		job.State = state
 	}
-	p := &mailPicture{job: job, filename: file}
+	p := &mailPicture{job: job, filename: file, state: state, results: results}
 	tx.pictures[k] = p
 	return p
 }
@@ -121,7 +125,7 @@ func (tx *txn) picture(g *store.Game, phase string, rec int, state []byte, power
 // resultsPicture is the picture of a processed phase for a reader of
 // power ("" for observers and the GM).
 func (tx *txn) resultsPicture(g *store.Game, rec *store.PhaseRecord, power string) []*mailPicture {
-	return pics(tx.picture(g, rec.PhaseID, rec.Phase, nil, power))
+	return pics(tx.picture(g, rec.PhaseID, rec.Phase, rec.StateAfter, rec.Data, power))
 }
 
 func pics(p *mailPicture) []*mailPicture {
@@ -132,10 +136,9 @@ func pics(p *mailPicture) []*mailPicture {
 }
 
 // namePictures names an outbox part for each distinct picture the mails
-// of tx carry, with its job, before they are composed; it returns the
-// keys.
-func namePictures(tx *txn) ([]string, error) {
-	var keys []string
+// of tx carry, with its job, before they are composed; it returns them.
+func namePictures(tx *txn) ([]*mailPicture, error) {
+	var named []*mailPicture
 	for _, m := range tx.mails {
 		for _, p := range m.Pictures {
 			if p.key != "" {
@@ -148,10 +151,10 @@ func namePictures(tx *txn) ([]string, error) {
 			if p.key, err = tx.NewPart(job); err != nil {
 				return nil, fmt.Errorf("picture %s: %w", p.filename, err)
 			}
-			keys = append(keys, p.key)
+			named = append(named, p)
 		}
 	}
-	return keys, nil
+	return named, nil
 }
 
 // attachPictures puts a place for each picture of m in out (an image/png
@@ -182,75 +185,66 @@ func outboxParts(c *mailer.Composed, keys []string) []store.OutboxPart {
 	return parts
 }
 
-// drawPending draws every picture the outbox waits for, drawBatch at a
-// time on every core, and stores each batch in one transaction.
+// drawPending draws every picture the outbox waits for (those a daemon
+// killed after the commit left undrawn), drawBatch at a time on every
+// core, from the store.
 func (d *Daemon) drawPending() error {
 	for {
-		var todo []store.PendingPart
-		if err := d.db.View(func(tx *store.Tx) error { todo = tx.PendingParts(drawBatch); return nil }); err != nil {
+		var todo []*mailPicture
+		if err := d.db.View(func(tx *store.Tx) error {
+			for _, pp := range tx.PendingParts(drawBatch) {
+				p := &mailPicture{key: pp.Key}
+				if err := json.Unmarshal(pp.Job, &p.job); err != nil {
+					d.log.Error("picture job does not decode", "part", pp.Key, "err", err)
+				}
+				todo = append(todo, p)
+			}
+			return nil
+		}); err != nil {
 			return err
 		}
 		if len(todo) == 0 {
 			return nil
 		}
-		if err := d.drawParts(todo); err != nil {
+		if err := d.drawPictures(todo); err != nil {
 			return err
 		}
 	}
 }
 
-// drawParts draws the pictures of parts on every core and stores them in
-// one transaction, which lets their mails go.
-func (d *Daemon) drawParts(parts []store.PendingPart) error {
-	made := make([][]byte, len(parts))
-	parallel(len(parts), func(i int) { made[i] = d.makePicture(parts[i].Job) })
-	err := d.db.Update(func(tx *store.Tx) error {
-		for i, p := range parts {
-			if err := tx.PutPart(p.Key, made[i]); err != nil {
-				return fmt.Errorf("picture %s: %w", p.Key, err)
+// drawPictures draws pics on every core, drawBatch at a time, and stores
+// each batch in one transaction, which lets their mails go.
+func (d *Daemon) drawPictures(pics []*mailPicture) error {
+	for len(pics) > 0 {
+		batch := pics[:min(drawBatch, len(pics))]
+		pics = pics[len(batch):]
+		made := make([][]byte, len(batch))
+		parallel(len(batch), func(i int) { made[i] = d.makePicture(batch[i]) })
+		err := d.db.Update(func(tx *store.Tx) error {
+			for i, p := range batch {
+				if err := tx.PutPart(p.key, made[i]); err != nil {
+					return fmt.Errorf("picture %s: %w", p.job.File, err)
+				}
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		return nil
-	})
-	if err == nil {
-		d.metrics.PicturesDrawn.Add(int64(len(parts)))
+		d.metrics.PicturesDrawn.Add(int64(len(batch)))
 		d.opt.Kick()
 	}
-	return err
+	return nil
 }
 
-// drawNamed draws the pictures just named (keys) by a committed
-// transaction; what it cannot store is left to the next Tick.
-func (d *Daemon) drawNamed(keys []string) {
-	parts := make([]store.PendingPart, 0, len(keys))
-	d.db.View(func(tx *store.Tx) error {
-		for _, k := range keys {
-			if job, ok := tx.PartJob(k); ok { // not drawn by another already
-				parts = append(parts, store.PendingPart{Key: k, Job: job})
-			}
-		}
-		return nil
-	})
-	for len(parts) > 0 {
-		n := min(drawBatch, len(parts))
-		if err := d.drawParts(parts[:n]); err != nil {
-			d.log.Error("pictures not stored; the next tick draws them", "err", err)
-			return
-		}
-		parts = parts[n:]
-	}
-}
-
-// makePicture draws the picture of a job and encodes it as PNG. A
-// picture that cannot be drawn (a bug, or a phase since rolled back) is a
-// picture that says so, so its mails still go: the GM finds the cause in
-// the log.
-func (d *Daemon) makePicture(raw []byte) []byte {
-	var job pictureJob
+// makePicture draws p and encodes it as PNG: from the position in memory
+// when the daemon that queued its mails draws it, else from its job (the
+// state in the job, or the history record it names). A picture that
+// cannot be drawn (a bug, or a phase since rolled back) is a picture that
+// says so, so its mails still go: the GM finds the cause in the log.
+func (d *Daemon) makePicture(p *mailPicture) []byte {
+	job := p.job
 	png, err := func() ([]byte, error) {
-		if err := json.Unmarshal(raw, &job); err != nil {
-			return nil, fmt.Errorf("job: %w", err)
-		}
 		e, ok := adjudicator.Lookup(job.Variant)
 		if !ok {
 			return nil, fmt.Errorf("variant %q is not compiled into this pbemd", job.Variant)
@@ -259,8 +253,12 @@ func (d *Daemon) makePicture(raw []byte) []byte {
 		if !ok {
 			return nil, fmt.Errorf("variant %q draws no pictures", job.Variant)
 		}
-		state, results := job.State, []byte(nil)
-		if state == nil {
+		state, results := p.state, p.results
+		switch {
+		case state != nil:
+		case job.State != nil:
+			state = job.State
+		default:
 			err := d.db.View(func(tx *store.Tx) error {
 				rec, err := tx.Phase(job.Game, job.Phase)
 				if err != nil {
@@ -283,6 +281,7 @@ func (d *Daemon) makePicture(raw []byte) []byte {
 		}
 		return buf.Bytes(), nil
 	}()
+	p.state, p.results = nil, nil // drawn: let them go
 	if err == nil {
 		return png
 	}

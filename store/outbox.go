@@ -29,8 +29,9 @@ import (
 //	              the part goes with the last of them
 //	outbox-part-jobs part key → what its maker needs to make a part not made
 //	              yet (outboxheld.go): the mails that carry it wait
-//	outbox-held   part key | 0 | id (u64) → nothing: a mail that waits for
-//	              that part, and is not in outbox-due until it is made
+//	outbox-held   part key | 0 | id (u64) → the mail's outbox-due key and its
+//	              number of parts (u8): a mail that waits for that part,
+//	              and is not in outbox-due until it is made
 var (
 	bucketOutbox       = registerBucket([]byte("outbox"))
 	bucketOutboxRaw    = registerBucket([]byte("outbox-raw"))
@@ -202,7 +203,7 @@ func (tx *Tx) holdParts(m OutboxMessage) (held bool, err error) {
 		switch {
 		case jobs.Get([]byte(p.Key)) != nil: // to be made: the mail waits for it
 			held = true
-			if err := tx.bucket(bucketOutboxHeld).Put(heldKey(p.Key, m.ID), nil); err != nil {
+			if err := tx.bucket(bucketOutboxHeld).Put(heldKey(p.Key, m.ID), heldValue(m)); err != nil {
 				return false, err
 			}
 		case n > 0: // stored for an earlier mail

@@ -86,27 +86,44 @@ func (tx *Tx) PutPart(key string, data []byte) error {
 	}
 	held := tx.bucket(bucketOutboxHeld)
 	prefix := append([]byte(key), 0)
-	var ids []uint64
-	c := held.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		ids = append(ids, u64Of(k[len(prefix):]))
+	type waiting struct {
+		id  uint64
+		val []byte
 	}
-	for _, id := range ids {
-		if err := held.Delete(heldKey(key, id)); err != nil {
+	var ws []waiting
+	c := held.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		ws = append(ws, waiting{u64Of(k[len(prefix):]), bytes.Clone(v)})
+	}
+	for _, w := range ws {
+		if err := held.Delete(heldKey(key, w.id)); err != nil {
 			return err
 		}
-		var m OutboxMessage
-		if err := getJSON(tx.bucket(bucketOutbox), u64(id), &m); err != nil {
-			return fmt.Errorf("outbox mail %d, held for part %q: %w", id, key, err)
+		due := w.val[:min(16, len(w.val))]
+		if len(w.val) != 17 || w.val[16] != 1 {
+			// A mail of several parts (or a damaged entry): its record
+			// says whether it waits for another, and when it is due.
+			var m OutboxMessage
+			if err := getJSON(tx.bucket(bucketOutbox), u64(w.id), &m); err != nil {
+				return fmt.Errorf("outbox mail %d, held for part %q: %w", w.id, key, err)
+			}
+			if tx.waits(m) {
+				continue
+			}
+			due = dueKey(m.NextAttempt, w.id)
 		}
-		if tx.waits(m) {
-			continue
-		}
-		if err := tx.bucket(bucketOutboxDue).Put(dueKey(m.NextAttempt, id), nil); err != nil {
+		if err := tx.bucket(bucketOutboxDue).Put(due, nil); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// heldValue is what outbox-held keeps for m: its outbox-due key and how
+// many parts it has (when one, the part just made lets it go without its
+// record being read).
+func heldValue(m OutboxMessage) []byte {
+	return append(dueKey(m.NextAttempt, m.ID), byte(min(len(m.Parts), 255)))
 }
 
 // waits reports whether m still waits for a part.

@@ -653,7 +653,7 @@ var valueShapes = map[string]string{
 	// and mail in play. StartValues reads them.
 	"games": "json", "tokens": "json",
 	"mail-checkpoint": "json", "mail-failures": "json", "mail-ratelimit": "u64",
-	"outbox": "json", "outbox-failed": "json", "outbox-due": "empty", "outbox-held": "empty",
+	"outbox": "json", "outbox-failed": "json", "outbox-due": "empty",
 	"outbox-part-refs": "u64", "outbox-part-jobs": "json",
 	"deadlines": "empty",
 	"duekey":    "duekey", // the game's key in deadlines: unix(8) name

@@ -85,6 +85,12 @@ type Info struct {
 	// (units and centres per power) fit to end every results mail and
 	// HISTORY (Diplomacy). False: the board is left to STATUS and MAP.
 	SummaryInResults bool
+	// PublicPicture is true when an engine with hidden information (a
+	// Viewer) draws the same picture for every viewer (Supremacy: the
+	// board is open, only money and plans are private): the daemon draws
+	// one picture for all readers. Engines that are no Viewer draw one
+	// anyway.
+	PublicPicture bool
 }
 
 // PhaseKind tells the daemon which schedule slot a phase uses.
@@ -265,6 +271,14 @@ type Viewer interface {
 // and results only, never from mail or store data.
 type Drawer interface {
 	Draw(state []byte, results []byte, viewer string) (*picture.Picture, error)
+}
+
+// NoPicture is the picture mailed in place of one a Drawer failed to draw
+// (its mails are composed before it is drawn): one line of text saying so.
+func NoPicture(text string) *picture.Picture {
+	return &picture.Picture{Width: 1000, Height: 60, Background: picture.Hex(0xffffff), Items: []picture.Item{
+		&picture.Text{At: picture.Pt(20, 36), S: text, Size: 16, Color: picture.Hex(0x222222)},
+	}}
 }
 
 // TextMapper is implemented by engines whose board a player must learn

@@ -38,7 +38,7 @@ func cmdMap(mc *mailCtx, cmd *orders.Command) error {
 	if err := mc.writeTextMap(&b, rec.StateAfter); err != nil {
 		return err
 	}
-	return mc.sayWithPicture(b.String(), mc.tx.picture(g, rec.PhaseID, rec.StateAfter, rec.Data, mc.readerPower()))
+	return mc.sayWithPicture(b.String(), mc.tx.picture(g, rec.PhaseID, rec.Phase, rec.StateAfter, rec.Data, mc.readerPower()))
 }
 
 // mapNow answers MAP without a phase: the position the players order from.
@@ -64,7 +64,7 @@ func (mc *mailCtx) mapNow() error {
 	if err := mc.writeTextMap(&b, state); err != nil {
 		return err
 	}
-	return mc.sayWithPicture(b.String(), mc.tx.picture(g, phase, state, nil, mc.readerPower()))
+	return mc.sayWithPicture(b.String(), mc.tx.picture(g, phase, -1, state, nil, mc.readerPower()))
 }
 
 // boardNow is the position a reader may see now: the current one, or,
@@ -100,7 +100,7 @@ func (mc *mailCtx) statusPicture() error {
 	if err != nil || state == nil {
 		return err
 	}
-	mc.attach(mc.tx.picture(mc.game, phase, state, nil, mc.readerPower()))
+	mc.attach(mc.tx.picture(mc.game, phase, -1, state, nil, mc.readerPower()))
 	return nil
 }
 
@@ -139,7 +139,7 @@ func (mc *mailCtx) writeTextMap(b *strings.Builder, state []byte) error {
 	if !ok {
 		return nil
 	}
-	text, err := tm.TextMap(state, viewerClass(mc.engine, mc.readerPower()))
+	text, err := tm.TextMap(state, textViewer(mc.engine, mc.readerPower()))
 	if err != nil {
 		return err
 	}

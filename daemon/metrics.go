@@ -10,4 +10,5 @@ type Metrics struct {
 	MailsOut        atomic.Int64 // queued
 	PhasesProcessed atomic.Int64
 	AdjudicationNs  atomic.Int64 // total time inside engines' Resolve (by Options.Now)
+	PicturesDrawn   atomic.Int64 // pictures drawn for mail (each once for all its mails)
 }

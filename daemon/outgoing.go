@@ -69,47 +69,84 @@ type txn struct {
 	*store.Tx
 	mails []*Outgoing // sent by the work so far, queued at its end
 	// pictures the mails carry, one per game, phase and class of readers
-	// (pictures.go): drawn when the work is done, before composing.
+	// (pictures.go): drawn after the commit, the mails held until then.
 	pictures map[pictureKey]*mailPicture
 }
 
 // update runs fn in one write transaction. When fn is done, the mails it
 // sent are composed on every core (a deadline burst sends thousands) and
 // queued in order, in the same transaction; once it is committed the
-// sender is told.
+// sender is told, and the pictures its mails wait for are drawn
+// (pictures.go).
 func (d *Daemon) update(fn func(tx *txn) error) error {
+	pics, err := d.updateHeld(fn)
+	if err == nil && len(pics) > 0 {
+		if err := d.drawPictures(pics); err != nil {
+			// The results are committed and their mails held: the next
+			// Tick draws what is missing (drawPending).
+			d.log.Error("pictures not stored; the next tick draws them", "err", err)
+		}
+	}
+	return err
+}
+
+// updateHeld is update without drawing: it returns the pictures the
+// mails wait for, for the caller to draw (or the next Tick).
+func (d *Daemon) updateHeld(fn func(tx *txn) error) (pics []*mailPicture, err error) {
 	queued := 0
-	err := d.db.Update(func(stx *store.Tx) error {
+	err = d.db.Update(func(stx *store.Tx) error {
 		tx := &txn{Tx: stx}
 		if err := fn(tx); err != nil {
 			return err
 		}
 		queued = len(tx.mails)
-		return d.queue(tx)
+		var err error
+		pics, err = d.queue(tx)
+		return err
 	})
-	if err == nil && queued > 0 {
+	if err != nil {
+		return nil, err
+	}
+	if queued > 0 {
 		d.opt.Kick()
 	}
-	return err
+	return pics, nil
 }
 
-// queue composes the mails of tx in parallel and writes them in order.
-func (d *Daemon) queue(tx *txn) error {
+// queue composes the mails of tx in parallel and writes them in order; it
+// returns the pictures they wait for.
+func (d *Daemon) queue(tx *txn) ([]*mailPicture, error) {
 	obs := make([]store.OutboxMessage, len(tx.mails))
 	errs := make([]error, len(tx.mails))
 	now := d.now()
-	d.drawPictures(tx)
-	parallel(len(tx.mails), func(i int) { obs[i], errs[i] = compose(tx.mails[i], now) })
-	for i, m := range tx.mails {
-		if errs[i] != nil {
-			return errs[i]
-		}
-		if err := d.write(tx.Tx, m, obs[i]); err != nil {
-			return err
+	pics, err := namePictures(tx)
+	if err != nil {
+		return nil, err
+	}
+	// A chunk at a time, each mail's text and bytes let go once written:
+	// the store keeps only the sealed copy until the commit.
+	for start := 0; start < len(tx.mails); start += composeChunk {
+		chunk := tx.mails[start:min(start+composeChunk, len(tx.mails))]
+		parallel(len(chunk), func(i int) {
+			obs[start+i], errs[start+i] = compose(chunk[i], now)
+			chunk[i].Text = ""
+		})
+		for i, m := range chunk {
+			if errs[start+i] != nil {
+				return nil, errs[start+i]
+			}
+			if err := d.write(tx.Tx, m, obs[start+i]); err != nil {
+				return nil, err
+			}
+			obs[start+i] = store.OutboxMessage{}
 		}
 	}
-	return nil
+	return pics, nil
 }
+
+// composeChunk is how many mails are composed at once (on every core)
+// before they are written.
+const composeChunk = 256
 
 // send stamps a mail with its Message-ID and verification code and puts it
 // among the mails of tx, which queues it with its code when the work of
@@ -185,7 +222,7 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 	if m.Alert {
 		out.Headers = append(out.Headers, mailer.HeaderField{Key: AlertHeader, Value: "yes"})
 	}
-	keys := attachPictures(m, out, now)
+	keys := attachPictures(m, out)
 	c, err := mailer.Compose(out)
 	if err != nil {
 		return store.OutboxMessage{}, fmt.Errorf("compose mail to %v: %w", m.To, err)

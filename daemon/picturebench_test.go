@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -54,6 +55,55 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// resetPeakRSS starts the process's peak resident set (VmHWM) afresh from
+// its resident set now (Linux: proc(5), /proc/pid/clear_refs).
+func resetPeakRSS() {
+	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+}
+
+// rssSampler samples the resident set's anonymous part (the heap, the
+// stacks) and its file part (the store's pages mapped by bbolt, counted in
+// VmHWM too) every 20 ms, and keeps the largest of each, in MB.
+type rssSampler struct {
+	stop       chan struct{}
+	done       chan struct{}
+	anon, file float64
+}
+
+func sampleRSS() *rssSampler {
+	s := &rssSampler{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			raw, _ := os.ReadFile("/proc/self/status")
+			for _, line := range strings.Split(string(raw), "\n") {
+				for key, max := range map[string]*float64{"RssAnon:": &s.anon, "RssFile:": &s.file} {
+					if v, ok := strings.CutPrefix(line, key); ok {
+						kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+						*max = math.Max(*max, float64(kb)/1024)
+					}
+				}
+			}
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return s
+}
+
+// end stops the sampler and reports its peaks.
+func (s *rssSampler) end(b *testing.B) {
+	close(s.stop)
+	<-s.done
+	b.ReportMetric(s.anon, "peak-anon-MB")
+	b.ReportMetric(s.file, "peak-file-MB")
 }
 
 // peakRSSKB reads the process's peak resident set (VmHWM) in kB; 0 where

@@ -2,12 +2,8 @@ package daemon
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
+	"encoding/json"
 	"fmt"
-	"strings"
-	"sync"
-	"time"
 
 	"pbemd/adjudicator"
 	"pbemd/mailer"
@@ -19,84 +15,109 @@ import (
 // Every results mail, STATUS reply and MAP reply of a game whose engine is
 // an adjudicator.Drawer carries a PNG of the position as an inline
 // attachment after the text. A picture is drawn once per game, phase and
-// class of readers, however many mails carry it: an engine without hidden
-// information (no adjudicator.Viewer) has one class, the public picture
-// every reader gets; an engine with hidden information (Empire's fog of
+// class of readers, however many mails carry it: an engine whose picture
+// shows every reader the same (no adjudicator.Viewer, or one that declares
+// Info.PublicPicture) has one class, the public picture every reader
+// gets; an engine with hidden information in its pictures (Empire's fog of
 // war, a hand of cards) draws each power's own picture, and observers and
-// the GM get the public one. A transaction's pictures are drawn on every
-// core when its work is done and before its mails are composed (queue), so
-// a mail is queued with its picture or not at all; the outbox keeps each
-// picture once for all the mails that carry it (store.OutboxPart).
+// the GM get the public one.
+//
+// Drawing costs more than everything else a results mail needs, so it is
+// not done in the transaction that sends the mail: the mails are queued
+// with the picture as an outbox part not made yet (store.NewPart, with a
+// pictureJob saying what to draw), held there, and the picture is drawn
+// after the commit, outside any write transaction, and stored once for all
+// its mails (store.PutPart), which lets them go. No mail leaves without
+// its picture: a held mail is not due. A picture whose drawing was cut
+// short (the daemon killed after the commit) is drawn at the next Tick
+// (drawPending), from the job kept in the store.
 
-// mailPicture is one picture of a position for one class of readers.
+// drawBatch is how many pictures are drawn before one transaction stores
+// them: about 100 KB each, so a batch holds a few MB, and the commits of
+// a burst of 10,000 pictures are a small share of its time.
+const drawBatch = 64
+
+// mailPicture is one picture of a position for one class of readers, as
+// the mails of one transaction carry it.
 type mailPicture struct {
-	drawer   adjudicator.Drawer
-	state    []byte
-	results  []byte
-	viewer   string
+	job      pictureJob
 	filename string
-
-	once sync.Once
-	enc  []byte // the PNG in base64 lines (mailer.Base64Lines)
-	sum  string // the PNG's sha256, short, in hex
-	err  error
+	key      string // the outbox part, named when the mails are queued
+	// state and results are the position drawn, while the daemon that
+	// queued the mails has it in memory (the store has it too: job).
+	state, results []byte
 }
 
-// draw draws and encodes the picture, once.
-func (p *mailPicture) draw() {
-	p.once.Do(func() {
-		pic, err := p.drawer.Draw(p.state, p.results, p.viewer)
-		if err != nil {
-			p.err = fmt.Errorf("draw %s: %w", p.filename, err)
-			return
-		}
-		buf := bytes.NewBuffer(make([]byte, 0, 160<<10))
-		if err := pic.WritePNG(buf); err != nil {
-			p.err = fmt.Errorf("encode %s: %w", p.filename, err)
-			return
-		}
-		sum := sha256.Sum256(buf.Bytes())
-		p.sum = hex.EncodeToString(sum[:12])
-		p.enc = mailer.Base64Lines(buf.Bytes())
-		p.state, p.results = nil, nil // drawn: let them go
-	})
+// pictureJob is what drawing a picture needs, kept in the store with the
+// part until the picture is made: the game's variant, and the position
+// either as the state after a phase of the history (with that phase's
+// results) or as a state of its own.
+type pictureJob struct {
+	Game    string `json:"game"`
+	Variant string `json:"variant"`
+	Viewer  string `json:"viewer,omitempty"`
+	File    string `json:"file"`
+	// Phase is the history record drawn (its StateAfter and Data) when
+	// State is nil.
+	Phase int    `json:"phase"`
+	State []byte `json:"state,omitempty"`
 }
 
 // pictureKey names a picture in a transaction's cache.
-type pictureKey struct{ game, phase, viewer string }
+type pictureKey struct {
+	game, phase, viewer string
+	record              int // -1: the state given
+}
 
 // viewerClass is the viewer whose picture a power's reader gets: the power
-// itself when the engine has hidden information (it is a Viewer), the
+// itself when the engine has hidden information in its pictures, the
 // public picture ("") otherwise. Observers and the GM pass power "".
 func viewerClass(e adjudicator.Engine, power string) string {
+	if _, hidden := e.(adjudicator.Viewer); hidden && !e.Info().PublicPicture {
+		return power
+	}
+	return ""
+}
+
+// textViewer is the viewer whose text (TextMap) a power's reader gets.
+func textViewer(e adjudicator.Engine, power string) string {
 	if _, hidden := e.(adjudicator.Viewer); hidden {
 		return power
 	}
 	return ""
 }
 
-// picture returns the picture of state (after phase, with that phase's
-// results; nil results: the position alone) for viewer's class, the same
-// value for every mail of the transaction that asks for it; nil when the
-// game's engine draws no pictures.
-func (tx *txn) picture(g *store.Game, phase string, state, results []byte, power string) *mailPicture {
+// picture returns the picture of a position for power's class of
+// readers: state with results, which are the state after history record
+// rec and its results when rec ≥ 0, or a state alone (rec < 0, results
+// nil); phase names it. It is the same value for every mail of the
+// transaction that asks for it; nil when the game's engine draws no
+// pictures.
+func (tx *txn) picture(g *store.Game, phase string, rec int, state, results []byte, power string) *mailPicture {
 	e, err := engineFor(g)
-	if err != nil || len(state) == 0 {
+	if err != nil || (rec < 0 && len(state) == 0) {
 		return nil
 	}
-	dr, ok := e.(adjudicator.Drawer)
-	if !ok {
+	if _, ok := e.(adjudicator.Drawer); !ok {
 		return nil
 	}
 	viewer := viewerClass(e, power)
-	k := pictureKey{g.Name, phase, viewer}
+	if rec < 0 {
+		rec = -1
+	}
+	k := pictureKey{g.Name, phase, viewer, rec}
 	if p := tx.pictures[k]; p != nil {
 		return p
 	}
 	if tx.pictures == nil {
 		tx.pictures = map[pictureKey]*mailPicture{}
 	}
-	p := &mailPicture{drawer: dr, state: state, results: results, viewer: viewer, filename: g.Name + "-" + phase + ".png"}
+	file := g.Name + "-" + phase + ".png"
+	job := pictureJob{Game: g.Name, Variant: g.Variant, Viewer: viewer, File: file, Phase: rec}
+	if rec < 0 {
+		job.State = state
+	}
+	p := &mailPicture{job: job, filename: file, state: state, results: results}
 	tx.pictures[k] = p
 	return p
 }
@@ -104,7 +125,7 @@ func (tx *txn) picture(g *store.Game, phase string, state, results []byte, power
 // resultsPicture is the picture of a processed phase for a reader of
 // power ("" for observers and the GM).
 func (tx *txn) resultsPicture(g *store.Game, rec *store.PhaseRecord, power string) []*mailPicture {
-	return pics(tx.picture(g, rec.PhaseID, rec.StateAfter, rec.Data, power))
+	return pics(tx.picture(g, rec.PhaseID, rec.Phase, rec.StateAfter, rec.Data, power))
 }
 
 func pics(p *mailPicture) []*mailPicture {
@@ -114,59 +135,166 @@ func pics(p *mailPicture) []*mailPicture {
 	return []*mailPicture{p}
 }
 
-// drawPictures draws the distinct pictures the mails of tx carry, on
-// every core, before they are composed.
-func (d *Daemon) drawPictures(tx *txn) {
-	if len(tx.pictures) == 0 {
-		return
-	}
-	var todo []*mailPicture
-	seen := map[*mailPicture]bool{}
+// namePictures names an outbox part for each distinct picture the mails
+// of tx carry, with its job, before they are composed; it returns them.
+func namePictures(tx *txn) ([]*mailPicture, error) {
+	var named []*mailPicture
 	for _, m := range tx.mails {
 		for _, p := range m.Pictures {
-			if !seen[p] {
-				seen[p] = true
-				todo = append(todo, p)
+			if p.key != "" {
+				continue
 			}
+			job, err := json.Marshal(p.job)
+			if err != nil {
+				return nil, err
+			}
+			if p.key, err = tx.NewPart(job); err != nil {
+				return nil, fmt.Errorf("picture %s: %w", p.filename, err)
+			}
+			named = append(named, p)
 		}
 	}
-	parallel(len(todo), func(i int) { todo[i].draw() })
-	for _, p := range todo {
-		if p.err != nil {
-			d.log.Error("picture not drawn: the mails go without it", "picture", p.filename, "err", p.err)
-		}
-	}
+	return named, nil
 }
 
-// attachPictures puts the drawn pictures of m in out, and returns how
-// each one's body is named in the outbox (by hole, in order): by the time
-// it is queued (so that the outbox's part keys grow at their end, as its
-// mails do, and bbolt appends rather than rewrites pages of pictures),
-// then the picture's game, phase, viewer and a hash of its bytes.
-func attachPictures(m *Outgoing, out *mailer.Outgoing, now time.Time) []string {
+// attachPictures puts a place for each picture of m in out (an image/png
+// part whose body is a hole of the composed mail), and returns the
+// outbox parts' keys, in order.
+func attachPictures(m *Outgoing, out *mailer.Outgoing) []string {
 	var keys []string
 	for _, p := range m.Pictures {
-		p.draw() // drawn already in queue; a no-op then
-		if p.err != nil {
-			out.Text = "(I could not draw the picture of this position this time; the GM can see why in the log.)\n\n" + out.Text
-			continue
-		}
 		out.Attachments = append(out.Attachments, mailer.Attachment{
-			Filename: p.filename, ContentType: "image/png", Inline: true, Encoded: p.enc,
+			Filename: p.filename, ContentType: "image/png", Inline: true, Encoded: []byte{},
 		})
-		keys = append(keys, fmt.Sprintf("%016x.%s.%s.%s", now.UnixNano(), strings.TrimSuffix(p.filename, ".png"), p.viewer, p.sum))
+		keys = append(keys, p.key)
 	}
 	return keys
 }
 
-// outboxParts turns a composed mail's holes into the outbox's parts.
+// outboxParts turns a composed mail's holes into the outbox's parts: each
+// a picture to be made, kept as PNG bytes and put in base64 when the mail
+// is read.
 func outboxParts(c *mailer.Composed, keys []string) []store.OutboxPart {
 	if len(c.Holes) == 0 {
 		return nil
 	}
 	parts := make([]store.OutboxPart, len(c.Holes))
 	for i, h := range c.Holes {
-		parts[i] = store.OutboxPart{Key: keys[i], Off: h.Off, Data: h.Data}
+		parts[i] = store.OutboxPart{Key: keys[i], Off: h.Off, Base64: true}
 	}
 	return parts
+}
+
+// drawPending draws every picture the outbox waits for (those a daemon
+// killed after the commit left undrawn), drawBatch at a time on every
+// core, from the store.
+func (d *Daemon) drawPending() error {
+	for {
+		var todo []*mailPicture
+		if err := d.db.View(func(tx *store.Tx) error {
+			for _, pp := range tx.PendingParts(drawBatch) {
+				p := &mailPicture{key: pp.Key}
+				if err := json.Unmarshal(pp.Job, &p.job); err != nil {
+					d.log.Error("picture job does not decode", "part", pp.Key, "err", err)
+				}
+				todo = append(todo, p)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		if len(todo) == 0 {
+			return nil
+		}
+		if err := d.drawPictures(todo); err != nil {
+			return err
+		}
+	}
+}
+
+// drawPictures draws pics on every core, drawBatch at a time, and stores
+// each batch in one transaction, which lets their mails go.
+func (d *Daemon) drawPictures(pics []*mailPicture) error {
+	for len(pics) > 0 {
+		batch := pics[:min(drawBatch, len(pics))]
+		pics = pics[len(batch):]
+		made := make([][]byte, len(batch))
+		parallel(len(batch), func(i int) { made[i] = d.makePicture(batch[i]) })
+		err := d.db.Update(func(tx *store.Tx) error {
+			for i, p := range batch {
+				if err := tx.PutPart(p.key, made[i]); err != nil {
+					return fmt.Errorf("picture %s: %w", p.job.File, err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		d.metrics.PicturesDrawn.Add(int64(len(batch)))
+		d.opt.Kick()
+	}
+	return nil
+}
+
+// makePicture draws p and encodes it as PNG: from the position in memory
+// when the daemon that queued its mails draws it, else from its job (the
+// state in the job, or the history record it names). A picture that
+// cannot be drawn (a bug, or a phase since rolled back) is a picture that
+// says so, so its mails still go: the GM finds the cause in the log.
+func (d *Daemon) makePicture(p *mailPicture) []byte {
+	job := p.job
+	png, err := func() ([]byte, error) {
+		e, ok := adjudicator.Lookup(job.Variant)
+		if !ok {
+			return nil, fmt.Errorf("variant %q is not compiled into this pbemd", job.Variant)
+		}
+		dr, ok := e.(adjudicator.Drawer)
+		if !ok {
+			return nil, fmt.Errorf("variant %q draws no pictures", job.Variant)
+		}
+		state, results := p.state, p.results
+		switch {
+		case state != nil:
+		case job.State != nil:
+			state = job.State
+		default:
+			err := d.db.View(func(tx *store.Tx) error {
+				rec, err := tx.Phase(job.Game, job.Phase)
+				if err != nil {
+					return err
+				}
+				state, results = rec.StateAfter, rec.Data
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		pic, err := dr.Draw(state, results, job.Viewer)
+		if err != nil {
+			return nil, fmt.Errorf("draw: %w", err)
+		}
+		var buf bytes.Buffer
+		if err := pic.WritePNG(&buf); err != nil {
+			return nil, fmt.Errorf("encode: %w", err)
+		}
+		return buf.Bytes(), nil
+	}()
+	p.state, p.results = nil, nil // drawn: let them go
+	if err == nil {
+		return png
+	}
+	d.log.Error("picture not drawn: its mails carry a picture that says so", "game", job.Game, "picture", job.File, "err", err)
+	return noPicture()
+}
+
+// noPicture is the picture a mail carries when its position could not be
+// drawn.
+func noPicture() []byte {
+	var buf bytes.Buffer
+	if err := adjudicator.NoPicture("I could not draw the picture of this position this time; the GM can see why in the log.").WritePNG(&buf); err != nil {
+		panic(fmt.Sprintf("the picture of no picture: %v", err)) // a fixed scene: a bug
+	}
+	return buf.Bytes()
 }

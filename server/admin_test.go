@@ -85,7 +85,7 @@ func TestAdminEndpointCreateBackupHealthMetrics(t *testing.T) {
 		t.Fatalf("the hot copy lacks the game: %v %+v", err, g)
 	}
 	body := get(t, "http://"+addr+"/metrics")
-	mustContain(t, body, "pbemd_mails_queued_total", "pbemd_outbox_depth", "pbemd_phases_processed_total")
+	mustContain(t, body, "pbemd_mails_queued_total", "pbemd_outbox_depth", "pbemd_phases_processed_total", "pbemd_pictures_drawn_total")
 }
 
 func TestAdminFallsBackToTheStoreFile(t *testing.T) {

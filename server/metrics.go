@@ -18,6 +18,7 @@ func (s *Server) writeMetrics(w io.Writer) {
 	counter("pbemd_mails_ignored_total", "Mails recorded but not answered (bounces, auto-replies, duplicates).", m.MailsIgnored.Load())
 	counter("pbemd_mails_queued_total", "Mails put into the outbox.", m.MailsOut.Load())
 	counter("pbemd_phases_processed_total", "Game phases adjudicated.", m.PhasesProcessed.Load())
+	counter("pbemd_pictures_drawn_total", "Pictures of positions drawn for mail (once for all the mails that carry one).", m.PicturesDrawn.Load())
 	fmt.Fprintf(w, "# HELP pbemd_adjudication_seconds_total Time spent in engines resolving phases.\n# TYPE pbemd_adjudication_seconds_total counter\npbemd_adjudication_seconds_total %g\n",
 		float64(m.AdjudicationNs.Load())/1e9)
 	healthy := 1

@@ -27,6 +27,11 @@ import (
 //	              once, spliced into each mail's Raw when it is read
 //	outbox-part-refs part key → how many mails of the outbox carry it (u64);
 //	              the part goes with the last of them
+//	outbox-part-jobs part key → what its maker needs to make a part not made
+//	              yet (outboxheld.go): the mails that carry it wait
+//	outbox-held   part key | 0 | id (u64) → the mail's outbox-due key and its
+//	              number of parts (u8): a mail that waits for that part,
+//	              and is not in outbox-due until it is made
 var (
 	bucketOutbox       = registerBucket([]byte("outbox"))
 	bucketOutboxRaw    = registerBucket([]byte("outbox-raw"))
@@ -35,6 +40,8 @@ var (
 	bucketOutboxFailed = registerBucket([]byte("outbox-failed"))
 	bucketOutboxParts  = registerBucket([]byte("outbox-parts"))
 	bucketOutboxRefs   = registerBucket([]byte("outbox-part-refs"))
+	bucketOutboxJobs   = registerBucket([]byte("outbox-part-jobs"))
+	bucketOutboxHeld   = registerBucket([]byte("outbox-held"))
 )
 
 // OutboxPart is a piece of a mail that many mails carry alike (the
@@ -48,8 +55,15 @@ type OutboxPart struct {
 	// lacks every part (offsets increasing).
 	Off int `json:"off"`
 	// Data is the part's bytes; given to EnqueueMail, not kept in the
-	// mail's record (OutboxMail returns Raw with them in place).
+	// mail's record (OutboxMail returns Raw with them in place). A part
+	// made after the mail is queued (NewPart) is given without Data: the
+	// mail waits until PutPart stores it.
 	Data []byte `json:"-"`
+	// Base64 says that the part is kept as it is (a PNG's bytes: a third
+	// smaller than its encoding) and goes into Raw as the body of a MIME
+	// part in base64 (RFC 2045: lines of 76 characters, CRLF between them,
+	// none after the last), encoded when the mail is read.
+	Base64 bool `json:"base64,omitempty"`
 }
 
 // OutboxMessage is one mail in the outbox.
@@ -142,11 +156,14 @@ func (tx *Tx) EnqueueMail(m OutboxMessage) (uint64, error) {
 	if err := tx.bucket(bucketOutboxRaw).Put(u64(id), sealed); err != nil {
 		return 0, err
 	}
-	if err := tx.holdParts(m); err != nil {
+	held, err := tx.holdParts(m)
+	if err != nil {
 		return 0, fmt.Errorf("enqueue mail <%s>: %w", m.MessageID, err)
 	}
-	if err := tx.bucket(bucketOutboxDue).Put(dueKey(m.NextAttempt, id), nil); err != nil {
-		return 0, err
+	if !held { // a held mail becomes due when its last part is made (PutPart)
+		if err := tx.bucket(bucketOutboxDue).Put(dueKey(m.NextAttempt, id), nil); err != nil {
+			return 0, err
+		}
 	}
 	return id, putJSON(ids, []byte(m.MessageID), OutboxStatus{State: OutboxQueued, ID: id})
 }
@@ -168,35 +185,44 @@ func (tx *Tx) OutboxMail(id uint64) (OutboxMessage, error) {
 }
 
 // holdParts stores the parts of a mail being queued (those not stored
-// yet) and counts one more mail that carries each.
-func (tx *Tx) holdParts(m OutboxMessage) error {
-	parts, refs := tx.bucket(bucketOutboxParts), tx.bucket(bucketOutboxRefs)
+// yet) and counts one more mail that carries each. A part not made yet
+// (NewPart) holds the mail: held says so, and the mail waits in
+// outbox-held under that part.
+func (tx *Tx) holdParts(m OutboxMessage) (held bool, err error) {
+	parts, refs, jobs := tx.bucket(bucketOutboxParts), tx.bucket(bucketOutboxRefs), tx.bucket(bucketOutboxJobs)
 	at := 0
 	for _, p := range m.Parts {
 		if p.Key == "" || p.Off < at || p.Off > len(m.Raw) {
-			return fmt.Errorf("part %q at %d: no key, or out of place", p.Key, p.Off)
+			return false, fmt.Errorf("part %q at %d: no key, or out of place", p.Key, p.Off)
 		}
 		at = p.Off
 		n := uint64(0)
 		if v := refs.Get([]byte(p.Key)); v != nil {
 			n = u64Of(v)
-		} else {
-			if len(p.Data) == 0 {
-				return fmt.Errorf("part %q: new and empty", p.Key)
+		}
+		switch {
+		case jobs.Get([]byte(p.Key)) != nil: // to be made: the mail waits for it
+			held = true
+			if err := tx.bucket(bucketOutboxHeld).Put(heldKey(p.Key, m.ID), heldValue(m)); err != nil {
+				return false, err
 			}
+		case n > 0: // stored for an earlier mail
+		case len(p.Data) == 0:
+			return false, fmt.Errorf("part %q: new and empty", p.Key)
+		default:
 			sealed, err := tx.sealMail(p.Data)
 			if err != nil {
-				return err
+				return false, err
 			}
 			if err := parts.Put([]byte(p.Key), sealed); err != nil {
-				return err
+				return false, err
 			}
 		}
 		if err := refs.Put([]byte(p.Key), u64(n+1)); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return held, nil
 }
 
 // fillParts returns raw with the stored parts in place.
@@ -207,9 +233,16 @@ func (tx *Tx) fillParts(raw []byte, parts []OutboxPart) ([]byte, error) {
 	data := make([][]byte, len(parts))
 	n := len(raw)
 	for i, p := range parts {
-		d, err := tx.openMail(tx.bucket(bucketOutboxParts).Get([]byte(p.Key)))
+		v := tx.bucket(bucketOutboxParts).Get([]byte(p.Key))
+		if v == nil {
+			return nil, fmt.Errorf("part %q: not made yet: %w", p.Key, ErrHeld)
+		}
+		d, err := tx.openMail(v)
 		if err != nil {
 			return nil, fmt.Errorf("part %q: %w", p.Key, err)
+		}
+		if p.Base64 {
+			d = base64Lines(d)
 		}
 		data[i] = d
 		n += len(d)
@@ -245,6 +278,9 @@ func (tx *Tx) releaseParts(parts []OutboxPart) error {
 			return err
 		}
 		if err := tx.bucket(bucketOutboxParts).Delete([]byte(p.Key)); err != nil {
+			return err
+		}
+		if err := tx.bucket(bucketOutboxJobs).Delete([]byte(p.Key)); err != nil { // no mail waits for it
 			return err
 		}
 	}
@@ -334,6 +370,11 @@ func (tx *Tx) removeMail(id uint64) (OutboxMessage, error) {
 		{bucketOutboxDue, dueKey(m.NextAttempt, id)},
 	} {
 		if err := tx.bucket(del.b).Delete(del.k); err != nil {
+			return m, err
+		}
+	}
+	for _, p := range m.Parts {
+		if err := tx.bucket(bucketOutboxHeld).Delete(heldKey(p.Key, id)); err != nil {
 			return m, err
 		}
 	}

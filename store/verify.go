@@ -654,6 +654,7 @@ var valueShapes = map[string]string{
 	"games": "json", "tokens": "json",
 	"mail-checkpoint": "json", "mail-failures": "json", "mail-ratelimit": "u64",
 	"outbox": "json", "outbox-failed": "json", "outbox-due": "empty",
+	"outbox-part-refs": "u64", "outbox-part-jobs": "json",
 	"deadlines": "empty",
 	"duekey":    "duekey", // the game's key in deadlines: unix(8) name
 

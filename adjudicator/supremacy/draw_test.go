@@ -147,11 +147,16 @@ func TestPicturePNG(t *testing.T) {
 	})
 }
 
-// Supremacy's board is public: every viewer gets the same picture.
+// Supremacy's board is public: every viewer gets the same picture, as
+// the engine declares (Info.PublicPicture: the daemon draws one picture
+// for all the readers of a game).
 func TestPictureSameForEveryViewer(t *testing.T) {
 	e, st, res := midGame(t)
+	if !e.Info().PublicPicture {
+		t.Error("the engine does not declare that its picture is the same for every viewer")
+	}
 	pub := svgOf(t, mustDraw(t, e, st, res, ""))
-	for _, v := range []string{"usa", "japan"} {
+	for _, v := range e.Info().Powers {
 		if !bytes.Equal(svgOf(t, mustDraw(t, e, st, res, v)), pub) {
 			t.Errorf("%s's picture differs from the public one", v)
 		}

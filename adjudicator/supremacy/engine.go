@@ -180,6 +180,7 @@ func (e *Engine) Info() adjudicator.Info {
 	return adjudicator.Info{
 		Name: e.name, Game: "supremacy", Title: e.title, Powers: append([]string(nil), e.powers...),
 		PowerNames: names, Simultaneous: false, Rules: RulesText, Examples: e.examples(),
+		PublicPicture: true, // draw.go: the board, companies and forces are open
 	}
 }
 

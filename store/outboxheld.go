@@ -1,0 +1,159 @@
+package store
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+)
+
+// Parts made after their mails are queued. A picture in a results mail
+// costs more to draw than everything else in the mail, so the daemon does
+// not draw it in the transaction that adjudicates: it queues the mails
+// with a part that is not made yet (NewPart), commits, and stores the
+// part later (PutPart). The mails that carry such a part are held: they
+// are in the outbox (OutboxLen counts them, their Message-IDs are taken)
+// but not due, so no sender sees one before every part of it is there. A
+// job kept with the part says what its maker needs to make it, so a part
+// whose maker died (the daemon killed between the two transactions) is
+// made after a restart (PendingParts).
+
+// ErrHeld is wrapped by OutboxMail for a mail that waits for a part.
+var ErrHeld = errors.New("the mail waits for a part not made yet")
+
+// PendingPart is a part to be made: its key and its maker's job.
+type PendingPart struct {
+	Key string
+	Job []byte
+}
+
+// NewPart names a part that will be made after this transaction, and
+// keeps job (what its maker needs; the store does not read it) with it.
+// Mails given a part of that key (OutboxPart without Data) wait for it.
+// Keys grow (a sequence): bbolt appends the parts, as it does the mails.
+func (tx *Tx) NewPart(job []byte) (string, error) {
+	jobs := tx.bucket(bucketOutboxJobs)
+	seq, err := jobs.NextSequence()
+	if err != nil {
+		return "", err
+	}
+	key := fmt.Sprintf("%016x", seq)
+	if len(job) == 0 {
+		job = []byte{}
+	}
+	return key, jobs.Put([]byte(key), job)
+}
+
+// PendingParts lists up to limit parts to be made, in the order they were
+// named (NewPart).
+func (tx *Tx) PendingParts(limit int) []PendingPart {
+	var out []PendingPart
+	c := tx.bucket(bucketOutboxJobs).Cursor()
+	for k, v := c.First(); k != nil && len(out) < limit; k, v = c.Next() {
+		out = append(out, PendingPart{Key: string(k), Job: bytes.Clone(v)})
+	}
+	return out
+}
+
+// PartJob returns the job of a part still to be made; ok is false once
+// it is made (or no mail carries it any more).
+func (tx *Tx) PartJob(key string) (job []byte, ok bool) {
+	v := tx.bucket(bucketOutboxJobs).Get([]byte(key))
+	return bytes.Clone(v), v != nil
+}
+
+// PutPart stores the made part key, sealed, and lets each mail that waits
+// for it go (due at its NextAttempt) unless it waits for another part
+// too. A part no mail carries any more, or one made already, is not
+// stored again.
+func (tx *Tx) PutPart(key string, data []byte) error {
+	jobs := tx.bucket(bucketOutboxJobs)
+	if jobs.Get([]byte(key)) == nil {
+		return nil // made already, or no mail carries it any more
+	}
+	if len(data) == 0 {
+		return fmt.Errorf("part %q: empty", key)
+	}
+	if err := jobs.Delete([]byte(key)); err != nil {
+		return err
+	}
+	sealed, err := tx.sealMail(data)
+	if err != nil {
+		return err
+	}
+	if err := tx.bucket(bucketOutboxParts).Put([]byte(key), sealed); err != nil {
+		return err
+	}
+	held := tx.bucket(bucketOutboxHeld)
+	prefix := append([]byte(key), 0)
+	type waiting struct {
+		id  uint64
+		val []byte
+	}
+	var ws []waiting
+	c := held.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		ws = append(ws, waiting{u64Of(k[len(prefix):]), bytes.Clone(v)})
+	}
+	for _, w := range ws {
+		if err := held.Delete(heldKey(key, w.id)); err != nil {
+			return err
+		}
+		due := w.val[:min(16, len(w.val))]
+		if len(w.val) != 17 || w.val[16] != 1 {
+			// A mail of several parts (or a damaged entry): its record
+			// says whether it waits for another, and when it is due.
+			var m OutboxMessage
+			if err := getJSON(tx.bucket(bucketOutbox), u64(w.id), &m); err != nil {
+				return fmt.Errorf("outbox mail %d, held for part %q: %w", w.id, key, err)
+			}
+			if tx.waits(m) {
+				continue
+			}
+			due = dueKey(m.NextAttempt, w.id)
+		}
+		if err := tx.bucket(bucketOutboxDue).Put(due, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// heldValue is what outbox-held keeps for m: its outbox-due key and how
+// many parts it has (when one, the part just made lets it go without its
+// record being read).
+func heldValue(m OutboxMessage) []byte {
+	return append(dueKey(m.NextAttempt, m.ID), byte(min(len(m.Parts), 255)))
+}
+
+// waits reports whether m still waits for a part.
+func (tx *Tx) waits(m OutboxMessage) bool {
+	jobs := tx.bucket(bucketOutboxJobs)
+	for _, p := range m.Parts {
+		if jobs.Get([]byte(p.Key)) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func heldKey(part string, id uint64) []byte {
+	k := make([]byte, 0, len(part)+9)
+	k = append(append(k, part...), 0)
+	return append(k, u64(id)...)
+}
+
+// base64Lines encodes data as the body of a MIME part in base64: lines of
+// 76 characters with CRLF between them and none after the last (the
+// boundary that follows begins with one).
+func base64Lines(data []byte) []byte {
+	const perLine = 57 // bytes of data in a line of 76 characters
+	n := base64.StdEncoding.EncodedLen(len(data))
+	out := make([]byte, 0, n+n/76*2)
+	for len(data) > perLine {
+		out = base64.StdEncoding.AppendEncode(out, data[:perLine])
+		out = append(out, '\r', '\n')
+		data = data[perLine:]
+	}
+	return base64.StdEncoding.AppendEncode(out, data)
+}

@@ -982,7 +982,7 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if e, err := engineFor(mc.game); err == nil && e.Info().Rules != "" {
 		b.WriteString(e.Info().Rules + "\n\n")
 	}
-	b.WriteString(ordersRules + "\n\n")
+	b.WriteString(ordersRules + "\n\n" + pressRules(mc.game) + "\n\n")
 	if mc.game.HouseRules != "" {
 		b.WriteString("House rules of " + mc.game.Name + ":\n" + mc.game.HouseRules)
 	} else {

@@ -46,6 +46,40 @@ func pressBody(cmd *orders.Command) string {
 	return strings.TrimSpace(strings.Join(cmd.Body, "\n"))
 }
 
+// pressRules is what RULES says of the game's press, as its options
+// stand.
+func pressRules(g *store.Game) string {
+	o := g.Options
+	var b strings.Builder
+	b.WriteString("Press in this game (this game master's rules):\n")
+	switch o.Press {
+	case store.PressAll:
+		b.WriteString("- PRESS TO <powers> … ENDPRESS is private press to those powers' diplomats;\n  BROADCAST … ENDPRESS is public press, signed with your power.\n")
+	case store.PressWhite:
+		b.WriteString("- Only public press: BROADCAST … ENDPRESS, signed with your power (no\n  private PRESS TO between the powers).\n")
+	default:
+		b.WriteString("- No press between the powers.\n")
+	}
+	if o.PSA {
+		b.WriteString("- PSA … ENDPRESS is an anonymous announcement to everyone: nobody, not\n  even the GM, is told who sent it. Observers may send them too.\n")
+	}
+	b.WriteString("- PRESS TO GM … ENDPRESS reaches the GM, with your power and address,\n  whatever the press rules; the GM answers with PRESS TO <power>.\n")
+	if o.ObserverPress {
+		b.WriteString("- Observers may comment (BROADCAST) and write to powers (PRESS TO), under\n  their address and marked as an observer's; answer one with PRESS TO\n  <its address>.\n")
+	} else {
+		b.WriteString("- Observers do not write to the players (PSA and PRESS TO GM only).\n")
+	}
+	if o.GreyPress && o.Press != store.PressNone {
+		b.WriteString("- Grey press is on: PRESS TO <powers> FROM <power> (or PRESS TO ALL FROM\n  <power>) is relayed in that power's name, with the subject \"Grey press,\n  said to be from <power> (unverified)\"; nobody, not even the GM, is told\n  who wrote it. Press a power really sent says \"Press from <power>\", and\n  VERIFY of a grey press's code says it is grey press.\n")
+	} else {
+		b.WriteString("- Grey press (in another power's name) is off.\n")
+	}
+	if !o.PressInAdj {
+		b.WriteString("- Press is closed during retreat and build phases.\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
 // A pressSender is who a PRESS or BROADCAST comes from, as its recipients
 // read it: a power, the GM, or an observer (who is named by address: the
 // seed's observers comment and PM under their own names, and a player

@@ -213,3 +213,20 @@ func TestGreyPressIsMarkedAndVerifyTellsIt(t *testing.T) {
 	tb.As(pl["rome"], "PRESS TO Greece FROM Rome\nsigned\nENDPRESS")
 	daemontest.One(t, tb.Outbox(), pl["greece"].Addr, "Press from Rome")
 }
+
+// TestRulesSayWhatPressTheGameAllows: RULES states the game's press as
+// its options stand (the seed's defaults: observers may write to the
+// players, grey press is on), and follows the GM's SET.
+func TestRulesSayWhatPressTheGameAllows(t *testing.T) {
+	tb, gm, pl := ancmedTable(t, "rules", "")
+	tb.As(pl["rome"], "RULES")
+	r := daemontest.One(t, tb.Outbox(), pl["rome"].Addr, "Re:").Text
+	daemontest.Contains(t, r, "Press in this game", "PRESS TO GM … ENDPRESS reaches the GM", "Observers may comment (BROADCAST) and write to powers",
+		"Grey press is on: PRESS TO <powers> FROM <power>")
+	tb.Send(daemontest.GM, gm, "SET grey=off\nSET observer_press=off")
+	tb.Outbox()
+	tb.As(pl["rome"], "RULES")
+	r = daemontest.One(t, tb.Outbox(), pl["rome"].Addr, "Re:").Text
+	daemontest.Contains(t, r, "Grey press (in another power's name) is off.", "Observers do not write to the players")
+	daemontest.Lacks(t, r, "Grey press is on")
+}

@@ -105,9 +105,6 @@ func (mc *mailCtx) pressSender(verb string) (s pressSender, why string) {
 	case mc.player != nil:
 		return s, fmt.Sprintf("%s not sent: %s has not started; press opens when you have your power.", verb, g.Name)
 	case mc.observer:
-		if !g.Options.ObserverPress {
-			return s, fmt.Sprintf("%s not sent: in %s observers may not write to the players (an anonymous announcement, PSA … ENDPRESS, is open to you if the game allows it; PRESS TO GM reaches the GM).", verb, g.Name)
-		}
 		return pressSender{from: mc.sender, observer: true, label: mc.sender + " (an observer, not a player)",
 			thread: observerThread(mc.sender), answer: mc.sender}, ""
 	}
@@ -119,6 +116,15 @@ func (mc *mailCtx) pressSender(verb string) (s pressSender, why string) {
 func observerThread(addr string) string {
 	sum := sha256.Sum256([]byte(addr))
 	return "o" + hex.EncodeToString(sum[:5])
+}
+
+// observersMuted says why an observer may not write to the players of
+// the game ("" when they may).
+func (mc *mailCtx) observersMuted(verb string, s pressSender) string {
+	if !s.observer || mc.game.Options.ObserverPress {
+		return ""
+	}
+	return fmt.Sprintf("%s not sent: in %s observers may not write to the players (an anonymous announcement, PSA … ENDPRESS, is open to you if the game allows it; PRESS TO GM reaches the GM).", verb, mc.game.Name)
 }
 
 // pressRecipients are the readers of one PRESS.
@@ -216,6 +222,10 @@ func cmdPress(mc *mailCtx, cmd *orders.Command) error {
 	// Writing to the GM is no diplomacy: it is open whatever the press
 	// rules (the seed: "give the GM a private message").
 	if len(r.powers) > 0 || len(r.observers) > 0 {
+		if why := mc.observersMuted("PRESS", s); why != "" {
+			mc.say("%s", why)
+			return nil
+		}
 		if ok, why := mc.pressAllowed(store.PressPrivate); !ok {
 			mc.say("PRESS not sent: %s.", why)
 			return nil
@@ -361,6 +371,9 @@ func rankName(p *store.Player) string {
 
 func cmdBroadcast(mc *mailCtx, cmd *orders.Command) error {
 	s, why := mc.pressSender("BROADCAST")
+	if why == "" {
+		why = mc.observersMuted("BROADCAST", s)
+	}
 	if why != "" {
 		mc.say("%s", why)
 		return nil

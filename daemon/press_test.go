@@ -102,6 +102,9 @@ func TestObserversCommentAndWriteToPlayers(t *testing.T) {
 	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), w.Addr, "Re:").Text, "BROADCAST not sent: in obs observers may not write to the players")
 	tb.As(pl["greece"], "PRESS TO watcher@example.test\nagain\nENDPRESS")
 	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["greece"].Addr, "Re:").Text, "PRESS not sent: in obs players and observers do not write to each other")
+	// The GM is still within reach, as the refusal says.
+	tb.As(w, "PRESS TO GM\nWhy may I not comment?\nENDPRESS")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), daemontest.GM, "Press to the GM from watcher@example.test").Text, "Why may I not comment?")
 }
 
 // TestPlayersWriteToTheGM: issue 15 item 7 and the seed: "IF YOU HAVE

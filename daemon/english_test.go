@@ -23,6 +23,7 @@ func TestAnEnglishSentenceGetsTheOrderItNames(t *testing.T) {
 		{"standard", "germany", "the army in Munich supports the army in Berlin moving to Silesia", []string{"did you mean A Mun S A Ber - Sil?"}},
 		{"standard", "england", "Please have the fleet in the North Sea convoy the army in London to Norway", []string{"did you mean F Nth C A Lon - Nwy?"}},
 		{"standard", "england", "my fleet in London stays where it is", []string{"did you mean F Lon H?"}},
+		{"standard", "france", "move my fleet from Brest to Spain north coast", []string{"did you mean F Bre - Spa/nc?"}},
 		{"standard", "england", "I would like to win the game", []string{"not as a sentence: the unit, its province, then the order",
 			"A <province> - <province> (move)"}},
 		{"ancientmed", "rome", "The army in Rome holds", []string{"did you mean A Rom H?"}},

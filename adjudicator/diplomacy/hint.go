@@ -1,6 +1,7 @@
 package diplomacy
 
 import (
+	"slices"
 	"strings"
 
 	"pbemd/orders"
@@ -132,10 +133,12 @@ func (r *sentence) read(toks []orders.Token) {
 		if sc.NameAhead(g.prov, 0) {
 			m, err := sc.Name(g.prov)
 			if err == nil {
-				// no coast: the engine asks for one where it is needed
-				r.places = append(r.places, place{loc: Location{Province: m.ID}, unit: unit})
+				loc := Location{Province: m.ID}
+				next := max(sc.Pos(), i+1)
+				loc.Coast, next = coastIn(toks, next, g.prov.At(m.Index))
+				r.places = append(r.places, place{loc: loc, unit: unit})
 				unit = NoUnit
-				i = max(sc.Pos(), i+1)
+				i = next
 				continue
 			}
 		}
@@ -144,6 +147,35 @@ func (r *sentence) read(toks []orders.Token) {
 		}
 		i++
 	}
+}
+
+// coastIn reads a coast of province name written from token i on ("north
+// coast", "(sc)", "/nc"): the coast id and the token after it, or "" and
+// i when none of the province's coasts is written there.
+func coastIn(toks []orders.Token, i int, name orders.Name) (string, int) {
+	if len(name.Coasts) == 0 {
+		return "", i
+	}
+	j := i
+	for j < len(toks) && (toks[j].Norm == "(" || toks[j].Norm == "/") {
+		j++
+	}
+	if j >= len(toks) {
+		return "", i
+	}
+	letter, ok := coastWords[toks[j].Norm]
+	if !ok {
+		return "", i
+	}
+	c := string(letter) + "c"
+	if !slices.Contains(name.Coasts, c) {
+		return "", i
+	}
+	j++
+	for j < len(toks) && (toks[j].Norm == "coast" || toks[j].Norm == ")") {
+		j++
+	}
+	return c, j
 }
 
 // unitOf is the unit a place names, or the one the position has there.

@@ -397,8 +397,10 @@ func cmdBroadcast(mc *mailCtx, cmd *orders.Command) error {
 		Observer: s.observer, As: claimed, Body: body}); err != nil {
 		return err
 	}
-	subject := fmt.Sprintf("[%s] Broadcast from %s", g.Name, s.label)
-	text := fmt.Sprintf("Broadcast from %s (%s):\n\n%s\n", s.label, g.PhaseTitle, body)
+	// A power's or the GM's broadcast reads as it always has ("Broadcast
+	// from GM"): mail filters may sort by it.
+	subject := fmt.Sprintf("[%s] Broadcast from %s", g.Name, powerName(g, s.from))
+	text := fmt.Sprintf("Broadcast from %s (%s):\n\n%s\n", powerName(g, s.from), g.PhaseTitle, body)
 	grey := ""
 	switch {
 	case claimed != "":

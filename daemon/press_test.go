@@ -137,6 +137,10 @@ func TestPlayersWriteToTheGM(t *testing.T) {
 		none(t, ms, pl[p].Addr)
 	}
 
+	// The GM's public press reads as it always has.
+	tb.Send(daemontest.GM, gm, "BROADCAST\nDeadlines hold.\nENDPRESS")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["greece"].Addr, "Broadcast from GM").Text, "Broadcast from GM (", "Deadlines hold.")
+
 	// press=none still closes press between the powers.
 	tb.As(pl["rome"], "PRESS TO Greece, GM\nhello\nENDPRESS")
 	ms = tb.Outbox()

@@ -124,8 +124,8 @@ func init() {
 		{orders.VerbHistory, member, cmdHistory, usage{"HISTORY [phase]", "earlier results (and public press)"}, usage{}, anyGame},
 		{orders.VerbMap, member, cmdMap, usage{"MAP [phase]", "a picture of the board now, or after a phase\nof HISTORY (and the board in text where\norders name its places)"}, usage{}, anyGame},
 		{orders.VerbRules, anyone, cmdRules, usage{"RULES", "the game's rules and house rules"}, usage{"RULES [(text) ENDRULES]", "the rules; with a text, new house rules"}, anyGame},
-		{orders.VerbPress, diplomat, cmdPress, usage{"PRESS TO <power>, <power>", "private press: your text on the next lines,\nended by ENDPRESS"}, usage{}, anyGame},
-		{orders.VerbBroadcast, member, cmdBroadcast, usage{"BROADCAST ... ENDPRESS", "public press, signed with your power"}, usage{"BROADCAST ... ENDPRESS", "public press from the GM"}, anyGame},
+		{orders.VerbPress, member, cmdPress, usage{"PRESS TO <power>, <power>", "private press: your text on the next lines,\nended by ENDPRESS; TO GM writes to the GM;\nTO <power> FROM <power>: grey press in its\nname, marked unverified (if the game allows)"}, usage{"PRESS TO <power>", "private press from the GM (the answer to\nPRESS TO GM), ended by ENDPRESS"}, anyGame},
+		{orders.VerbBroadcast, member, cmdBroadcast, usage{"BROADCAST ... ENDPRESS", "public press, signed with your power (an\nobserver's comment: with its address)"}, usage{"BROADCAST ... ENDPRESS", "public press from the GM"}, anyGame},
 		{orders.VerbPSA, member, cmdPSA, usage{"PSA ... ENDPRESS", "anonymous public announcement"}, usage{}, anyGame},
 		{orders.VerbDraw, diplomat, cmdDraw, usage{"DRAW YES / DRAW NO", "secret draw vote, for this phase"}, usage{}, anyGame},
 		{orders.VerbPace, diplomat, cmdPace, usage{"PACE FAST / PACE SLOW", "vote on the game's pace"}, usage{}, anyGame},
@@ -137,9 +137,9 @@ func init() {
 		{orders.VerbSetZone, signedUp, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}, anyGame},
 		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}, anyGame},
 		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}, anyGame},
-		{verbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held; shows nothing of\nthe others' orders"}, usage{}, needsPreview},
+		{orders.VerbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held; shows nothing of\nthe others' orders"}, usage{}, needsPreview},
 
-		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games); other keys go to the game"}, usage{}, anyGame},
+		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nobserver_press=on|off grey=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games); other keys go to the game"}, usage{}, anyGame},
 		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}, anyGame},
 		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}, anyGame},
 		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}, anyGame},
@@ -177,7 +177,7 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 	hasOrders, whatIf := false, false
 	for i := range lines {
 		l := &lines[i]
-		if mc.asWhatIf(l) {
+		if mc.deferWhatIf(l) {
 			whatIf = true // after the orders of the mail, which it previews
 			continue
 		}
@@ -215,7 +215,7 @@ func (mc *mailCtx) execute(lines []orders.Line, check *adjudicator.Check) error 
 		}
 	}
 	if whatIf {
-		if err := mc.command(&orders.Command{Verb: verbWhatIf}); err != nil {
+		if err := mc.command(&orders.Command{Verb: orders.VerbWhatIf}); err != nil {
 			return err
 		}
 	}
@@ -716,6 +716,9 @@ func cmdVerify(mc *mailCtx, cmd *orders.Command) error {
 	}
 	mc.say("VERIFY %s: yes, I sent that mail.\n  To: %s\n  Subject: %s\n  Sent: %s\n  Message-ID: <%s>\nIf the mail you have says anything else in these fields, it is a forgery that reused the code.",
 		code, strings.Join(c.To, ", "), c.Subject, c.Sent.UTC().Format("2006-01-02 15:04 MST"), c.MsgID)
+	if c.Grey != "" {
+		mc.say("It is grey press: I relayed it, but I do not vouch for its sender. It says it comes from %s; any player of the game may have written it.", c.Grey)
+	}
 	return nil
 }
 
@@ -779,7 +782,8 @@ func describeGame(d *Daemon, g *store.Game) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s (%s): %s\n", g.Name, g.Variant, g.Status)
 	fmt.Fprintf(&b, "  %s\n", gameLine(d, g))
-	fmt.Fprintf(&b, "  pace %s, press %s, anonymous announcements %s\n", g.Options.Pace, g.Options.Press, onOff(g.Options.PSA))
+	fmt.Fprintf(&b, "  pace %s, press %s, anonymous announcements %s, observers' press %s, grey press %s\n",
+		g.Options.Pace, g.Options.Press, onOff(g.Options.PSA), onOff(g.Options.ObserverPress), onOff(g.Options.GreyPress))
 	if g.Paused {
 		fmt.Fprintf(&b, "  PAUSED: %s\n", g.PauseReason)
 	}
@@ -907,6 +911,12 @@ func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
 }
 
 func pressFrom(g *store.Game, p store.Press) string {
+	switch {
+	case p.As != "":
+		return claimedName(g, p.As) + " (grey press: unverified)"
+	case p.Observer:
+		return "observer " + p.From
+	}
 	switch p.From {
 	case "":
 		return "anonymous"
@@ -972,7 +982,7 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if e, err := engineFor(mc.game); err == nil && e.Info().Rules != "" {
 		b.WriteString(e.Info().Rules + "\n\n")
 	}
-	b.WriteString(ordersRules + "\n\n")
+	b.WriteString(ordersRules + "\n\n" + pressRules(mc.game) + "\n\n")
 	if mc.game.HouseRules != "" {
 		b.WriteString("House rules of " + mc.game.Name + ":\n" + mc.game.HouseRules)
 	} else {

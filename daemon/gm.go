@@ -603,8 +603,8 @@ func gmSet(mc *mailCtx, cmd *orders.Command) error {
 		return nil
 	}
 	g.Options = opts
-	mc.say("Options of %s: pace %s, press %s, anonymous announcements %s, press in retreat/build phases %s, preview %s, process early %s, draw prize %s%s.",
-		g.Name, opts.Pace, opts.Press, onOff(opts.PSA), onOff(opts.PressInAdj), onOff(opts.Preview), onOff(opts.ProcessEarly), onOff(opts.DrawPrize), engineOptions(opts))
+	mc.say("Options of %s: pace %s, press %s, anonymous announcements %s, press in retreat/build phases %s, observers' press %s, grey press %s, preview %s, process early %s, draw prize %s%s.",
+		g.Name, opts.Pace, opts.Press, onOff(opts.PSA), onOff(opts.PressInAdj), onOff(opts.ObserverPress), onOff(opts.GreyPress), onOff(opts.Preview), onOff(opts.ProcessEarly), onOff(opts.DrawPrize), engineOptions(opts))
 	if err := mc.audit("set", fmt.Sprint(cmd.Options)); err != nil {
 		return err
 	}

@@ -53,9 +53,10 @@ func TestHelpToAPlayerListsEveryPlayerCommand(t *testing.T) {
 }
 
 // TestHelpToAnObserverLeavesOutWhatOnlyAPlayerMayDo: an observer is shown
-// the commands an observer may use, not PRESS, DRAW, PASSWORD, SET ZONE
-// and the other commands of a player; and SET ZONE is refused as HELP
-// says.
+// the commands an observer may use (PRESS and BROADCAST among them: the
+// seed lets observers comment and write to the players), not DRAW,
+// PASSWORD, SET ZONE and the other commands of a player; and SET ZONE is
+// refused as HELP says.
 func TestHelpToAnObserverLeavesOutWhatOnlyAPlayerMayDo(t *testing.T) {
 	h := newHarness(t)
 	h.startStandard("ho")
@@ -63,8 +64,8 @@ func TestHelpToAnObserverLeavesOutWhatOnlyAPlayerMayDo(t *testing.T) {
 	tok := h.only(h.outbox(), "watcher@example.test").Token
 	h.send("watcher@example.test", tok, "HELP")
 	text := h.only(h.outbox(), "watcher@example.test").Text
-	mustContain(t, text, "UNOBSERVE")
-	for _, not := range []string{"PRESS TO", "DRAW YES", "PASSWORD", "SET ZONE", "READY"} {
+	mustContain(t, text, "UNOBSERVE", "PRESS TO", "BROADCAST")
+	for _, not := range []string{"DRAW YES", "PASSWORD", "SET ZONE", "READY"} {
 		if strings.Contains(text, not) {
 			t.Errorf("an observer's HELP offers %s:\n%s", not, text)
 		}

@@ -36,6 +36,9 @@ type Outgoing struct {
 	// Pictures go after the text as inline PNG attachments (pictures.go):
 	// values shared by every mail of the transaction that shows them.
 	Pictures []*mailPicture
+	// Grey is set on grey press (press.go): the sender it claims, which
+	// VERIFY then says it does not vouch for.
+	Grey string
 
 	From    string // our address
 	ReplyTo string // our address with the token
@@ -188,7 +191,7 @@ func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage) error 
 		}
 	}
 	if err := tx.PutCode(store.Code{
-		Code: m.Code, MsgID: m.MsgID, To: m.To, Subject: m.Subject, Sent: d.now().UTC(), Game: m.Game, Phase: m.Phase,
+		Code: m.Code, MsgID: m.MsgID, To: m.To, Subject: m.Subject, Sent: d.now().UTC(), Game: m.Game, Phase: m.Phase, Grey: m.Grey,
 	}); err != nil {
 		return err
 	}

@@ -54,6 +54,9 @@ var createOptions = map[string]func(o *store.GameOptions, v string) error{
 	"preview":      boolOption(func(o *store.GameOptions) *bool { return &o.Preview }),
 	"early":        boolOption(func(o *store.GameOptions) *bool { return &o.ProcessEarly }),
 	"prize":        boolOption(func(o *store.GameOptions) *bool { return &o.DrawPrize }),
+	// press.go
+	"observer_press": boolOption(func(o *store.GameOptions) *bool { return &o.ObserverPress }),
+	"grey":           boolOption(func(o *store.GameOptions) *bool { return &o.GreyPress }),
 }
 
 func boolOption(field func(*store.GameOptions) *bool) func(*store.GameOptions, string) error {
@@ -71,7 +74,10 @@ func boolOption(field func(*store.GameOptions) *bool) func(*store.GameOptions, s
 }
 
 func defaultOptions() store.GameOptions {
-	return store.GameOptions{Pace: store.PaceSlow, Press: store.PressAll, PSA: true, PressInAdj: true}
+	// Observers' press and grey press are on as the seed has them: "People
+	// who are not playing are allowed ... to PM with the players";
+	// "Players are encouraged and allowed to forge private messages".
+	return store.GameOptions{Pace: store.PaceSlow, Press: store.PressAll, PSA: true, PressInAdj: true, ObserverPress: true, GreyPress: true}
 }
 
 // applyOptions sets options from a CREATE or SET command: the daemon's own

@@ -9,27 +9,20 @@ import (
 	"pbemd/store"
 )
 
-// verbWhatIf is a player's preview of their own standing orders: WHATIF,
-// or PREVIEW with no argument from a player (the GM's PREVIEW ON|OFF is
-// another command). The mail parser has no verb for it yet, so execute
-// reads such a line itself (asWhatIf).
-const verbWhatIf orders.Verb = "WHATIF"
-
-// asWhatIf turns a line the parser did not understand into the player's
-// WHATIF command when it is one: the whole line WHATIF, WHAT IF or, from
-// a diplomat, a bare PREVIEW.
-func (mc *mailCtx) asWhatIf(l *orders.Line) bool {
-	if l.Kind != orders.ErrorLine && (l.Kind != orders.OrderLine || !hasError(l.Diags)) {
+// deferWhatIf says whether line l is a player's WHATIF (orders.VerbWhatIf:
+// WHATIF, WHAT IF, or PREVIEW alone), which execute runs after the
+// orders of the mail, as it previews them. A GM's bare PREVIEW is the
+// GM's PREVIEW without its ON or OFF: the line is then a problem of the
+// mail, as any command missing its argument.
+func (mc *mailCtx) deferWhatIf(l *orders.Line) bool {
+	if l.Kind != orders.CommandLine || l.Command == nil || l.Command.Verb != orders.VerbWhatIf {
 		return false
 	}
-	w := strings.Join(strings.Fields(strings.ToUpper(strings.Trim(l.Text, " \t.!?"))), " ")
-	switch {
-	case w == "WHATIF" || w == "WHAT IF":
-	case w == "PREVIEW" && mc.player != nil && !mc.gm:
-	default:
+	if l.Command.Arg == "PREVIEW" && (mc.player == nil || mc.gm) {
+		l.Kind, l.Command = orders.ErrorLine, nil
+		l.Diags = []orders.Diagnostic{{Severity: orders.Error, Message: "write PREVIEW ON or PREVIEW OFF", Suggestion: "PREVIEW ON"}}
 		return false
 	}
-	l.Kind, l.Diags, l.Command = orders.CommandLine, nil, &orders.Command{Verb: verbWhatIf}
 	return true
 }
 

@@ -17,7 +17,15 @@ var commandWords = map[string]Verb{
 	"extend": VerbExtend, "rollback": VerbRollback, "set": VerbSet, "preview": VerbPreview,
 	"publish": VerbPublish, "replace": VerbReplace, "promote": VerbPromote, "eject": VerbEject,
 	"end": VerbEnd, "silent": VerbSilent, "accept": VerbAccept, "refuse": VerbRefuse,
-	"release": VerbRelease, "map": VerbMap,
+	"release": VerbRelease, "map": VerbMap, "whatif": VerbWhatIf,
+}
+
+// isWhatIf reports the line WHAT IF, in any case and with a question mark
+// or full stop after it: the two-word spelling of WHATIF ("what" alone is
+// no command word, so "What do you think?" stays prose).
+func isWhatIf(t string) bool {
+	f := strings.Fields(strings.TrimRight(t, " \t.!?"))
+	return len(f) == 2 && strings.EqualFold(f[0], "what") && strings.EqualFold(f[1], "if")
 }
 
 // Verbs lists every verb a mail command can have, in no set order (the
@@ -184,7 +192,18 @@ func (m *mailState) command(i int, t string, verb Verb) int {
 	case VerbPace:
 		cp.choice("PACE FAST or PACE SLOW", map[string]string{"fast": "FAST", "slow": "SLOW"})
 	case VerbPreview:
+		if len(cp.args) == 0 {
+			// PREVIEW alone is a player's WHATIF; the GM's PREVIEW takes ON or
+			// OFF (the daemon answers a GM's bare PREVIEW so).
+			cp.c.Verb, cp.c.Arg = VerbWhatIf, "PREVIEW"
+			break
+		}
 		cp.choice("PREVIEW ON or PREVIEW OFF", map[string]string{"on": "ON", "off": "OFF", "yes": "ON", "no": "OFF"})
+	case VerbWhatIf:
+		if !strings.EqualFold(strings.TrimRight(fields[0], "?!."), "whatif") {
+			break // WHAT IF: isWhatIf read the whole line
+		}
+		cp.noMore(0)
 	case VerbEnd:
 		cp.end()
 	case VerbLockJunior:
@@ -507,11 +526,31 @@ func (cp *cmdParse) signon() {
 	}
 }
 
-// press reads PRESS TO <powers>.
+// press reads PRESS TO <recipients> [FROM <power>]: recipients are
+// powers, GM, or addresses (someone observing the game); FROM (or AS)
+// names the sender grey press claims.
 func (cp *cmdParse) press() {
 	a := cp.args
 	if len(a) > 0 && strings.EqualFold(a[0], "to") {
 		a = a[1:]
+	}
+	for j, w := range a {
+		if lw := strings.ToLower(w); lw == "from" || lw == "as" {
+			claimed := strings.TrimRight(strings.Join(a[j+1:], " "), ":")
+			a = a[:j]
+			switch {
+			case strings.TrimSpace(claimed) == "":
+				cp.fail("say which power the press claims to be from", "PRESS TO England FROM France")
+				return
+			case isGM(claimed):
+				cp.c.As = "GM"
+			default:
+				if id, ok := cp.power(claimed); ok {
+					cp.c.As = id
+				}
+			}
+			break
+		}
 	}
 	if len(a) == 0 {
 		cp.fail("say who the press is for", "PRESS TO England, France")
@@ -521,10 +560,37 @@ func (cp *cmdParse) press() {
 		cp.c.Verb = VerbBroadcast
 		return
 	}
-	cp.c.Powers = cp.powers(strings.TrimRight(strings.Join(a, " "), ":"))
-	if len(cp.c.Powers) == 0 && !cp.bad {
+	// GM and addresses are taken out; the rest are powers.
+	var rest []string
+	for _, part := range strings.FieldsFunc(strings.TrimRight(strings.Join(a, " "), ":"), func(r rune) bool { return strings.ContainsRune(",;&+/", r) }) {
+		var kept []string
+		words := strings.Fields(part)
+		for k, w := range words {
+			switch lw := strings.ToLower(strings.Trim(w, ".:")); {
+			case lw == "gm" || lw == "the" && k+1 < len(words) && strings.EqualFold(strings.Trim(words[k+1], ".:"), "gm"):
+				cp.c.ToGM = cp.c.ToGM || lw == "gm"
+			case strings.Contains(lw, "@"):
+				cp.c.ToAddresses = append(cp.c.ToAddresses, strings.ToLower(trimAddress(w)))
+			default:
+				kept = append(kept, w)
+			}
+		}
+		if len(kept) > 0 {
+			rest = append(rest, strings.Join(kept, " "))
+		}
+	}
+	if len(rest) > 0 {
+		cp.c.Powers = cp.powers(strings.Join(rest, ", "))
+	}
+	if len(cp.c.Powers) == 0 && !cp.c.ToGM && len(cp.c.ToAddresses) == 0 && !cp.bad {
 		cp.fail("say who the press is for", "PRESS TO England, France")
 	}
+}
+
+// isGM reports the game master written as a press recipient or sender.
+func isGM(s string) bool {
+	s = strings.ToLower(strings.Trim(strings.TrimSpace(s), ".:"))
+	return s == "gm" || s == "the gm"
 }
 
 // lock reads LOCK JUNIORS [THIS TURN | ALWAYS | OFF] and UNLOCK JUNIORS.

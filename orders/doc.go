@@ -71,7 +71,12 @@
 // case; see the Verb constants). njudge forms are accepted too: "SIGNON
 // Rgame password" (power initial and game run together), "PRESS TO E F"
 // (power initials), "SET DRAW" / "SET NODRAW", SIGNOFF. "SIGNON GM <game>
-// <password>" signs the game master on (Command.Power "GM"). Block commands take
+// <password>" signs the game master on (Command.Power "GM"). PRESS TO takes
+// GM (Command.ToGM) and mail addresses (Command.ToAddresses) beside powers,
+// and FROM (or AS) <power> for the sender grey press claims (Command.As);
+// PRESS TO ALL is BROADCAST. WHATIF, WHAT IF and PREVIEW alone are
+// VerbWhatIf (PREVIEW alone with Arg "PREVIEW"; PREVIEW ON|OFF is the GM's
+// VerbPreview). Block commands take
 // the lines below them as Command.Body, never read as orders: PRESS TO
 // <powers> … ENDPRESS, BROADCAST … ENDPRESS, PSA … ENDPRESS, RULES … ENDRULES
 // (RULES alone asks for the rules), SET ORDERS <power> … ENDORDERS (or to the

@@ -92,6 +92,9 @@ func (m *mailState) line(i int) int {
 		return i
 	}
 	verb, isCmd := commandWords[word]
+	if !isCmd && (strings.TrimRight(word, "?") == "whatif" || word == "what" && isWhatIf(t)) {
+		verb, isCmd = VerbWhatIf, true
+	}
 	if isCmd && softCommands[verb] && m.p.grammar != nil {
 		// the game's own order that starts with the same word wins when
 		// it reads

@@ -56,9 +56,10 @@ const (
 	VerbRules      Verb = "RULES"     // player: ask; GM: Body = new rules text
 	VerbObserve    Verb = "OBSERVE"   // Game
 	VerbUnobserve  Verb = "UNOBSERVE" // Game optional
-	VerbPress      Verb = "PRESS"     // Powers = recipients; Body
+	VerbPress      Verb = "PRESS"     // Powers, ToGM, ToAddresses = recipients; As = claimed sender (grey press); Body
 	VerbBroadcast  Verb = "BROADCAST" // Body
 	VerbPSA        Verb = "PSA"       // Body (anonymous)
+	VerbWhatIf     Verb = "WHATIF"    // a player's preview of their own orders: WHATIF, WHAT IF, or PREVIEW alone (Arg "PREVIEW")
 	VerbDraw       Verb = "DRAW"      // Arg = "YES" | "NO"
 	VerbPace       Verb = "PACE"      // Arg = "FAST" | "SLOW"
 	VerbReady      Verb = "READY"     //
@@ -99,4 +100,12 @@ type Command struct {
 	Arg      string            // the verb's single argument, upper-cased keywords
 	Options  map[string]string // CREATE / SET options, lower-case keys
 	Body     []string          // PRESS/BROADCAST/PSA/RULES/SET ORDERS block lines
+	// PRESS TO recipients beside Powers: ToGM for "GM", ToAddresses for
+	// words written as mail addresses (lower case), as written: the
+	// daemon decides who may be written to.
+	ToGM        bool
+	ToAddresses []string
+	// As is the sender a PRESS claims with FROM (or AS) <power>: a power
+	// id, or "GM". Grey press: the daemon decides whether the game allows it.
+	As string
 }

@@ -229,6 +229,11 @@ type GameOptions struct {
 	Preview      bool      `json:"preview"`       // results go to the GM first
 	ProcessEarly bool      `json:"process_early"` // process when all are READY (off: the seed forbids cutting phases short)
 	DrawPrize    bool      `json:"draw_prize"`    // the seed's prize lottery on a draw
+	// ObserverPress lets observers comment (BROADCAST) and write to
+	// powers and the GM (PRESS), and players answer them; GreyPress lets
+	// a player send press in another power's name, marked unverified.
+	ObserverPress bool `json:"observer_press,omitempty"`
+	GreyPress     bool `json:"grey_press,omitempty"`
 	// TurnTime is the deadline of each turn or step of a sequential game
 	// (0: the schedule's turn length), so a GM can keep steps short.
 	TurnTime time.Duration `json:"turn_time,omitempty"`
@@ -358,9 +363,14 @@ type Press struct {
 	Time    time.Time `json:"time"`
 	PhaseID string    `json:"phase_id"`
 	Kind    PressKind `json:"kind"`
-	From    string    `json:"from"` // power, "GM", or "" for anonymous
-	To      []string  `json:"to,omitempty"`
-	Body    string    `json:"body"`
+	From    string    `json:"from"`         // power, "GM", "" for anonymous, or an observer's address (Observer)
+	To      []string  `json:"to,omitempty"` // powers, "GM", observers' addresses
+	// Observer: From is an observer's address. As: the sender grey press
+	// claims (a power or "GM"); From is then who really sent it, for the
+	// record only: no reader is told.
+	Observer bool   `json:"observer,omitempty"`
+	As       string `json:"as,omitempty"`
+	Body     string `json:"body"`
 }
 
 // PressKind is how a piece of press was sent.
@@ -382,6 +392,7 @@ type Code struct {
 	Sent    time.Time `json:"sent"`
 	Game    string    `json:"game,omitempty"`
 	Phase   string    `json:"phase,omitempty"` // the game's open phase when it was sent
+	Grey    string    `json:"grey,omitempty"`  // grey press: the sender it claims, not vouched for
 }
 
 // ---- games ----

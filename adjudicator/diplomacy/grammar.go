@@ -112,6 +112,9 @@ type dipParse struct {
 	ambig *orders.NameError // an ambiguous name, read as its first candidate to build the suggestion
 	// ambigDone: the ambiguity was reported with a full example.
 	ambigDone bool
+	// finishing: the order was read, finish checks what follows it
+	// (hint.go gives no sentence hint then).
+	finishing bool
 }
 
 func (p *dipParse) kw() keyword {
@@ -139,6 +142,9 @@ func (g *grammar) ParseOrder(sc *orders.Scanner) any {
 		// only be a consequence of reading it as its first candidate.
 		sc.DropErrors()
 		sc.Fail(p.ambig.Error(), "write "+choices(p.ambig.Candidates))
+	}
+	if !ok && p.ambig == nil && !sc.Strict() {
+		p.sentenceHint() // hint.go: "my fleet in London moves to the North Sea"
 	}
 	if !ok {
 		return nil
@@ -302,6 +308,7 @@ func (p *dipParse) order() bool {
 // finish checks the end of the line, then applies the position and phase.
 func (p *dipParse) finish() bool {
 	sc, o := p.sc, p.o
+	p.finishing = true
 	for !sc.Done() {
 		t := sc.Peek()
 		if t.Kind == orders.Punct && (t.Norm == "!" || t.Norm == "?" || t.Norm == "," || t.Norm == ";") && !sc.Strict() {

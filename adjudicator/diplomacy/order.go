@@ -161,6 +161,12 @@ func (o ParseOptions) Options() orders.Options {
 //     a missing closing bracket at the end of a line ("Spa(nc").
 //  7. A power abbreviated before an order ("ENG: F Nth - Pic").
 //
+// Hints, not leniencies (the line stays an error; off with Strict): an
+// order written as an English sentence ("my fleet in London moves to the
+// North Sea") is answered with the order its unit and provinces name
+// ("did you mean F Lon - Nth?"), or the order forms when they name none
+// (hint.go).
+//
 // Parse ⇒ Format ⇒ Parse is stable.
 func Parse(body string, opts ParseOptions) *orders.Result {
 	return orders.Parse(body, opts.Options())

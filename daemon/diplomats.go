@@ -190,6 +190,14 @@ func (mc *mailCtx) answerRequest(cmd *orders.Command, accept bool) error {
 		return mc.refused(req, strings.TrimSpace(cmd.Arg))
 	}
 	g.Requests = append(g.Requests[:pick], g.Requests[pick+1:]...)
+	if req.Seat { // an open seat (seats.go)
+		if !slices.Contains(openSeats(g), req.Power) {
+			mc.say("ACCEPT %s: %s is not an open seat any more, so the request lapses.", req.Address, powerName(g, req.Power))
+			return nil
+		}
+		mc.say("%s now plays %s in %s; they have their password, reply address and the position.", req.Address, powerName(g, req.Power), g.Name)
+		return mc.d.takeSeat(mc.tx, g, req.Power, req.Address, mc.now, "approved by the GM")
+	}
 	if g.Status != store.Active || !isAlive(g, req.Power) {
 		mc.say("ACCEPT %s: %s is no longer in play in %s, so the request lapses.", req.Address, powerName(g, req.Power), g.Name)
 		return nil
@@ -230,6 +238,9 @@ func (mc *mailCtx) refused(req store.JoinRequest, note string) error {
 		by = "The GM"
 	}
 	text := fmt.Sprintf("%s has declined your request to join %s in %s as a junior diplomat.\n", by, pn, g.Name)
+	if req.Seat {
+		text = fmt.Sprintf("%s has declined your request to take over %s in %s.\n", by, pn, g.Name)
+	}
 	if note != "" {
 		text += "\nTheir note: " + note + "\n"
 	}
@@ -322,6 +333,9 @@ func (d *Daemon) tellPowerAndGM(tx *txn, g *store.Game, power, subject, text str
 // their old reply address get one sentence (leftSentence). The rest of the
 // power is told by the caller, with leftNote.
 func (d *Daemon) removeDiplomat(tx *txn, g *store.Game, p *store.Player, how store.Departure, now time.Time, why string) error {
+	if err := countLeft(tx.Tx, g, p, how); err != nil { // reliability record (record.go)
+		return err
+	}
 	p.Left, p.LeftHow, p.LeftAt = true, how, now.UTC()
 	if dropsOrders(how) {
 		g.Dropped = append(g.Dropped, store.Drop{Address: p.Address, At: now.UTC()})

@@ -449,10 +449,17 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 		}
 	}
 	np := store.Player{Address: addr, Power: power, Rank: 0, Token: newToken(), Joined: mc.now.UTC()}
-	if err := mc.d.mailSecrets(mc.tx, g, &np, ""); err != nil {
+	welcome, err := mc.d.seatWelcome(mc.tx, g, power) // the position and history (seats.go)
+	if err != nil {
+		return err
+	}
+	if err := mc.d.mailSecretsWith(mc.tx, g, &np, "", welcome); err != nil {
 		return err
 	}
 	g.Players = append(g.Players, np)
+	if err := mc.d.dropSeatRequests(mc.tx, g, power, addr); err != nil {
+		return err
+	}
 	if err := mc.tx.PutToken(np.Token, store.TokenRef{Game: g.Name, Address: addr}); err != nil {
 		return err
 	}

@@ -978,6 +978,9 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 		b.WriteString(e.Info().Rules + "\n\n")
 	}
 	b.WriteString(ordersRules + "\n\n")
+	if e, err := engineFor(mc.game); err == nil {
+		b.WriteString(playRules(mc.game, e) + "\n") // endrules.go
+	}
 	if mc.game.HouseRules != "" {
 		b.WriteString("House rules of " + mc.game.Name + ":\n" + mc.game.HouseRules)
 	} else {

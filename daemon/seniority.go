@@ -21,10 +21,6 @@ import (
 // them all. The prize of a power goes to the diplomat with the longest
 // time as its senior, all terms added up; a tie goes to the senior at the
 // end, then to the one who was senior first.
-//
-// The seed also says that players who lost their own power and joined
-// another "will still count as having "lost" the game at the end": such a
-// diplomat is passed over for the prize.
 
 // noteSeniors brings g's seniority history up to date with its players.
 func noteSeniors(g *store.Game, now time.Time) {
@@ -107,17 +103,6 @@ func seniorsOf(g *store.Game, power string, now time.Time) []seniorService {
 	return out
 }
 
-// lostElsewhere tells whether addr lost another power of g before joining
-// power (the seed: they "still count as having lost").
-func lostElsewhere(g *store.Game, addr, power string) bool {
-	for _, p := range g.Players {
-		if p.Address == addr && p.LeftHow == store.LeftMoved && p.Power != power {
-			return true
-		}
-	}
-	return false
-}
-
 // prizeLine names who gets the prize of a power that won alone: its
 // senior diplomat, or of several, the longest serving.
 func prizeLine(g *store.Game, power string, now time.Time, diplomats bool) string {
@@ -126,24 +111,14 @@ func prizeLine(g *store.Game, power string, now time.Time, diplomats bool) strin
 		return fmt.Sprintf("The game's prize goes to the player of %s.\n", pn)
 	}
 	all := seniorsOf(g, power, now)
-	var eligible []seniorService
-	for _, s := range all {
-		if !lostElsewhere(g, s.Address, power) {
-			eligible = append(eligible, s)
-		}
-	}
-	if len(all) <= 1 || len(eligible) == 0 {
+	if len(all) <= 1 {
 		return fmt.Sprintf("The game's prize goes to the senior diplomat of %s.\n", pn)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s had %d senior diplomats. The game's prize goes to the one who served longest as its senior: %s (%s).\n", pn, len(all), eligible[0].Address, humanDuration(eligible[0].Served))
+	fmt.Fprintf(&b, "%s had %d senior diplomats. The game's prize goes to the one who served longest as its senior: %s (%s).\n", pn, len(all), all[0].Address, humanDuration(all[0].Served))
 	b.WriteString("Senior diplomats of " + pn + ":\n")
 	for _, s := range all {
-		note := ""
-		if lostElsewhere(g, s.Address, power) {
-			note = " — had lost their own power before, so counts as having lost"
-		}
-		fmt.Fprintf(&b, "  %s: %s%s\n", s.Address, humanDuration(s.Served), note)
+		fmt.Fprintf(&b, "  %s: %s\n", s.Address, humanDuration(s.Served))
 	}
 	return b.String()
 }

@@ -513,15 +513,17 @@ func (d *Daemon) startGame(tx *txn, g *store.Game) error {
 	picks, pickNote := firstPicks(active, pickers, from, g)
 	var rest []*store.Player
 	var prefs [][]string
+	picked := map[string]bool{}
 	for i, p := range active {
 		if pw, ok := picks[i]; ok {
 			p.Power, p.Rank = pw, 0
+			picked[pw] = true
 			continue
 		}
 		rest = append(rest, p)
 		prefs = append(prefs, p.Prefs)
 	}
-	remaining := slices.DeleteFunc(slices.Clone(powers), func(pw string) bool { return slices.Contains(slices.Collect(maps.Values(picks)), pw) })
+	remaining := slices.DeleteFunc(slices.Clone(powers), func(pw string) bool { return picked[pw] })
 	assign := AssignPowers(remaining, prefs, g.Seed)
 	for i, p := range rest {
 		p.Power = assign[i]

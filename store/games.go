@@ -115,10 +115,6 @@ type OpenPhase struct {
 	Reminded      Offsets   `json:"reminded,omitempty"` // reminder offsets already sent this phase
 
 	DrawVotes map[string]bool `json:"draw_votes,omitempty"` // power → yes, this phase
-	// Proposals are the votes for an ending other than a draw of every
-	// survivor, this phase: power → the ending ("draw greece rome",
-	// "concede rome").
-	Proposals map[string]string `json:"proposals,omitempty"`
 	PaceVotes map[string]Pace `json:"pace_votes,omitempty"` // power → its PACE vote (carried from phase to phase)
 	Ready     map[string]bool `json:"ready,omitempty"`      // power → ready, this phase
 	// Locks are the seniors' LOCK JUNIORS, by power.
@@ -127,6 +123,11 @@ type OpenPhase struct {
 	// moment they were released by their senior or ejected by the GM, no
 	// longer count.
 	Dropped []Drop `json:"dropped,omitempty"`
+
+	// Proposals are the votes for an ending other than a draw of every
+	// survivor, this phase: power → the ending ("draw greece rome",
+	// "concede rome").
+	Proposals map[string]string `json:"proposals,omitempty"`
 }
 
 // Offsets are lengths of time before a deadline (the reminders sent for
@@ -255,6 +256,10 @@ type GameOptions struct {
 	// TurnTime is the deadline of each turn or step of a sequential game
 	// (0: the schedule's turn length), so a GM can keep steps short.
 	TurnTime time.Duration `json:"turn_time,omitempty"`
+	// Engine holds the options the game's engine reads (its New), as the
+	// GM wrote them; the daemon only passes them on.
+	Engine map[string]string `json:"engine,omitempty"`
+
 	// Seats is how a power without a player is taken over by JOIN <game>
 	// as <power>: SeatsApprove (the GM decides), SeatsOpen or SeatsClosed.
 	Seats Seats `json:"seats,omitempty"`
@@ -265,9 +270,6 @@ type GameOptions struct {
 	// addresses, or FirstPickPrevious (the seniors of the last game's
 	// winners and its GM).
 	FirstPick []string `json:"first_pick,omitempty"`
-	// Engine holds the options the game's engine reads (its New), as the
-	// GM wrote them; the daemon only passes them on.
-	Engine map[string]string `json:"engine,omitempty"`
 }
 
 // Seats is how an open seat is taken over.

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"pbemd/adjudicator"
@@ -48,4 +49,34 @@ func playRules(g *store.Game, e adjudicator.Engine) string {
 		b.WriteString("- The prize of a power that won goes to its senior diplomat; if it had several,\n  to the one who was its senior the longest (all their time as senior added\n  up; a tie goes to the senior at the end).\n")
 	}
 	return b.String()
+}
+
+// playOptions says a game's options on who plays (SET's answer).
+func playOptions(o store.GameOptions) string {
+	seats := "the GM approves who takes over an open seat"
+	switch o.Seats {
+	case store.SeatsOpen:
+		seats = "the first to ask takes over an open seat"
+	case store.SeatsClosed:
+		seats = "only the GM fills open seats"
+	}
+	record := "no minimum record to join"
+	if o.MinOnTime > 0 {
+		record = fmt.Sprintf("players join with at least %d%% of their phases ordered on time", o.MinOnTime)
+	}
+	pick := "no first pick"
+	switch {
+	case slices.Equal(o.FirstPick, []string{store.FirstPickPrevious}):
+		pick = "first pick for the last game's winners' seniors and its GM"
+	case len(o.FirstPick) > 0:
+		pick = "first pick for " + strings.Join(o.FirstPick, ", ")
+	}
+	return fmt.Sprintf("Seats: %s (seats=%s); %s (min_ontime=%d); %s (first_pick).", seats, seatsWord(o.Seats), record, o.MinOnTime, pick)
+}
+
+func seatsWord(s store.Seats) string {
+	if s == store.SeatsApprove {
+		return "approve"
+	}
+	return string(s)
 }

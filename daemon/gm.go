@@ -471,6 +471,9 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 	if err := mc.d.tellPower(mc.tx, g, power, "New senior diplomat of "+pn, note.String(), addr); err != nil {
 		return err
 	}
+	if !mc.d.diplomats(g) { // one player per power: no seniors to speak of
+		return mc.announce("New player", fmt.Sprintf("%s has a new player.", pn), power)
+	}
 	return mc.announce("New player", fmt.Sprintf("%s has a new senior diplomat.", pn), power)
 }
 
@@ -608,6 +611,7 @@ func gmSet(mc *mailCtx, cmd *orders.Command) error {
 	g.Options = opts
 	mc.say("Options of %s: pace %s, press %s, anonymous announcements %s, press in retreat/build phases %s, preview %s, process early %s, draw prize %s%s.",
 		g.Name, opts.Pace, opts.Press, onOff(opts.PSA), onOff(opts.PressInAdj), onOff(opts.Preview), onOff(opts.ProcessEarly), onOff(opts.DrawPrize), engineOptions(opts))
+	mc.say("%s", playOptions(opts)) // endrules.go
 	if err := mc.audit("set", fmt.Sprint(cmd.Options)); err != nil {
 		return err
 	}
@@ -659,21 +663,21 @@ func PrizeDraw(secret, game string, survivors []string, scores map[string]int) s
 
 // drawPrize draws the prize among the survivors of a drawn game and writes
 // the announcement that lets anyone check it.
-func (d *Daemon) drawPrize(tx *store.Tx, g *store.Game, survivors []string) (string, error) {
+func (d *Daemon) drawPrize(tx *store.Tx, g *store.Game, survivors []string) (string, string, error) {
 	if g.PrizeSeed == "" {
-		return "", nil // never committed: no fair draw possible
+		return "", "", nil // never committed: no fair draw possible
 	}
 	e, err := engineFor(g)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	state, err := tx.State(g.Name)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	st, err := e.Status(state)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	sorted := slices.Sorted(slices.Values(survivors))
 	winner := PrizeDraw(g.PrizeSeed, g.Name, sorted, st.Scores)
@@ -688,7 +692,7 @@ func (d *Daemon) drawPrize(tx *store.Tx, g *store.Game, survivors []string) (str
 		fmt.Fprintf(&b, "%s %d", powerName(g, s), st.Scores[s])
 	}
 	fmt.Fprintf(&b, "\n  check: take the first 8 bytes of SHA-256(\"%s:%s\") as a big-endian number, modulo the total of tickets; count through the survivors in the order above.\n", g.PrizeSeed, g.Name)
-	return b.String(), nil
+	return b.String(), winner, nil
 }
 
 // engineOptions lists a game's engine options for a reply.

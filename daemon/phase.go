@@ -346,11 +346,14 @@ func (d *Daemon) endGame(tx *txn, g *store.Game, res adjudicator.Result, why str
 	if g.Options.DrawPrize {
 		switch {
 		case how == "draw":
-			prize, err := d.drawPrize(tx.Tx, g, winners)
+			prize, drawn, err := d.drawPrize(tx.Tx, g, winners)
 			if err != nil {
 				return err
 			}
 			b.WriteString(prize)
+			if drawn != "" && len(seniorsOf(g, drawn, now)) > 1 && d.diplomats(g) {
+				b.WriteString(prizeLine(g, drawn, now, true)) // several seniors: the longest serving (seniority.go)
+			}
 		case len(winners) == 1 && seniorOf(g, winners[0]) != "":
 			b.WriteString(prizeLine(g, winners[0], now, d.diplomats(g))) // seniority.go
 		}

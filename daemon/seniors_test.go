@@ -140,3 +140,36 @@ func TestRulesSayWhoPlaysAndHowItEnds(t *testing.T) {
 		"- First pick: the senior diplomats of the powers that won the last game here, and its GM choose their power",
 		"if it had several,\n  to the one who was its senior the longest")
 }
+
+// The GM sets the options on who plays before the start (SET), and the
+// answer says them; a bad value is refused with the forms that work.
+func TestSetOptionsOnWhoPlays(t *testing.T) {
+	tb := daemontest.New(t)
+	gm := tb.Create("so1", "ancientmed", "")
+	tb.Send(daemontest.GM, gm, "SET seats=closed\nSET min_ontime=60\nSET first_pick=a@example.test, b@example.test")
+	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text,
+		"Seats: only the GM fills open seats (seats=closed); players join with at least 60% of their phases ordered on time (min_ontime=60); first pick for a@example.test, b@example.test (first_pick).")
+	tb.Send(daemontest.GM, gm, "SET min_ontime=120\nSET first_pick=nobody")
+	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text,
+		"min_ontime is a percentage from 0 to 100",
+		`first_pick is previous, off, or addresses separated by commas: "nobody" is not an address`)
+}
+
+// The seed's draw prize goes to one survivor, drawn by supply centres; when
+// that power had several senior diplomats, the longest serving of them is
+// named too. Here every power gets a second senior after a day, who then
+// serves three: whichever power the draw picks, its prize is the second's.
+func TestDrawPrizeToTheLongestServingSenior(t *testing.T) {
+	tb := daemontest.New(t)
+	gm := tb.Create("pz4", "ancientmed", "prize=on")
+	tb.SignUp("pz4", ancmedPowers)
+	tb.Wait(24 * time.Hour)
+	for _, p := range ancmedPowers {
+		tb.Send(daemontest.GM, gm, "REPLACE "+p+" WITH second-"+p+"@example.test")
+	}
+	tb.Wait(72 * time.Hour)
+	tb.Outbox()
+	tb.Send(daemontest.GM, gm, "END DRAW")
+	over := daemontest.One(t, tb.Outbox(), "second-rome@example.test", "Game over")
+	daemontest.Contains(t, over.Text, "Draw prize: ", "had 2 senior diplomats. The game's prize goes to the one who served longest as its senior: second-", "@example.test (3 days).")
+}

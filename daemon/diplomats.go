@@ -248,7 +248,11 @@ func (mc *mailCtx) refused(req store.JoinRequest, note string) error {
 	if err := mc.d.send(mc.tx, &Outgoing{To: []string{req.Address}, Subject: fmt.Sprintf("[%s] Your request to join %s", g.Name, pn), Text: text, Game: g.Name, Phase: g.PhaseID}); err != nil {
 		return err
 	}
-	mc.say("You have refused %s as a junior diplomat of %s; I have told them (without your address).", req.Address, pn)
+	if req.Seat {
+		mc.say("You have refused %s the open seat of %s; I have told them.", req.Address, pn)
+	} else {
+		mc.say("You have refused %s as a junior diplomat of %s; I have told them (without your address).", req.Address, pn)
+	}
 	return mc.audit("join-refused", req.Power+": "+req.Address)
 }
 

@@ -103,7 +103,11 @@ func (mc *mailCtx) askForSeat(g *store.Game, power string) error {
 	pn := powerName(g, power)
 	for _, r := range g.Requests {
 		if r.Address == mc.sender && r.Power == power {
-			mc.say("JOIN %s as %s: you asked already; the GM has not decided yet. I will write to you when they do.", g.Name, pn)
+			if r.Refused {
+				mc.say("JOIN %s as %s: the GM declined your request to take it over. If you think that is wrong, ask the GM.", g.Name, pn)
+			} else {
+				mc.say("JOIN %s as %s: you asked already; the GM has not decided yet. I will write to you when they do.", g.Name, pn)
+			}
 			return nil
 		}
 	}

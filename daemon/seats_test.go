@@ -76,6 +76,24 @@ func TestOpenSeatTakenOverWithTheGMsApproval(t *testing.T) {
 	daemontest.Contains(t, reply(t, tb.Outbox(), "other@example.test").Text, "JOIN seat1 as England: that is not an open seat (a surviving power nobody plays; none is open now)")
 }
 
+// The GM may refuse a request for an open seat (REFUSE, in a game with
+// juniors); the candidate is told and the seat stays open.
+func TestOpenSeatRefused(t *testing.T) {
+	tb := daemontest.New(t)
+	gm, pl := startStandardPlayed(tb, "seat2", "")
+	tb.As(pl["italy"], "RESIGN")
+	tb.Send("new@example.test", "", "JOIN seat2 as Italy")
+	tb.Outbox()
+	tb.Send(daemontest.GM, gm, "REFUSE new@example.test not this time")
+	ms := tb.Outbox()
+	daemontest.Contains(t, reply(t, ms, daemontest.GM).Text, "You have refused new@example.test the open seat of Italy")
+	daemontest.Contains(t, daemontest.One(t, ms, "new@example.test", "Your request").Text, "The GM has declined your request to take over Italy in seat2.", "Their note: not this time")
+	tb.Send("new@example.test", "", "JOIN seat2 as Italy")
+	daemontest.Contains(t, reply(t, tb.Outbox(), "new@example.test").Text, "the GM declined your request to take it over")
+	tb.Send("other@example.test", "", "LIST seat2")
+	daemontest.Contains(t, reply(t, tb.Outbox(), "other@example.test").Text, "open seat: Italy")
+}
+
 // seats=open: the first to ask takes an open seat at once; seats=closed:
 // only the GM fills it, and the REPLACE mail carries the position too.
 func TestOpenSeatOpenAndClosed(t *testing.T) {

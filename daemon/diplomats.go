@@ -110,7 +110,8 @@ func (d *Daemon) mailRequest(tx *txn, g *store.Game, req store.JoinRequest) (*Ou
 		if len(to) == 0 {
 			to = d.opt.GM
 		}
-		fmt.Fprintf(&b, "%s asks to join %s in %s as a junior diplomat. %s has no senior diplomat now, so you decide.\n\n", req.Address, pn, g.Name, pn)
+		fmt.Fprintf(&b, "%s asks to join %s in %s as a junior diplomat. %s has no senior diplomat now, so you decide.\n", req.Address, pn, g.Name, pn)
+		fmt.Fprintf(&b, "Their record on this game master: %s.\n\n", recordText(tx.RecordOf(req.Address))) // record.go
 	} else {
 		if p := findPlayer(g, req.AskedOf); p != nil {
 			token = p.Token

@@ -34,7 +34,7 @@ func playRules(g *store.Game, e adjudicator.Engine) string {
 		b.WriteString(" when the GM\n  approves")
 	}
 	b.WriteString("; the new player gets the position and the last results.\n")
-	b.WriteString("- Each player has a record on this game master: each phase in which their\n  power owed orders counts for its senior diplomat as ordered on time (it had\n  orders at the deadline) or missed (none); games finished, resigned and left\n  by the GM's EJECT count too. STATUS shows you yours; the GM sees it with\n  each sign-up.\n")
+	b.WriteString("- Each player has a record on this game master: each phase in which their\n  power owed orders counts for its senior diplomat as ordered on time (it had\n  orders at the deadline) or missed (none); games finished, resigned and left\n  by the GM's EJECT count too. STATUS shows you yours; the GM sees\n  every sign-up's.\n")
 	if g.Options.MinOnTime > 0 {
 		fmt.Fprintf(&b, "  To join %s a record must show at least %d%% of its phases ordered on time\n  (a newcomer's empty record may join).\n", g.Name, g.Options.MinOnTime)
 	}

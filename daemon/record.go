@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"strings"
 
 	"pbemd/store"
 )
@@ -97,10 +98,29 @@ func recordBars(tx *store.Tx, g *store.Game, addr string) string {
 	return fmt.Sprintf("%s takes players who ordered on time in at least %d%% of their phases on this game master; your record: %s.", g.Name, min, recordText(r))
 }
 
-// statusRecord is the line STATUS shows a player about their own record.
+// statusRecord is what STATUS shows of records: a player their own, the
+// GM every player's and sign-up's (the GM decides on sign-ups with them;
+// nobody else sees another's).
 func (mc *mailCtx) statusRecord() string {
-	if mc.player == nil {
+	switch {
+	case mc.player != nil:
+		return "\nYour record on this game master: " + recordText(mc.tx.RecordOf(mc.player.Address)) + ".\n"
+	case !mc.gm:
 		return ""
 	}
-	return "\nYour record on this game master: " + recordText(mc.tx.RecordOf(mc.player.Address)) + ".\n"
+	var b strings.Builder
+	for _, p := range mc.game.Players {
+		if p.Left {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("\nThe players' records on this game master (for you, the GM):\n")
+		}
+		role := "signed up"
+		if p.Power != "" {
+			role = powerName(mc.game, p.Power)
+		}
+		fmt.Fprintf(&b, "  %s (%s): %s\n", p.Address, role, recordText(mc.tx.RecordOf(p.Address)))
+	}
+	return b.String()
 }

@@ -92,6 +92,11 @@ func TestOpenSeatRefused(t *testing.T) {
 	daemontest.Contains(t, reply(t, tb.Outbox(), "new@example.test").Text, "the GM declined your request to take it over")
 	tb.Send("other@example.test", "", "LIST seat2")
 	daemontest.Contains(t, reply(t, tb.Outbox(), "other@example.test").Text, "open seat: Italy")
+	// A junior's request for a power with no senior goes to the GM, with
+	// the candidate's record too.
+	tb.Send("jr@example.test", "", "JOIN seat2 as junior of Italy")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), daemontest.GM, "jr@example.test asks to join Italy").Text,
+		"Italy has no senior diplomat now, so you decide.\nTheir record on this game master: nothing counted yet.")
 }
 
 // seats=open: the first to ask takes an open seat at once; seats=closed:

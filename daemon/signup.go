@@ -403,10 +403,6 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 	mc.player = &g.Players[len(g.Players)-1]
 	n, need := countPlayers(g), len(e.Info().Powers)
 	mc.say("You are signed up for %s (%d of %d players). %s Your power is assigned when the game starts; you will get a private mail with it.", g.Name, n, need, prefsRead(g, prefs))
-	if err := mc.d.gmCopy(mc.tx, g, fmt.Sprintf("[%s] Sign-up: %s", g.Name, p.Address),
-		fmt.Sprintf("%s signed up for %s (%d of %d players). %s\nTheir record on this game master: %s.\n", p.Address, g.Name, n, need, prefsRead(g, prefs), recordText(mc.tx.RecordOf(p.Address)))); err != nil {
-		return err
-	}
 	if n >= need {
 		if err := mc.d.startGame(mc.tx, g); err != nil {
 			return err

@@ -91,6 +91,36 @@ type Info struct {
 	// one picture for all readers. Engines that are no Viewer draw one
 	// anyway.
 	PublicPicture bool
+	// Agreements are the endings, besides a draw of every survivor, that
+	// the surviving powers may agree on by a unanimous secret vote (a
+	// smaller draw named in the proposal, a concession to one power); nil:
+	// none. An engine that declares any implements Agreer, which says
+	// what each is called.
+	Agreements []Agreement
+}
+
+// Agreement is a kind of ending the surviving powers agree on.
+type Agreement string
+
+const (
+	// AgreeDraw: a draw shared by every survivor (DRAW YES), which every
+	// game offers.
+	AgreeDraw Agreement = "draw"
+	// AgreeNamed: a draw shared by the survivors the proposal names
+	// (DRAW Rome Greece); the others lose.
+	AgreeNamed Agreement = "named"
+	// AgreeConcede: the game conceded to one survivor (CONCEDE Rome).
+	AgreeConcede Agreement = "concede"
+)
+
+// Agreer is implemented by engines whose players may agree on how a game
+// ends: Agreed is the Result of an ending every surviving power voted for
+// (kind, among the survivors powers: all of them for AgreeDraw, the named
+// ones for AgreeNamed, the one conceded to for AgreeConcede), in the
+// engine's own words. The daemon uses it for AgreeDraw too when the
+// engine implements it.
+type Agreer interface {
+	Agreed(state []byte, kind Agreement, powers []string) (Result, error)
 }
 
 // PhaseKind tells the daemon which schedule slot a phase uses.

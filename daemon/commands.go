@@ -49,6 +49,7 @@ const (
 	anyGame      gameNeed = iota
 	needsJunior           // Info.Diplomats: several players per power, senior and juniors
 	needsPreview          // Info.PreviewAlone: one power's orders resolve alone (WHATIF)
+	needsConcede          // Info.Agreements has AgreeConcede: a game conceded by vote (draw.go)
 )
 
 // lacking says why the game's engine does not offer a command that needs
@@ -66,6 +67,8 @@ func (mc *mailCtx) lacking(n gameNeed) string {
 		return fmt.Sprintf("in %s each power has one player, so there are no junior diplomats.", mc.game.Name)
 	case n == needsPreview && !info.PreviewAlone:
 		return fmt.Sprintf("I cannot preview orders in %s (%s): only in games where a unit without orders holds and no luck plays a part.", mc.game.Name, info.Title)
+	case n == needsConcede && !offers(e, adjudicator.AgreeConcede):
+		return fmt.Sprintf("in %s (%s) a game is not conceded by vote.", mc.game.Name, info.Title)
 	}
 	return ""
 }
@@ -115,7 +118,7 @@ func init() {
 	commandTable = []commandSpec{
 		{orders.VerbHelp, anyone, cmdHelp, usage{"HELP", "this help: examples of orders and commands"}, usage{}, anyGame},
 		{orders.VerbList, anyone, cmdList, usage{"LIST [<game>]", "the games here, or one of them"}, usage{}, anyGame},
-		{orders.VerbJoin, anyone, cmdJoin, usage{"JOIN <game> prefer A > B > C", "sign up, ranking the powers you want; or\nJOIN <game> as junior of <power>: once the\ngame runs, asks that power's senior"}, usage{}, anyGame},
+		{orders.VerbJoin, anyone, cmdJoin, usage{"JOIN <game> prefer A > B > C", "sign up, ranking the powers you want; or\nJOIN <game> as junior of <power>: once the\ngame runs, asks that power's senior; or\nJOIN <game> as <power>: take over a power\nwithout a player (LIST shows open seats)"}, usage{}, anyGame},
 		{orders.VerbObserve, anyone, cmdObserve, usage{"OBSERVE <game>", "follow a game's results and public press"}, usage{}, anyGame},
 		{orders.VerbUnobserve, watcher, cmdUnobserve, usage{"UNOBSERVE", "stop following it"}, usage{}, anyGame},
 		{orders.VerbSignon, anyone, cmdSignon, usage{"SIGNON <power> <game> <password>", "first line of a mail not sent as a reply"}, usage{"SIGNON GM <game> <password>", "first line of a GM mail not sent as a reply"}, anyGame},
@@ -127,7 +130,8 @@ func init() {
 		{orders.VerbPress, member, cmdPress, usage{"PRESS TO <power>, <power>", "private press: your text on the next lines,\nended by ENDPRESS; TO GM writes to the GM;\nTO <power> FROM <power>: grey press in its\nname, marked unverified (if the game allows)"}, usage{"PRESS TO <power>", "private press from the GM (the answer to\nPRESS TO GM), ended by ENDPRESS"}, anyGame},
 		{orders.VerbBroadcast, member, cmdBroadcast, usage{"BROADCAST ... ENDPRESS", "public press, signed with your power (an\nobserver's comment: with its address)"}, usage{"BROADCAST ... ENDPRESS", "public press from the GM"}, anyGame},
 		{orders.VerbPSA, member, cmdPSA, usage{"PSA ... ENDPRESS", "anonymous public announcement"}, usage{}, anyGame},
-		{orders.VerbDraw, diplomat, cmdDraw, usage{"DRAW YES / DRAW NO", "secret draw vote, for this phase"}, usage{}, anyGame},
+		{orders.VerbDraw, diplomat, cmdDraw, usage{"DRAW YES|NO / DRAW <powers>", "secret vote, this phase: a draw of\nevery survivor; or, where the game\nhas them, a smaller draw of the\npowers named"}, usage{}, anyGame},
+		{orders.VerbConcede, diplomat, cmdConcede, usage{"CONCEDE <power>", "secret vote, for this phase: the game\nconceded to that power"}, usage{}, needsConcede},
 		{orders.VerbPace, diplomat, cmdPace, usage{"PACE FAST / PACE SLOW", "vote on the game's pace"}, usage{}, anyGame},
 		{orders.VerbReady, diplomat, cmdReady, usage{"READY", "you are done for this phase"}, usage{}, anyGame},
 		{orders.VerbLockJunior, diplomat, cmdLock, usage{"LOCK JUNIORS [ALWAYS|OFF]", "(senior diplomat) your orders override\nyour juniors'"}, usage{}, needsJunior},
@@ -139,7 +143,7 @@ func init() {
 		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}, anyGame},
 		{orders.VerbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held; shows nothing of\nthe others' orders"}, usage{}, needsPreview},
 
-		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nobserver_press=on|off grey=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games); other keys go to the game"}, usage{}, anyGame},
+		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nobserver_press=on|off grey=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games) seats=approve|open|closed\nmin_ontime=80 (percent of phases ordered)\nfirst_pick=previous|<address>,…;\nother keys go to the game"}, usage{}, anyGame},
 		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}, anyGame},
 		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}, anyGame},
 		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}, anyGame},
@@ -760,7 +764,7 @@ func gameLine(d *Daemon, g *store.Game) string {
 		}
 		return fmt.Sprintf("%d of %d players", countPlayers(g), len(e.Info().Powers))
 	case store.Active:
-		return fmt.Sprintf("%s, deadline %s", g.PhaseTitle, d.showTime(g.Deadline, nil))
+		return fmt.Sprintf("%s, deadline %s", g.PhaseTitle, d.showTime(g.Deadline, nil)) + seatsNote(g) // seats.go
 	}
 	if len(g.Winners) > 0 {
 		return g.EndedAs + ": " + strings.Join(g.Winners, ", ")
@@ -853,6 +857,7 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			return err
 		}
 	}
+	b.WriteString(mc.statusRecord()) // record.go
 	for _, r := range g.Requests {
 		if !r.Refused && (mc.player != nil || mc.gm) && mc.decides(r.Power) {
 			fmt.Fprintf(&b, "\nWaiting for your answer: %s asks to join %s as a junior diplomat (since %s). Reply ACCEPT %s or REFUSE %s.\n",
@@ -983,6 +988,9 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 		b.WriteString(e.Info().Rules + "\n\n")
 	}
 	b.WriteString(ordersRules + "\n\n" + pressRules(mc.game) + "\n\n")
+	if e, err := engineFor(mc.game); err == nil {
+		b.WriteString(playRules(mc.game, e) + "\n") // endrules.go
+	}
 	if mc.game.HouseRules != "" {
 		b.WriteString("House rules of " + mc.game.Name + ":\n" + mc.game.HouseRules)
 	} else {
@@ -1028,30 +1036,6 @@ func cmdResign(mc *mailCtx, _ *orders.Command) error {
 		note += fmt.Sprintf(" Waiting to join %s as juniors: %s; until it has a senior again, you decide (ACCEPT or REFUSE <address>).", pn, strings.Join(asking, ", "))
 	}
 	return mc.d.alertGM(mc.tx, g, "Player resigned", note)
-}
-
-func cmdDraw(mc *mailCtx, cmd *orders.Command) error {
-	g := mc.game
-	if g.Status != store.Active {
-		mc.say("DRAW: the game is not running.")
-		return nil
-	}
-	yes := strings.EqualFold(cmd.Arg, "yes")
-	if g.DrawVotes == nil {
-		g.DrawVotes = map[string]bool{}
-	}
-	g.DrawVotes[mc.player.Power] = yes
-	if !yes {
-		mc.say("Your vote for %s: no draw. (Votes are secret until a draw passes.)", powerName(g, mc.player.Power))
-		return nil
-	}
-	mc.say("Your vote for %s: DRAW YES, for %s. (Votes are secret until a draw passes; they last for this phase only.)", powerName(g, mc.player.Power), g.PhaseTitle)
-	for _, p := range g.Alive {
-		if !g.DrawVotes[p] {
-			return nil
-		}
-	}
-	return mc.d.endGame(mc.tx, g, adjudicator.Result{Kind: "draw", Winners: g.Alive}, "Every surviving power voted for a draw.", nil)
 }
 
 func cmdPace(mc *mailCtx, cmd *orders.Command) error {

@@ -110,7 +110,8 @@ func (d *Daemon) mailRequest(tx *txn, g *store.Game, req store.JoinRequest) (*Ou
 		if len(to) == 0 {
 			to = d.opt.GM
 		}
-		fmt.Fprintf(&b, "%s asks to join %s in %s as a junior diplomat. %s has no senior diplomat now, so you decide.\n\n", req.Address, pn, g.Name, pn)
+		fmt.Fprintf(&b, "%s asks to join %s in %s as a junior diplomat. %s has no senior diplomat now, so you decide.\n", req.Address, pn, g.Name, pn)
+		fmt.Fprintf(&b, "Their record on this game master: %s.\n\n", recordText(tx.RecordOf(req.Address))) // record.go
 	} else {
 		if p := findPlayer(g, req.AskedOf); p != nil {
 			token = p.Token
@@ -190,6 +191,14 @@ func (mc *mailCtx) answerRequest(cmd *orders.Command, accept bool) error {
 		return mc.refused(req, strings.TrimSpace(cmd.Arg))
 	}
 	g.Requests = append(g.Requests[:pick], g.Requests[pick+1:]...)
+	if req.Seat { // an open seat (seats.go)
+		if !slices.Contains(openSeats(g), req.Power) {
+			mc.say("ACCEPT %s: %s is not an open seat any more, so the request lapses.", req.Address, powerName(g, req.Power))
+			return nil
+		}
+		mc.say("%s now plays %s in %s; they have their password, reply address and the position.", req.Address, powerName(g, req.Power), g.Name)
+		return mc.d.takeSeat(mc.tx, g, req.Power, req.Address, mc.now, "approved by the GM")
+	}
 	if g.Status != store.Active || !isAlive(g, req.Power) {
 		mc.say("ACCEPT %s: %s is no longer in play in %s, so the request lapses.", req.Address, powerName(g, req.Power), g.Name)
 		return nil
@@ -230,6 +239,9 @@ func (mc *mailCtx) refused(req store.JoinRequest, note string) error {
 		by = "The GM"
 	}
 	text := fmt.Sprintf("%s has declined your request to join %s in %s as a junior diplomat.\n", by, pn, g.Name)
+	if req.Seat {
+		text = fmt.Sprintf("%s has declined your request to take over %s in %s.\n", by, pn, g.Name)
+	}
 	if note != "" {
 		text += "\nTheir note: " + note + "\n"
 	}
@@ -237,7 +249,11 @@ func (mc *mailCtx) refused(req store.JoinRequest, note string) error {
 	if err := mc.d.send(mc.tx, &Outgoing{To: []string{req.Address}, Subject: fmt.Sprintf("[%s] Your request to join %s", g.Name, pn), Text: text, Game: g.Name, Phase: g.PhaseID}); err != nil {
 		return err
 	}
-	mc.say("You have refused %s as a junior diplomat of %s; I have told them (without your address).", req.Address, pn)
+	if req.Seat {
+		mc.say("You have refused %s the open seat of %s; I have told them.", req.Address, pn)
+	} else {
+		mc.say("You have refused %s as a junior diplomat of %s; I have told them (without your address).", req.Address, pn)
+	}
 	return mc.audit("join-refused", req.Power+": "+req.Address)
 }
 
@@ -322,6 +338,9 @@ func (d *Daemon) tellPowerAndGM(tx *txn, g *store.Game, power, subject, text str
 // their old reply address get one sentence (leftSentence). The rest of the
 // power is told by the caller, with leftNote.
 func (d *Daemon) removeDiplomat(tx *txn, g *store.Game, p *store.Player, how store.Departure, now time.Time, why string) error {
+	if err := countLeft(tx.Tx, g, p, how); err != nil { // reliability record (record.go)
+		return err
+	}
 	p.Left, p.LeftHow, p.LeftAt = true, how, now.UTC()
 	if dropsOrders(how) {
 		g.Dropped = append(g.Dropped, store.Drop{Address: p.Address, At: now.UTC()})

@@ -453,10 +453,17 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 		}
 	}
 	np := store.Player{Address: addr, Power: power, Rank: 0, Token: newToken(), Joined: mc.now.UTC()}
-	if err := mc.d.mailSecrets(mc.tx, g, &np, ""); err != nil {
+	welcome, err := mc.d.seatWelcome(mc.tx, g, power) // the position and history (seats.go)
+	if err != nil {
+		return err
+	}
+	if err := mc.d.mailSecretsWith(mc.tx, g, &np, "", welcome); err != nil {
 		return err
 	}
 	g.Players = append(g.Players, np)
+	if err := mc.d.dropSeatRequests(mc.tx, g, power, addr); err != nil {
+		return err
+	}
 	if err := mc.tx.PutToken(np.Token, store.TokenRef{Game: g.Name, Address: addr}); err != nil {
 		return err
 	}
@@ -467,6 +474,9 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 	fmt.Fprintf(&note, "%s is the new senior diplomat of %s, put in by the GM.\n", addr, pn)
 	if err := mc.d.tellPower(mc.tx, g, power, "New senior diplomat of "+pn, note.String(), addr); err != nil {
 		return err
+	}
+	if !mc.d.diplomats(g) { // one player per power: no seniors to speak of
+		return mc.announce("New player", fmt.Sprintf("%s has a new player.", pn), power)
 	}
 	return mc.announce("New player", fmt.Sprintf("%s has a new senior diplomat.", pn), power)
 }
@@ -605,6 +615,7 @@ func gmSet(mc *mailCtx, cmd *orders.Command) error {
 	g.Options = opts
 	mc.say("Options of %s: pace %s, press %s, anonymous announcements %s, press in retreat/build phases %s, observers' press %s, grey press %s, preview %s, process early %s, draw prize %s%s.",
 		g.Name, opts.Pace, opts.Press, onOff(opts.PSA), onOff(opts.PressInAdj), onOff(opts.ObserverPress), onOff(opts.GreyPress), onOff(opts.Preview), onOff(opts.ProcessEarly), onOff(opts.DrawPrize), engineOptions(opts))
+	mc.say("%s", playOptions(opts)) // endrules.go
 	if err := mc.audit("set", fmt.Sprint(cmd.Options)); err != nil {
 		return err
 	}
@@ -656,21 +667,21 @@ func PrizeDraw(secret, game string, survivors []string, scores map[string]int) s
 
 // drawPrize draws the prize among the survivors of a drawn game and writes
 // the announcement that lets anyone check it.
-func (d *Daemon) drawPrize(tx *store.Tx, g *store.Game, survivors []string) (string, error) {
+func (d *Daemon) drawPrize(tx *store.Tx, g *store.Game, survivors []string) (string, string, error) {
 	if g.PrizeSeed == "" {
-		return "", nil // never committed: no fair draw possible
+		return "", "", nil // never committed: no fair draw possible
 	}
 	e, err := engineFor(g)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	state, err := tx.State(g.Name)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	st, err := e.Status(state)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	sorted := slices.Sorted(slices.Values(survivors))
 	winner := PrizeDraw(g.PrizeSeed, g.Name, sorted, st.Scores)
@@ -685,7 +696,7 @@ func (d *Daemon) drawPrize(tx *store.Tx, g *store.Game, survivors []string) (str
 		fmt.Fprintf(&b, "%s %d", powerName(g, s), st.Scores[s])
 	}
 	fmt.Fprintf(&b, "\n  check: take the first 8 bytes of SHA-256(\"%s:%s\") as a big-endian number, modulo the total of tickets; count through the survivors in the order above.\n", g.PrizeSeed, g.Name)
-	return b.String(), nil
+	return b.String(), winner, nil
 }
 
 // engineOptions lists a game's engine options for a reply.

@@ -292,6 +292,7 @@ func (mc *mailCtx) saveGame() error {
 	if g == nil {
 		return nil
 	}
+	noteSeniors(g, mc.now) // who is senior of which power, from when (seniority.go)
 	if stored, err := mc.tx.Game(g.Name); err == nil {
 		a, errA := json.Marshal(stored)
 		b, errB := json.Marshal(g)

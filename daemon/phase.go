@@ -242,6 +242,9 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 	if err := tx.PutPhase(g.Name, rec); err != nil {
 		return err
 	}
+	if err := countPhase(tx.Tx, g, job.ords); err != nil { // reliability records (record.go)
+		return err
+	}
 	if err := tx.PutState(g.Name, out.Next); err != nil {
 		return err
 	}
@@ -320,6 +323,13 @@ func (d *Daemon) openPhase(g *store.Game, p store.OpenPhase, now time.Time) {
 // adds only what is its own (the prize, the GM's word).
 func (d *Daemon) endGame(tx *txn, g *store.Game, res adjudicator.Result, why string, rec *store.PhaseRecord) error {
 	how, winners := res.Kind, res.Winners
+	now := d.now()
+	noteSeniors(g, now)
+	closeSeniors(g, now)
+	if err := countFinished(tx.Tx, g); err != nil {
+		return err
+	}
+	g.Ended = now.UTC()
 	g.Status = store.Finished
 	g.EndedAs = how
 	g.Winners = winners
@@ -330,7 +340,7 @@ func (d *Daemon) endGame(tx *txn, g *store.Game, res adjudicator.Result, why str
 			return err
 		}
 	}
-	if err := tx.Audit(store.AuditEntry{Time: d.now().UTC(), Game: g.Name, Actor: "daemon", Action: "end", Detail: how + ": " + strings.Join(winners, ", ")}); err != nil {
+	if err := tx.Audit(store.AuditEntry{Time: now.UTC(), Game: g.Name, Actor: "daemon", Action: "end", Detail: how + ": " + strings.Join(winners, ", ")}); err != nil {
 		return err
 	}
 	names := make([]string, len(winners))
@@ -353,17 +363,16 @@ func (d *Daemon) endGame(tx *txn, g *store.Game, res adjudicator.Result, why str
 	if g.Options.DrawPrize {
 		switch {
 		case how == "draw":
-			prize, err := d.drawPrize(tx.Tx, g, winners)
+			prize, drawn, err := d.drawPrize(tx.Tx, g, winners)
 			if err != nil {
 				return err
 			}
 			b.WriteString(prize)
-		case len(winners) == 1 && seniorOf(g, winners[0]) != "":
-			if d.diplomats(g) {
-				fmt.Fprintf(&b, "The game's prize goes to the senior diplomat of %s.\n", names[0])
-			} else {
-				fmt.Fprintf(&b, "The game's prize goes to the player of %s.\n", names[0])
+			if drawn != "" && len(seniorsOf(g, drawn, now)) > 1 && d.diplomats(g) {
+				b.WriteString(prizeLine(g, drawn, now, true)) // several seniors: the longest serving (seniority.go)
 			}
+		case len(winners) == 1 && seniorOf(g, winners[0]) != "":
+			b.WriteString(prizeLine(g, winners[0], now, d.diplomats(g))) // seniority.go
 		}
 	}
 	if why != "" {

@@ -57,6 +57,33 @@ var createOptions = map[string]func(o *store.GameOptions, v string) error{
 	// press.go
 	"observer_press": boolOption(func(o *store.GameOptions) *bool { return &o.ObserverPress }),
 	"grey":           boolOption(func(o *store.GameOptions) *bool { return &o.GreyPress }),
+	"seats": func(o *store.GameOptions, v string) error {
+		switch s := store.Seats(v); s {
+		case "approve", store.SeatsOpen, store.SeatsClosed:
+			o.Seats = s
+			if s == "approve" {
+				o.Seats = store.SeatsApprove
+			}
+			return nil
+		}
+		return fmt.Errorf("seats is approve (the GM decides who takes over a power nobody plays), open or closed")
+	},
+	"min_ontime": func(o *store.GameOptions, v string) error {
+		n, err := strconv.Atoi(strings.TrimSuffix(v, "%"))
+		if err != nil || n < 0 || n > 100 {
+			return fmt.Errorf("min_ontime is a percentage from 0 to 100 (of the phases a player ordered on time in earlier games)")
+		}
+		o.MinOnTime = n
+		return nil
+	},
+	"first_pick": func(o *store.GameOptions, v string) error {
+		picks, err := parseFirstPick(v)
+		if err != nil {
+			return err
+		}
+		o.FirstPick = picks
+		return nil
+	},
 }
 
 func boolOption(field func(*store.GameOptions) *bool) func(*store.GameOptions, string) error {
@@ -331,6 +358,17 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 		}
 		prefs = append(prefs, p)
 	}
+	if why := recordBars(mc.tx.Tx, g, mc.sender); why != "" && g.Status != store.Finished {
+		mc.say("JOIN %s: %s You were not signed up.", g.Name, why)
+		return nil
+	}
+	if cmd.Arg == "SEAT" {
+		if g.Status != store.Active {
+			mc.say("JOIN %s as %s: %s is %s, so no seat is open. To sign up, write JOIN %s prefer %s.", g.Name, cmd.Power, g.Name, g.Status, g.Name, cmd.Power)
+			return nil
+		}
+		return mc.joinSeat(g, cmd.Power) // seats.go
+	}
 	if !e.Info().Diplomats && (g.Status == store.Active || cmd.Power != "") {
 		// The engine says a power has one player: no juniors to join.
 		mc.say("JOIN %s: in %s each power has one player, so a running game takes no one else (there are no junior diplomats). The GM can REPLACE a power's player.", g.Name, e.Info().Title)
@@ -415,6 +453,12 @@ func fewestDiplomats(g *store.Game, among, candidates []string) string {
 // their reply address and (for engines with hidden information) their
 // private view; intro, when not empty, opens the mail.
 func (d *Daemon) mailSecrets(tx *txn, g *store.Game, p *store.Player, intro string) error {
+	return d.mailSecretsWith(tx, g, p, intro, "")
+}
+
+// mailSecretsWith is mailSecrets with more after the secrets and the
+// private view (a taken-over seat's welcome: seats.go).
+func (d *Daemon) mailSecretsWith(tx *txn, g *store.Game, p *store.Player, intro, outro string) error {
 	pw := strings.ToLower(newCode())
 	hash, err := bcrypt.GenerateFromPassword([]byte(pw), d.passwordCost())
 	if err != nil {
@@ -442,6 +486,7 @@ func (d *Daemon) mailSecrets(tx *txn, g *store.Game, p *store.Player, intro stri
 	} else if view != "" {
 		text += "\n--- for you only ---\n" + view
 	}
+	text += outro
 	return d.send(tx, &Outgoing{
 		To: []string{p.Address}, Subject: fmt.Sprintf("[%s] You are %s", g.Name, powerWithID(g, p.Power)),
 		Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
@@ -465,12 +510,26 @@ func (d *Daemon) startGame(tx *txn, g *store.Game) error {
 	if len(active) > len(powers) {
 		active = active[:len(powers)] // the first to join; later ones become juniors below
 	}
-	prefs := make([][]string, len(active))
-	for i, p := range active {
-		prefs[i] = p.Prefs
+	pickers, from, err := firstPickers(tx.Tx, g) // firstpick.go
+	if err != nil {
+		return err
 	}
-	assign := AssignPowers(powers, prefs, g.Seed)
+	picks, pickNote := firstPicks(active, pickers, from, g)
+	var rest []*store.Player
+	var prefs [][]string
+	picked := map[string]bool{}
 	for i, p := range active {
+		if pw, ok := picks[i]; ok {
+			p.Power, p.Rank = pw, 0
+			picked[pw] = true
+			continue
+		}
+		rest = append(rest, p)
+		prefs = append(prefs, p.Prefs)
+	}
+	remaining := slices.DeleteFunc(slices.Clone(powers), func(pw string) bool { return picked[pw] })
+	assign := AssignPowers(remaining, prefs, g.Seed)
+	for i, p := range rest {
 		p.Power = assign[i]
 		p.Rank = 0
 	}
@@ -507,6 +566,9 @@ func (d *Daemon) startGame(tx *txn, g *store.Game) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s has started. The powers are assigned (each player has a private mail with theirs).\n\n", g.Name)
+	if pickNote != "" {
+		b.WriteString(pickNote + "\n")
+	}
 	fmt.Fprintf(&b, "First phase: %s\nDeadline: %s\n\n%s", st.Title, d.showTime(g.Deadline, nil), st.Summary)
 	if g.Options.DrawPrize && g.PrizeCommit == "" {
 		fmt.Fprintf(&b, "\nDraw prize: if the game ends in a draw, one survivor wins the prize, drawn with probability proportional to its supply centres, from a secret whose SHA-256 is\n  %s\nIt is revealed at the end so anyone can check the draw.\n", commitPrize(g))

@@ -17,7 +17,7 @@ var commandWords = map[string]Verb{
 	"extend": VerbExtend, "rollback": VerbRollback, "set": VerbSet, "preview": VerbPreview,
 	"publish": VerbPublish, "replace": VerbReplace, "promote": VerbPromote, "eject": VerbEject,
 	"end": VerbEnd, "silent": VerbSilent, "accept": VerbAccept, "refuse": VerbRefuse,
-	"release": VerbRelease, "map": VerbMap, "whatif": VerbWhatIf,
+	"release": VerbRelease, "map": VerbMap, "whatif": VerbWhatIf, "concede": VerbConcede,
 }
 
 // isWhatIf reports the line WHAT IF, in any case and with a question mark
@@ -188,7 +188,13 @@ func (m *mailState) command(i int, t string, verb Verb) int {
 		}
 		last = m.block(cp, end, endPress)
 	case VerbDraw:
-		cp.choice("DRAW YES or DRAW NO", map[string]string{"yes": "YES", "y": "YES", "on": "YES", "accept": "YES", "no": "NO", "n": "NO", "off": "NO", "decline": "NO"})
+		cp.draw()
+	case VerbConcede:
+		if cp.need(1, "CONCEDE <power>", "CONCEDE Rome") {
+			if id, ok := cp.power(strings.Join(cp.args, " ")); ok {
+				cp.c.Power = id
+			}
+		}
 	case VerbPace:
 		cp.choice("PACE FAST or PACE SLOW", map[string]string{"fast": "FAST", "slow": "SLOW"})
 	case VerbPreview:
@@ -446,7 +452,25 @@ func (cp *cmdParse) appendPowers(out, words []string) []string {
 	return out
 }
 
-// join reads JOIN <game> [as junior of <power>] [prefer <power> > <power> …].
+// drawWords are the answers of DRAW YES and DRAW NO.
+var drawWords = map[string]string{"yes": "YES", "y": "YES", "on": "YES", "accept": "YES", "no": "NO", "n": "NO", "off": "NO", "decline": "NO"}
+
+// draw reads DRAW YES, DRAW NO and DRAW <power> <power> …, a draw shared
+// by the powers named (Powers).
+func (cp *cmdParse) draw() {
+	if len(cp.args) > 0 {
+		if _, yesNo := drawWords[strings.ToLower(strings.Trim(cp.args[0], ".!,;"))]; !yesNo {
+			cp.c.Powers = cp.powers(strings.Join(cp.args, " "))
+			if len(cp.c.Powers) == 0 && !cp.bad {
+				cp.fail("say which powers share the draw", "DRAW Rome Greece")
+			}
+			return
+		}
+	}
+	cp.choice("DRAW YES or DRAW NO", drawWords)
+}
+
+// join reads JOIN <game> [as junior of <power> | as <power>] [prefer <power> > <power> …].
 func (cp *cmdParse) join() {
 	if !cp.need(1, "JOIN <game> [prefer <power> > <power> …]", "JOIN ancmed-7 prefer Rome > Greece") {
 		return
@@ -476,11 +500,20 @@ split:
 				break
 			}
 		}
+		seat := ""
+		if junior == "" && strings.HasPrefix(lw, "as ") {
+			seat = strings.Join(before, " ")[len("as "):]
+		}
 		switch {
 		case junior != "":
 			if id, ok := cp.power(junior); ok {
 				cp.c.Power = id
 				cp.c.Arg = "JUNIOR"
+			}
+		case seat != "":
+			if id, ok := cp.power(seat); ok {
+				cp.c.Power = id
+				cp.c.Arg = "SEAT"
 			}
 		case prefs == nil:
 			prefs = before // a bare ranking: JOIN ancmed-7 Rome > Greece

@@ -45,7 +45,7 @@ type Verb string
 
 // Player and GM commands. Arguments live in Command fields as noted.
 const (
-	VerbJoin       Verb = "JOIN"      // Game; Powers = preference ranking; Junior=Power
+	VerbJoin       Verb = "JOIN"      // Game; Powers = preference ranking; Power with Arg JUNIOR (as junior of) or SEAT (as <power>: an open seat)
 	VerbSignon     Verb = "SIGNON"    // Power, Game, Password
 	VerbResign     Verb = "RESIGN"    //
 	VerbList       Verb = "LIST"      // Game optional
@@ -60,7 +60,8 @@ const (
 	VerbBroadcast  Verb = "BROADCAST" // Body
 	VerbPSA        Verb = "PSA"       // Body (anonymous)
 	VerbWhatIf     Verb = "WHATIF"    // a player's preview of their own orders: WHATIF, WHAT IF, or PREVIEW alone (Arg "PREVIEW")
-	VerbDraw       Verb = "DRAW"      // Arg = "YES" | "NO"
+	VerbDraw       Verb = "DRAW"      // Arg = "YES" | "NO", or Powers = who shares the draw
+	VerbConcede    Verb = "CONCEDE"   // Power = the power the game is conceded to
 	VerbPace       Verb = "PACE"      // Arg = "FAST" | "SLOW"
 	VerbReady      Verb = "READY"     //
 	VerbLockJunior Verb = "LOCK"      // Arg = "TURN" | "ALWAYS" | "OFF"

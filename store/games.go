@@ -74,6 +74,21 @@ type Game struct {
 	// the final phase (see the daemon's draw prize).
 	PrizeCommit string `json:"prize_commit,omitempty"`
 	PrizeSeed   string `json:"prize_seed,omitempty"`
+
+	// Seniors is who was the senior diplomat of which power, from when to
+	// when (the prize of a power that had several goes to the longest
+	// serving). Ended is when the game ended.
+	Seniors []SeniorTerm `json:"seniors,omitempty"`
+	Ended   time.Time    `json:"ended,omitzero"`
+}
+
+// SeniorTerm is one diplomat's time as the senior diplomat of a power;
+// To is zero while it lasts.
+type SeniorTerm struct {
+	Power   string    `json:"power"`
+	Address string    `json:"address"`
+	From    time.Time `json:"from"`
+	To      time.Time `json:"to,omitzero"`
 }
 
 // OpenPhase is everything the open phase of a game owns: which phase it
@@ -108,6 +123,11 @@ type OpenPhase struct {
 	// moment they were released by their senior or ejected by the GM, no
 	// longer count.
 	Dropped []Drop `json:"dropped,omitempty"`
+
+	// Proposals are the votes for an ending other than a draw of every
+	// survivor, this phase: power → the ending ("draw greece rome",
+	// "concede rome").
+	Proposals map[string]string `json:"proposals,omitempty"`
 }
 
 // Offsets are lengths of time before a deadline (the reminders sent for
@@ -182,6 +202,7 @@ func (p OpenPhase) Clone() OpenPhase {
 	p.Reminded = slices.Clone(p.Reminded)
 	p.Dropped = slices.Clone(p.Dropped)
 	p.DrawVotes = maps.Clone(p.DrawVotes)
+	p.Proposals = maps.Clone(p.Proposals)
 	p.PaceVotes = maps.Clone(p.PaceVotes)
 	p.Ready = maps.Clone(p.Ready)
 	p.Locks = maps.Clone(p.Locks)
@@ -201,6 +222,9 @@ type JoinRequest struct {
 	// Refused: the senior said no; the record stays so that the same
 	// address cannot ask the same power again and again.
 	Refused bool `json:"refused,omitempty"`
+	// Seat: a request to take over a power that has no player (JOIN
+	// <game> as <power>), decided by the GM.
+	Seat bool `json:"seat,omitempty"`
 }
 
 // Pace is how fast a game's phases follow one another.
@@ -240,7 +264,31 @@ type GameOptions struct {
 	// Engine holds the options the game's engine reads (its New), as the
 	// GM wrote them; the daemon only passes them on.
 	Engine map[string]string `json:"engine,omitempty"`
+
+	// Seats is how a power without a player is taken over by JOIN <game>
+	// as <power>: SeatsApprove (the GM decides), SeatsOpen or SeatsClosed.
+	Seats Seats `json:"seats,omitempty"`
+	// MinOnTime is the share of phases (percent) a player's record must
+	// show ordered in time to join (0: anyone).
+	MinOnTime int `json:"min_ontime,omitempty"`
+	// FirstPick names who chooses a power before the others at the start:
+	// addresses, or FirstPickPrevious (the seniors of the last game's
+	// winners and its GM).
+	FirstPick []string `json:"first_pick,omitempty"`
 }
+
+// Seats is how an open seat is taken over.
+type Seats string
+
+const (
+	SeatsApprove Seats = ""       // the GM decides (the default)
+	SeatsOpen    Seats = "open"   // the first to ask takes it
+	SeatsClosed  Seats = "closed" // only the GM's REPLACE fills it
+)
+
+// FirstPickPrevious in GameOptions.FirstPick reads the first pickers from
+// the game that ended last on this daemon.
+const FirstPickPrevious = "previous"
 
 // Player is one diplomat: a person (address) serving one power of a game.
 type Player struct {

@@ -58,7 +58,7 @@ func (e *Engine) Info() adjudicator.Info {
 	}
 	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in Spring %s.", e.m.Victory, e.m.YearName(e.m.StartYear))
 	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules, Examples: e.examples(), Diplomats: true,
-		PreviewAlone: true, SummaryInResults: true}
+		PreviewAlone: true, SummaryInResults: true, Agreements: agreements}
 }
 
 // examples are order lines that work on this map, built from its start

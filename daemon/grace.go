@@ -221,7 +221,14 @@ func (d *Daemon) atDeadline(tx *txn, g *store.Game, now time.Time) (bool, error)
 	}
 	slices.Sort(g.Graced)
 	g.Deadline = until.UTC()
+	// The late notice is this moment's reminder: only the offsets still
+	// ahead in the new time are sent (the 2 hours before its end).
 	g.Reminded = nil
+	for _, r := range d.opt.Schedule.Reminders {
+		if r >= until.Sub(now) {
+			g.Reminded = append(g.Reminded, r)
+		}
+	}
 	return true, d.tellLate(tx, g, wait, missing)
 }
 

@@ -3,6 +3,7 @@ package daemon
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // holdAllBut sends a hold order for every ancient power but those named.
@@ -53,8 +54,16 @@ func TestLatePolicies(t *testing.T) {
 		mustContain(t, others.Text, "no orders from Rome", "The game waits for Rome until Wed 9 Dec 2026 21:00 UTC", "late policy: grace")
 		mustContain(t, h.subject(ms, harnessGM, "Deadline moved").Text, "waits for Rome")
 
+		// The late notice was the reminder: no second mail at the next
+		// tick, only the 2-hour reminder is still to come.
+		if ms := h.until(at(8).Add(time.Minute)); len(ms) != 0 {
+			t.Fatalf("a minute after the late notice: %s to %s", ms[0].Subject, ms[0].To)
+		}
+		if g := h.game("gr"); len(g.Reminded) != 1 || g.Reminded[0] != 24*time.Hour {
+			t.Fatalf("reminders marked sent in the grace: %v, want only the 24-hour one", g.Reminded)
+		}
 		// Rome orders within its grace: the phase is processed at once.
-		h.clock.Add(3 * 3600e9)
+		h.clock.Add(3 * time.Hour)
 		h.as(pl["rome"], "A Rom H")
 		h.outbox()
 		ms = h.until(h.clock.Now())
@@ -74,7 +83,10 @@ func TestLatePolicies(t *testing.T) {
 		h.holdAllBut(pl, "rome")
 		ms = h.until(at(18))
 		mustContain(t, h.only(ms, "rome@example.test").Subject, "Late: Fall 451 AUC Movement orders")
-		// Nobody orders in the grace: the phase is processed at its end.
+		// Nobody orders in the grace: Rome is reminded 2 hours before its
+		// end, and the phase is processed at its end.
+		ms = h.until(at(19).Add(-2 * time.Hour))
+		mustContain(t, h.only(ms, "rome@example.test").Subject, "Reminder: Fall 451 AUC Movement orders due")
 		ms = h.until(at(19))
 		mustContain(t, h.results(ms, "greece@example.test"), "The game waited for Rome (late=grace).", "Sent no orders (civil disorder): Rome.")
 	})
@@ -90,7 +102,7 @@ func TestLatePolicies(t *testing.T) {
 		mustContain(t, h.only(ms, "rome@example.test").Text, "The deadline moves to Wed 9 Dec 2026 09:00 UTC for everyone", "at most until Wed 9 Dec 2026 21:00 UTC")
 		h.as(pl["persia"], "A Dam H")
 		h.outbox()
-		ms = h.until(at(9).Add(-12 * 3600e9))
+		ms = h.until(at(9).Add(-12 * time.Hour))
 		mustContain(t, h.subject(ms, "greece@example.test", "Deadline moved").Text, "no orders from Rome.", "until Wed 9 Dec 2026 21:00 UTC")
 		ms = h.until(at(9))
 		text := h.results(ms, "greece@example.test")

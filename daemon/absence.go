@@ -53,7 +53,7 @@ func absenceAllowance(o store.GameOptions) int {
 	return defaultAbsenceDays
 }
 
-// end is when absence a is over: the end of its last day.
+// absenceEnd is when absence a is over: the end of its last day.
 func absenceEnd(a store.Absence) time.Time { return a.To.AddDate(0, 0, 1) }
 
 func absenceDays(a store.Absence) int { return int(absenceEnd(a).Sub(a.From) / (24 * time.Hour)) }

@@ -75,6 +75,23 @@ func TestAbsence(t *testing.T) {
 		}
 	})
 
+	t.Run("at most 20 absences, within a year", func(t *testing.T) {
+		h := newHarness(t)
+		_, pl := h.startAncient("many", "absence_days=60")
+		var text string
+		for i := range maxAbsences + 1 {
+			day := at(10).AddDate(0, 0, 2*i).Format("2006-01-02")
+			h.as(pl["egypt"], "SET ABSENCE from "+day+" to "+day)
+			text = h.reply(h.outbox(), "egypt@example.test").Text
+		}
+		mustContain(t, text, "SET ABSENCE refused: you have announced 20 absences in many already.")
+		if g := h.game("many"); len(g.Absences) != maxAbsences {
+			t.Fatalf("%d absences stored, want %d", len(g.Absences), maxAbsences)
+		}
+		h.as(pl["rome"], "SET ABSENCE from 2028-01-01 to 2028-01-02")
+		mustContain(t, h.reply(h.outbox(), "rome@example.test").Text, "SET ABSENCE refused: 2028-01-01 is more than a year ahead.")
+	})
+
 	t.Run("pause: the clock stops for the absence", func(t *testing.T) {
 		h := newHarness(t)
 		_, pl := h.startAncient("stop", "absence=pause")

@@ -409,12 +409,12 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 	}
 	b.WriteString(strings.TrimRight(rec.Public+rec.Position, "\n"))
 	b.WriteString("\n")
+	b.WriteString(lateNote(g, rec)) // grace.go: public, before the reader's own part
 	if private != "" {
 		b.WriteString("\n--- for you only ---\n")
 		b.WriteString(strings.TrimRight(private, "\n"))
 		b.WriteString("\n")
 	}
-	b.WriteString(lateNote(g, rec)) // grace.go
 	if g.Status == store.Active && !g.Deadline.IsZero() {
 		fmt.Fprintf(&b, "\n%s: orders due by %s\n", g.PhaseTitle, d.showTime(g.Deadline, p))
 	}

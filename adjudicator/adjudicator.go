@@ -97,6 +97,12 @@ type Info struct {
 	// none. An engine that declares any implements Agreer, which says
 	// what each is called.
 	Agreements []Agreement
+	// Year lists the phases of one game year in order, by kind, when every
+	// year has the same ones and the engine only skips a phase that no
+	// power has anything to order in (Diplomacy: orders, retreat, orders,
+	// retreat, build); Status.YearStep places each phase in it. A fixed
+	// calendar keeps a skipped phase's day with it. Nil: no fixed year.
+	Year []PhaseKind
 }
 
 // Agreement is a kind of ending the surviving powers agree on.
@@ -138,6 +144,9 @@ type Status struct {
 	ID    string    // stable, sortable phase id, e.g. "S1901M", "F451R"
 	Title string    // e.g. "Spring 1901 Movement", "Fall 451 AUC Retreats"
 	Kind  PhaseKind // schedule slot
+	// YearStep is the phase's index in Info.Year (0 when the engine
+	// declares no year).
+	YearStep int
 	// Waiting lists the powers that have something to order this phase
 	// (units to move, retreats to make, builds or disbands owed).
 	Waiting []string

@@ -139,11 +139,12 @@ func init() {
 		{orders.VerbRefuse, decider, cmdRefuse, usage{"REFUSE <address> [note]", "(senior diplomat) decline such a request"}, usage{"REFUSE <address> [note]", "decline such a request"}, needsJunior},
 		{orders.VerbRelease, diplomat, cmdRelease, usage{"RELEASE <address>", "(senior diplomat) a junior leaves your power"}, usage{}, needsJunior},
 		{orders.VerbSetZone, signedUp, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}, anyGame},
+		{verbAbsence, diplomat, cmdAbsence, usage{"SET ABSENCE from <date> to <date>", "days you will be away (UTC dates such as\n2026-12-20), within the game's allowance:\ndeadlines wait for you (RULES says how);\nSET ABSENCE OFF withdraws"}, usage{}, anyGame},
 		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}, anyGame},
 		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}, anyGame},
 		{orders.VerbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held; shows nothing of\nthe others' orders"}, usage{}, needsPreview},
 
-		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nobserver_press=on|off grey=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games) seats=approve|open|closed\nmin_ontime=80 (percent of phases ordered)\nfirst_pick=previous|<address>,…;\nother keys go to the game"}, usage{}, anyGame},
+		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nobserver_press=on|off grey=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games) calendar=weekly|rolling\nlate=process|grace|extend grace=24h\ngrace_every=5 late_limit=72h\nabsence=move|pause|off absence_days=14\nseats=approve|open|closed\nmin_ontime=80 (percent of phases ordered)\nfirst_pick=previous|<address>,…;\nother keys go to the game"}, usage{}, anyGame},
 		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}, anyGame},
 		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}, anyGame},
 		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}, anyGame},
@@ -262,6 +263,9 @@ func (mc *mailCtx) introduction() string {
 
 // command runs one command after checking who may use it.
 func (mc *mailCtx) command(cmd *orders.Command) error {
+	if cmd.Verb == orders.VerbSet && cmd.Arg == "absence" && !mc.gm { // a player's SET ABSENCE (absence.go); the GM's is the option
+		cmd = &orders.Command{Verb: verbAbsence, Game: cmd.Game, Arg: cmd.Options["absence"]}
+	}
 	spec, ok := commands[cmd.Verb]
 	if !ok {
 		mc.say("%s: I know this command but it is not available here.", cmd.Verb)
@@ -683,12 +687,18 @@ func (mc *mailCtx) maybeEarly() error {
 	// a retreat or build phase when all who owe have sent.
 	onReceipt := ps.EndsTurn ||
 		g.Options.Pace == "fast" && (kind == adjudicator.PhaseRetreat || kind == adjudicator.PhaseBuild)
-	if !onReceipt && !g.Options.ProcessEarly {
+	if !onReceipt && !g.Options.ProcessEarly && len(g.Graced) == 0 {
 		return nil
 	}
 	st, err := loadStanding(mc.tx.Tx, g) // not every version: see standing.go
 	if err != nil {
 		return err
+	}
+	if waiting, done := waitingLate(g, st); waiting { // grace.go: the late powers have all ordered
+		if done && g.Deadline.After(mc.now) {
+			g.Deadline = mc.now
+		}
+		return nil
 	}
 	for _, p := range g.Waiting {
 		if onReceipt && !st.sent(p) {
@@ -832,6 +842,7 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 			return err
 		}
 		fmt.Fprintf(&b, "\n%s — deadline %s\n", g.PhaseTitle, mc.d.showTime(g.Deadline, mc.player))
+		b.WriteString(scheduleStatus(g, mc.now)) // calendar.go: the pace vote, absences
 		for _, p := range st.Waiting {
 			mark := "no orders yet"
 			if orders.sent(p) {
@@ -987,7 +998,9 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if e, err := engineFor(mc.game); err == nil && e.Info().Rules != "" {
 		b.WriteString(e.Info().Rules + "\n\n")
 	}
-	b.WriteString(ordersRules + "\n\n" + pressRules(mc.game) + "\n\n")
+	b.WriteString(ordersRules + "\n\n")
+	b.WriteString(scheduleRules(mc.game) + "\n\n") // calendar.go
+	b.WriteString(pressRules(mc.game) + "\n\n")
 	if e, err := engineFor(mc.game); err == nil {
 		b.WriteString(playRules(mc.game, e) + "\n") // endrules.go
 	}
@@ -1045,6 +1058,10 @@ func cmdPace(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("PACE: write PACE FAST or PACE SLOW.")
 		return nil
 	}
+	if why := paceRefusal(g); why != "" { // calendar.go: the seed's pace vote
+		mc.say("PACE: %s", why)
+		return nil
+	}
 	if g.PaceVotes == nil {
 		g.PaceVotes = map[string]store.Pace{}
 	}
@@ -1056,7 +1073,7 @@ func cmdPace(mc *mailCtx, cmd *orders.Command) error {
 		}
 	}
 	mc.say("Your vote for %s: pace %s (%d of %d surviving powers agree).", powerName(g, mc.player.Power), pace, n, len(g.Alive))
-	if 2*n > len(g.Alive) && g.Options.Pace != pace {
+	if 2*n > len(g.Alive) && g.Options.Pace != pace && (pace == store.PaceFast || !seedPaceVote(g)) {
 		g.Options.Pace = pace
 		g.PaceVotes = nil
 		if err := mc.audit("pace", string(pace)); err != nil {

@@ -84,6 +84,7 @@ func resultsBody(text string) string {
 func TestRollbackThenReprocessGivesIdenticalResults(t *testing.T) {
 	h := newHarness(t)
 	gm, pl := h.startStandard("rb")
+	h.send(harnessGM, gm, "SET calendar=rolling") // a pace vote on day one: the free vote of the rolling schedule
 	eng := pl["england"]
 	junior := h.addJunior("rb", "england", eng, "deputy@example.test")
 	h.send("watcher@example.test", "", "OBSERVE rb")

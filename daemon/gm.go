@@ -71,6 +71,7 @@ func gmProcess(mc *mailCtx, _ *orders.Command) error {
 		return nil
 	}
 	g.Deadline = mc.now.UTC()
+	g.ProcessNow = true // no late policy waits (grace.go)
 	mc.say("%s of %s will be processed now (within the minute).", g.PhaseTitle, g.Name)
 	if err := mc.audit("process", g.PhaseID); err != nil {
 		return err
@@ -369,7 +370,13 @@ func gmPublish(mc *mailCtx, _ *orders.Command) error {
 		return mc.d.endGame(mc.tx, g, ruleResult(st, g), "", rec)
 	}
 	mc.d.openPhase(g, g.OpenPhase, mc.now) // its clock starts now
-	return mc.d.publishResults(mc.tx, g, rec)
+	if err := mc.d.publishResults(mc.tx, g, rec); err != nil {
+		return err
+	}
+	if rec.Open != nil {
+		return mc.d.paceVoteNews(mc.tx, g, rec.Open.CalYear) // calendar.go
+	}
+	return nil
 }
 
 func gmRollback(mc *mailCtx, _ *orders.Command) error {
@@ -613,8 +620,8 @@ func gmSet(mc *mailCtx, cmd *orders.Command) error {
 		return nil
 	}
 	g.Options = opts
-	mc.say("Options of %s: pace %s, press %s, anonymous announcements %s, press in retreat/build phases %s, observers' press %s, grey press %s, preview %s, process early %s, draw prize %s%s.",
-		g.Name, opts.Pace, opts.Press, onOff(opts.PSA), onOff(opts.PressInAdj), onOff(opts.ObserverPress), onOff(opts.GreyPress), onOff(opts.Preview), onOff(opts.ProcessEarly), onOff(opts.DrawPrize), engineOptions(opts))
+	mc.say("Options of %s: pace %s, press %s, anonymous announcements %s, press in retreat/build phases %s, observers' press %s, grey press %s, preview %s, process early %s, draw prize %s%s.\n%s",
+		g.Name, opts.Pace, opts.Press, onOff(opts.PSA), onOff(opts.PressInAdj), onOff(opts.ObserverPress), onOff(opts.GreyPress), onOff(opts.Preview), onOff(opts.ProcessEarly), onOff(opts.DrawPrize), engineOptions(opts), scheduleOptions(opts))
 	mc.say("%s", playOptions(opts)) // endrules.go
 	if err := mc.audit("set", fmt.Sprint(cmd.Options)); err != nil {
 		return err

@@ -171,6 +171,12 @@ func (d *Daemon) loadDue(tx *txn, name string, now time.Time) (*phaseJob, bool, 
 	if g.Pending != nil || g.Deadline.IsZero() || g.Deadline.After(now) {
 		return nil, true, tx.PutGame(g) // index out of step with the record: rewrite it
 	}
+	if wait, err := d.atDeadline(tx, g, now); err != nil || wait { // grace.go: the late policy
+		if err != nil {
+			return nil, false, err
+		}
+		return nil, true, tx.PutGame(g)
+	}
 	job := &phaseJob{g: g, seed: seedOf(g), open: g.OpenPhase.Clone()}
 	if job.e, err = engineFor(g); err != nil {
 		return nil, false, err
@@ -276,7 +282,10 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 	if err := tx.PutGame(g); err != nil {
 		return err
 	}
-	return d.publishResults(tx, g, &rec)
+	if err := d.publishResults(tx, g, &rec); err != nil {
+		return err
+	}
+	return d.paceVoteNews(tx, g, job.open.CalYear) // calendar.go
 }
 
 // nextPhase is the value of a phase the engine has just opened, number
@@ -289,6 +298,7 @@ func nextPhase(g *store.Game, st adjudicator.Status, number int, lastOrdersEnd t
 		PhaseSeed: phaseSeed(g.Seed, number), LastOrdersEnd: lastOrdersEnd,
 		Waiting: st.Waiting, Alive: st.Alive, PaceVotes: maps.Clone(g.PaceVotes),
 	}
+	advanceCalendar(g.OpenPhase, st, &p, number == 0) // calendar.go
 	for power, l := range g.Locks {
 		if l.Always && l.By == seniorOf(g, power) {
 			if p.Locks == nil {
@@ -311,8 +321,9 @@ func (d *Daemon) openPhase(g *store.Game, p store.OpenPhase, now time.Time) {
 	p.Reminded = nil
 	p.Deadline = time.Time{}
 	if g.Pending == nil {
-		p.Deadline = d.opt.Schedule.gameDeadline(g.Options, adjudicator.PhaseKind(p.PhaseKind), now, p.LastOrdersEnd)
+		p.Deadline = d.phaseDeadline(g, &p, now) // calendar.go
 	}
+	p.FirstDeadline, p.Late, p.Graced, p.ProcessNow = time.Time{}, nil, nil, false // grace.go
 	g.OpenPhase = p
 }
 
@@ -424,6 +435,7 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 	}
 	b.WriteString(strings.TrimRight(rec.Public+rec.Position, "\n"))
 	b.WriteString("\n")
+	b.WriteString(lateNote(g, rec)) // grace.go: public, before the reader's own part
 	if private != "" {
 		b.WriteString("\n--- for you only ---\n")
 		b.WriteString(strings.TrimRight(private, "\n"))

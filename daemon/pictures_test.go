@@ -60,7 +60,7 @@ func TestResultsMailCarriesThePicture(t *testing.T) {
 
 	tb.As(players["france"], "A Bur-Mun")
 	tb.Outbox()
-	tb.Wait(49 * time.Hour)
+	tb.Wait(73 * time.Hour) // Fall orders are due on Friday (the weekly calendar, calendar.go)
 	tb.Outbox()
 
 	tb.As(players["england"], "MAP S1901M")

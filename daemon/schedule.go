@@ -22,6 +22,13 @@ import (
 // end as soon as every power that owes orders has sent them, at the latest
 // FastAdjust after they open, and the next order deadline is still counted
 // from the end of the last order phase, so a whole year takes two days.
+//
+// That is the rolling schedule. On the weekly calendar (calendar.go, the
+// default of games whose engine declares a fixed year) the same lengths,
+// laid end to end over the engine's year, give each phase its day in the
+// week, and a skipped phase keeps its day. What a deadline does to a power
+// without orders is the game's late policy (grace.go); announced absences
+// move deadlines (absence.go).
 type Schedule struct {
 	Orders       time.Duration   `toml:"orders"`
 	Retreats     time.Duration   `toml:"retreats"`

@@ -54,7 +54,7 @@ func TestOpenSeatTakenOverWithTheGMsApproval(t *testing.T) {
 	daemontest.Contains(t, welcome.Text,
 		"You take over England in seat1 (an open seat, approved by the GM)",
 		"Your password:",
-		"The game is in Fall 1901 Movement; orders are due by Tue 8 Dec 2026",
+		"The game is in Fall 1901 Movement; orders are due by Fri 11 Dec 2026",
 		"England owes orders this phase",
 		"The position now:\nFall 1901 Movement\n",
 		"England: 3 centres (Edi Lon Lvp)",

@@ -132,6 +132,9 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 		engine[key] = opts[k]
 		changed = true
 	}
+	if err := checkScheduleOptions(o, e); err != nil { // calendar.go, grace.go
+		return err
+	}
 	if !changed {
 		return nil
 	}
@@ -214,6 +217,7 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	if gm != "" {
 		g.GM = []string{strings.ToLower(gm)}
 	}
+	g.Options.Calendar = defaultCalendar(e) // calendar.go
 	if err := applyOptions(&g.Options, e, true, opts, &g.Variant); err != nil {
 		return nil, err
 	}

@@ -264,6 +264,9 @@ func TestDemoGameMatchesAdjudicator(t *testing.T) {
 			if res.Over {
 				want["over"] = 1
 			}
+			if n := paceVoteMails(res); n > 0 {
+				want["pace vote"] = n
+			}
 			for _, ph := range res.Phases {
 				if slices.Contains(ph.Forgot, p.Power) {
 					want["reminder"]++
@@ -462,8 +465,27 @@ func kindOf(p *Player, m Received) string {
 		return "reminder"
 	case m.Subject == prefix+"Game over":
 		return "over"
+	case m.Subject == prefix+"Pace vote":
+		return "pace vote"
 	}
 	return "other: " + m.Subject
+}
+
+// paceVoteMails is how many "Pace vote" announcements each reader of a
+// Diplomacy game on the weekly calendar gets (daemon/calendar.go): when
+// its third game year opens (the vote), its fourth (the second vote, the
+// demo's players never voting) and its fifth (slow for good).
+func paceVoteMails(res *Result) int {
+	if res.Family != "" && res.Family != "diplomacy" {
+		return 0 // the other games are on the rolling schedule: no pace vote
+	}
+	var years []string
+	for _, ph := range res.Phases {
+		if f := strings.Fields(ph.Title); len(f) > 1 && !slices.Contains(years, f[1]) && strings.HasPrefix(ph.ID, "S") {
+			years = append(years, f[1])
+		}
+	}
+	return max(0, min(len(years), 5)-2)
 }
 
 // TestPlanMisorders: the brain's spoilt lines read as it expects — an
@@ -566,6 +588,9 @@ func checkGMInbox(t *testing.T, res *Result) {
 	want := map[string]int{"welcome": 1, "answer": 1, "started": 1, "results": len(res.Phases)}
 	if res.Over {
 		want["over"] = 1
+	}
+	if n := paceVoteMails(res); n > 0 {
+		want["pace vote"] = n
 	}
 	got := map[string]int{}
 	for _, m := range res.GM.Inbox {

@@ -127,7 +127,7 @@ func TestE2EPictures(t *testing.T) {
 
 	e.send(eng.addr, tokenAddr(eng.token), "F Nth - Nwy")
 	e.next(eng.addr, "Re:")
-	e.clock.Add(48 * time.Hour)
+	e.clock.Add(72 * time.Hour) // Fall orders are due on Friday (the weekly calendar)
 	e.srv.Kick()
 	e.next(eng.addr, "Fall 1901 Movement — results")
 

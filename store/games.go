@@ -80,6 +80,11 @@ type Game struct {
 	// serving). Ended is when the game ended.
 	Seniors []SeniorTerm `json:"seniors,omitempty"`
 	Ended   time.Time    `json:"ended,omitzero"`
+	// GraceUsed is, per player address, the number of the phase in which
+	// the game last waited for them with their grace (daemon/grace.go).
+	GraceUsed map[string]int `json:"grace_used,omitempty"`
+	// Absences are the players' SET ABSENCE announcements (daemon/absence.go).
+	Absences []Absence `json:"absences,omitempty"`
 }
 
 // SeniorTerm is one diplomat's time as the senior diplomat of a power;
@@ -89,6 +94,15 @@ type SeniorTerm struct {
 	Address string    `json:"address"`
 	From    time.Time `json:"from"`
 	To      time.Time `json:"to,omitzero"`
+}
+
+// Absence is one player's announced absence, From to To (both whole
+// days, UTC: From 00:00 to the end of To).
+type Absence struct {
+	Address string    `json:"address"`
+	Power   string    `json:"power"`
+	From    time.Time `json:"from"`
+	To      time.Time `json:"to"`
 }
 
 // OpenPhase is everything the open phase of a game owns: which phase it
@@ -128,6 +142,20 @@ type OpenPhase struct {
 	// survivor, this phase: power → the ending ("draw greece rome",
 	// "concede rome").
 	Proposals map[string]string `json:"proposals,omitempty"`
+	// The weekly calendar (daemon/calendar.go): CalStart is when game
+	// year 0 began on it (moved on by whole weeks when the game fell a
+	// week behind), CalYear the game years played since, YearStep the
+	// phase's place in its year as the engine declares it.
+	CalStart time.Time `json:"cal_start,omitzero"`
+	CalYear  int       `json:"cal_year,omitempty"`
+	YearStep int       `json:"year_step,omitempty"`
+	// Lateness (daemon/grace.go): the deadline that passed first (zero
+	// until one has), the powers that had not ordered then, and those the
+	// game waited for after it.
+	FirstDeadline time.Time `json:"first_deadline,omitzero"`
+	ProcessNow    bool      `json:"process_now,omitempty"` // the GM's PROCESS: no late policy waits
+	Late          []string  `json:"late,omitempty"`
+	Graced        []string  `json:"graced,omitempty"`
 }
 
 // Offsets are lengths of time before a deadline (the reminders sent for
@@ -206,6 +234,8 @@ func (p OpenPhase) Clone() OpenPhase {
 	p.PaceVotes = maps.Clone(p.PaceVotes)
 	p.Ready = maps.Clone(p.Ready)
 	p.Locks = maps.Clone(p.Locks)
+	p.Late = slices.Clone(p.Late)
+	p.Graced = slices.Clone(p.Graced)
 	return p
 }
 
@@ -261,6 +291,25 @@ type GameOptions struct {
 	// TurnTime is the deadline of each turn or step of a sequential game
 	// (0: the schedule's turn length), so a GM can keep steps short.
 	TurnTime time.Duration `json:"turn_time,omitempty"`
+	// Calendar is "weekly" (the seed's: one game year per week, each
+	// phase on its day even when an earlier one was skipped) or
+	// "rolling" (each deadline counted from when its phase opened); ""
+	// in a game created before the option existed is rolling.
+	Calendar string `json:"calendar,omitempty"`
+	// Late is what happens at a deadline to a power that has not ordered:
+	// "process" ("": process anyway), "grace" (wait Grace for it, once per
+	// player every GraceEvery phases) or "extend" (extend for everyone by
+	// Grace at a time, at most LateLimit past the first deadline).
+	Late       string        `json:"late,omitempty"`
+	Grace      time.Duration `json:"grace,omitempty"`
+	GraceEvery int           `json:"grace_every,omitempty"`
+	LateLimit  time.Duration `json:"late_limit,omitempty"`
+	// Absence is what a player's SET ABSENCE does: "move" ("": a deadline
+	// falling in the absence moves to its end), "pause" (the clock stops
+	// for the absence) or "off" (not allowed); AbsenceDays is each
+	// player's allowance per game (0: the daemon's default).
+	Absence     string `json:"absence,omitempty"`
+	AbsenceDays int    `json:"absence_days,omitempty"`
 	// Engine holds the options the game's engine reads (its New), as the
 	// GM wrote them; the daemon only passes them on.
 	Engine map[string]string `json:"engine,omitempty"`

@@ -58,7 +58,27 @@ func (e *Engine) Info() adjudicator.Info {
 	}
 	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in Spring %s.", e.m.Victory, e.m.YearName(e.m.StartYear))
 	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules, Examples: e.examples(), Diplomats: true,
-		PreviewAlone: true, SummaryInResults: true, Agreements: agreements}
+		PreviewAlone: true, SummaryInResults: true, Agreements: agreements, Year: year}
+}
+
+// year is a Diplomacy game year (Info.Year): Spring movement and
+// retreats, Fall movement and retreats, Winter adjustments. The engine
+// skips a retreat or adjustment phase in which nobody has anything to order.
+var year = []adjudicator.PhaseKind{adjudicator.PhaseOrders, adjudicator.PhaseRetreat, adjudicator.PhaseOrders, adjudicator.PhaseRetreat, adjudicator.PhaseBuild}
+
+// yearStep is p's index in year.
+func yearStep(p Phase) int {
+	switch {
+	case p.Season == Winter:
+		return 4
+	case p.Season == Fall && p.Type == Retreats:
+		return 3
+	case p.Season == Fall:
+		return 2
+	case p.Type == Retreats:
+		return 1
+	}
+	return 0
 }
 
 // examples are order lines that work on this map, built from its start
@@ -257,7 +277,7 @@ func (e *Engine) Status(state []byte) (adjudicator.Status, error) {
 
 func (e *Engine) status(g *gameState) adjudicator.Status {
 	pos := g.pos
-	st := adjudicator.Status{ID: pos.Phase.ID(), Title: e.m.PhaseTitle(pos.Phase), Scores: map[string]int{}, Over: g.over}
+	st := adjudicator.Status{ID: pos.Phase.ID(), Title: e.m.PhaseTitle(pos.Phase), YearStep: yearStep(pos.Phase), Scores: map[string]int{}, Over: g.over}
 	switch pos.Phase.Type {
 	case Movement:
 		st.Kind = adjudicator.PhaseOrders

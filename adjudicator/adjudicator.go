@@ -91,6 +91,12 @@ type Info struct {
 	// one picture for all readers. Engines that are no Viewer draw one
 	// anyway.
 	PublicPicture bool
+	// ForgedPress is true when the game's own rules let players forge
+	// press in another power's name (Diplomacy's seed: "Players are
+	// encouraged and allowed to forge private messages"): a new game has
+	// grey press on unless its GM says grey=off. False: off unless the GM
+	// says grey=on.
+	ForgedPress bool
 	// Agreements are the endings, besides a draw of every survivor, that
 	// the surviving powers may agree on by a unanimous secret vote (a
 	// smaller draw named in the proposal, a concession to one power); nil:

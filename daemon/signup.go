@@ -101,10 +101,10 @@ func boolOption(field func(*store.GameOptions) *bool) func(*store.GameOptions, s
 }
 
 func defaultOptions() store.GameOptions {
-	// Observers' press and grey press are on as the seed has them: "People
-	// who are not playing are allowed ... to PM with the players";
-	// "Players are encouraged and allowed to forge private messages".
-	return store.GameOptions{Pace: store.PaceSlow, Press: store.PressAll, PSA: true, PressInAdj: true, ObserverPress: true, GreyPress: true}
+	// Observers' press is on as the seed has it: "People who are not
+	// playing are allowed ... to PM with the players". Grey press is the
+	// engine's to declare (Info.ForgedPress; see createGame).
+	return store.GameOptions{Pace: store.PaceSlow, Press: store.PressAll, PSA: true, PressInAdj: true, ObserverPress: true}
 }
 
 // applyOptions sets options from a CREATE or SET command: the daemon's own
@@ -218,6 +218,7 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 		g.GM = []string{strings.ToLower(gm)}
 	}
 	g.Options.Calendar = defaultCalendar(e) // calendar.go
+	g.Options.GreyPress = e.Info().ForgedPress
 	if err := applyOptions(&g.Options, e, true, opts, &g.Variant); err != nil {
 		return nil, err
 	}

@@ -58,7 +58,7 @@ func (e *Engine) Info() adjudicator.Info {
 	}
 	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in Spring %s.", e.m.Victory, e.m.YearName(e.m.StartYear))
 	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules, Examples: e.examples(), Diplomats: true,
-		PreviewAlone: true, SummaryInResults: true, Agreements: agreements, Year: year}
+		PreviewAlone: true, SummaryInResults: true, Agreements: agreements, Year: year, ForgedPress: true}
 }
 
 // year is a Diplomacy game year (Info.Year): Spring movement and

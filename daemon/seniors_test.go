@@ -171,3 +171,18 @@ func TestDrawPrizeToTheLongestServingSenior(t *testing.T) {
 	over := daemontest.One(t, tb.Outbox(), "second-rome@example.test", "Game over")
 	daemontest.Contains(t, over.Text, "Draw prize: ", "had 2 senior diplomats. The game's prize goes to the one who served longest as its senior: second-", "@example.test (3 days).")
 }
+
+// The README: "The GM changes the pbemd options but seed with SET at any
+// time, and the game's own options only while it takes sign-ups."
+func TestSetChangesWhatTheReadmeSays(t *testing.T) {
+	tb := daemontest.New(t)
+	gm := tb.Create("so2", "ancientmed", "")
+	tb.Send(daemontest.GM, gm, "SET seed=5")
+	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text, "SET refused", "Nothing was changed.")
+	tb.SignUp("so2", ancmedPowers)
+	tb.Outbox()
+	tb.Send(daemontest.GM, gm, "SET grey=off")
+	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text, "grey press off")
+	tb.Send(daemontest.GM, gm, "SET victory=12")
+	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text, "SET refused", "fixed once it has started")
+}

@@ -995,13 +995,14 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 		return nil
 	}
 	var b strings.Builder
-	if e, err := engineFor(mc.game); err == nil && e.Info().Rules != "" {
+	e, err := engineFor(mc.game)
+	if err == nil && e.Info().Rules != "" {
 		b.WriteString(e.Info().Rules + "\n\n")
 	}
 	b.WriteString(ordersRules + "\n\n")
 	b.WriteString(scheduleRules(mc.game) + "\n\n") // calendar.go
 	b.WriteString(pressRules(mc.game) + "\n\n")
-	if e, err := engineFor(mc.game); err == nil {
+	if err == nil {
 		b.WriteString(playRules(mc.game, e) + "\n") // endrules.go
 	}
 	if mc.game.HouseRules != "" {

@@ -68,7 +68,11 @@ func TestConcession(t *testing.T) {
 	for _, p := range standardPowers {
 		tb.As(pl[p], "CONCEDE Russia")
 	}
-	over := daemontest.One(t, tb.Outbox(), "england@example.test", "Game over")
+	ms := tb.Outbox()
+	for _, p := range standardPowers { // every player is told, not only the last voter
+		daemontest.Contains(t, daemontest.One(t, ms, pl[p].Addr, "Game over").Text, "conceded the game to Russia")
+	}
+	over := daemontest.One(t, ms, "england@example.test", "Game over")
 	daemontest.Contains(t, over.Text, "c1 is over. The surviving powers conceded the game to Russia, which wins.",
 		"Every surviving power voted for conceding the game to Russia.",
 		"The game's prize goes to the senior diplomat of Russia.")

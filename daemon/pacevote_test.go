@@ -53,8 +53,9 @@ func TestPaceVoteAsTheSeedRunsIt(t *testing.T) {
 		_, pl := h.startAncient("pass", "")
 		playWeek(h, "pass")
 		ms := playWeek(h, "pass")
-		news := h.subject(ms, "rome@example.test", "Pace vote")
-		mustContain(t, news.Text, "The first two weeks are over: the pace vote is open this week", "PACE FAST")
+		for _, p := range pl { // every player is told the vote is open
+			mustContain(t, h.subject(ms, p.addr, "Pace vote").Text, "The first two weeks are over: the pace vote is open this week", "PACE FAST")
+		}
 		if g := h.game("pass"); !g.Deadline.Equal(at(22)) {
 			t.Fatalf("the third week's Spring is due %s, want Tuesday 22 December", g.Deadline)
 		}

@@ -159,13 +159,32 @@ const (
 // paceVoteOpen reports whether the seed's pace vote is open in g's phase
 // and which one it is (1 or 2).
 func paceVoteOpen(g *store.Game) (int, bool) {
-	switch g.CalYear {
+	switch weeklyYear(g) {
 	case paceVoteFirst:
 		return 1, true
 	case paceVoteSecond:
 		return 2, true
 	}
 	return 0, false
+}
+
+// weeklyYear is how many game years g has played on the weekly calendar
+// before the open one: its weeks count from when the calendar began, at
+// CREATE or when the GM switched the game to it.
+func weeklyYear(g *store.Game) int {
+	return g.CalYear - g.WeeklyFrom
+}
+
+// startWeekly records that g, running, moves to the weekly calendar now:
+// its pace-vote weeks count from here. The year now open counts as its
+// first week only if it has just begun (its first step is open).
+func startWeekly(g *store.Game) {
+	g.WeeklyFrom = g.CalYear
+	if g.YearStep > 0 {
+		g.WeeklyFrom++
+	}
+	g.PaceVotes = nil
+	g.CalStart = time.Time{} // the next phase starts the calendar's week afresh
 }
 
 // seedPaceVote reports whether g's pace votes follow the seed (the weekly
@@ -185,7 +204,7 @@ func paceRefusal(g *store.Game) string {
 	if _, open := paceVoteOpen(g); open {
 		return ""
 	}
-	if g.CalYear < paceVoteFirst {
+	if weeklyYear(g) < paceVoteFirst {
 		return fmt.Sprintf("the pace vote is held after the first two weeks, in game year %d of the calendar (the third week); until then the game keeps the slow pace.", paceVoteFirst+1)
 	}
 	return "the pace vote was rejected twice, so the slow pace is kept for the whole game."
@@ -199,7 +218,7 @@ func (d *Daemon) paceVoteNews(tx *txn, g *store.Game, prevYear int) error {
 		return nil
 	}
 	var text string
-	switch g.CalYear {
+	switch weeklyYear(g) {
 	case paceVoteFirst:
 		text = "The first two weeks are over: the pace vote is open this week.\n" +
 			"Reply PACE FAST to move to 24 hours per phase with no separate retreat and build deadlines, or PACE SLOW to keep one game year per week.\n" +

@@ -109,6 +109,24 @@ func TestWeeklyCalendarKeepsTheSeedsDays(t *testing.T) {
 		mustContain(t, h.reply(h.outbox(), harnessGM).Text, "calendar=weekly: one game year per week")
 	})
 
+	t.Run("STATUS and LIST name it", func(t *testing.T) {
+		h := newHarness(t)
+		_, pl := h.startAncient("wk", "")
+		h.startAncient("roll", "calendar=rolling")
+		h.as(pl["rome"], "STATUS")
+		mustContain(t, h.reply(h.outbox(), pl["rome"].addr).Text, "calendar weekly, pace slow")
+		h.as(pl["rome"], "LIST")
+		text := h.reply(h.outbox(), pl["rome"].addr).Text
+		mustContain(t, text, "(weekly calendar)")
+		for _, line := range strings.Split(text, "\n") {
+			if strings.Contains(line, "roll ") && strings.Contains(line, "weekly") {
+				t.Errorf("the rolling game is listed as weekly: %q", line)
+			}
+		}
+		h.as(pl["rome"], "LIST roll")
+		mustContain(t, h.reply(h.outbox(), pl["rome"].addr).Text, "calendar rolling, pace slow")
+	})
+
 	t.Run("a game with no fixed year", func(t *testing.T) {
 		h := newHarness(t)
 		h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE toy1 toy calendar=weekly")

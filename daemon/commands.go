@@ -751,7 +751,11 @@ func cmdList(mc *mailCtx, cmd *orders.Command) error {
 	n := 0
 	err := mc.tx.EachGame(func(g *store.Game) error {
 		n++
-		fmt.Fprintf(&b, "  %-16s %-12s %-9s %s\n", g.Name, g.Variant, g.Status, gameLine(mc.d, g))
+		line := gameLine(mc.d, g)
+		if g.Options.Calendar == calendarWeekly && g.Status != store.Finished {
+			line += " (weekly calendar)"
+		}
+		fmt.Fprintf(&b, "  %-16s %-12s %-9s %s\n", g.Name, g.Variant, g.Status, line)
 		return nil
 	})
 	if err != nil {
@@ -796,8 +800,8 @@ func describeGame(d *Daemon, g *store.Game) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s (%s): %s\n", g.Name, g.Variant, g.Status)
 	fmt.Fprintf(&b, "  %s\n", gameLine(d, g))
-	fmt.Fprintf(&b, "  pace %s, press %s, anonymous announcements %s, observers' press %s, grey press %s\n",
-		g.Options.Pace, g.Options.Press, onOff(g.Options.PSA), onOff(g.Options.ObserverPress), onOff(g.Options.GreyPress))
+	fmt.Fprintf(&b, "  calendar %s, pace %s, press %s, anonymous announcements %s, observers' press %s, grey press %s\n",
+		calendarName(g.Options), g.Options.Pace, g.Options.Press, onOff(g.Options.PSA), onOff(g.Options.ObserverPress), onOff(g.Options.GreyPress))
 	if g.Paused {
 		fmt.Fprintf(&b, "  PAUSED: %s\n", g.PauseReason)
 	}

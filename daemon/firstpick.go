@@ -79,7 +79,7 @@ func firstPickers(tx *store.Tx, g *store.Game) ([]string, string, error) {
 	}
 	var out []string
 	for _, w := range last.Winners {
-		if s := seniorOf(last, w); s != "" && !slices.Contains(out, s) {
+		if s := seniorOf(last, w); s != "" && !slices.Contains(out, s) && lostPower(last, s) == "" { // lost.go
 			out = append(out, s)
 		}
 	}

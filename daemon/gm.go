@@ -619,6 +619,9 @@ func gmSet(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("SET refused: %v. Nothing was changed.", err)
 		return nil
 	}
+	if opts.Calendar == calendarWeekly && g.Options.Calendar != calendarWeekly && g.Status != store.Forming {
+		startWeekly(g) // calendar.go: the pace-vote weeks start now
+	}
 	g.Options = opts
 	mc.say("Options of %s: pace %s, press %s, anonymous announcements %s, press in retreat/build phases %s, observers' press %s, grey press %s, preview %s, process early %s, draw prize %s%s.\n%s",
 		g.Name, opts.Pace, opts.Press, onOff(opts.PSA), onOff(opts.PressInAdj), onOff(opts.ObserverPress), onOff(opts.GreyPress), onOff(opts.Preview), onOff(opts.ProcessEarly), onOff(opts.DrawPrize), engineOptions(opts), scheduleOptions(opts))

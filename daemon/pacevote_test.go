@@ -104,6 +104,25 @@ func TestPaceVoteAsTheSeedRunsIt(t *testing.T) {
 		}
 	})
 
+	// The weeks are the weekly calendar's: a game the GM moves to it
+	// after three rolling years holds its votes two weeks after that.
+	t.Run("weeks counted from the GM's switch to the weekly calendar", func(t *testing.T) {
+		h := newHarness(t)
+		gm, pl := h.startAncient("late", "calendar=rolling")
+		for range 3 {
+			playWeek(h, "late")
+		}
+		h.send(harnessGM, gm, "SET calendar=weekly")
+		mustContain(t, h.reply(h.outbox(), harnessGM).Text, "calendar weekly")
+		ms := vote(h, pl, "FAST", "rome")
+		mustContain(t, h.reply(ms, "rome@example.test").Text, "held after the first two weeks")
+		playWeek(h, "late")
+		ms = playWeek(h, "late")
+		mustContain(t, h.subject(ms, "egypt@example.test", "Pace vote").Text, "The first two weeks are over: the pace vote is open this week")
+		ms = vote(h, pl, "FAST", "rome", "greece", "egypt")
+		mustContain(t, h.subject(ms, "persia@example.test", "Pace changed").Text, "fast pace")
+	})
+
 	t.Run("the rolling schedule keeps the free vote", func(t *testing.T) {
 		h := newHarness(t)
 		_, pl := h.startAncient("free", "calendar=rolling")

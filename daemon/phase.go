@@ -379,13 +379,14 @@ func (d *Daemon) endGame(tx *txn, g *store.Game, res adjudicator.Result, why str
 				return err
 			}
 			b.WriteString(prize)
-			if drawn != "" && len(seniorsOf(g, drawn, now)) > 1 && d.diplomats(g) {
+			if drawn != "" && d.diplomats(g) && (len(seniorsOf(g, drawn, now)) > 1 || lostPower(g, seniorOf(g, drawn)) != "") {
 				b.WriteString(prizeLine(g, drawn, now, true)) // several seniors: the longest serving (seniority.go)
 			}
 		case len(winners) == 1 && seniorOf(g, winners[0]) != "":
 			b.WriteString(prizeLine(g, winners[0], now, d.diplomats(g))) // seniority.go
 		}
 	}
+	b.WriteString(lostNote(g, winners)) // lost.go
 	if why != "" {
 		b.WriteString(why + "\n")
 	}

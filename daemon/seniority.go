@@ -111,7 +111,22 @@ func prizeLine(g *store.Game, power string, now time.Time, diplomats bool) strin
 		return fmt.Sprintf("The game's prize goes to the player of %s.\n", pn)
 	}
 	all := seniorsOf(g, power, now)
+	// A senior who had lost a power before counts as having lost (lost.go).
+	var lost []string
+	all = slices.DeleteFunc(all, func(s seniorService) bool {
+		if lostPower(g, s.Address) != "" {
+			lost = append(lost, s.Address)
+			return true
+		}
+		return false
+	})
+	if len(lost) > 0 && len(all) == 0 {
+		return fmt.Sprintf("Nobody wins the game's prize: the senior diplomat of %s (%s) had lost a power earlier and counts as having lost.\n", pn, strings.Join(lost, ", "))
+	}
 	if len(all) <= 1 {
+		if len(lost) > 0 {
+			return fmt.Sprintf("The game's prize goes to %s, senior diplomat of %s. Not counted, having lost a power earlier: %s.\n", all[0].Address, pn, strings.Join(lost, ", "))
+		}
 		return fmt.Sprintf("The game's prize goes to the senior diplomat of %s.\n", pn)
 	}
 	var b strings.Builder
@@ -119,6 +134,9 @@ func prizeLine(g *store.Game, power string, now time.Time, diplomats bool) strin
 	b.WriteString("Senior diplomats of " + pn + ":\n")
 	for _, s := range all {
 		fmt.Fprintf(&b, "  %s: %s\n", s.Address, humanDuration(s.Served))
+	}
+	if len(lost) > 0 {
+		fmt.Fprintf(&b, "Not counted, having lost a power earlier: %s.\n", strings.Join(lost, ", "))
 	}
 	return b.String()
 }

@@ -85,6 +85,11 @@ type Game struct {
 	GraceUsed map[string]int `json:"grace_used,omitempty"`
 	// Absences are the players' SET ABSENCE announcements (daemon/absence.go).
 	Absences []Absence `json:"absences,omitempty"`
+	// WeeklyFrom is the calendar year (OpenPhase.CalYear) in which the
+	// weekly calendar began: 0 for a game created weekly, later when the
+	// GM switched a running game to it. The seed's pace-vote weeks count
+	// from it (daemon/calendar.go).
+	WeeklyFrom int `json:"weekly_from,omitempty"`
 }
 
 // SeniorTerm is one diplomat's time as the senior diplomat of a power;

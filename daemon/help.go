@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"pbemd/adjudicator"
+	"pbemd/orders"
 )
 
 // helpText is the answer to HELP: what this sender can do, with examples
@@ -33,6 +34,12 @@ func helpText(mc *mailCtx) string {
 		c := &commandTable[i]
 		if c.who >= gmOnly || mc.refusal(c) != "" || (gmPart && mc.player == nil && c.gm.use != "") {
 			continue // the GM's line says it for a GM
+		}
+		if u, muted := mc.mutedObserverUsage(c.verb); muted {
+			if u.use != "" {
+				writeUsage(&b, u)
+			}
+			continue
 		}
 		writeUsage(&b, c.help)
 	}
@@ -106,4 +113,22 @@ func writeUsage(b *strings.Builder, u usage) {
 		}
 		b.WriteString(line + does + "\n")
 	}
+}
+
+// mutedObserverUsage is the help line an observer of a game with
+// observer_press=off gets for a press command instead of the players'
+// (ok false for any other reader or command; a zero usage drops the
+// line): they may write to the GM, and nothing else reaches the players
+// but an anonymous announcement (press.go, observersMuted).
+func (mc *mailCtx) mutedObserverUsage(v orders.Verb) (usage, bool) {
+	if !mc.observer || mc.player != nil || mc.game == nil || mc.game.Options.ObserverPress {
+		return usage{}, false
+	}
+	switch v {
+	case orders.VerbPress:
+		return usage{"PRESS TO GM", "write to the GM: your text on the next\nlines, ended by ENDPRESS (in this game\nobservers do not write to the players)"}, true
+	case orders.VerbBroadcast:
+		return usage{}, true
+	}
+	return usage{}, false
 }

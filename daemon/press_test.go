@@ -105,6 +105,17 @@ func TestObserversCommentAndWriteToPlayers(t *testing.T) {
 	// The GM is still within reach, as the refusal says.
 	tb.As(w, "PRESS TO GM\nWhy may I not comment?\nENDPRESS")
 	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), daemontest.GM, "Press to the GM from watcher@example.test").Text, "Why may I not comment?")
+	// And HELP offers the observer only what it may do.
+	tb.As(w, "HELP")
+	help := daemontest.One(t, tb.Outbox(), w.Addr, "Re:").Text
+	daemontest.Contains(t, help, "PRESS TO GM", "observers do not write to the players")
+	for _, refused := range []string{"PRESS TO <power>", "BROADCAST"} {
+		if strings.Contains(help, refused) {
+			t.Errorf("HELP offers a muted observer %s:\n%s", refused, help)
+		}
+	}
+	tb.As(pl["greece"], "HELP")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["greece"].Addr, "Re:").Text, "PRESS TO <power>", "BROADCAST")
 }
 
 // TestPlayersWriteToTheGM: issue 15 item 7 and the seed: "IF YOU HAVE

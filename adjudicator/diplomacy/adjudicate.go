@@ -68,7 +68,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	for k := range ords {
 		po := &ords[k]
 		or := &res.Orders[k]
-		or.Power, or.Order = po.Power, po.Order
+		or.Power, or.Order = po.Power, &po.Order
 		ck, why := chk.check(po)
 		b.formatOrder(k, &po.Order, ck)
 		if why != "" {

@@ -674,7 +674,7 @@ func (e *Engine) Resolve(state []byte, powerOrders map[string][]string, seed int
 		for _, line := range powerOrders[p] {
 			o, _, err := ParseOrder(line, opts)
 			if err != nil {
-				unread = append(unread, OrderResult{Power: pw, Text: line, Outcome: Invalid, Reason: "not understood"})
+				unread = append(unread, OrderResult{Power: pw, Order: &Order{}, Text: line, Outcome: Invalid, Reason: "not understood"})
 				continue
 			}
 			o.Power = ""

@@ -28,7 +28,7 @@ func (b *resolver) retreats(ords []PowerOrder) *Result {
 		po := &ords[k]
 		o := &po.Order
 		or := &res.Orders[k]
-		or.Power, or.Order = po.Power, po.Order
+		or.Power, or.Order = po.Power, &po.Order
 		illegal := func(format string, a ...any) { or.Outcome, or.Reason = Illegal, fmt.Sprintf(format, a...) }
 		if o.Kind != Retreat && o.Kind != Disband {
 			illegal("only retreats and disbands are ordered in a retreat phase") // DATC 6.H.1-3
@@ -255,7 +255,7 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 		po := &ords[k]
 		o := &po.Order
 		or := &res.Orders[k]
-		or.Power, or.Order = po.Power, po.Order
+		or.Power, or.Order = po.Power, &po.Order
 		illegal := func(format string, a ...any) { or.Outcome, or.Reason = Illegal, fmt.Sprintf(format, a...) }
 		failed := func(format string, a ...any) { or.Outcome, or.Reason = Failed, fmt.Sprintf(format, a...) }
 		pw := b.powerOf(po.Power)

@@ -22,8 +22,10 @@ type PowerOrder struct {
 
 // OrderResult is what became of one order.
 type OrderResult struct {
-	Power   string  `json:"power"`
-	Order   Order   `json:"-"`
+	Power string `json:"power"`
+	// Order is the order as given: it points into the orders passed to
+	// Adjudicate (an OrderResult then costs 72 bytes, not 208).
+	Order   *Order  `json:"-"`
 	Text    string  `json:"order"` // canonical short form
 	Outcome Outcome `json:"outcome"`
 	Reason  string  `json:"reason,omitempty"` // e.g. "bounced with A Mun"

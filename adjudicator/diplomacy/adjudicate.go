@@ -188,7 +188,9 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 			}
 		}
 	}
-	sort.Strings(res.Standoffs)
+	if len(res.Standoffs) > 1 {
+		sort.Strings(res.Standoffs)
+	}
 
 	// Outcomes and reasons of the orders that were carried out.
 	for i := range r.u {

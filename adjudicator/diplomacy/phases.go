@@ -247,6 +247,20 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 	for pw := range owed {
 		owed[pw] = owedOf(m, pw, centres[pw], units[pw], b.owner, b.unitAt)
 	}
+	// The builds' list in one allocation: no more than the builds ordered
+	// or owed.
+	nb, owedBuilds := 0, 0
+	for k := range ords {
+		if ords[k].Order.Kind == Build {
+			nb++
+		}
+	}
+	for _, d := range owed {
+		owedBuilds += max(d, 0)
+	}
+	if nb = min(nb, owedBuilds); nb > 0 {
+		res.Built = make([]Unit, 0, nb)
+	}
 	b.used = fillBool(b.used, np)
 	b.removed = fillBool(b.removed, np)
 	usedHome, removed := b.used, b.removed // by province
@@ -381,6 +395,15 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 		}
 	}
 	next := b.nextFrom(res)
+	nd := 0
+	for _, pi := range b.unitProv {
+		if removed[pi] {
+			nd++
+		}
+	}
+	if nd > 0 {
+		res.Disbanded = make([]Unit, 0, nd) // one allocation, not one per doubling
+	}
 	for j, u := range pos.Units {
 		if removed[b.unitProv[j]] {
 			res.Disbanded = append(res.Disbanded, u)

@@ -13,9 +13,10 @@ import (
 //
 // pos is not modified. The next position shares with pos what the phase
 // left as it was (the owners map, when no centre changed hands): treat
-// positions as values, and Clone one before changing it. An error means
-// pos itself is broken (see Position.Validate), never that an order was
-// bad.
+// positions as values, and Clone one before changing it. Each result's
+// Order points at its order in ords: leave ords as they are while the
+// Result is in use. An error means pos itself is broken (see
+// Position.Validate), never that an order was bad.
 func Adjudicate(pos *Position, ords []PowerOrder) (*Result, error) {
 	b := getResolver()
 	defer b.release()

@@ -46,6 +46,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 		r.u = make([]mvUnit, n)
 	}
 	r.m, r.u, r.unitAt, r.deps = m, r.u[:n], b.unitAt, r.deps[:0]
+	b.ords = ords
 	b.moveTo = fill(b.moveTo, np, -1)
 	r.moveTo = b.moveTo
 	chk := &b.chk
@@ -120,7 +121,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 			u.valid = r.u[u.aux].kind != Move
 		case SupportMove:
 			a := &r.u[u.aux]
-			u.valid = a.kind == Move && a.dst == u.dst && (u.coast == "" || m.locs[a.dstLoc].coast == u.coast)
+			u.valid = a.kind == Move && a.dst == u.dst && (!u.coast || m.locs[a.dstLoc].coast == ords[u.order].Order.Target.Coast)
 		case Convoy:
 			a := &r.u[u.aux]
 			u.valid = a.kind == Move && a.dst == u.dst && a.convoy
@@ -522,9 +523,7 @@ func (c *moveCheck) apply(r *mover, i int, o *Order, ck checked) {
 	case SupportMove:
 		u.aux = c.unitAt[ck.aux]
 		u.dst = ck.to
-		if len(m.Provinces[u.dst].Coasts) > 0 {
-			u.coast = o.Target.Coast
-		}
+		u.coast = len(m.Provinces[u.dst].Coasts) > 0 && o.Target.Coast != ""
 	case Convoy:
 		u.aux = c.unitAt[ck.aux]
 		u.dst = ck.to
@@ -578,7 +577,7 @@ func (b *resolver) explain(t []byte, i, dislodger int) ([]byte, Outcome) {
 				t = append(t, " did not move to "...)
 				t = append(t, m.Provinces[u.dst].Abbrev...)
 				if r.u[u.aux].kind == Move {
-					t = append(t, coastSuffix(u.coast)...)
+					t = appendCoast(t, b.ords[u.order].Order.Target.Coast)
 				}
 			}
 			return dis(t, true), Invalid
@@ -614,13 +613,6 @@ func (b *resolver) explain(t []byte, i, dislodger int) ([]byte, Outcome) {
 		return t, Succeeded
 	}
 	return t, Succeeded
-}
-
-func coastSuffix(c string) string {
-	if c == "" {
-		return ""
-	}
-	return "/" + c
 }
 
 // whyMoveFailed appends why the move of unit i failed.

@@ -83,7 +83,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 			if ords[u.order].Order.Kind != po.Order.Kind || !sameOrder(ords[u.order].Order, po.Order) {
 				conflict[i] = true // DATC 4.D.3: differing orders; the unit holds
 			}
-			or.Outcome = "dup"
+			or.Outcome = dup
 			continue
 		}
 		u.order = k
@@ -92,7 +92,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	for i := range r.u {
 		if conflict[i] {
 			u := &r.u[i]
-			res.Orders[u.order].Outcome = "dup"
+			res.Orders[u.order].Outcome = dup
 			u.order, u.kind = -1, Hold
 		}
 	}
@@ -208,7 +208,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	}
 	b.setTexts(res)
 	for k := range res.Orders {
-		if res.Orders[k].Outcome == "dup" {
+		if res.Orders[k].Outcome == dup {
 			res.Orders[k].Outcome = Illegal
 			res.Orders[k].Reason = "the unit was given more than one order: it holds"
 			if ck, why := chk.check(&ords[k]); why == "" && r.u[ck.unit].order >= 0 {

@@ -798,7 +798,7 @@ func (e *Engine) publicText(pos *Position, res *Result, sent map[string][]string
 			if r.Power != p.ID {
 				continue
 			}
-			status := string(r.Outcome)
+			status := r.Outcome.String()
 			if r.Reason != "" {
 				status += ": " + r.Reason
 			}

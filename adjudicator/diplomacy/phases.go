@@ -62,7 +62,7 @@ func (b *resolver) retreats(ords []PowerOrder) *Result {
 			if prev.Kind != o.Kind || target[i] != to {
 				conflict[i] = true
 			}
-			or.Outcome = "dup"
+			or.Outcome = dup
 			continue
 		}
 		chosen[i], target[i] = k, to
@@ -103,7 +103,7 @@ func (b *resolver) retreats(ords []PowerOrder) *Result {
 		}
 	}
 	for k := range res.Orders {
-		if res.Orders[k].Outcome != "dup" {
+		if res.Orders[k].Outcome != dup {
 			continue
 		}
 		i := find(ords[k].Order.Loc.Province)

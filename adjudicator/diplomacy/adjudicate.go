@@ -13,9 +13,10 @@ import (
 //
 // pos is not modified. The next position shares with pos what the phase
 // left as it was (the owners map, when no centre changed hands): treat
-// positions as values, and Clone one before changing it. An error means
-// pos itself is broken (see Position.Validate), never that an order was
-// bad.
+// positions as values, and Clone one before changing it. Each result's
+// Order points at its order in ords: leave ords as they are while the
+// Result is in use. An error means pos itself is broken (see
+// Position.Validate), never that an order was bad.
 func Adjudicate(pos *Position, ords []PowerOrder) (*Result, error) {
 	b := getResolver()
 	defer b.release()
@@ -45,6 +46,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 		r.u = make([]mvUnit, n)
 	}
 	r.m, r.u, r.unitAt, r.deps = m, r.u[:n], b.unitAt, r.deps[:0]
+	b.ords = ords
 	b.moveTo = fill(b.moveTo, np, -1)
 	r.moveTo = b.moveTo
 	chk := &b.chk
@@ -68,7 +70,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	for k := range ords {
 		po := &ords[k]
 		or := &res.Orders[k]
-		or.Power, or.Order = po.Power, po.Order
+		or.Power, or.Order = po.Power, &po.Order
 		ck, why := chk.check(po)
 		b.formatOrder(k, &po.Order, ck)
 		if why != "" {
@@ -81,7 +83,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 			if ords[u.order].Order.Kind != po.Order.Kind || !sameOrder(ords[u.order].Order, po.Order) {
 				conflict[i] = true // DATC 4.D.3: differing orders; the unit holds
 			}
-			or.Outcome = "dup"
+			or.Outcome = dup
 			continue
 		}
 		u.order = k
@@ -90,7 +92,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	for i := range r.u {
 		if conflict[i] {
 			u := &r.u[i]
-			res.Orders[u.order].Outcome = "dup"
+			res.Orders[u.order].Outcome = dup
 			u.order, u.kind = -1, Hold
 		}
 	}
@@ -119,7 +121,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 			u.valid = r.u[u.aux].kind != Move
 		case SupportMove:
 			a := &r.u[u.aux]
-			u.valid = a.kind == Move && a.dst == u.dst && (u.coast == "" || m.locs[a.dstLoc].coast == u.coast)
+			u.valid = a.kind == Move && a.dst == u.dst && (!u.coast || m.locs[a.dstLoc].coast == ords[u.order].Order.Target.Coast)
 		case Convoy:
 			a := &r.u[u.aux]
 			u.valid = a.kind == Move && a.dst == u.dst && a.convoy
@@ -188,7 +190,9 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 			}
 		}
 	}
-	sort.Strings(res.Standoffs)
+	if len(res.Standoffs) > 1 {
+		sort.Strings(res.Standoffs)
+	}
 
 	// Outcomes and reasons of the orders that were carried out.
 	for i := range r.u {
@@ -204,7 +208,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	}
 	b.setTexts(res)
 	for k := range res.Orders {
-		if res.Orders[k].Outcome == "dup" {
+		if res.Orders[k].Outcome == dup {
 			res.Orders[k].Outcome = Illegal
 			res.Orders[k].Reason = "the unit was given more than one order: it holds"
 			if ck, why := chk.check(&ords[k]); why == "" && r.u[ck.unit].order >= 0 {
@@ -519,9 +523,7 @@ func (c *moveCheck) apply(r *mover, i int, o *Order, ck checked) {
 	case SupportMove:
 		u.aux = c.unitAt[ck.aux]
 		u.dst = ck.to
-		if len(m.Provinces[u.dst].Coasts) > 0 {
-			u.coast = o.Target.Coast
-		}
+		u.coast = len(m.Provinces[u.dst].Coasts) > 0 && o.Target.Coast != ""
 	case Convoy:
 		u.aux = c.unitAt[ck.aux]
 		u.dst = ck.to
@@ -575,7 +577,7 @@ func (b *resolver) explain(t []byte, i, dislodger int) ([]byte, Outcome) {
 				t = append(t, " did not move to "...)
 				t = append(t, m.Provinces[u.dst].Abbrev...)
 				if r.u[u.aux].kind == Move {
-					t = append(t, coastSuffix(u.coast)...)
+					t = appendCoast(t, b.ords[u.order].Order.Target.Coast)
 				}
 			}
 			return dis(t, true), Invalid
@@ -611,13 +613,6 @@ func (b *resolver) explain(t []byte, i, dislodger int) ([]byte, Outcome) {
 		return t, Succeeded
 	}
 	return t, Succeeded
-}
-
-func coastSuffix(c string) string {
-	if c == "" {
-		return ""
-	}
-	return "/" + c
 }
 
 // whyMoveFailed appends why the move of unit i failed.

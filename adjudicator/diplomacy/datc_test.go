@@ -142,7 +142,7 @@ func loadCases(t *testing.T, pattern string) []*datcCase {
 				}
 				pw, o, _ := strings.Cut(text, ":")
 				oc := map[string]Outcome{"succeeds": Succeeded, "fails": Failed, "invalid": Invalid, "illegal": Illegal}[strings.TrimSpace(want)]
-				if oc == "" {
+				if oc == 0 {
 					bad()
 				}
 				cur().orders = append(cur().orders, caseOrder{no, strings.TrimSpace(pw), strings.TrimSpace(o), oc})

@@ -674,7 +674,7 @@ func (e *Engine) Resolve(state []byte, powerOrders map[string][]string, seed int
 		for _, line := range powerOrders[p] {
 			o, _, err := ParseOrder(line, opts)
 			if err != nil {
-				unread = append(unread, OrderResult{Power: pw, Text: line, Outcome: Invalid, Reason: "not understood"})
+				unread = append(unread, OrderResult{Power: pw, Order: &Order{}, Text: line, Outcome: Invalid, Reason: "not understood"})
 				continue
 			}
 			o.Power = ""
@@ -798,7 +798,7 @@ func (e *Engine) publicText(pos *Position, res *Result, sent map[string][]string
 			if r.Power != p.ID {
 				continue
 			}
-			status := string(r.Outcome)
+			status := r.Outcome.String()
 			if r.Reason != "" {
 				status += ": " + r.Reason
 			}

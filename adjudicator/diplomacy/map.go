@@ -578,6 +578,9 @@ func (m *Map) addCentres(src *mapSource) error {
 		}
 		if p.Home != "" {
 			pw := m.powerIdx[p.Home]
+			// The power's own id string: the positions' owners share it,
+			// so comparing them with the map's ids is a pointer compare.
+			m.Provinces[i].Home = m.Powers[pw].ID
 			m.homes[pw] = append(m.homes[pw], i)
 		}
 	}
@@ -638,7 +641,7 @@ func (m *Map) addStartUnits(src *mapSource) error {
 		}
 		occupied[pi] = true
 		perPower[pw]++
-		m.Start = append(m.Start, Unit{Power: u.power, Type: ut, Loc: Location{Province: p.ID, Coast: m.locs[li].coast}})
+		m.Start = append(m.Start, Unit{Power: m.Powers[pw].ID, Type: ut, Loc: Location{Province: p.ID, Coast: m.locs[li].coast}})
 	}
 	for pw, n := range perPower {
 		if n != len(m.homes[pw]) {

@@ -35,7 +35,7 @@ type mvUnit struct {
 	dst    int       // Move, SupportMove, Convoy: target province
 	dstLoc int       // Move: target location
 	aux    int       // SupportHold, SupportMove, Convoy: unit index of the other unit
-	coast  string    // SupportMove: coast named in the support ("" = any)
+	coast  bool      // SupportMove: names a coast (the order's Target.Coast; else any)
 	convoy bool      // Move: goes by convoy
 	valid  bool      // support/convoy matches the other unit's order
 	order  int       // index of the order in the input (-1: no order, holds)

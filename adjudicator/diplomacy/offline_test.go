@@ -106,7 +106,7 @@ func TestAdjudicateJSON(t *testing.T) {
 			}
 			var res []string
 			for _, r := range got.Results {
-				res = append(res, r.Power+"|"+r.Order+"|"+string(r.Outcome))
+				res = append(res, r.Power+"|"+r.Order+"|"+r.Outcome.String())
 				if r.Outcome != Succeeded && r.Reason == "" {
 					t.Errorf("%s %s: no reason", r.Power, r.Order)
 				}

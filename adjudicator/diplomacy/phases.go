@@ -28,7 +28,7 @@ func (b *resolver) retreats(ords []PowerOrder) *Result {
 		po := &ords[k]
 		o := &po.Order
 		or := &res.Orders[k]
-		or.Power, or.Order = po.Power, po.Order
+		or.Power, or.Order = po.Power, &po.Order
 		illegal := func(format string, a ...any) { or.Outcome, or.Reason = Illegal, fmt.Sprintf(format, a...) }
 		if o.Kind != Retreat && o.Kind != Disband {
 			illegal("only retreats and disbands are ordered in a retreat phase") // DATC 6.H.1-3
@@ -62,7 +62,7 @@ func (b *resolver) retreats(ords []PowerOrder) *Result {
 			if prev.Kind != o.Kind || target[i] != to {
 				conflict[i] = true
 			}
-			or.Outcome = "dup"
+			or.Outcome = dup
 			continue
 		}
 		chosen[i], target[i] = k, to
@@ -103,7 +103,7 @@ func (b *resolver) retreats(ords []PowerOrder) *Result {
 		}
 	}
 	for k := range res.Orders {
-		if res.Orders[k].Outcome != "dup" {
+		if res.Orders[k].Outcome != dup {
 			continue
 		}
 		i := find(ords[k].Order.Loc.Province)
@@ -247,6 +247,20 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 	for pw := range owed {
 		owed[pw] = owedOf(m, pw, centres[pw], units[pw], b.owner, b.unitAt)
 	}
+	// The builds' list in one allocation: no more than the builds ordered
+	// or owed.
+	nb, owedBuilds := 0, 0
+	for k := range ords {
+		if ords[k].Order.Kind == Build {
+			nb++
+		}
+	}
+	for _, d := range owed {
+		owedBuilds += max(d, 0)
+	}
+	if nb = min(nb, owedBuilds); nb > 0 {
+		res.Built = make([]Unit, 0, nb)
+	}
 	b.used = fillBool(b.used, np)
 	b.removed = fillBool(b.removed, np)
 	usedHome, removed := b.used, b.removed // by province
@@ -255,7 +269,7 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 		po := &ords[k]
 		o := &po.Order
 		or := &res.Orders[k]
-		or.Power, or.Order = po.Power, po.Order
+		or.Power, or.Order = po.Power, &po.Order
 		illegal := func(format string, a ...any) { or.Outcome, or.Reason = Illegal, fmt.Sprintf(format, a...) }
 		failed := func(format string, a ...any) { or.Outcome, or.Reason = Failed, fmt.Sprintf(format, a...) }
 		pw := b.powerOf(po.Power)
@@ -381,6 +395,15 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 		}
 	}
 	next := b.nextFrom(res)
+	nd := 0
+	for _, pi := range b.unitProv {
+		if removed[pi] {
+			nd++
+		}
+	}
+	if nd > 0 {
+		res.Disbanded = make([]Unit, 0, nd) // one allocation, not one per doubling
+	}
 	for j, u := range pos.Units {
 		if removed[b.unitProv[j]] {
 			res.Disbanded = append(res.Disbanded, u)

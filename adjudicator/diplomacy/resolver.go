@@ -12,8 +12,9 @@ import (
 // come from a pool with their slices, so a phase allocates little more
 // than its Result and the next Position; nothing of a resolver is handed out.
 type resolver struct {
-	m   *Map
-	pos *Position
+	m    *Map
+	pos  *Position
+	ords []PowerOrder // a movement phase's orders, while it is resolved
 
 	unitProv []int // pos.Units[i]: province
 	unitPow  []int // pos.Units[i]: power
@@ -58,7 +59,7 @@ var resolvers = sync.Pool{New: func() any { return new(resolver) }}
 func getResolver() *resolver { return resolvers.Get().(*resolver) }
 
 func (b *resolver) release() {
-	b.pos, b.m = nil, nil
+	b.pos, b.m, b.ords = nil, nil, nil
 	b.mv.m, b.chk.m, b.chk.units = nil, nil, nil
 	resolvers.Put(b)
 }

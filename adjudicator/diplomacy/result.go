@@ -4,15 +4,47 @@ import (
 	"strings"
 )
 
-// Outcome of one order.
-type Outcome string
+// Outcome of one order. It is one byte (an OrderResult is made for every
+// order of every phase) and reads and prints as its word: "succeeded",
+// "failed", "invalid", "illegal" (the zero Outcome is "").
+type Outcome uint8
 
 const (
-	Succeeded Outcome = "succeeded" // the order did what it asked
-	Failed    Outcome = "failed"    // valid, but beaten: bounced, cut, dislodged, no convoy route
-	Invalid   Outcome = "invalid"   // legal but unmatched: support or convoy of an order not given
-	Illegal   Outcome = "illegal"   // not allowed: foreign or missing unit, impossible move; the unit holds
+	Succeeded Outcome = iota + 1 // the order did what it asked
+	Failed                       // valid, but beaten: bounced, cut, dislodged, no convoy route
+	Invalid                      // legal but unmatched: support or convoy of an order not given
+	Illegal                      // not allowed: foreign or missing unit, impossible move; the unit holds
+
+	// dup marks, while a phase is resolved, an order for a unit that
+	// already has one; no Result holds it.
+	dup
 )
+
+var outcomeWords = [...]string{"", "succeeded", "failed", "invalid", "illegal", "dup"}
+
+func (o Outcome) String() string {
+	if int(o) < len(outcomeWords) {
+		return outcomeWords[o]
+	}
+	return "?"
+}
+
+// MarshalText writes the outcome's word (JSON: a string, as before the
+// Outcome was a byte).
+func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// UnmarshalText reads an outcome's word; any other word reads as the zero
+// Outcome (a picture drawn from a results file only asks whether an order
+// succeeded or failed).
+func (o *Outcome) UnmarshalText(b []byte) error {
+	*o = 0
+	for i, w := range outcomeWords[:Illegal+1] {
+		if i > 0 && string(b) == w {
+			*o = Outcome(i)
+		}
+	}
+	return nil
+}
 
 // PowerOrder is one typed order and the power that gave it.
 type PowerOrder struct {
@@ -22,11 +54,14 @@ type PowerOrder struct {
 
 // OrderResult is what became of one order.
 type OrderResult struct {
-	Power   string  `json:"power"`
-	Order   Order   `json:"-"`
-	Text    string  `json:"order"` // canonical short form
+	Power string `json:"power"`
+	// Order is the order as given: it points into the orders passed to
+	// Adjudicate (an OrderResult then costs 64 bytes, not 208).
+	Order  *Order `json:"-"`
+	Text   string `json:"order"`            // canonical short form
+	Reason string `json:"reason,omitempty"` // e.g. "bounced with A Mun"
+	// Outcome comes last, where its one byte packs.
 	Outcome Outcome `json:"outcome"`
-	Reason  string  `json:"reason,omitempty"` // e.g. "bounced with A Mun"
 }
 
 // Result is the plain-data account of one adjudicated phase.

@@ -103,6 +103,28 @@ func encodePosition(pos *Position, pw powerOut) *jsonPosition {
 	return j
 }
 
+// canonProv returns the map's own string for a province id (the
+// resolver's lookups then compare pointers, and a decoded position keeps
+// none of its JSON); an unknown id is returned as it is.
+func (m *Map) canonProv(id string) string {
+	if pi, ok := m.prov(id); ok {
+		return m.Provinces[pi].ID
+	}
+	return id
+}
+
+// canonLoc is canonProv for a location.
+func (m *Map) canonLoc(prov, coast string) Location {
+	pi, ok := m.prov(prov)
+	if !ok {
+		return Location{Province: prov, Coast: coast}
+	}
+	if l, ok := m.locOf(pi, coast); ok && coast != "" {
+		coast = m.locs[l].coast
+	}
+	return Location{Province: m.Provinces[pi].ID, Coast: coast}
+}
+
 // decodePosition reads a position; omitted phase, units or centres mean the
 // map's start. Power names may be ids or printed names.
 func decodePosition(j *jsonPosition) (*Position, error) {
@@ -140,7 +162,7 @@ func decodePosition(j *jsonPosition) (*Position, error) {
 		default:
 			return u, fmt.Errorf("unit type %q: want army or fleet", ju.Type)
 		}
-		u.Loc = Location{Province: strings.ToLower(ju.Province), Coast: strings.ToLower(ju.Coast)}
+		u.Loc = m.canonLoc(strings.ToLower(ju.Province), strings.ToLower(ju.Coast))
 		return u, nil
 	}
 	if j.Units != nil {
@@ -158,10 +180,10 @@ func decodePosition(j *jsonPosition) (*Position, error) {
 		if err != nil {
 			return nil, err
 		}
-		pos.Dislodged = append(pos.Dislodged, Dislodged{Unit: u, AttackerFrom: strings.ToLower(ju.AttackerFrom), ByConvoy: ju.ByConvoy, Options: ju.Options})
+		pos.Dislodged = append(pos.Dislodged, Dislodged{Unit: u, AttackerFrom: m.canonProv(strings.ToLower(ju.AttackerFrom)), ByConvoy: ju.ByConvoy, Options: ju.Options})
 	}
 	for _, s := range j.Standoffs {
-		pos.Standoffs = append(pos.Standoffs, strings.ToLower(s))
+		pos.Standoffs = append(pos.Standoffs, m.canonProv(strings.ToLower(s)))
 	}
 	if j.SupplyCenters != nil {
 		pos.Owners = map[string]string{}
@@ -170,7 +192,7 @@ func decodePosition(j *jsonPosition) (*Position, error) {
 			if err != nil {
 				return nil, err
 			}
-			pos.Owners[strings.ToLower(sc)] = pw
+			pos.Owners[m.canonProv(strings.ToLower(sc))] = pw
 		}
 	}
 	if err := pos.Validate(); err != nil {

@@ -14,8 +14,12 @@ import (
 // mail of orders that makes, changes or withdraws an offer is told to its
 // receiver at once, an answer given or taken back to its offerer, and a
 // phase that would end early waits for every offer to be answered (at the
-// deadline the engine lets the unanswered ones lapse). The daemon reads no
-// offer itself and carries none out.
+// deadline the engine lets the unanswered ones lapse). An offer to a power
+// nobody plays holds nothing up, and one sent when the phase already had
+// every order and is due is told to be too late. Only the two powers of an
+// offer hear of it; another player whose orders the held phase has learns
+// only that an offer is unanswered. The daemon reads no offer itself and
+// carries none out.
 
 // offerKey is an offer's identity in a phase.
 type offerKey struct{ from, to, id string }

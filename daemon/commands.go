@@ -720,7 +720,7 @@ func (mc *mailCtx) maybeEarly() error {
 			return nil
 		}
 	}
-	if hold, err := mc.offersHold(); hold || err != nil { // offers.go: every offer is answered first
+	if hold, err := offersHold(mc.tx.Tx, mc.engine, mc.state, g); hold || err != nil { // offers.go: every offer is answered first
 		return err
 	}
 	if g.Deadline.After(mc.now) {

@@ -26,22 +26,27 @@ type offerKey struct{ from, to, id string }
 
 func keyOf(o adjudicator.Offer) offerKey { return offerKey{o.From, o.To, o.ID} }
 
-// standingOffers lists the offers of the open phase as the orders stand
-// now; nil when the engine has none.
-func (mc *mailCtx) standingOffers() ([]adjudicator.Offer, map[string][]string, error) {
-	of, ok := mc.engine.(adjudicator.Offerer)
-	if !ok || mc.game == nil || mc.game.Status != store.Active {
+// standingOffers lists the offers of g's open phase (engine e, state
+// state) as the orders stand now, with those orders; nil when the engine
+// has none.
+func standingOffers(tx *store.Tx, e adjudicator.Engine, state []byte, g *store.Game) ([]adjudicator.Offer, map[string][]string, error) {
+	of, ok := e.(adjudicator.Offerer)
+	if !ok || g == nil || g.Status != store.Active {
 		return nil, nil, nil
 	}
-	ords, err := currentOrders(mc.tx.Tx, mc.engine, mc.state, mc.game)
+	ords, err := currentOrders(tx, e, state, g)
 	if err != nil {
 		return nil, nil, err
 	}
-	offers, err := of.Offers(mc.state, ords)
+	offers, err := of.Offers(state, ords)
 	if err != nil {
-		return nil, nil, fmt.Errorf("offers of %s: %w", mc.game.Name, err)
+		return nil, nil, fmt.Errorf("offers of %s: %w", g.Name, err)
 	}
 	return offers, ords, nil
+}
+
+func (mc *mailCtx) standingOffers() ([]adjudicator.Offer, map[string][]string, error) {
+	return standingOffers(mc.tx.Tx, mc.engine, mc.state, mc.game)
 }
 
 // unanswered is the offers of offers that have no answer and that a
@@ -57,11 +62,11 @@ func unanswered(g *store.Game, offers []adjudicator.Offer) []adjudicator.Offer {
 	return out
 }
 
-// offersHold tells whether the open phase must wait for an answer to an
+// offersHold tells whether g's open phase must wait for an answer to an
 // offer before it may end early.
-func (mc *mailCtx) offersHold() (bool, error) {
-	offers, _, err := mc.standingOffers()
-	return len(unanswered(mc.game, offers)) > 0, err
+func offersHold(tx *store.Tx, e adjudicator.Engine, state []byte, g *store.Game) (bool, error) {
+	offers, _, err := standingOffers(tx, e, state, g)
+	return len(unanswered(g, offers)) > 0, err
 }
 
 // offersWait is the last line of an acknowledgement when every power the

@@ -395,6 +395,10 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		mc.say("No orders were stored from this mail; your standing orders for %s are unchanged.\n%s", mc.game.PhaseTitle, listProblems(problems))
 		return nil
 	}
+	offers, _, err := mc.standingOffers() // offers.go: told to their receivers
+	if err != nil {
+		return err
+	}
 	set := store.OrderSet{
 		Power: mc.player.Power, Address: mc.player.Address, Rank: mc.player.Rank,
 		MsgID: mc.in.MsgID, Received: mc.now.UTC(), Lines: check.Canonical,
@@ -410,6 +414,9 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		return err
 	}
 	mc.say("%s", ack)
+	if err := mc.forwardOffers(offers); err != nil {
+		return err
+	}
 	return mc.maybeEarly()
 }
 
@@ -519,6 +526,11 @@ func (mc *mailCtx) whatNext(ps adjudicator.Status, power string, st *standing) s
 	for _, p := range mc.game.Waiting {
 		if !st.sent(p) {
 			others = append(others, powerName(mc.game, p))
+		}
+	}
+	if len(others) == 0 {
+		if wait := mc.offersWait(power); wait != "" { // offers.go
+			return wait
 		}
 	}
 	switch {
@@ -707,6 +719,9 @@ func (mc *mailCtx) maybeEarly() error {
 		if !onReceipt && !g.Ready[p] {
 			return nil
 		}
+	}
+	if hold, err := offersHold(mc.tx.Tx, mc.engine, mc.state, g); hold || err != nil { // offers.go: every offer is answered first
+		return err
 	}
 	if g.Deadline.After(mc.now) {
 		g.Deadline = mc.now

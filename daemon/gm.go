@@ -302,6 +302,10 @@ func gmSetOrders(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("SET ORDERS %s refused, nothing was stored:\n%s", powerName(g, power), strings.Join(bad, "\n"))
 		return nil
 	}
+	offers, _, err := mc.standingOffers() // offers.go: told to their receivers
+	if err != nil {
+		return err
+	}
 	if err := mc.tx.AddOrderSet(g.Name, g.Phase, store.OrderSet{
 		Power: power, GM: true, MsgID: mc.in.MsgID, Received: mc.now.UTC(), Lines: check.Canonical,
 	}); err != nil {
@@ -318,6 +322,9 @@ func gmSetOrders(mc *mailCtx, cmd *orders.Command) error {
 	if err := mc.d.tellPower(mc.tx, g, power, "The GM has set your orders",
 		fmt.Sprintf("The GM has set orders for %s for %s:\n  %s\n\nThey count as your power's own orders: they stand unless you send others, and a mail\nfrom you changes them as it would change your own (your acknowledgement shows\nwhich of the GM's orders still stand). STATUS shows them too.\n",
 			pn, g.PhaseTitle, strings.Join(check.Canonical, "\n  "))); err != nil {
+		return err
+	}
+	if err := mc.forwardOffers(offers); err != nil {
 		return err
 	}
 	return mc.announce("GM orders", fmt.Sprintf("The GM has set the orders of %s for %s.", pn, g.PhaseTitle), power)

@@ -91,6 +91,9 @@ func (mc *mailCtx) helpOrders(info adjudicator.Info) (examples []string, combine
 	combine = fmt.Sprintf("Now, in %s: %s.\n", ps.Title, text)
 	if ps.EndsTurn {
 		combine += "Orders from a player the phase waits for end it when they arrive.\n"
+		if _, ok := mc.engine.(adjudicator.Offerer); ok { // offers.go
+			combine += "An offer to another player holds the phase until it is answered (or the deadline):\nits receiver is mailed it at once, with the orders that accept or refuse it.\n"
+		}
 	}
 	return examples, combine
 }

@@ -465,6 +465,10 @@ func kindOf(p *Player, m Received) string {
 		return "reminder"
 	case m.Subject == prefix+"Game over":
 		return "over"
+	case strings.HasPrefix(m.Subject, prefix+"Offer from "):
+		return "offer" // adjudicator.Offerer: an offer told its receiver
+	case strings.Contains(m.Subject, " your offer "):
+		return "offer answer"
 	case m.Subject == prefix+"Pace vote":
 		return "pace vote"
 	}

@@ -239,6 +239,13 @@ func (t *table) phase(ctx context.Context) (bool, error) {
 	// The end of the phase: a sequential game whose waiting powers have
 	// all sent orders is due now; otherwise the deadline.
 	ph.EndedOnReceipt = sequential && len(movers) > 0 && len(ph.Forgot) == 0 && len(ph.Idle) == 0
+	if ph.EndedOnReceipt {
+		open, err := offersOpen(t.rl.e, state, ph.Orders) // offers.go
+		if err != nil {
+			return false, err
+		}
+		ph.EndedOnReceipt = !open
+	}
 	if !ph.EndedOnReceipt {
 		t.clk.Set(g.Deadline)
 	}

@@ -346,15 +346,25 @@ func checkTableGame(t *testing.T, tg *tableGame, want gameChecks) {
 	})
 
 	t.Run("no other mail", func(t *testing.T) {
+		offered, answered := tableOffers(t, tg)
 		for _, p := range res.Players {
 			want := map[string]int{"power": 1, "started": 1, "results": len(res.Phases), "answer": len(p.Sent)}
 			if res.Over {
 				want["over"] = 1
 			}
+			if n := offered[p.Power]; n > 0 {
+				want["offer"] = n
+			}
 			got := map[string]int{}
 			for _, m := range p.Inbox {
 				got[kindOf(&p, m)]++
 			}
+			// An answer is mailed to the offerer when it comes after the
+			// offer (the mails of a round arrive in any order).
+			if n := got["offer answer"]; n > answered[p.Power] {
+				t.Errorf("%s got %d answers to offers, but only %d of its offers were answered", p.Address, n, answered[p.Power])
+			}
+			delete(got, "offer answer")
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s (%s) received %v, want %v", p.Address, p.Power, got, want)
 			}
@@ -555,4 +565,29 @@ func TestDemoSameSeedSameGame(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tableOffers counts, per power, the offers made to it in the game's
+// phases and the answered offers it made, as the engine declares them
+// (adjudicator.Offerer) for each phase's orders.
+func tableOffers(t *testing.T, tg *tableGame) (offered, answered map[string]int) {
+	t.Helper()
+	offered, answered = map[string]int{}, map[string]int{}
+	of, ok := tg.e.(adjudicator.Offerer)
+	if !ok {
+		return offered, answered
+	}
+	for i, ph := range tg.res.Phases {
+		offers, err := of.Offers(tg.records[i].StateBefore, ph.Orders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range offers {
+			offered[o.To]++
+			if o.Answer != adjudicator.OfferOpen {
+				answered[o.From]++
+			}
+		}
+	}
+	return offered, answered
 }

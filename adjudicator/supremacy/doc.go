@@ -49,6 +49,17 @@
 // bonds, seizure, offers, acceptances) and standing orders (reactions,
 // contests, choke point permits, ABM policy) take effect in that step.
 //
+// Private trades and personal loans (OFFER, ACCEPT, REFUSE; offers.go)
+// are carried out at the end of the phase, after every market trade, if
+// both sides can deliver. Offers (adjudicator.Offerer) declares the offers
+// standing in the open phase with each receiver's answer, so the daemon
+// mails the receiver an offer when it is sent (and when it is changed or
+// withdrawn), tells the offerer of each answer, and ends a phase (or a
+// step) early only when every offer has an answer. An ACCEPT that quotes
+// the terms, as the offer mail writes it, accepts those terms only: an
+// offer changed since needs a new answer; a bare ACCEPT (a deal arranged
+// in press) accepts what the offer reads at the end of the phase.
+//
 // Phase ids are T<turn>-<phase>[-<step>] (T00-0 is the set-up, T03-4 the
 // move phase of turn 3, T03-3-012 the twelfth step of its attack phase);
 // they sort in play order.

@@ -169,7 +169,7 @@ func (r *run) anytime(i int, o *Order) bool {
 		r.seize(i, o)
 	case KOffer:
 		r.makeOffer(i, o)
-	case KAccept:
+	case KAccept, KRefuse:
 		r.acceptOffer(i, o)
 	case KIntercept:
 		// read by the confirmation step of a declared launch
@@ -314,17 +314,7 @@ func (r *run) makeOffer(i int, o *Order) {
 	}
 	w.offers = append(w.offers, offer{From: w.pid(i), To: o.Power, N: o.N, Line: line})
 	r.rep.private(w.pid(i), "  Offer recorded: %s", line)
-	r.rep.private(o.Power, "  %s offers you (offer %d): %s — reply ACCEPT %s %d before the end of the %s phase.", w.pname(i), o.N, r.offerText(o), w.pid(i), o.N, w.phase.Title())
-}
-
-func (r *run) acceptOffer(i int, o *Order) {
-	w := r.w
-	var places []string
-	for _, a := range o.Place {
-		places = append(places, r.sc.areas[a].ID)
-	}
-	w.offers = append(w.offers, offer{From: o.Power, To: w.pid(i), N: o.N, Taken: true, Place: places})
-	r.rep.private(w.pid(i), "  You accept offer %d of %s (it is carried out at the end of the phase, if it stands).", o.N, o.Power)
+	r.offerMade(i, o) // offers.go
 }
 
 // offerText describes an offer for players.
@@ -345,51 +335,6 @@ func (r *run) itemsText(items []Item) string {
 		parts[k] = r.sc.itemText(it, true)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// settleOffers carries out, at the end of a phase, every offer its
-// receiver accepted, in the order offered; the rest lapse.
-func (r *run) settleOffers() {
-	w := r.w
-	if len(w.offers) == 0 {
-		return
-	}
-	accepted := map[[3]string]offer{}
-	for _, of := range w.offers {
-		if of.Taken {
-			accepted[[3]string{of.From, of.To, fmt.Sprint(of.N)}] = of
-		}
-	}
-	for _, of := range w.offers {
-		if of.Taken {
-			continue
-		}
-		acc, ok := accepted[[3]string{of.From, of.To, fmt.Sprint(of.N)}]
-		if !ok {
-			r.rep.private(of.From, "  Your offer %d to %s was not accepted: %s", of.N, of.To, of.Line)
-			continue
-		}
-		o, err := r.sc.parseLine(of.Line)
-		if err != nil {
-			continue
-		}
-		r.trade(w.playerIndex(of.From), w.playerIndex(of.To), o, acc.Place)
-	}
-	for _, acc := range w.offers {
-		if !acc.Taken {
-			continue
-		}
-		found := false
-		for _, of := range w.offers {
-			if !of.Taken && of.From == acc.From && of.To == acc.To && of.N == acc.N {
-				found = true
-			}
-		}
-		if !found {
-			r.rep.private(acc.To, "  You accepted offer %d of %s, but no such offer stands.", acc.N, acc.From)
-		}
-	}
-	w.offers = nil
 }
 
 func (w *world) playerIndex(id string) int {

@@ -529,6 +529,10 @@ func (w *world) vet(i int, o *Order, acting bool) (errs, warns []string) {
 		if o.Power == p.ID {
 			errs = append(errs, "you cannot accept your own offer")
 		}
+	case KRefuse:
+		if o.Power == p.ID {
+			errs = append(errs, "you cannot refuse your own offer")
+		}
 	case KReaction:
 		if why := w.staticAttackOrMove(o.Sub); why != "" {
 			errs = append(errs, why)
@@ -975,7 +979,7 @@ func (e *Engine) examples() []string {
 		"BUILD 3 ARMIES IN " + home.ID + " / BUILD 1 ICBM / RESEARCH OIL MAX 4",
 		"SELL 1 ICBM TO mex / BUY BACK 1 ICBM FROM mex   (arms sales, build phase)",
 		"LOAN 5000 / REPAY 1000 / BUY BONDS 2000 / SELL BONDS 1000 / SEIZE ALL",
-		"OFFER 1 TO china: $1000 FOR 2 OIL / ACCEPT usa 1",
+		"OFFER 1 TO china: $1000 FOR 2 OIL / ACCEPT usa 1: $1000 FOR 2 OIL / REFUSE usa 1",
 		"MAP                                  (the map as text: every area's id, name, borders and holder)",
 	}
 }

@@ -280,6 +280,8 @@ func (p *parser) order(top bool) *Order {
 		return p.offer()
 	case "accept":
 		return p.acceptOffer()
+	case "refuse", "decline", "reject":
+		return p.refuseOffer()
 	case "no", "clear":
 		switch {
 		case p.accept("reactions", "reaction", "counterattacks", "counterattack", "reinforcements"):
@@ -624,6 +626,9 @@ func (p *parser) acceptOffer() *Order {
 				break
 			}
 		}
+	}
+	if !p.terms(o) {
+		return nil
 	}
 	return o
 }

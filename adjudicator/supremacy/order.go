@@ -55,6 +55,8 @@ const (
 	KResearch    // RESEARCH oil|minerals|grain|icbm|abm [MAX n]
 	KSellMinor   // SELL n ARMIES IN area|NAVIES IN sea|ICBM|ABM TO minor
 	KBuyBack     // BUY BACK n ARMIES|NAVIES|ICBM|ABM FROM minor
+	// any phase (offers.go)
+	KRefuse // REFUSE power [n]
 )
 
 // lossAfloat stands in a LOSSES order for the attacker's armies carried by
@@ -233,7 +235,7 @@ func newOrder(k Kind) *Order {
 // anytime reports whether an order may be given in any phase.
 func (o *Order) anytime() bool {
 	switch o.Kind {
-	case KLoan, KRepay, KBuyBonds, KSellBonds, KSeize, KOffer, KAccept, KReaction, KNoReact,
+	case KLoan, KRepay, KBuyBonds, KSellBonds, KSeize, KOffer, KAccept, KRefuse, KReaction, KNoReact,
 		KContest, KNoContest, KPermit, KABM, KIntercept, KLosses:
 		return true
 	}
@@ -365,6 +367,9 @@ func (sc *Scenario) formatBody(b *strings.Builder, o *Order) {
 				b.WriteString(area(a))
 			}
 		}
+		sc.formatTerms(b, o)
+	case KRefuse:
+		b.WriteString("REFUSE " + o.Power + " " + itoa(o.N))
 	case KReaction:
 		sc.formatConds(b, o.Conds)
 		sc.formatBody(b, o.Sub)

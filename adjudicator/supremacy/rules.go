@@ -30,9 +30,19 @@ ANYTIME ORDERS (any phase, any step, also when it is not your step):
       (trade phase), 3 ARMIES IN <area>, 1 ICBM, 1 ABM (built this turn, build
       phase). Cash may change hands in any phase: a personal loan is an offer
       of cash for nothing; its repayment is another offer (never enforced).
-  ACCEPT <power> [n] [PLACE <area>, <sea>]   accepted offers are carried out at
-      the end of the phase if both sides can deliver; bought forces are placed
-      like builds (in the areas named, else your first valid home).
+      The receiver is mailed the offer as soon as it is sent, with the lines
+      to answer it; a changed or withdrawn offer is mailed too, and the
+      offerer is told of each answer. A phase that would end early (every
+      order in) waits until every offer has an answer; at the deadline an
+      unanswered offer lapses.
+  ACCEPT <power> [n] [PLACE <area>, <sea>][: <terms>]   accepted offers are
+      carried out at the end of the phase if both sides can deliver; bought
+      forces are placed like builds (in the areas named, else your first valid
+      home). With the terms quoted (ACCEPT usa 1: $1000 FOR 2 OIL, as the
+      offer mail writes it) only those terms are accepted: an offer changed
+      since needs a new answer. Without them (a deal arranged in press) it
+      accepts whatever offer n reads at the end of the phase.
+  REFUSE <power> [n]   the offer is not carried out.
 STANDING ORDERS (stay until changed; a mail with reactions replaces them all):
   IF ATTACKED [BY <power>] [IN <area>]: ATTACK … / LAUNCH …   your counterattack
   IF ATTACKED [BY <power>] [IN <area>]: MOVE … (RAIL, AIRLIFT, TRANSPORT)

@@ -184,6 +184,10 @@ type offer struct {
 	Line  string   `json:"line"`            // the canonical OFFER line
 	Place []string `json:"place,omitempty"` // set by the ACCEPT
 	Taken bool     `json:"accepted,omitempty"`
+	// An answer (Taken): the terms its ACCEPT quoted ("" for any), or a
+	// REFUSE (offers.go).
+	Terms   string `json:"terms,omitempty"`
+	Refused bool   `json:"refused,omitempty"`
 }
 
 // attackJSON is the attack phase played step by step: whose step it is.

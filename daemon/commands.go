@@ -383,6 +383,14 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		}
 		mc.say("You replied to a mail I sent during %s, but the game is now in %s: I have read the orders in your mail as orders for %s.", then, now, now)
 	}
+	held, err := mc.holdAhead(lines, check) // ahead.go: orders for later phases of the turn
+	if err != nil {
+		return err
+	}
+	if len(check.Canonical) == 0 && held != "" {
+		mc.say("%s", held)
+		return nil
+	}
 	if len(check.Canonical) == 0 {
 		// Nothing understood as an order: store nothing (a stored empty set
 		// would count as "orders sent" and could end a turn).
@@ -410,6 +418,9 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		return err
 	}
 	mc.say("%s", ack)
+	if held != "" {
+		mc.say("%s", held)
+	}
 	return mc.maybeEarly()
 }
 
@@ -673,12 +684,17 @@ func seniorLocked(g *store.Game, power string) bool {
 // as every power that owes orders has sent them; with process-early on,
 // any phase ends when every such power is READY.
 func (mc *mailCtx) maybeEarly() error {
-	g := mc.game
+	return mc.d.maybeEarly(mc.tx, mc.game, mc.engine, mc.state, mc.now)
+}
+
+// maybeEarly is mailCtx.maybeEarly for game g, whose engine is e and state
+// state, at now: after a mail, and after orders sent ahead (ahead.go).
+func (d *Daemon) maybeEarly(tx *txn, g *store.Game, e adjudicator.Engine, state []byte, now time.Time) error {
 	if g.Status != store.Active || g.Paused || g.Pending != nil {
 		return nil
 	}
 	kind := adjudicator.PhaseKind(g.PhaseKind)
-	ps, err := mc.engine.Status(mc.state)
+	ps, err := e.Status(state)
 	if err != nil {
 		return err
 	}
@@ -690,13 +706,13 @@ func (mc *mailCtx) maybeEarly() error {
 	if !onReceipt && !g.Options.ProcessEarly && len(g.Graced) == 0 {
 		return nil
 	}
-	st, err := loadStanding(mc.tx.Tx, g) // not every version: see standing.go
+	st, err := loadStanding(tx.Tx, g) // not every version: see standing.go
 	if err != nil {
 		return err
 	}
 	if waiting, done := waitingLate(g, st); waiting { // grace.go: the late powers have all ordered
-		if done && g.Deadline.After(mc.now) {
-			g.Deadline = mc.now
+		if done && g.Deadline.After(now) {
+			g.Deadline = now
 		}
 		return nil
 	}
@@ -708,8 +724,8 @@ func (mc *mailCtx) maybeEarly() error {
 			return nil
 		}
 	}
-	if g.Deadline.After(mc.now) {
-		g.Deadline = mc.now
+	if g.Deadline.After(now) {
+		g.Deadline = now
 	}
 	return nil
 }

@@ -356,10 +356,15 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		acting = acting || j == i
 	}
 	n := 0
-	prev := KNone // the kind of the last order line stored (KNone after one refused)
+	prev := KNone                         // the kind of the last order line stored (KNone after one refused)
+	sections := w.splitSections(ck.Lines) // ahead.go: orders for later phases of the turn
 	for k := range ck.Lines {
 		l := &ck.Lines[k]
 		o, ok := l.Value.(*Order)
+		if !sections.forOpen(k) {
+			prev = KNone
+			continue
+		}
 		if l.Kind != orders.OrderLine || !ok {
 			if l.Kind == orders.OrderLine {
 				prev = KNone
@@ -389,6 +394,7 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		}
 	}
 	ck.Notes = w.notes(i, acting, n)
+	ck.Held = w.checkHeld(i, ck.Lines, sections)
 	return ck, nil
 }
 

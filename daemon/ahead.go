@@ -214,3 +214,30 @@ func (mc *mailCtx) aheadText(h store.AheadOrders, c adjudicator.Check, ps adjudi
 	}
 	return b.String() + fmt.Sprintf("\nDeadline: %s.\n", mc.d.showTime(g.Deadline, mc.player))
 }
+
+// helpAhead is HELP's sentence on orders sent ahead, for an engine that
+// lets the open turn's later phases be ordered now ("" otherwise).
+func (mc *mailCtx) helpAhead() string {
+	ah, ok := mc.engine.(adjudicator.Aheader)
+	if !ok || mc.state == nil {
+		return ""
+	}
+	turn, err := ah.Turn(mc.state)
+	if err != nil {
+		return ""
+	}
+	var later []string
+	key := ""
+	for _, tp := range turn {
+		if tp.Ahead {
+			later = append(later, tp.Title)
+			if key == "" {
+				key = tp.Key
+			}
+		}
+	}
+	if len(later) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("The same mail may carry orders for %s, each group under a line naming its phase (PHASE %s).\nThey are held until that phase opens, then read as if you mailed them then (RULES: ORDERS AHEAD).\n", adjudicator.List(later), key)
+}

@@ -85,6 +85,7 @@ func (mc *mailCtx) helpOrders(info adjudicator.Info) (examples []string, combine
 	if ps.EndsTurn {
 		combine += "Orders from a player the phase waits for end it when they arrive.\n"
 	}
+	combine += mc.helpAhead() // ahead.go
 	return examples, combine
 }
 

@@ -119,3 +119,118 @@ func TestHeldOrderReportedWhenItsPhaseOpens(t *testing.T) {
 		}
 	}
 }
+
+// Orders sent ahead are kept in the store: across a restart of the
+// daemon between phases they are still there, and applied when their
+// phase opens. A later mail replaces what is held for a phase; a section
+// line with no orders under it withdraws it.
+func TestHeldOrdersSurviveARestart(t *testing.T) {
+	tb, ps := aheadGame(t, "ah3", "seed=6 turns=1")
+	tb.As(ps["usa"], "OPEN ALL\nPHASE trade\nBUY 1 GRAIN\nPHASE move\nMOVE 3 tex - usc\nPHASE build\nRESEARCH OIL MAX 1")
+	tb.Outbox()
+	tb.As(ps["usa"], "PHASE move\nMOVE 2 tex - use\nPHASE build")
+	ack := daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Re:").Text
+	daemontest.Contains(t, ack, "No orders for Turn 1 Salaries were stored from this mail; your standing orders for it are unchanged.",
+		"Held for Turn 1 Move until it opens", "  MOVE 2 tex - use\n", "Nothing is held for Turn 1 Build any more: the section for it in your mail has no orders.")
+	daemontest.Lacks(t, ack, "MOVE 3 tex - usc")
+	tb.As(ps["russia"], "OPEN ALL")
+	tb.Restart() // between the mails and the phase they are for
+	tb.As(ps["china"], "OPEN ALL")
+	tb.Wait(time.Minute) // salaries: the trade phase opens
+	ms := tb.Outbox()
+	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Trade — your orders sent ahead").Text, "  BUY 1 GRAIN\n",
+		"Turn 1 Trade ends as soon as Russian Federation and China have sent orders")
+	for _, ph := range []string{"BUY 1 GRAIN", "PASS"} {
+		tb.As(ps["russia"], ph)
+		tb.As(ps["china"], ph)
+		if ph == "PASS" {
+			tb.As(ps["usa"], "PASS")
+		}
+		tb.Restart()
+		tb.Wait(time.Minute)
+	}
+	ms = tb.Outbox()
+	if g := tb.Game("ah3"); g.PhaseID != "T01-4" {
+		t.Fatalf("in %s, not the move phase", g.PhaseTitle)
+	}
+	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Trade — results").Text, "United States buys 1 grain")
+	move := daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Move — your orders sent ahead").Text
+	daemontest.Contains(t, move, "Accepted: your orders for Turn 1 Move now stand as:\n  MOVE 2 tex - use\n")
+	daemontest.Lacks(t, move, "MOVE 3 tex - usc")
+	for _, p := range []string{"russia", "china"} {
+		tb.As(ps[p], "PASS")
+	}
+	tb.Outbox()
+	tb.As(ps["russia"], "MOVE 1 sib - vol")
+	tb.As(ps["china"], "MOVE 1 man - bei")
+	tb.Wait(time.Minute) // the build phase opens: nothing held for it any more
+	ms = tb.Outbox()
+	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Move — results").Text, "United States moves 2 armies Texas → ")
+	for _, m := range mailsTo(ms, ps["usa"].Addr) {
+		if strings.Contains(m.Subject, "Build — your orders sent ahead") {
+			t.Errorf("withdrawn build orders were applied:\n%s", m.Text)
+		}
+	}
+	if g := tb.Game("ah3"); g.PhaseID != "T01-5" {
+		t.Fatalf("in %s, not the build phase", g.PhaseTitle)
+	}
+}
+
+// What cannot be sent ahead is refused in the acknowledgement, line by
+// line: an order of another phase than its section's, a section line
+// naming no phase (and the orders under it), a phase of the turn that is
+// over, a phase played step by step. Section lines inside press or in
+// quoted text are no section lines.
+func TestWhatCannotBeSentAheadIsRefused(t *testing.T) {
+	tb, ps := aheadGame(t, "ah4", "seed=6 turns=1")
+	tb.As(ps["usa"], "OPEN ALL\nPHASE attack\nBUY 1 OIL\nATTACK mex FROM tex\nPHASE lunch\nMOVE 3 tex - usc\n"+
+		"PRESS TO russia\nPHASE build\nBUILD 3 ARMIES IN tex\nENDPRESS\n\n> PHASE move\n> MOVE 1 tex - use")
+	ms := tb.Outbox()
+	ack := daemontest.One(t, ms, ps["usa"].Addr, "Re:").Text
+	daemontest.Contains(t, ack, "Your orders now stand as:\n  OPEN ALL\n",
+		"BUY is an order of the Trade phase, not of the Attack phase its section names",
+		"Held for Turn 1 Attack until it opens", "  ATTACK mex FROM tex\n",
+		"line 5: PHASE lunch", "PHASE names one phase of the turn: salaries, trade, attack, move or build",
+		"line 6: MOVE 3 tex - usc", "not stored: the section line above it was refused")
+	daemontest.Lacks(t, ack, "Held for Turn 1 Build", "Held for Turn 1 Move", "BUILD 3 ARMIES")
+	daemontest.Contains(t, daemontest.One(t, ms, ps["russia"].Addr, "ress").Text, "PHASE build\nBUILD 3 ARMIES IN tex")
+
+	for _, p := range []string{"usa", "russia", "china"} {
+		tb.As(ps[p], "OPEN ALL")
+	}
+	tb.Wait(time.Minute)
+	tb.Outbox()
+	tb.As(ps["usa"], "BUY 1 OIL\nPHASE salaries\nCLOSE ALL")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Re:").Text,
+		"the Salaries phase of this turn is over (this is the Trade phase)", "line 3: CLOSE ALL")
+
+	steps, sp := aheadGame(t, "ah5", "seed=6 turns=1 steps=attack")
+	steps.As(sp["usa"], "OPEN ALL\nPHASE attack\nATTACK mex FROM tex\nPHASE move\nMOVE 3 tex - usc")
+	ack = daemontest.One(t, steps.Outbox(), sp["usa"].Addr, "Re:").Text
+	daemontest.Contains(t, ack, "the Attack phase is played step by step in this game: send its orders at your step",
+		"Held for Turn 1 Move until it opens", "  MOVE 3 tex - usc\n")
+	daemontest.Lacks(t, ack, "Held for Turn 1 Attack")
+}
+
+// HELP says what may be sent ahead now, as the engine declares it, and
+// RULES says how; during the set-up (a turn of its own) nothing is.
+func TestHelpAndRulesTellOfOrdersAhead(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("ah6", "supremacy-3", "seed=6 turns=1")
+	ps := tb.SignUp("ah6", []string{"usa", "russia", "china"})
+	tb.Outbox()
+	ask := func(text string) string {
+		t.Helper()
+		tb.As(ps["usa"], text)
+		return daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Re:").Text
+	}
+	daemontest.Lacks(t, ask("HELP"), "The same mail may carry")
+	daemontest.Contains(t, ask("RULES"), "ORDERS AHEAD. One mail may also carry the orders of the later phases of the\nturn")
+	daemontest.Contains(t, ask("PLACE 9 ARMIES IN tex\nPHASE trade\nBUY 1 OIL"),
+		"no orders are sent ahead now: set-up is a turn of its own", "line 3: BUY 1 OIL", "not stored: the section line above it was refused")
+	tb.As(ps["russia"], "PLACE 9 ARMIES IN sib")
+	tb.As(ps["china"], "PLACE 9 ARMIES IN man")
+	tb.Wait(time.Minute)
+	tb.Outbox()
+	daemontest.Contains(t, ask("HELP"), "The same mail may carry orders for Turn 1 Trade, Turn 1 Attack, Turn 1 Move and Turn 1 Build, each group under a line naming its phase (PHASE trade).\nThey are held until that phase opens, then read as if you mailed them then (RULES: ORDERS AHEAD).")
+}

@@ -355,9 +355,10 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 	for _, j := range w.waiting() {
 		acting = acting || j == i
 	}
-	n := 0
-	prev := KNone                         // the kind of the last order line stored (KNone after one refused)
 	sections := w.splitSections(ck.Lines) // ahead.go: orders for later phases of the turn
+
+	n := 0
+	prev := KNone // the kind of the last order line stored (KNone after one refused)
 	for k := range ck.Lines {
 		l := &ck.Lines[k]
 		o, ok := l.Value.(*Order)

@@ -241,3 +241,36 @@ func (mc *mailCtx) helpAhead() string {
 	}
 	return fmt.Sprintf("The same mail may carry orders for %s, each group under a line naming its phase (PHASE %s).\nThey are held until that phase opens, then read as if you mailed them then (RULES: ORDERS AHEAD).\n", adjudicator.List(later), key)
 }
+
+// statusAhead writes, for STATUS, what the reader's power holds for later
+// phases of the turn.
+func (mc *mailCtx) statusAhead(b *strings.Builder) error {
+	ah, ok := mc.engine.(adjudicator.Aheader)
+	if !ok {
+		return nil
+	}
+	turn, err := ah.Turn(mc.state)
+	if err != nil {
+		return err
+	}
+	ahead := map[string]bool{}
+	for _, tp := range turn {
+		ahead[tp.ID] = tp.Ahead
+	}
+	all, err := mc.tx.Ahead(mc.game.Name)
+	if err != nil {
+		return err
+	}
+	first := true
+	for _, h := range all {
+		if h.Power != mc.player.Power || !ahead[h.PhaseID] {
+			continue
+		}
+		if first {
+			b.WriteString("Sent ahead, held until their phase opens:\n")
+			first = false
+		}
+		fmt.Fprintf(b, "  %s: %s\n", h.Title, strings.Join(h.Lines, "; "))
+	}
+	return nil
+}

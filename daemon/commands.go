@@ -869,6 +869,9 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 		if mc.player != nil && mc.player.Power != "" {
 			lines, from := orders.linesOf(merge, mc.player.Power)
 			mc.writeStanding(&b, mc.player.Power, lines, from)
+			if err := mc.statusAhead(&b); err != nil { // ahead.go
+				return err
+			}
 		}
 		b.WriteString("\n" + st.Summary)
 		if mc.player != nil && mc.player.Power != "" {

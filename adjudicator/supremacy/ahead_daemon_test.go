@@ -1,10 +1,13 @@
 package supremacy_test
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"pbemd/daemon"
 	"pbemd/daemon/daemontest"
 	"pbemd/store"
 )
@@ -135,6 +138,9 @@ func TestHeldOrdersSurviveARestart(t *testing.T) {
 	daemontest.Lacks(t, ack, "MOVE 3 tex - usc")
 	tb.As(ps["russia"], "OPEN ALL")
 	tb.Restart() // between the mails and the phase they are for
+	tb.As(ps["usa"], "STATUS")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Re:").Text,
+		"Sent ahead, held until their phase opens:\n  Turn 1 Trade: BUY 1 GRAIN\n  Turn 1 Move: MOVE 2 tex - use\n")
 	tb.As(ps["china"], "OPEN ALL")
 	tb.Wait(time.Minute) // salaries: the trade phase opens
 	ms := tb.Outbox()
@@ -233,4 +239,113 @@ func TestHelpAndRulesTellOfOrdersAhead(t *testing.T) {
 	tb.Wait(time.Minute)
 	tb.Outbox()
 	daemontest.Contains(t, ask("HELP"), "The same mail may carry orders for Turn 1 Trade, Turn 1 Attack, Turn 1 Move and Turn 1 Build, each group under a line naming its phase (PHASE trade).\nThey are held until that phase opens, then read as if you mailed them then (RULES: ORDERS AHEAD).")
+}
+
+// Orders sent ahead are held exactly once: a mail whose transaction could
+// not be written holds nothing (it is handled again when delivered
+// again), a second delivery of the same mail changes nothing, and a phase
+// whose processing could not be written applies nothing: the next tick
+// applies the held orders once.
+func TestOrdersAheadHeldAndAppliedOnce(t *testing.T) {
+	tb, ps := aheadGame(t, "ah7", "seed=6 turns=1")
+	full := errors.New("disk full")
+	held := func() []store.AheadOrders {
+		t.Helper()
+		var hs []store.AheadOrders
+		if err := tb.DB.View(func(tx *store.Tx) (err error) { hs, err = tx.Ahead("ah7"); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return hs
+	}
+	in := func() *daemon.Incoming {
+		return &daemon.Incoming{MsgID: "ahead-1@test", From: ps["usa"].Addr, Token: ps["usa"].Token, Subject: "orders",
+			Text: "OPEN ALL\nPHASE trade\nBUY 1 GRAIN", Date: tb.Now()}
+	}
+	tb.DB.SetWriteFault(func(store.Commit) error { return full })
+	if err := tb.D.HandleMail(context.Background(), in()); !errors.Is(err, store.ErrWrite) {
+		t.Fatalf("mail on a full disk: %v", err)
+	}
+	tb.DB.SetWriteFault(nil)
+	if hs := held(); len(hs) != 0 {
+		t.Fatalf("held from a mail not written: %+v", hs)
+	}
+	for k := 0; k < 2; k++ {
+		if err := tb.D.HandleMail(context.Background(), in()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ms := mailsTo(tb.Outbox(), ps["usa"].Addr); len(ms) != 1 || !strings.Contains(ms[0].Text, "Held for Turn 1 Trade") {
+		t.Fatalf("answers to the mail delivered twice: %d", len(ms))
+	}
+	if hs := held(); len(hs) != 1 || strings.Join(hs[0].Lines, ";") != "BUY 1 GRAIN" {
+		t.Fatalf("held %+v", hs)
+	}
+	tb.As(ps["russia"], "OPEN ALL")
+	tb.As(ps["china"], "OPEN ALL")
+	tb.Outbox()
+	tb.DB.SetWriteFault(func(store.Commit) error { return full })
+	if err := tb.D.Tick(context.Background()); !errors.Is(err, store.ErrWrite) {
+		t.Fatalf("tick on a full disk: %v", err)
+	}
+	tb.DB.SetWriteFault(nil)
+	if g := tb.Game("ah7"); g.PhaseID != "T01-1" {
+		t.Fatalf("processed on a full disk: %s", g.PhaseID)
+	}
+	tb.Tick()
+	ms := tb.Outbox()
+	daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Trade — your orders sent ahead")
+	g := tb.Game("ah7")
+	var sets []store.OrderSet
+	if err := tb.DB.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets("ah7", g.Phase); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if g.PhaseID != "T01-2" || len(sets) != 1 || sets[0].Power != "usa" || strings.Join(sets[0].Lines, ";") != "BUY 1 GRAIN" {
+		t.Fatalf("%s: order sets %+v", g.PhaseID, sets)
+	}
+}
+
+// Orders sent ahead wait for the players to see the phase open: with the
+// GM's preview on they are applied at PUBLISH, not when the phase is
+// processed. A ROLLBACK of the phase before theirs opens their phase
+// again, and they are applied again.
+func TestOrdersAheadAtPublishAndRollback(t *testing.T) {
+	tb := daemontest.New(t)
+	gm := tb.Create("ah8", "supremacy-3", "seed=6 turns=1")
+	ps := tb.SignUp("ah8", []string{"usa", "russia", "china"})
+	var ms []daemontest.Mail
+	asGM := func(text string) string { // ms: every mail it caused
+		t.Helper()
+		tb.Send(daemontest.GM, gm, text)
+		ms = tb.Outbox()
+		return daemontest.One(t, ms, daemontest.GM, "Re:").Text
+	}
+	tb.As(ps["usa"], "PLACE 9 ARMIES IN tex\nPHASE attack\nPASS") // refused: set-up is a turn of its own
+	tb.As(ps["russia"], "PLACE 9 ARMIES IN sib")
+	tb.As(ps["china"], "PLACE 9 ARMIES IN man")
+	tb.Wait(time.Minute)
+	tb.Outbox()
+	daemontest.Contains(t, asGM("PREVIEW ON"), "Preview is on")
+	tb.As(ps["usa"], "OPEN ALL\nPHASE trade\nBUY 1 GRAIN\nPHASE attack\nPASS")
+	tb.As(ps["russia"], "OPEN ALL")
+	tb.As(ps["china"], "OPEN ALL")
+	tb.Outbox()
+	tb.Wait(time.Minute) // salaries processed, the results with the GM
+	for _, m := range mailsTo(tb.Outbox(), ps["usa"].Addr) {
+		t.Errorf("before PUBLISH the United States got %q", m.Subject)
+	}
+	daemontest.Contains(t, asGM("PUBLISH\nPREVIEW OFF"), "Results of Turn 1 Salaries published.")
+	daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Salaries — results")
+	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Trade — your orders sent ahead").Text, "  BUY 1 GRAIN\n")
+
+	tb.As(ps["russia"], "BUY 1 OIL")
+	tb.As(ps["china"], "BUY 1 OIL")
+	tb.Wait(time.Minute) // trade processed: the attack phase opens with the United States' PASS
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Turn 1 Attack — your orders sent ahead").Text, "now stand as:\n  PASS\n")
+	daemontest.Contains(t, asGM("ROLLBACK"), "Turn 1 Trade is reopened")
+	daemontest.Contains(t, asGM("PROCESS"), "will be processed now")
+	tb.Wait(time.Minute)
+	ms = tb.Outbox()
+	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Attack — your orders sent ahead").Text, "now stand as:\n  PASS\n")
+	tb.As(ps["usa"], "STATUS")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Re:").Text, "United States orders received", "Your orders now stand as:\n  PASS\n")
 }

@@ -121,7 +121,13 @@ func (d *Daemon) openAhead(tx *txn, g *store.Game, e adjudicator.Engine, state [
 		// opens it again, and the orders are applied again.
 		c, err := e.Check(state, h.Power, strings.Join(h.Lines, "\n"))
 		if err != nil {
-			return fmt.Errorf("orders held for %s: %w", h.PhaseID, err)
+			// An engine that cannot read its own lines is a bug: the
+			// phase opens without them rather than stalling every tick.
+			d.log.Error("orders sent ahead not read; dropped", "game", g.Name, "phase", h.PhaseID, "power", h.Power, "err", err)
+			if err := tx.DeleteAhead(g.Name, h.PhaseID, h.Power); err != nil {
+				return err
+			}
+			continue
 		}
 		if len(c.Canonical) > 0 {
 			set := store.OrderSet{Power: h.Power, Address: h.Address, Rank: h.Rank, MsgID: h.MsgID, Received: now.UTC(), Lines: c.Canonical}

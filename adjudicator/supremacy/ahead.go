@@ -41,7 +41,7 @@ import (
 const maxSections = 16
 
 // sectionFillers are the words a section line may hold besides the phase.
-var sectionFillers = map[string]bool{"in": true, "for": true, "the": true, "phase": true, "orders": true, "of": true}
+var sectionFillers = map[string]bool{"in": true, "for": true, "the": true, "phase": true, "orders": true, "of": true, "my": true, "during": true}
 
 // sectionWords are the names of the phases of a turn in section lines.
 var sectionWords = map[string]Phase{
@@ -63,7 +63,13 @@ func sectionLine(text string) (ph Phase, ok bool, bad string) {
 	}
 	t = strings.TrimRight(t, ":.- ")
 	words := strings.Fields(strings.ReplaceAll(t, ":", " "))
+	if len(words) < 2 {
+		return PhaseNone, false, ""
+	}
 	hasPhase, ph := false, PhaseNone
+	if _, named := sectionWords[words[1]]; len(words) > 2 && words[0] == "phase" && named && !sectionFillers[words[2]] {
+		return PhaseNone, true, "a PHASE line stands alone: write the phase's orders on the lines below it"
+	}
 	for _, w := range words {
 		switch {
 		case w == "phase":

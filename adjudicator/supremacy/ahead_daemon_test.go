@@ -185,12 +185,12 @@ func TestHeldOrdersSurviveARestart(t *testing.T) {
 // What cannot be sent ahead is refused in the acknowledgement, line by
 // line: an order of another phase than its section's, a section line
 // naming no phase (and the orders under it), a phase of the turn that is
-// over, a phase played step by step. Section lines inside press or in
-// quoted text are no section lines.
+// over, a phase played step by step. Section lines inside press, in
+// quoted text or below the signature are no section lines.
 func TestWhatCannotBeSentAheadIsRefused(t *testing.T) {
 	tb, ps := aheadGame(t, "ah4", "seed=6 turns=1")
 	tb.As(ps["usa"], "OPEN ALL\nPHASE attack\nBUY 1 OIL\nATTACK mex FROM tex\nPHASE lunch\nMOVE 3 tex - usc\n"+
-		"PRESS TO russia\nPHASE build\nBUILD 3 ARMIES IN tex\nENDPRESS\n\n> PHASE move\n> MOVE 1 tex - use")
+		"PRESS TO russia\nPHASE build\nBUILD 3 ARMIES IN tex\nENDPRESS\n\n> PHASE move\n> MOVE 1 tex - use\n\n-- \nAnn\nBuild phase:\nRESEARCH OIL")
 	ms := tb.Outbox()
 	ack := daemontest.One(t, ms, ps["usa"].Addr, "Re:").Text
 	daemontest.Contains(t, ack, "Your orders now stand as:\n  OPEN ALL\n",
@@ -198,7 +198,7 @@ func TestWhatCannotBeSentAheadIsRefused(t *testing.T) {
 		"Held for Turn 1 Attack until it opens", "  ATTACK mex FROM tex\n",
 		"line 5: PHASE lunch", "PHASE names one phase of the turn: salaries, trade, attack, move or build",
 		"line 6: MOVE 3 tex - usc", "not stored: the section line above it was refused")
-	daemontest.Lacks(t, ack, "Held for Turn 1 Build", "Held for Turn 1 Move", "BUILD 3 ARMIES")
+	daemontest.Lacks(t, ack, "Held for Turn 1 Build", "Held for Turn 1 Move", "BUILD 3 ARMIES", "RESEARCH", "Nothing is held")
 	daemontest.Contains(t, daemontest.One(t, ms, ps["russia"].Addr, "ress").Text, "PHASE build\nBUILD 3 ARMIES IN tex")
 
 	for _, p := range []string{"usa", "russia", "china"} {

@@ -2,6 +2,7 @@ package supremacy
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"pbemd/adjudicator"
@@ -36,8 +37,8 @@ import (
 // that phase. Phases played step by step (steps=attack, steps=all) are
 // not ordered ahead: each step has its own mail.
 
-// maxSections caps the section lines read in one mail (bounded work: each
-// one not read as an order costs a pass over the lines above it).
+// maxSections caps the section lines read in one mail (bounded work:
+// liveSections).
 const maxSections = 16
 
 // sectionFillers are the words a section line may hold besides the phase.
@@ -150,7 +151,7 @@ func (w *world) splitSections(lines []orders.Line) *mailSections {
 	ms := &mailSections{of: make([]Phase, len(lines)), open: w.phase, named: map[Phase]bool{}}
 	turn := w.turnPhases()
 	cur, why, seen := w.phase, "", 0
-	var texts []string // the lines as written, for orders.ReadLines
+	live := liveSections(lines)
 	for k := range lines {
 		l := &lines[k]
 		ms.of[k] = cur
@@ -161,7 +162,7 @@ func (w *world) splitSections(lines []orders.Line) *mailSections {
 			continue
 		}
 		ph, ok, bad := sectionLine(l.Text)
-		if !ok || seen >= maxSections || (l.Kind == orders.Ignored && !liveLine(lines, k, &texts)) {
+		if !ok || seen >= maxSections || (l.Kind == orders.Ignored && !live[k]) {
 			continue
 		}
 		seen++
@@ -194,19 +195,35 @@ func (w *world) splitSections(lines []orders.Line) *mailSections {
 	return ms
 }
 
-// liveLine reports whether line k, which the mail reader ignored, is one
-// it reads at all (not quoted, not below the signature or a quoted
-// original): a section line the reader took for chatter ("Build phase:")
-// counts only then.
-func liveLine(lines []orders.Line, k int, texts *[]string) bool {
-	if *texts == nil {
-		*texts = make([]string, len(lines))
-		for j := range lines {
-			(*texts)[j] = lines[j].Text
+// liveSections finds the section lines among the lines the mail reader
+// ignored that it reads at all (not below the signature or a quoted
+// original): a section line it took for chatter ("Build phase:") counts
+// only then. Reading stops for good, so these are the first of the
+// candidates: a binary search finds where they end, each probe two passes
+// of orders.ReadLines (bounded work: at most maxSections candidates).
+func liveSections(lines []orders.Line) map[int]bool {
+	var cand []int
+	for k := range lines {
+		if _, ok, _ := sectionLine(lines[k].Text); ok && lines[k].Kind == orders.Ignored && len(cand) < maxSections {
+			cand = append(cand, k)
 		}
 	}
-	before := orders.ReadLines(strings.Join((*texts)[:k], "\n"), 0)
-	return orders.ReadLines(strings.Join((*texts)[:k+1], "\n"), 0) > before
+	if len(cand) == 0 {
+		return nil
+	}
+	texts := make([]string, cand[len(cand)-1]+1)
+	for j := range texts {
+		texts[j] = lines[j].Text
+	}
+	read := func(k int) bool { // line k is read: it counts
+		return orders.ReadLines(strings.Join(texts[:k+1], "\n"), 0) > orders.ReadLines(strings.Join(texts[:k], "\n"), 0)
+	}
+	n := sort.Search(len(cand), func(j int) bool { return !read(cand[j]) })
+	live := make(map[int]bool, n)
+	for _, k := range cand[:n] {
+		live[k] = true
+	}
+	return live
 }
 
 // checkHeld reads the orders of the mail's later sections for player i:

@@ -231,6 +231,10 @@ type Check struct {
 	// A line that asked such a question has kind orders.Ignored in Lines:
 	// it is answered, stored nowhere and is no misorder.
 	Answers []string
+	// Held are the orders the text gave for later phases of the turn
+	// (engines that are an Aheader only; ahead.go): not part of
+	// Canonical, kept by the daemon until their phase opens.
+	Held []Held
 }
 
 // Outcome is the result of resolving one phase.

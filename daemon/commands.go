@@ -383,6 +383,14 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		}
 		mc.say("You replied to a mail I sent during %s, but the game is now in %s: I have read the orders in your mail as orders for %s.", then, now, now)
 	}
+	held, err := mc.holdAhead(lines, check) // ahead.go: orders for later phases of the turn
+	if err != nil {
+		return err
+	}
+	if len(check.Canonical) == 0 && held != "" {
+		mc.say("%s", held)
+		return nil
+	}
 	if len(check.Canonical) == 0 {
 		// Nothing understood as an order: store nothing (a stored empty set
 		// would count as "orders sent" and could end a turn).
@@ -414,6 +422,9 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		return err
 	}
 	mc.say("%s", ack)
+	if held != "" {
+		mc.say("%s", held)
+	}
 	if err := mc.forwardOffers(offers); err != nil {
 		return err
 	}
@@ -685,12 +696,17 @@ func seniorLocked(g *store.Game, power string) bool {
 // as every power that owes orders has sent them; with process-early on,
 // any phase ends when every such power is READY.
 func (mc *mailCtx) maybeEarly() error {
-	g := mc.game
+	return mc.d.maybeEarly(mc.tx, mc.game, mc.engine, mc.state, mc.now)
+}
+
+// maybeEarly is mailCtx.maybeEarly for game g, whose engine is e and state
+// state, at now: after a mail, and after orders sent ahead (ahead.go).
+func (d *Daemon) maybeEarly(tx *txn, g *store.Game, e adjudicator.Engine, state []byte, now time.Time) error {
 	if g.Status != store.Active || g.Paused || g.Pending != nil {
 		return nil
 	}
 	kind := adjudicator.PhaseKind(g.PhaseKind)
-	ps, err := mc.engine.Status(mc.state)
+	ps, err := e.Status(state)
 	if err != nil {
 		return err
 	}
@@ -702,13 +718,13 @@ func (mc *mailCtx) maybeEarly() error {
 	if !onReceipt && !g.Options.ProcessEarly && len(g.Graced) == 0 {
 		return nil
 	}
-	st, err := loadStanding(mc.tx.Tx, g) // not every version: see standing.go
+	st, err := loadStanding(tx.Tx, g) // not every version: see standing.go
 	if err != nil {
 		return err
 	}
 	if waiting, done := waitingLate(g, st); waiting { // grace.go: the late powers have all ordered
-		if done && g.Deadline.After(mc.now) {
-			g.Deadline = mc.now
+		if done && g.Deadline.After(now) {
+			g.Deadline = now
 		}
 		return nil
 	}
@@ -720,11 +736,11 @@ func (mc *mailCtx) maybeEarly() error {
 			return nil
 		}
 	}
-	if hold, err := offersHold(mc.tx.Tx, mc.engine, mc.state, g); hold || err != nil { // offers.go: every offer is answered first
+	if hold, err := offersHold(tx.Tx, e, state, g); hold || err != nil { // offers.go: every offer is answered first
 		return err
 	}
-	if g.Deadline.After(mc.now) {
-		g.Deadline = mc.now
+	if g.Deadline.After(now) {
+		g.Deadline = now
 	}
 	return nil
 }
@@ -872,6 +888,9 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 		if mc.player != nil && mc.player.Power != "" {
 			lines, from := orders.linesOf(merge, mc.player.Power)
 			mc.writeStanding(&b, mc.player.Power, lines, from)
+			if err := mc.statusAhead(&b); err != nil { // ahead.go
+				return err
+			}
 		}
 		b.WriteString("\n" + st.Summary)
 		if mc.player != nil && mc.player.Power != "" {

@@ -380,6 +380,9 @@ func gmPublish(mc *mailCtx, _ *orders.Command) error {
 	if err := mc.d.publishResults(mc.tx, g, rec); err != nil {
 		return err
 	}
+	if err := mc.d.openAhead(mc.tx, g, mc.engine, mc.state, mc.now); err != nil { // ahead.go
+		return err
+	}
 	if rec.Open != nil {
 		return mc.d.paceVoteNews(mc.tx, g, rec.Open.CalYear) // calendar.go
 	}

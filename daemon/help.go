@@ -95,6 +95,7 @@ func (mc *mailCtx) helpOrders(info adjudicator.Info) (examples []string, combine
 			combine += "An offer to another player holds the phase until it is answered (or the deadline):\nits receiver is mailed it at once, with the orders that accept or refuse it.\n"
 		}
 	}
+	combine += mc.helpAhead() // ahead.go
 	return examples, combine
 }
 

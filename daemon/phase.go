@@ -285,6 +285,9 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 	if err := d.publishResults(tx, g, &rec); err != nil {
 		return err
 	}
+	if err := d.openAhead(tx, g, job.e, out.Next, now); err != nil { // ahead.go: orders sent ahead for this phase
+		return err
+	}
 	return d.paceVoteNews(tx, g, job.open.CalYear) // calendar.go
 }
 

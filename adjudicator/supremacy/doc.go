@@ -76,6 +76,14 @@
 // forces) while the game runs, the whole net worth at the end. Report.Data
 // is JSON of the public events.
 //
+// # Orders ahead
+//
+// The seed's turn is played at one table; by mail its five phases would
+// be five rounds. The engine is an adjudicator.Aheader: a mail may carry
+// the orders of the turn's later phases under section lines (PHASE
+// attack), which Check returns in Check.Held for the daemon to hold until
+// the phase opens (ahead.go; RULES: ORDERS AHEAD).
+//
 // # Choices where the seed is silent
 //
 // RulesText lists them for the players; in short: interest is owed on the

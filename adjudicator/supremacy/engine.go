@@ -355,11 +355,17 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 	for _, j := range w.waiting() {
 		acting = acting || j == i
 	}
+	sections := w.splitSections(ck.Lines) // ahead.go: orders for later phases of the turn
+
 	n := 0
 	prev := KNone // the kind of the last order line stored (KNone after one refused)
 	for k := range ck.Lines {
 		l := &ck.Lines[k]
 		o, ok := l.Value.(*Order)
+		if !sections.forOpen(k) {
+			prev = KNone
+			continue
+		}
 		if l.Kind != orders.OrderLine || !ok {
 			if l.Kind == orders.OrderLine {
 				prev = KNone
@@ -389,6 +395,7 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		}
 	}
 	ck.Notes = w.notes(i, acting, n)
+	ck.Held = w.checkHeld(i, ck.Lines, sections)
 	return ck, nil
 }
 

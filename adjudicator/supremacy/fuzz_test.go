@@ -21,7 +21,8 @@ func FuzzResolve(f *testing.F) {
 	for _, s := range []string{"ATTACK ukr FROM mos BLITZ 3", "LAUNCH 2 AT mos", "IF ATTACKED: LAUNCH 9 AT tokyo",
 		"OFFER TO usa: 3 ARMIES IN mos FOR $1", "SEIZE ALL", "BUY 99 OIL", "MOVE 9 sib - mos", "CALL OFF", "PASS",
 		"TRANSPORT 9 jap - kor VIA soj TO ecs", "ATTACK usa IN npo FROM okh TO npo", "SELL 9 ICBM TO mex",
-		"ATTACK ukr FROM mos, vol LEAVE 1 IN mos", "LOSSES AFLOAT, mos, soj", "SELL 3 NAVIES IN blt TO pol"} {
+		"ATTACK ukr FROM mos, vol LEAVE 1 IN mos", "LOSSES AFLOAT, mos, soj", "SELL 3 NAVIES IN blt TO pol",
+		"PHASE build\nBUILD 3 ARMIES IN mos", "Move phase:\nMOVE 3 mos - ukr\nPHASE attack", "PHASE lunch\nBUY 1 OIL"} {
 		f.Add(uint64(len(s)), s)
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, text string) {
@@ -45,6 +46,13 @@ func FuzzResolve(f *testing.F) {
 				t.Fatalf("Check failed on player input: %v", err)
 			}
 			ords[p] = ck.Canonical
+			for _, h := range ck.Held { // ahead.go: held lines are read back when their phase opens
+				for _, l := range h.Lines {
+					if _, err := e.sc.parseLine(l); err != nil {
+						t.Fatalf("held line does not read back: %v", err)
+					}
+				}
+			}
 		}
 		out, err := e.Resolve(state, ords, rng.Int64())
 		if err != nil {

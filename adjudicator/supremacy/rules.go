@@ -19,6 +19,21 @@ played step by step: the attacker's attack, then each defender's
 counterattack, each a short phase with its own deadline; no answer = pass) or
 steps=all (trade, attack, move and build are one player's step at a time).
 
+ORDERS AHEAD. One mail may also carry the orders of the later phases of the
+turn, each group under a line naming its phase: PHASE trade (or "In the
+trade phase:", "Trade phase:"), its orders below it; the lines above the
+first such line are the open phase's. Orders sent ahead are checked at once
+as far as the position cannot change them (an order of another phase than
+its section's is refused) and held until their phase opens; then they are
+read against the position as if you mailed them at that moment, you are
+told what was accepted and what, as things stand, will fail, and the phase
+ends at once when every player has orders: a whole turn can be one mail
+round. Conditions (IF …:) are read when the orders are carried out. A
+later mail with a section for a phase replaces what is held for it; a
+section line with nothing under it withdraws it. A phase of the turn that
+is over, a phase played step by step, and anything during the set-up (a
+turn of its own) cannot be ordered ahead.
+
 ANYTIME ORDERS (any phase, any step, also when it is not your step):
   LOAN 5000 / REPAY 1000         World Bank loans, in $1,000 BL units. Interest
                                  is due at salaries on the highest loan held

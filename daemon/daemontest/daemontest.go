@@ -39,6 +39,7 @@ type Table struct {
 	mu  sync.Mutex
 	now time.Time
 	seq int
+	opt daemon.Options // the daemon's, for Restart
 }
 
 // Start is the virtual clock's first reading: a Sunday at 21:00 UTC, as
@@ -57,12 +58,14 @@ func New(t testing.TB) *Table {
 // passes a logger.
 func NewWith(t testing.TB, edit func(*daemon.Options)) *Table {
 	t.Helper()
-	db := storetest.Open(t)
+	db := openStore(t) // restart.go
 	tb := &Table{T: t, DB: db, now: Start}
 	opt := daemon.Options{Address: Address, GM: []string{GM}, GMPassword: GMPassword, PasswordCost: 4, Now: tb.Now}
 	if edit != nil {
 		edit(&opt)
 	}
+	tb.opt = opt
+	t.Cleanup(tb.closeStore)
 	var err error
 	if tb.D, err = daemon.New(db, opt); err != nil {
 		t.Fatal(err)

@@ -496,7 +496,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 			fmt.Fprintf(&b, "  %s\n", n)
 		}
 	}
-	ps, err := mc.engine.Status(mc.state)
+	ps, err := mc.status()
 	if err != nil {
 		return "", err
 	}
@@ -678,7 +678,7 @@ func (mc *mailCtx) maybeEarly() error {
 		return nil
 	}
 	kind := adjudicator.PhaseKind(g.PhaseKind)
-	ps, err := mc.engine.Status(mc.state)
+	ps, err := mc.status()
 	if err != nil {
 		return err
 	}

@@ -74,6 +74,7 @@ type txn struct {
 	// pictures the mails carry, one per game, phase and class of readers
 	// (pictures.go): drawn after the commit, the mails held until then.
 	pictures map[pictureKey]*mailPicture
+	statuses map[string]statusMemo // by game (memo.go)
 }
 
 // update runs fn in one write transaction. When fn is done, the mails it

@@ -133,6 +133,9 @@ func (d *Daemon) queue(tx *txn) ([]*mailPicture, error) {
 		chunk := tx.mails[start:min(start+composeChunk, len(tx.mails))]
 		parallel(len(chunk), func(i int) {
 			obs[start+i], errs[start+i] = compose(chunk[i], now)
+			if errs[start+i] == nil { // sealed here, on every core, not in write
+				errs[start+i] = tx.SealRaw(&obs[start+i])
+			}
 			chunk[i].Text = ""
 		})
 		for i, m := range chunk {

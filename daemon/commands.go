@@ -514,7 +514,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 			fmt.Fprintf(&b, "  %s\n", n)
 		}
 	}
-	ps, err := mc.engine.Status(mc.state)
+	ps, err := mc.status()
 	if err != nil {
 		return "", err
 	}
@@ -706,7 +706,7 @@ func (d *Daemon) maybeEarly(tx *txn, g *store.Game, e adjudicator.Engine, state 
 		return nil
 	}
 	kind := adjudicator.PhaseKind(g.PhaseKind)
-	ps, err := e.Status(state)
+	ps, err := tx.status(g, e, state) // memo.go
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package daemon
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -293,12 +292,8 @@ func (mc *mailCtx) saveGame() error {
 		return nil
 	}
 	noteSeniors(g, mc.now) // who is senior of which power, from when (seniority.go)
-	if stored, err := mc.tx.Game(g.Name); err == nil {
-		a, errA := json.Marshal(stored)
-		b, errB := json.Marshal(g)
-		if errA == nil && errB == nil && bytes.Equal(a, b) {
-			return nil
-		}
+	if mc.tx.GameIs(g) {
+		return nil
 	}
 	return mc.tx.PutGame(g)
 }

@@ -74,6 +74,7 @@ type txn struct {
 	// pictures the mails carry, one per game, phase and class of readers
 	// (pictures.go): drawn after the commit, the mails held until then.
 	pictures map[pictureKey]*mailPicture
+	statuses map[string]statusMemo // by game (memo.go)
 }
 
 // update runs fn in one write transaction. When fn is done, the mails it
@@ -132,6 +133,9 @@ func (d *Daemon) queue(tx *txn) ([]*mailPicture, error) {
 		chunk := tx.mails[start:min(start+composeChunk, len(tx.mails))]
 		parallel(len(chunk), func(i int) {
 			obs[start+i], errs[start+i] = compose(chunk[i], now)
+			if errs[start+i] == nil { // sealed here, on every core, not in write
+				errs[start+i] = tx.SealRaw(&obs[start+i])
+			}
 			chunk[i].Text = ""
 		})
 		for i, m := range chunk {

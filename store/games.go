@@ -501,6 +501,9 @@ type Code struct {
 
 // Game reads one game.
 func (tx *Tx) Game(name string) (*Game, error) {
+	if g, ok := tx.cachedGame(name); ok {
+		return g, nil
+	}
 	var g Game
 	if err := getJSON(tx.bucket(bucketGames), []byte(name), &g); err != nil {
 		return nil, fmt.Errorf("game %q: %w", name, err)
@@ -509,6 +512,7 @@ func (tx *Tx) Game(name string) (*Game, error) {
 		return nil, err
 	}
 	g.upgrade()
+	tx.keepGame(&g, false)
 	return &g, nil
 }
 
@@ -533,16 +537,20 @@ func (g *Game) upgrade() {
 
 // HasGame tells whether a game of that name exists.
 func (tx *Tx) HasGame(name string) bool {
+	if _, ok := tx.games[name]; ok {
+		return true
+	}
 	return tx.bucket(bucketGames).Get([]byte(name)) != nil
 }
 
 // PutGame writes a game and keeps the deadline index in step: an active,
 // unpaused game with a deadline is due at that deadline; a paused game is
 // due when its pause runs out. The record holds its tokens sealed
-// (seal.go); g keeps them as they are.
+// (seal.go); g keeps them as they are. The record itself is written when
+// the transaction commits (gamecache.go); later reads in the transaction
+// see it.
 func (tx *Tx) PutGame(g *Game) error {
-	sealed, err := tx.sealGame(g)
-	if err != nil {
+	if err := tx.writable(); err != nil {
 		return err
 	}
 	dl, dk := tx.bucket(bucketDeadlines), tx.bucket(bucketDueKey)
@@ -568,7 +576,8 @@ func (tx *Tx) PutGame(g *Game) error {
 			return err
 		}
 	}
-	return putJSON(tx.bucket(bucketGames), name, sealed)
+	tx.keepGame(g, true)
+	return nil
 }
 
 func deadlineKey(t time.Time, name string) []byte {
@@ -611,22 +620,37 @@ func (tx *Tx) Games() []string {
 		names = append(names, string(k))
 		return nil
 	})
+	for name, c := range tx.games { // a game created in this transaction (gamecache.go)
+		if c.dirty && tx.bucket(bucketGames).Get([]byte(name)) == nil {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
 	return names
 }
 
-// EachGame calls fn for every game in name order.
+// EachGame calls fn for every game in name order. fn may write the game it
+// is given (PutGame).
 func (tx *Tx) EachGame(fn func(*Game) error) error {
-	return tx.bucket(bucketGames).ForEach(func(k, v []byte) error {
-		var g Game
-		if err := getJSON(tx.bucket(bucketGames), k, &g); err != nil {
+	for _, name := range tx.Games() {
+		g, ok := tx.cachedGame(name)
+		if !ok {
+			// read without keeping it: a walk over every game of the
+			// site need not hold them all
+			g = new(Game)
+			if err := getJSON(tx.bucket(bucketGames), []byte(name), g); err != nil {
+				return err
+			}
+			if err := tx.openGame(g); err != nil {
+				return err
+			}
+			g.upgrade()
+		}
+		if err := fn(g); err != nil {
 			return err
 		}
-		if err := tx.openGame(&g); err != nil {
-			return err
-		}
-		g.upgrade()
-		return fn(&g)
-	})
+	}
+	return nil
 }
 
 // State returns the engine state of a game's open phase.

@@ -87,6 +87,8 @@ type OutboxMessage struct {
 	// Failed and Reason are set on mail in the failed list.
 	Failed time.Time `json:"failed,omitzero"`
 	Reason string    `json:"reason,omitempty"`
+
+	sealed []byte // Raw sealed ahead (SealRaw, outboxseal.go)
 }
 
 // Outbox states of a Message-ID.
@@ -149,9 +151,11 @@ func (tx *Tx) EnqueueMail(m OutboxMessage) (uint64, error) {
 	if err := putJSON(ob, u64(id), m); err != nil {
 		return 0, err
 	}
-	sealed, err := tx.sealMail(m.Raw)
-	if err != nil {
-		return 0, fmt.Errorf("enqueue mail <%s>: %w", m.MessageID, err)
+	sealed := m.sealed
+	if sealed == nil {
+		if sealed, err = tx.sealMail(m.Raw); err != nil {
+			return 0, fmt.Errorf("enqueue mail <%s>: %w", m.MessageID, err)
+		}
 	}
 	if err := tx.bucket(bucketOutboxRaw).Put(u64(id), sealed); err != nil {
 		return 0, err

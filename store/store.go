@@ -135,7 +135,11 @@ func (db *DB) Update(fn func(tx *Tx) error) error {
 		return db.writeFailed(err)
 	}
 	defer btx.Rollback() // after an error or a panic in fn; a no-op after a commit
-	if err := fn(&Tx{btx: btx, seal: db.seal}); err != nil {
+	tx := &Tx{btx: btx, seal: db.seal}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.flushGames(); err != nil { // gamecache.go
 		return err
 	}
 	return db.commit(btx)
@@ -199,8 +203,9 @@ func (db *DB) Check() error {
 // Tx is one transaction. Methods on Tx are defined next to the records they
 // own (games.go, outbox.go, …).
 type Tx struct {
-	btx  *bolt.Tx
-	seal *sealer
+	btx   *bolt.Tx
+	seal  *sealer
+	games map[string]*txGame // the games it read or wrote (gamecache.go)
 }
 
 // Bolt exposes the raw transaction to code inside this package's tests.

@@ -1,0 +1,242 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fill sets every exported field reachable from v to a value that is not
+// zero (slices and maps of two elements, pointers set), n telling values
+// apart.
+func fill(t *testing.T, v reflect.Value, n *int, path string) {
+	*n++
+	switch v.Kind() {
+	case reflect.Struct:
+		if v.Type() == timeType {
+			v.Set(reflect.ValueOf(time.Date(2026, 1, 1, 0, 0, *n, 0, time.UTC)))
+			return
+		}
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			if !f.IsExported() {
+				t.Fatalf("%s.%s: a record field that is not exported would be shared by cloneGame", path, f.Name)
+			}
+			fill(t, v.Field(i), n, path+"."+f.Name)
+		}
+	case reflect.Slice:
+		s := reflect.MakeSlice(v.Type(), 2, 2)
+		for i := range 2 {
+			fill(t, s.Index(i), n, path+"[]")
+		}
+		v.Set(s)
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		for range 2 {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fill(t, k, n, path+"[key]")
+			fill(t, e, n, path+"[]")
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		fill(t, p.Elem(), n, path)
+		v.Set(p)
+	case reflect.String:
+		v.SetString(fmt.Sprint("s", *n))
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(int64(*n))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(uint64(*n))
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(float64(*n))
+	default:
+		t.Fatalf("%s: a %s in a game record: teach cloneGame and this test about it", path, v.Type())
+	}
+}
+
+// shares reports the first slice, map or pointer that a and b share.
+func shares(a, b reflect.Value, path string) string {
+	switch a.Kind() {
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if a.Type().Field(i).IsExported() {
+				if s := shares(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name); s != "" {
+					return s
+				}
+			}
+		}
+	case reflect.Slice:
+		if a.Len() > 0 && a.Pointer() == b.Pointer() {
+			return path
+		}
+		for i := range a.Len() {
+			if s := shares(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i)); s != "" {
+				return s
+			}
+		}
+	case reflect.Map:
+		if a.Len() > 0 && a.Pointer() == b.Pointer() {
+			return path
+		}
+		for it := a.MapRange(); it.Next(); {
+			if s := shares(it.Value(), b.MapIndex(it.Key()), path+"[]"); s != "" {
+				return s
+			}
+		}
+	case reflect.Pointer:
+		if !a.IsNil() && a.Pointer() == b.Pointer() {
+			return path
+		}
+		if !a.IsNil() {
+			return shares(a.Elem(), b.Elem(), path)
+		}
+	}
+	return ""
+}
+
+// The copies a transaction hands out of a game share nothing with the one
+// it keeps, however many fields Game grows: every field is filled, and the
+// copy must be equal and share no slice, map or pointer.
+func TestCloneGameSharesNothing(t *testing.T) {
+	var g Game
+	n := 0
+	fill(t, reflect.ValueOf(&g).Elem(), &n, "Game")
+	c := cloneGame(&g)
+	if !reflect.DeepEqual(c, &g) {
+		t.Fatal("the copy differs from the game")
+	}
+	if s := shares(reflect.ValueOf(c).Elem(), reflect.ValueOf(&g).Elem(), "Game"); s != "" {
+		t.Fatalf("the copy shares %s with the game", s)
+	}
+	a, _ := json.Marshal(&g)
+	b, _ := json.Marshal(c)
+	if string(a) != string(b) {
+		t.Fatalf("the copy encodes as\n%s\nnot\n%s", b, a)
+	}
+	var empty Game
+	if c := cloneGame(&empty); !reflect.DeepEqual(c, &empty) {
+		t.Fatalf("a copy of an empty game is %+v", c)
+	}
+}
+
+// A transaction reads what it wrote, later ones read what was committed,
+// and a rolled back one leaves nothing; a changed copy does not change the
+// game the transaction holds until it is put.
+func TestGameCacheReadsWritesAndRollsBack(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "pbemd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	g := &Game{Name: "g", Variant: "standard", Status: Active, GMToken: "gm-secret",
+		Players: []Player{{Address: "a@x", Power: "england", Token: "tok-a"}}}
+	g.Deadline = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	if err := db.Update(func(tx *Tx) error {
+		if err := tx.PutGame(g); err != nil {
+			return err
+		}
+		if !tx.HasGame("g") || len(tx.Games()) != 1 {
+			t.Errorf("a game put in this transaction: HasGame %v, Games %v", tx.HasGame("g"), tx.Games())
+		}
+		got, err := tx.Game("g")
+		if err != nil || got.Players[0].Token != "tok-a" {
+			t.Errorf("read back in the transaction: %+v %v", got, err)
+		}
+		got.Players[0].Address = "changed@x"
+		if !tx.GameIs(g) || tx.GameIs(got) {
+			t.Error("a changed copy changed the game the transaction holds")
+		}
+		n := 0
+		if err := tx.EachGame(func(*Game) error { n++; return nil }); err != nil || n != 1 {
+			t.Errorf("EachGame saw %d games: %v", n, err)
+		}
+		if due := tx.Due(g.Deadline, 0); len(due) != 1 {
+			t.Errorf("due: %v", due)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// committed: sealed in the bucket, readable by the next transaction
+	db.View(func(tx *Tx) error {
+		raw := tx.bucket(bucketGames).Get([]byte("g"))
+		if raw == nil || !json.Valid(raw) {
+			t.Fatalf("the game record is not in the bucket: %q", raw)
+		}
+		if s := string(raw); contains(s, "tok-a") || contains(s, "gm-secret") {
+			t.Errorf("the record keeps a token in the clear: %s", raw)
+		}
+		got, err := tx.Game("g")
+		if err != nil || got.Players[0].Token != "tok-a" || got.GMToken != "gm-secret" {
+			t.Errorf("read back: %+v %v", got, err)
+		}
+		return nil
+	})
+	// rolled back: the change is gone
+	errNo := fmt.Errorf("no")
+	if err := db.Update(func(tx *Tx) error {
+		got, _ := tx.Game("g")
+		got.Status = Finished
+		if err := tx.PutGame(got); err != nil {
+			return err
+		}
+		return errNo
+	}); err != errNo {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		if got, _ := tx.Game("g"); got.Status != Active {
+			t.Errorf("a rolled back PutGame landed: %s", got.Status)
+		}
+		return nil
+	})
+	// a read-only transaction refuses PutGame at once
+	if err := db.View(func(tx *Tx) error { return tx.PutGame(g) }); err == nil {
+		t.Error("PutGame in a read-only transaction")
+	}
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+func BenchmarkCloneGame(b *testing.B) {
+	g := benchGame()
+	b.ReportAllocs()
+	for b.Loop() {
+		cloneGame(g)
+	}
+}
+
+func BenchmarkGameIs(b *testing.B) {
+	g := benchGame()
+	c := cloneGame(g)
+	b.ReportAllocs()
+	for b.Loop() {
+		if !reflect.DeepEqual(c, g) {
+			b.Fatal("differs")
+		}
+	}
+}
+
+// benchGame is a game of seven players in its first phase.
+func benchGame() *Game {
+	g := &Game{Name: "bench", Variant: "standard", Status: Active, GMToken: "t", GM: []string{"gm@x"}}
+	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for _, p := range []string{"austria", "england", "france", "germany", "italy", "russia", "turkey"} {
+		g.Players = append(g.Players, Player{Address: p + "@x", Power: p, Token: "token-" + p, Joined: at, Prefs: []string{p}})
+		g.Seniors = append(g.Seniors, SeniorTerm{Power: p, Address: p + "@x", From: at})
+		g.Waiting = append(g.Waiting, p)
+		g.Alive = append(g.Alive, p)
+	}
+	g.Reminded = Offsets{24 * time.Hour}
+	g.Ready = map[string]bool{"england": true}
+	g.Options.Engine = map[string]string{"x": "y"}
+	return g
+}

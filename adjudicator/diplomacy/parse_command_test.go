@@ -18,7 +18,7 @@ import (
 //	<input> ==> !! <error text> [?? <suggestion text>]
 //	<input> ==> ignored
 //
-// @lexicon none|standard|ancmed and @strict on|off set the options.
+// @lexicon none|standard|ancientmed and @strict on|off set the options.
 func TestCommands(t *testing.T) {
 	path := filepath.Join(testdataDir, "commands.txt")
 	f, err := os.Open(path)

@@ -22,7 +22,7 @@ func FuzzParse(f *testing.F) {
 		_, body := readMail(f, m)
 		f.Add(body)
 	}
-	std, anc := loadLexicon(f, "standard"), loadLexicon(f, "ancmed")
+	std, anc := loadLexicon(f, "standard"), loadLexicon(f, "ancientmed")
 	f.Fuzz(func(t *testing.T, body string) {
 		for _, opts := range []ParseOptions{
 			{Lexicon: std},

@@ -1,11 +1,7 @@
 package diplomacy
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"pbemd/orders"
@@ -14,62 +10,16 @@ import (
 // testdataDir holds the shared sample files of the orders tests.
 const testdataDir = "../../testdata/orders"
 
-var (
-	lexMu    sync.Mutex
-	lexCache = map[string]*Lexicon{}
-)
-
-// loadLexicon reads testdata/orders/<name>.lex (see the file header for its
-// format) and prepares it. Lexicons are cached: they are read-only.
-func loadLexicon(tb testing.TB, name string) *Lexicon {
+// loadLexicon returns the lexicon of the shipped map of that variant
+// ("standard", "ancientmed"): the names the daemon reads a player's mail
+// with (the engine parses with Map.Lexicon too), never a hand-made copy.
+func loadLexicon(tb testing.TB, variant string) *Lexicon {
 	tb.Helper()
-	lexMu.Lock()
-	defer lexMu.Unlock()
-	if l, ok := lexCache[name]; ok {
-		return l
+	m, ok := MapByName(variant)
+	if !ok {
+		tb.Fatalf("no shipped map %q (the maps are %v)", variant, MapNames())
 	}
-	f, err := os.Open(filepath.Join(testdataDir, name+".lex"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var provs, pows []orders.Name
-	sc := bufio.NewScanner(f)
-	for no := 1; sc.Scan(); no++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		kind, rest, _ := strings.Cut(line, " ")
-		fields := strings.Split(rest, "|")
-		for len(fields) < 5 {
-			fields = append(fields, "")
-		}
-		n := orders.Name{ID: strings.TrimSpace(fields[0]), Abbrev: strings.TrimSpace(fields[1]), Full: strings.TrimSpace(fields[2])}
-		for _, a := range strings.Split(fields[3], ",") {
-			if a = strings.TrimSpace(a); a != "" {
-				n.Aliases = append(n.Aliases, a)
-			}
-		}
-		n.Coasts = strings.Fields(fields[4])
-		switch kind {
-		case "province":
-			provs = append(provs, n)
-		case "power":
-			pows = append(pows, n)
-		default:
-			tb.Fatalf("%s.lex:%d: unknown kind %q", name, no, kind)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	l, err := NewLexicon(provs, pows)
-	if err != nil {
-		tb.Fatalf("%s.lex: %v", name, err)
-	}
-	lexCache[name] = l
-	return l
+	return m.Lexicon()
 }
 
 // testPosition is a Position read from "A par, F nth, F stp/sc".

@@ -22,7 +22,7 @@ import (
 // Texts after ~~, !! and ?? must appear in the diagnostic. Directives set the
 // options of the lines below them:
 //
-//	@lexicon standard|ancmed      @strict on|off
+//	@lexicon standard|ancientmed      @strict on|off
 //	@phase any|movement|retreat|adjustment
 //	@position A par, F nth, F stp/sc      (empty: no position)
 type lineCase struct {

@@ -65,6 +65,11 @@
 //     a repeated index (no other matches: on boards they compress as well
 //     as the row above does, and cost far less), codes them with dynamic
 //     Huffman codes, and sums the Adler-32 of a run in closed form;
+//   - a board's base also keeps its template compressed, row by row and in
+//     chunks of 64 bytes, in one Huffman code made for the board: a
+//     picture's rows and chunks that are the template's are copied as
+//     bits (their Adler-32 combined), and only the others, about a fifth
+//     of a Diplomacy board, are compressed again (zbase.go);
 //   - its buffers are pooled, so pictures drawn at once share nothing
 //     mutable but the locked caches.
 //

@@ -72,7 +72,7 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 		}
 	}
 	e.rec.reset(w, h)
-	e.raster.dst = &e.rec
+	e.raster.dst, e.raster.cache = &e.rec, true
 	e.raster.items(items)
 	e.raster.dst = nil
 	clear(e.raster.polys[:cap(e.raster.polys)])

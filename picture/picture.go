@@ -58,7 +58,9 @@
 //     Layer: the two composited once, then per picture only the shapes whose
 //     colour differs from the first picture's are copied in (from patches
 //     kept per shape and colour) and their edges blended;
-//   - the other items are rasterised into coverage masks first; then the
+//   - the other items are rasterised into coverage masks first (the masks
+//     of Paths, Circles and Arrows kept by value, so a unit, centre or move
+//     drawn before costs a look-up: itemcache.go); then the
 //     picture is drawn and compressed band by band (about 64 KB of rows),
 //     each band while it is still in the processor's cache;
 //   - its zlib compressor is its own, made for flat colour: it finds runs of

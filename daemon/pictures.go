@@ -283,7 +283,7 @@ type madeBatch struct {
 }
 
 // storeAhead is how many drawBatches of pictures may wait to be stored.
-const storeAhead = 2
+const storeAhead = 1
 
 func (d *Daemon) newPictureLine() *pictureLine {
 	l := &pictureLine{d: d, in: make(chan []*mailPicture), made: make(chan madeBatch, storeAhead), done: make(chan struct{})}

@@ -47,8 +47,15 @@ func (d *Daemon) Tick(ctx context.Context) error {
 }
 
 // processDue processes every game whose deadline has passed, tickBatch
-// games a transaction.
-func (d *Daemon) processDue(ctx context.Context, now time.Time) error {
+// games a transaction; each batch's pictures are drawn while the next is
+// adjudicated (pictureLine).
+func (d *Daemon) processDue(ctx context.Context, now time.Time) (err error) {
+	line := d.newPictureLine()
+	defer func() {
+		if lerr := line.close(); err == nil {
+			err = lerr
+		}
+	}()
 	for {
 		var due []string
 		if err := d.db.View(func(tx *store.Tx) error {
@@ -75,7 +82,7 @@ func (d *Daemon) processDue(ctx context.Context, now time.Time) error {
 			if err != nil {
 				return err
 			}
-			if err := d.drawPictures(pics); err != nil {
+			if err := line.add(pics); err != nil {
 				return err
 			}
 		}

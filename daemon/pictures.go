@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"pbemd/adjudicator"
 	"pbemd/mailer"
@@ -218,23 +220,151 @@ func (d *Daemon) drawPictures(pics []*mailPicture) error {
 	for len(pics) > 0 {
 		batch := pics[:min(drawBatch, len(pics))]
 		pics = pics[len(batch):]
-		made := make([][]byte, len(batch))
-		parallel(len(batch), func(i int) { made[i] = d.makePicture(batch[i]) })
-		err := d.db.Update(func(tx *store.Tx) error {
-			for i, p := range batch {
-				if err := tx.PutPart(p.key, made[i]); err != nil {
-					return fmt.Errorf("picture %s: %w", p.job.File, err)
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		if err := d.storePictures(batch, d.makePictures(batch)); err != nil {
 			return err
 		}
-		d.metrics.PicturesDrawn.Add(int64(len(batch)))
-		d.opt.Kick()
 	}
 	return nil
+}
+
+// makePictures draws pics on every core.
+func (d *Daemon) makePictures(pics []*mailPicture) [][]byte {
+	made := make([][]byte, len(pics))
+	parallel(len(pics), func(i int) { made[i] = d.makePicture(pics[i]) })
+	return made
+}
+
+// storePictures stores the pictures made of pics in one transaction,
+// which lets their mails go.
+func (d *Daemon) storePictures(pics []*mailPicture, made [][]byte) error {
+	err := d.db.Update(func(tx *store.Tx) error {
+		for i, p := range pics {
+			if err := tx.PutPart(p.key, made[i]); err != nil {
+				return fmt.Errorf("picture %s: %w", p.job.File, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	d.metrics.PicturesDrawn.Add(int64(len(pics)))
+	d.opt.Kick()
+	return nil
+}
+
+// A pictureLine draws the pictures of a burst's batches while the next
+// batch is adjudicated: processDue hands it each batch's pictures once the
+// batch is committed (its mails held), and goes on. One goroutine draws
+// (drawBatch at a time, on every core), another stores what is drawn,
+// everything drawn since its last transaction in one, as soon as the write
+// lock (which the next batch holds while it is adjudicated) is free, so
+// drawing need not wait for it. Memory stays bounded: a batch is taken
+// only once the one before is drawn (so at most two batches' positions
+// are held, the one drawn and the one handed in), and at most
+// storeAhead drawBatches of pictures wait to be stored. The guarantee is
+// the one of drawPictures: a mail is held until its picture is stored, and
+// what a daemon killed meanwhile left undrawn the next Tick draws
+// (drawPending).
+type pictureLine struct {
+	d      *Daemon
+	in     chan []*mailPicture
+	made   chan madeBatch
+	done   chan struct{}
+	closed bool
+	mu     sync.Mutex
+	err    error // the first error: nothing more is drawn
+	fails  atomic.Bool
+}
+
+type madeBatch struct {
+	pics []*mailPicture
+	png  [][]byte
+}
+
+// storeAhead is how many drawBatches of pictures may wait to be stored.
+const storeAhead = 1
+
+func (d *Daemon) newPictureLine() *pictureLine {
+	l := &pictureLine{d: d, in: make(chan []*mailPicture), made: make(chan madeBatch, storeAhead), done: make(chan struct{})}
+	go l.draw(l.in, l.made)
+	go l.store(l.made)
+	return l
+}
+
+// add hands the line the pictures of a committed batch; it waits while
+// the batch before is still being drawn. It returns the line's error, if
+// it has failed (the pictures are then left to the next Tick).
+func (l *pictureLine) add(pics []*mailPicture) error {
+	if l.fails.Load() {
+		return l.close()
+	}
+	if len(pics) > 0 {
+		l.in <- pics
+	}
+	return nil
+}
+
+// close waits until everything handed in is drawn and stored, and returns
+// the first error.
+func (l *pictureLine) close() error {
+	if !l.closed {
+		l.closed = true
+		close(l.in)
+		<-l.done
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+func (l *pictureLine) fail(err error) {
+	l.mu.Lock()
+	if l.err == nil {
+		l.err = err
+	}
+	l.mu.Unlock()
+	l.fails.Store(true)
+}
+
+func (l *pictureLine) draw(in <-chan []*mailPicture, made chan<- madeBatch) {
+	defer close(made)
+	for pics := range in {
+		for len(pics) > 0 && !l.fails.Load() {
+			batch := pics[:min(drawBatch, len(pics))]
+			pics = pics[len(batch):]
+			made <- madeBatch{batch, l.d.makePictures(batch)}
+		}
+	}
+}
+
+func (l *pictureLine) store(made <-chan madeBatch) {
+	defer close(l.done)
+	for b := range made {
+		// What is drawn by the time the lock is ours goes in one
+		// transaction, up to about drawBatch pictures (a transaction
+		// holds its pictures three times: made, sealed and in its
+		// pages).
+		pics, png := b.pics, b.png
+	more:
+		for len(pics) < drawBatch {
+			select {
+			case o, ok := <-made:
+				if !ok {
+					break more
+				}
+				pics, png = append(pics[:len(pics):len(pics)], o.pics...), append(png[:len(png):len(png)], o.png...)
+			default:
+				break more
+			}
+		}
+		if l.fails.Load() {
+			continue
+		}
+		if err := l.d.storePictures(pics, png); err != nil {
+			l.fail(err)
+		}
+	}
 }
 
 // makePicture draws p and encodes it as PNG: from the position in memory

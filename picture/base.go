@@ -24,6 +24,7 @@ type base struct {
 	runAt     []int32    // per run of rr: where its pixels start in its shape's patches
 	edgeLayer [][4]uint8 // per edge pixel of rr: the layer's pixel over it (alpha 0: none)
 	bgIdx     uint8
+	z         *zbase // the template compressed (zbase.go)
 
 	mu sync.Mutex // guards the shapes' patches
 }
@@ -102,6 +103,7 @@ func newBase(set *Regions, lr *layerRaster, rr *regionRaster, bg Color, q *quant
 	c.regions(rr, b.def, 0, h)
 	c.layer(lr, 0, h)
 	b.template = c.pix
+	b.z = newZbase(b.template, w+1, h)
 
 	// Where each pixel's colour comes from: a shape's run (shape, position
 	// among its pixels), an edge, or neither.

@@ -255,7 +255,8 @@ type recorder struct {
 
 type op struct {
 	x, y, w, h int32
-	at         int32 // the mask's start in arena
+	at         int32   // the mask's start in arena, or
+	mask       []uint8 // the mask itself (kept by the item cache)
 	col        Color
 	lr         *layerRaster  // a layer, or
 	rr         *regionRaster // a region fill
@@ -329,7 +330,12 @@ func (r *recorder) play(c *canvas, y0, y1 int) {
 		case o.rr != nil:
 			c.regions(o.rr, o.fill, oy0, oy1)
 		default:
-			m := r.arena[int(o.at)+(oy0-int(o.y))*int(o.w):]
+			var m []uint8
+			if o.mask != nil {
+				m = o.mask[(oy0-int(o.y))*int(o.w):]
+			} else {
+				m = r.arena[int(o.at)+(oy0-int(o.y))*int(o.w):]
+			}
 			c.blend(int(o.x), oy0, int(o.w), oy1-oy0, m, int(o.w), o.col)
 		}
 	}

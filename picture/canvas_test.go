@@ -151,3 +151,38 @@ func TestPNGConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Shapes drawn from the item cache's masks (the second time a picture is
+// encoded, and in another picture that has the same shapes) paint what
+// rasterising them paints, index for index: paths with holes and lines,
+// dashed rings, straight, curved, dashed and hollow-headed arrows.
+func TestItemCacheMatchesDirectDrawing(t *testing.T) {
+	set := NewRegions("cells", testRegions.shapes, nil)
+	layer := NewLayer("borders", testLayer.items...)
+	shapes := []Item{
+		&Path{Rings: [][]Point{{{10, 10}, {60, 12}, {40, 70}}, {{30, 30}, {40, 30}, {35, 40}}}, Lines: [][]Point{{{5, 100}, {90, 110}, {150, 20}}}, Style: Style{Fill: Colors[3], Stroke: Black, StrokeWidth: 2}},
+		&Circle{C: Pt(120, 70), R: 14, Style: Style{Fill: White.Alpha(160), Stroke: Colors[5], StrokeWidth: 1.8, Dash: []float64{4, 2}}},
+		&Arrow{From: Pt(20, 20), To: Pt(180, 110), Head: 11, Style: Style{Stroke: Colors[4], StrokeWidth: 3}},
+		&Arrow{From: Pt(190, 10), To: Pt(15, 90), Via: Pt(100, 120), Curve: true, Head: 9, HeadFill: White, Style: Style{Stroke: Colors[7], StrokeWidth: 2, Dash: []float64{6, 4}}},
+	}
+	var pics []*Picture
+	for k := range 3 {
+		p := boardOn(set, layer, []Color{Colors[k], Colors[1], Colors[2], Colors[3], Colors[4]})
+		p.Add(shapes[k:]...)
+		pics = append(pics, p)
+	}
+	for round := 0; round < 2; round++ {
+		for i, p := range pics {
+			if want, got := drawDirect(p), drawCached(t, p); !bytes.Equal(got, want) {
+				t.Errorf("round %d, picture %d: differs from direct drawing", round, i)
+			}
+		}
+	}
+	key, _ := itemKey(nil, shapes[2], 200, 125)
+	itemMasks.RLock()
+	_, kept := itemMasks.m[string(key)]
+	itemMasks.RUnlock()
+	if !kept {
+		t.Error("an arrow drawn in three pictures was not kept")
+	}
+}

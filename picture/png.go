@@ -72,7 +72,7 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 		}
 	}
 	e.rec.reset(w, h)
-	e.raster.dst = &e.rec
+	e.raster.dst, e.raster.cache = &e.rec, true
 	e.raster.items(items)
 	e.raster.dst = nil
 	clear(e.raster.polys[:cap(e.raster.polys)])
@@ -82,7 +82,11 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	// IDAT: the length is known once the data is compressed in place.
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0, 'I', 'D', 'A', 'T')
-	e.z.begin(dst)
+	if b != nil {
+		e.z.beginBase(dst, b.z)
+	} else {
+		e.z.begin(dst)
+	}
 	band := max(1, bandBytes/(w+1))
 	if e.bandRows > 0 {
 		band = e.bandRows
@@ -96,9 +100,17 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 			c.background(p.Background, y0, y1)
 		}
 		e.rec.play(c, y0, y1)
-		e.z.write(c.pix)
+		if b != nil {
+			e.z.writeBase(c.pix, b.z, b.template, y0, y1)
+		} else {
+			e.z.write(c.pix)
+		}
 	}
-	dst = e.z.end()
+	if b != nil {
+		dst = e.z.endBase(b.z)
+	} else {
+		dst = e.z.end()
+	}
 	clear(e.patches) // nothing of this picture is kept
 	e.rec.reset(0, 0)
 	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-8))

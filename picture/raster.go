@@ -48,10 +48,20 @@ type raster struct {
 	pts   []Point
 	boxes []image.Rectangle
 	mask  []uint8 // coverage of one fill, reused
+	// cache, when set (and dst is a recorder), takes the masks of Paths,
+	// Circles and Arrows from the item cache (itemcache.go); key is its
+	// reused key.
+	cache bool
+	key   []byte
 }
 
 func (r *raster) items(items []Item) {
 	for _, it := range items {
+		if r.cache {
+			if rec, ok := r.dst.(*recorder); ok && r.cachedItem(rec, it) {
+				continue
+			}
+		}
 		switch v := it.(type) {
 		case *Path:
 			r.path(v)

@@ -67,11 +67,12 @@ var ErrNotFound = errors.New("not found")
 
 // DB is an open store.
 type DB struct {
-	bolt    *bolt.DB
-	path    string
-	keyPath string
-	seal    *sealer     // the key (seal.go); nil only while a new file is made
-	faults  writeFaults // fault.go
+	bolt     *bolt.DB
+	path     string
+	keyPath  string
+	seal     *sealer     // the key (seal.go); nil only while a new file is made
+	faults   writeFaults // fault.go
+	resident resident    // resident.go
 	// rewrite is set when an upgrade freed pages that hold secrets: Open
 	// rewrites the file (metaRewrite keeps the need across a crash).
 	rewrite bool

@@ -599,8 +599,10 @@ func (p *parser) offer() *Order {
 	return o
 }
 
-func (p *parser) acceptOffer() *Order {
-	o := newOrder(KAccept)
+// offerRef reads the offer an ACCEPT or REFUSE names: [OFFER] [n]
+// [FROM|OF] <power> [n].
+func (p *parser) offerRef(k Kind) *Order {
+	o := newOrder(k)
 	o.N = 1
 	p.accept("offer")
 	if n, ok := p.number(); ok {
@@ -614,6 +616,14 @@ func (p *parser) acceptOffer() *Order {
 	o.Power = pw
 	if n, ok := p.number(); ok {
 		o.N = n
+	}
+	return o
+}
+
+func (p *parser) acceptOffer() *Order {
+	o := p.offerRef(KAccept)
+	if o == nil {
+		return nil
 	}
 	if p.accept("place") {
 		for {

@@ -45,24 +45,7 @@ func (p *parser) terms(o *Order) bool {
 }
 
 // refuseOffer reads REFUSE [OFFER] [n] [FROM|OF] <power> [n].
-func (p *parser) refuseOffer() *Order {
-	o := newOrder(KRefuse)
-	o.N = 1
-	p.accept("offer")
-	if n, ok := p.number(); ok {
-		o.N = n
-	}
-	p.accept("from", "of")
-	pw, ok := p.power()
-	if !ok {
-		return nil
-	}
-	o.Power = pw
-	if n, ok := p.number(); ok {
-		o.N = n
-	}
-	return o
-}
+func (p *parser) refuseOffer() *Order { return p.offerRef(KRefuse) }
 
 // formatTerms writes the terms an ACCEPT quotes, if any.
 func (sc *Scenario) formatTerms(b *strings.Builder, o *Order) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"io/fs"
 	"math/bits"
 	"sort"
 	"strconv"
@@ -103,7 +104,7 @@ func (b bitset) count() int         { return bits.OnesCount64(b[0]) + bits.OnesC
 func (b bitset) or(c bitset) bitset { return bitset{b[0] | c[0], b[1] | c[1]} }
 
 // embedded holds one loader per embedded map file by variant name (the
-// file's name without ".map"). A map is parsed at its first use, once: a
+// file's name without ".map"). A map is loaded at its first use, once: a
 // program that never plays on it never reads it.
 var embedded = func() map[string]func() (*Map, error) {
 	entries, err := mapFiles.ReadDir("maps")
@@ -115,12 +116,7 @@ var embedded = func() map[string]func() (*Map, error) {
 		file := e.Name()
 		name := strings.TrimSuffix(file, ".map")
 		out[name] = sync.OnceValues(func() (*Map, error) {
-			mapLoads.Add(1)
-			data, err := mapFiles.ReadFile("maps/" + file)
-			if err != nil {
-				return nil, err
-			}
-			m, err := ParseMap(file, data)
+			m, err := loadEmbedded(mapFiles, file)
 			if err == nil && m.Name != name {
 				err = fmt.Errorf("map %s: variant %q, but the file is named for %q", file, m.Name, name)
 			}
@@ -130,11 +126,28 @@ var embedded = func() map[string]func() (*Map, error) {
 	return out
 }()
 
-// mapLoads counts the embedded maps parsed (tests read it).
-var mapLoads atomic.Int32
+// loadEmbedded loads maps/file of fsys: from its table (maptable.go) while
+// the file is what the table was made from, else by parsing the file.
+func loadEmbedded(fsys fs.FS, file string) (*Map, error) {
+	mapLoads.Add(1)
+	path := "maps/" + file
+	if t := mapTableFor(file); t != nil && t.fresh(fsys, path) {
+		mapTableLoads.Add(1)
+		return t.load(fsys, path)
+	}
+	data, err := fs.ReadFile(fsys, path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMap(file, data)
+}
+
+// mapLoads counts the embedded maps loaded, mapTableLoads those of them
+// loaded from their tables (tests read both).
+var mapLoads, mapTableLoads atomic.Int32
 
 // Maps returns the embedded maps by name ("standard", "ancientmed"),
-// parsing those not used yet. It panics if an embedded map fails
+// loading those not used yet. It panics if an embedded map fails
 // validation: that is a build defect, caught by tests.
 func Maps() map[string]*Map {
 	out := make(map[string]*Map, len(embedded))
@@ -145,7 +158,7 @@ func Maps() map[string]*Map {
 	return out
 }
 
-// MapByName returns an embedded map, parsing it at its first use. It panics
+// MapByName returns an embedded map, loading it at its first use. It panics
 // if the map fails validation (a build defect, caught by tests).
 func MapByName(name string) (*Map, bool) {
 	load, ok := embedded[name]

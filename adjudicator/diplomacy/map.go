@@ -28,7 +28,19 @@ const (
 	Archipelago                         // army or fleet; armies arrive and leave only by convoy; fleets here may convoy
 )
 
-var kindNames = map[string]ProvinceKind{"land": Land, "coast": Coast, "sea": Sea, "archipelago": Archipelago}
+// kindNames are the kinds as a map file writes them, in ProvinceKind
+// order (a table, not a map: nothing to build at package init).
+var kindNames = [...]string{Land: "land", Coast: "coast", Sea: "sea", Archipelago: "archipelago"}
+
+// kindNamed returns the kind a map file names.
+func kindNamed(name string) (ProvinceKind, bool) {
+	for k, n := range kindNames {
+		if n != "" && n == name {
+			return ProvinceKind(k), true
+		}
+	}
+	return 0, false
+}
 
 // Province is one space of a map.
 type Province struct {
@@ -172,8 +184,15 @@ func MapByName(name string) (*Map, bool) {
 	return m, true
 }
 
-// singleDirectives may appear once in a map file.
-var singleDirectives = map[string]bool{"variant": true, "title": true, "start-year": true, "year-suffix": true, "victory": true, "provinces": true, "centres": true}
+// singleDirective reports whether a directive may appear only once in a
+// map file.
+func singleDirective(key string) bool {
+	switch key {
+	case "variant", "title", "start-year", "year-suffix", "victory", "provinces", "centres":
+		return true
+	}
+	return false
+}
 
 // mapSource is what the directives of a map file give, before the steps
 // of ParseMap check and index it.
@@ -264,7 +283,7 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 			}
 			return f, nil
 		}
-		if singleDirectives[key] {
+		if singleDirective(key) {
 			if seen[key] {
 				return nil, errf("%s given twice", key)
 			}
@@ -320,7 +339,7 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 			if p.Abbrev == "" || p.Full == "" {
 				return nil, errf("province %s needs an abbreviation and a full name", p.ID)
 			}
-			k, ok := kindNames[f[2]]
+			k, ok := kindNamed(f[2])
 			if !ok {
 				return nil, errf("province %s: unknown kind %q (land, coast, sea, archipelago)", p.ID, f[2])
 			}
@@ -804,10 +823,8 @@ func (m *Map) convoyable(p int) bool {
 }
 
 func kindName(k ProvinceKind) string {
-	for n, v := range kindNames {
-		if v == k {
-			return n
-		}
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
 	}
 	return "?"
 }

@@ -79,7 +79,8 @@ func (t *mapTable) fresh(fsys fs.FS, path string) bool {
 
 // load builds the map the table describes: the same Map ParseMap makes of
 // the file (TestMapTableLoadsAsParsed), its geometry read from the file at
-// first use.
+// first use. The names' alias and coast lists stay the table's own (a Map
+// is immutable); the rest is the Map's.
 func (t *mapTable) load(fsys fs.FS, path string) (*Map, error) {
 	m := &Map{
 		Name: t.name, Title: t.title, StartYear: t.startYear, YearSuffix: t.yearSuffix, Victory: t.victory,

@@ -705,7 +705,7 @@ func (m *Map) addLexicon(src *mapSource) error {
 }
 
 func (m *Map) buildLexicon() (*Lexicon, error) {
-	var provs, powers []orders.Name
+	provs, powers := make([]orders.Name, 0, len(m.Provinces)), make([]orders.Name, 0, len(m.Powers))
 	for _, p := range m.Provinces {
 		provs = append(provs, orders.Name{ID: p.ID, Full: p.Full, Abbrev: p.Abbrev, Aliases: p.Aliases, Coasts: p.Coasts})
 	}

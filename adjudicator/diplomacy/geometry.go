@@ -50,8 +50,14 @@ func (m *Map) Geometry() (*Geometry, error) { return m.geometry() }
 const geometryMarker = "# ---- geometry"
 
 func (m *Map) initGeometry(file string, lines []geoLine, tail []byte, tailLine int) {
+	m.initGeometryFrom(file, func() ([]geoLine, error) { return geoLines(file, lines, tail, tailLine) })
+}
+
+// initGeometryFrom has the geometry parsed, at first use, from the geo-
+// directives lines returns.
+func (m *Map) initGeometryFrom(file string, lines func() ([]geoLine, error)) {
 	m.geometry = sync.OnceValues(func() (*Geometry, error) {
-		all, err := geoLines(file, lines, tail, tailLine)
+		all, err := lines()
 		if err != nil {
 			return nil, err
 		}

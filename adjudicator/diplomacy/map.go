@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"io/fs"
 	"math/bits"
 	"sort"
 	"strconv"
@@ -27,7 +28,19 @@ const (
 	Archipelago                         // army or fleet; armies arrive and leave only by convoy; fleets here may convoy
 )
 
-var kindNames = map[string]ProvinceKind{"land": Land, "coast": Coast, "sea": Sea, "archipelago": Archipelago}
+// kindNames are the kinds as a map file writes them, in ProvinceKind
+// order (a table, not a map: nothing to build at package init).
+var kindNames = [...]string{Land: "land", Coast: "coast", Sea: "sea", Archipelago: "archipelago"}
+
+// kindNamed returns the kind a map file names.
+func kindNamed(name string) (ProvinceKind, bool) {
+	for k, n := range kindNames {
+		if n != "" && n == name {
+			return ProvinceKind(k), true
+		}
+	}
+	return 0, false
+}
 
 // Province is one space of a map.
 type Province struct {
@@ -103,7 +116,7 @@ func (b bitset) count() int         { return bits.OnesCount64(b[0]) + bits.OnesC
 func (b bitset) or(c bitset) bitset { return bitset{b[0] | c[0], b[1] | c[1]} }
 
 // embedded holds one loader per embedded map file by variant name (the
-// file's name without ".map"). A map is parsed at its first use, once: a
+// file's name without ".map"). A map is loaded at its first use, once: a
 // program that never plays on it never reads it.
 var embedded = func() map[string]func() (*Map, error) {
 	entries, err := mapFiles.ReadDir("maps")
@@ -115,12 +128,7 @@ var embedded = func() map[string]func() (*Map, error) {
 		file := e.Name()
 		name := strings.TrimSuffix(file, ".map")
 		out[name] = sync.OnceValues(func() (*Map, error) {
-			mapLoads.Add(1)
-			data, err := mapFiles.ReadFile("maps/" + file)
-			if err != nil {
-				return nil, err
-			}
-			m, err := ParseMap(file, data)
+			m, err := loadEmbedded(mapFiles, file)
 			if err == nil && m.Name != name {
 				err = fmt.Errorf("map %s: variant %q, but the file is named for %q", file, m.Name, name)
 			}
@@ -130,11 +138,28 @@ var embedded = func() map[string]func() (*Map, error) {
 	return out
 }()
 
-// mapLoads counts the embedded maps parsed (tests read it).
-var mapLoads atomic.Int32
+// loadEmbedded loads maps/file of fsys: from its table (maptable.go) while
+// the file is what the table was made from, else by parsing the file.
+func loadEmbedded(fsys fs.FS, file string) (*Map, error) {
+	mapLoads.Add(1)
+	path := "maps/" + file
+	if t := mapTableFor(file); t != nil && t.fresh(fsys, path) {
+		mapTableLoads.Add(1)
+		return t.load(fsys, path)
+	}
+	data, err := fs.ReadFile(fsys, path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMap(file, data)
+}
+
+// mapLoads counts the embedded maps loaded, mapTableLoads those of them
+// loaded from their tables (tests read both).
+var mapLoads, mapTableLoads atomic.Int32
 
 // Maps returns the embedded maps by name ("standard", "ancientmed"),
-// parsing those not used yet. It panics if an embedded map fails
+// loading those not used yet. It panics if an embedded map fails
 // validation: that is a build defect, caught by tests.
 func Maps() map[string]*Map {
 	out := make(map[string]*Map, len(embedded))
@@ -145,7 +170,7 @@ func Maps() map[string]*Map {
 	return out
 }
 
-// MapByName returns an embedded map, parsing it at its first use. It panics
+// MapByName returns an embedded map, loading it at its first use. It panics
 // if the map fails validation (a build defect, caught by tests).
 func MapByName(name string) (*Map, bool) {
 	load, ok := embedded[name]
@@ -159,8 +184,15 @@ func MapByName(name string) (*Map, bool) {
 	return m, true
 }
 
-// singleDirectives may appear once in a map file.
-var singleDirectives = map[string]bool{"variant": true, "title": true, "start-year": true, "year-suffix": true, "victory": true, "provinces": true, "centres": true}
+// singleDirective reports whether a directive may appear only once in a
+// map file.
+func singleDirective(key string) bool {
+	switch key {
+	case "variant", "title", "start-year", "year-suffix", "victory", "provinces", "centres":
+		return true
+	}
+	return false
+}
 
 // mapSource is what the directives of a map file give, before the steps
 // of ParseMap check and index it.
@@ -251,7 +283,7 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 			}
 			return f, nil
 		}
-		if singleDirectives[key] {
+		if singleDirective(key) {
 			if seen[key] {
 				return nil, errf("%s given twice", key)
 			}
@@ -307,7 +339,7 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 			if p.Abbrev == "" || p.Full == "" {
 				return nil, errf("province %s needs an abbreviation and a full name", p.ID)
 			}
-			k, ok := kindNames[f[2]]
+			k, ok := kindNamed(f[2])
 			if !ok {
 				return nil, errf("province %s: unknown kind %q (land, coast, sea, archipelago)", p.ID, f[2])
 			}
@@ -673,7 +705,7 @@ func (m *Map) addLexicon(src *mapSource) error {
 }
 
 func (m *Map) buildLexicon() (*Lexicon, error) {
-	var provs, powers []orders.Name
+	provs, powers := make([]orders.Name, 0, len(m.Provinces)), make([]orders.Name, 0, len(m.Powers))
 	for _, p := range m.Provinces {
 		provs = append(provs, orders.Name{ID: p.ID, Full: p.Full, Abbrev: p.Abbrev, Aliases: p.Aliases, Coasts: p.Coasts})
 	}
@@ -791,10 +823,8 @@ func (m *Map) convoyable(p int) bool {
 }
 
 func kindName(k ProvinceKind) string {
-	for n, v := range kindNames {
-		if v == k {
-			return n
-		}
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
 	}
 	return "?"
 }

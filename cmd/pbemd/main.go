@@ -12,6 +12,26 @@
 //
 // Everything testable lives in packages; this file parses flags, builds
 // the config and the logger, wires and waits for a signal.
+//
+// # Start-up
+//
+// A command's start is the Go runtime, the init of every package the
+// binary links, then the command. No engine reads its map, scenario,
+// deck or world before it is used, and no package compiles a pattern at
+// init (TestStartupReadsNoGameData); the Diplomacy maps load from tables
+// generated from their files (adjudicator/diplomacy's maptable.go).
+// Build the binary you install with CGO_ENABLED=0: pbemd uses no C, and
+// a static binary spares every start the dynamic linker's work. To see
+// where a start's time goes:
+//
+//	go test ./cmd/pbemd -run XXX -bench Startup -count 5   # whole processes, beside a Go hello-world
+//	GODEBUG=inittrace=1 pbemd help                        # each package init: time, bytes, allocations
+//	go test ./adjudicator/diplomacy -run XXX -bench 'StandardMap|JSONOpening' -benchmem
+//
+// BenchmarkStartup runs `pbemd help` and `pbemd adjudicate` (the Spring
+// 1901 opening) as built by go build and with CGO_ENABLED=0, a Go program
+// that only writes a line, and one that links pbemd's dependencies but
+// none of its own packages: the floors a start cannot go below.
 package main
 
 import (

@@ -70,3 +70,21 @@ func TestEnginesAnswerToTheirNames(t *testing.T) {
 		}
 	}
 }
+
+// TestNoCgoButTheResolver: the only C in what pbemd links is the net
+// package's resolver (and runtime/cgo, which links it), so a build with
+// CGO_ENABLED=0 (static, nothing for the dynamic linker to do at each
+// start: the package doc) is pbemd whole, DNS through Go's own resolver.
+func TestNoCgoButTheResolver(t *testing.T) {
+	list := exec.Command("go", "list", "-deps", "-f", "{{if .CgoFiles}}{{.ImportPath}}{{end}}", ".")
+	list.Env = append(os.Environ(), "CGO_ENABLED=1")
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if pkg != "net" && pkg != "runtime/cgo" {
+			t.Errorf("%s has cgo files: a CGO_ENABLED=0 build of pbemd would lack them", pkg)
+		}
+	}
+}

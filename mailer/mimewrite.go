@@ -133,7 +133,7 @@ func appendQWords(b []byte, s string) []byte {
 			b = append(b, open...)
 			n = 0
 		}
-		for _, c := range []byte(s[i : i+size]) {
+		for _, c := range []byte(s[i : i+size]) { // the character's bytes
 			switch {
 			case c == ' ':
 				b = append(b, '_')
@@ -189,7 +189,11 @@ func appendAddresses(b []byte, l []mail.Address) []byte {
 // plainLocalPart reports whether the local part of addr (one @, as
 // Compose checks) is an ASCII dot-atom, which net/mail writes unquoted.
 func plainLocalPart(addr string) bool {
-	local := addr[:strings.LastIndexByte(addr, '@')]
+	at := strings.LastIndexByte(addr, '@')
+	if at < 0 {
+		return false
+	}
+	local := addr[:at]
 	for i := 0; i < len(local); i++ {
 		c := local[i]
 		if c == '.' {

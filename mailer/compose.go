@@ -1,22 +1,16 @@
 package mailer
 
 import (
-	"bytes"
-	"crypto/rand"
-	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/mail"
+	"net/textproto"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	message "github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
-	"github.com/emersion/go-message/textproto"
 )
 
 // Auto is the Auto-Submitted value of an outgoing mail (RFC 3834).
@@ -52,15 +46,7 @@ type Attachment struct {
 // characters ended by CRLF, the last one without its CRLF (the boundary
 // that follows the part begins with one).
 func Base64Lines(data []byte) []byte {
-	const perLine = 57 // bytes of data in a line of 76 characters
-	n := base64.StdEncoding.EncodedLen(len(data))
-	out := make([]byte, 0, n+n/76*2)
-	for len(data) > perLine {
-		out = base64.StdEncoding.AppendEncode(out, data[:perLine])
-		out = append(out, '\r', '\n')
-		data = data[perLine:]
-	}
-	return base64.StdEncoding.AppendEncode(out, data)
+	return appendBase64Lines(make([]byte, 0, base64LinesLen(len(data))), data)
 }
 
 // Hole is where an attachment given Encoded goes in Composed.Raw: its
@@ -146,12 +132,21 @@ type Composed struct {
 // contains CR or LF (header injection) or is otherwise unusable.
 var ErrBadHeader = errors.New("bad header value")
 
-// managed lists the fields Compose writes itself (lower case).
-var managed = map[string]bool{
-	"date": true, "message-id": true, "from": true, "to": true, "cc": true, "bcc": true,
-	"reply-to": true, "subject": true, "in-reply-to": true, "references": true,
-	"auto-submitted": true, "mime-version": true, "content-type": true,
-	"content-transfer-encoding": true, "content-disposition": true, "return-path": true,
+// managed lists the fields Compose writes itself.
+var managed = [...]string{
+	"date", "message-id", "from", "to", "cc", "bcc",
+	"reply-to", "subject", "in-reply-to", "references",
+	"auto-submitted", "mime-version", "content-type",
+	"content-transfer-encoding", "content-disposition", "return-path",
+}
+
+func isManaged(key string) bool {
+	for _, k := range managed {
+		if strings.EqualFold(key, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // Compose renders m as an RFC 5322 message: UTF-8 text/plain (quoted-
@@ -164,6 +159,14 @@ var managed = map[string]bool{
 // character (NUL, TAB, ESC, DEL, C1…) becomes a space, and in structured
 // values (addresses, Message-IDs, host name, content types) it is
 // refused.
+//
+// Bodies are 7-bit, for SMTP servers without 8BITMIME: a text is sent
+// 7bit when it is ASCII without NUL and with lines of at most 899 bytes,
+// quoted-printable otherwise; attachments go in base64. Header values are
+// ASCII too, but for a non-ASCII address or extra field value, written as
+// it is (RFC 6532). The mail is written straight into one buffer sized up
+// front (mimewrite.go, TestComposeAllocates), the bytes go-message wrote
+// before (TestComposeSameAsGoMessage).
 func Compose(m *Outgoing) (*Composed, error) {
 	if m.From.Address == "" {
 		return nil, errors.New("compose: From has no address")
@@ -198,45 +201,17 @@ func Compose(m *Outgoing) (*Composed, error) {
 		}
 		msgID, _ = h.MessageID()
 	}
-	refs := append([]string(nil), m.References...)
-	if m.InReplyTo != "" && (len(refs) == 0 || refs[len(refs)-1] != m.InReplyTo) {
-		refs = append(refs, m.InReplyTo)
-	}
 
-	var fields []HeaderField
-	add := func(k, v string) { fields = append(fields, HeaderField{k, v}) }
-	add("Date", date.Format(time.RFC1123Z))
-	add("From", formatAddress(m.From))
-	if len(m.To) > 0 {
-		add("To", formatAddresses(m.To))
+	text := newTextBody(m.Text)
+	var html textBody
+	if m.HTML != "" {
+		html = newTextBody(m.HTML)
 	}
-	if len(m.Cc) > 0 {
-		add("Cc", formatAddresses(m.Cc))
-	}
-	if len(m.ReplyTo) > 0 {
-		add("Reply-To", formatAddresses(m.ReplyTo))
-	}
-	add("Subject", encodeWord(cleanHeaderText(m.Subject)))
-	add("Message-Id", "<"+msgID+">")
-	if m.InReplyTo != "" {
-		add("In-Reply-To", "<"+m.InReplyTo+">")
-	}
-	if len(refs) > 0 {
-		add("References", "<"+strings.Join(refs, "> <")+">")
-	}
-	add("Auto-Submitted", string(auto))
-	for _, f := range m.Headers {
-		add(f.Key, cleanHeaderText(f.Value))
-	}
-	add("MIME-Version", "1.0")
+	b := make([]byte, 0, m.sizeHint(text, html))
+	b = m.appendHeader(b, date, msgID, auto)
+	b, holes := m.appendBody(b, text, html)
 
-	var buf bytes.Buffer
-	holes, err := m.writeBody(&buf, fields)
-	if err != nil {
-		return nil, fmt.Errorf("compose: %w", err)
-	}
-
-	c := &Composed{MessageID: msgID, Raw: buf.Bytes(), Holes: holes}
+	c := &Composed{MessageID: msgID, Raw: b, Holes: holes}
 	switch m.EnvelopeFrom {
 	case "":
 		c.EnvelopeFrom = m.From.Address
@@ -245,77 +220,250 @@ func Compose(m *Outgoing) (*Composed, error) {
 	default:
 		c.EnvelopeFrom = m.EnvelopeFrom
 	}
-	seen := map[string]bool{}
-	for _, list := range [][]mail.Address{m.To, m.Cc, m.Bcc} {
-		for _, a := range list {
-			k := strings.ToLower(a.Address)
-			if !seen[k] {
-				seen[k] = true
-				c.Recipients = append(c.Recipients, a.Address)
+	c.Recipients = recipients(m.To, m.Cc, m.Bcc)
+	return c, nil
+}
+
+// recipients lists the addresses of the lists once each, compared without
+// case, in order.
+func recipients(lists ...[]mail.Address) []string {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	out := make([]string, 0, n)
+	if n > 16 {
+		seen := make(map[string]bool, n)
+		for _, l := range lists {
+			for _, a := range l {
+				if k := strings.ToLower(a.Address); !seen[k] {
+					seen[k] = true
+					out = append(out, a.Address)
+				}
 			}
 		}
+		return out
 	}
-	return c, nil
+	for _, l := range lists {
+	next:
+		for _, a := range l {
+			for _, r := range out {
+				if sameAddress(a.Address, r) {
+					continue next
+				}
+			}
+			out = append(out, a.Address)
+		}
+	}
+	return out
+}
+
+// sameAddress is strings.ToLower(a) == strings.ToLower(b), without
+// allocating for ASCII.
+func sameAddress(a, b string) bool {
+	if !hasNonASCII(a) && !hasNonASCII(b) {
+		return strings.EqualFold(a, b)
+	}
+	// not strings.EqualFold, which folds more than ToLower (ſ is s)
+	la, lb := strings.ToLower(a), strings.ToLower(b)
+	return la == lb
+}
+
+// sizeHint is about the size of the composed mail, so that one buffer
+// holds it.
+func (m *Outgoing) sizeHint(text, html textBody) int {
+	n := 512 + 3*len(m.Subject) + text.size + html.size
+	for _, l := range [...][]mail.Address{{m.From}, m.To, m.Cc, m.ReplyTo} {
+		for _, a := range l {
+			n += 3*len(a.Name) + len(a.Address) + 8
+		}
+	}
+	for _, f := range m.Headers {
+		n += len(f.Key) + len(f.Value) + 8
+	}
+	n += len(m.InReplyTo) + 20
+	for _, r := range m.References {
+		n += len(r) + 4
+	}
+	if html.s != "" {
+		n += 200
+	}
+	if len(m.Attachments) > 0 {
+		n += 160
+	}
+	for _, a := range m.Attachments {
+		n += 256 + 3*len(a.Filename)
+		if a.Encoded == nil {
+			n += base64LinesLen(len(a.Data))
+		}
+	}
+	return n
+}
+
+// appendHeader writes the message header down to MIME-Version, in the
+// order go-message wrote it: Date, From, To, Cc, Reply-To, Subject,
+// Message-Id, In-Reply-To, References, Auto-Submitted, the extra fields.
+func (m *Outgoing) appendHeader(b []byte, date time.Time, msgID string, auto Auto) []byte {
+	b = append(b, "Date: "...)
+	b = appendDate(b, date)
+	b = append(b, '\r', '\n')
+	var at int
+	b, at = fieldStart(b, "From")
+	b = appendAddress(b, m.From)
+	b = endField(b, "From", at)
+	for _, f := range [...]struct {
+		key  string
+		list []mail.Address
+	}{{"To", m.To}, {"Cc", m.Cc}, {"Reply-To", m.ReplyTo}} {
+		if len(f.list) > 0 {
+			b, at = fieldStart(b, f.key)
+			b = appendAddresses(b, f.list)
+			b = endField(b, f.key, at)
+		}
+	}
+	b, at = fieldStart(b, "Subject")
+	b = appendHeaderWords(b, cleanHeaderText(m.Subject))
+	b = endField(b, "Subject", at)
+	b, at = fieldStart(b, "Message-Id")
+	b = appendMsgID(b, msgID)
+	b = endField(b, "Message-Id", at)
+	if m.InReplyTo != "" {
+		b, at = fieldStart(b, "In-Reply-To")
+		b = appendMsgID(b, m.InReplyTo)
+		b = endField(b, "In-Reply-To", at)
+	}
+	// References: the thread, with InReplyTo appended when it is not last
+	inThread := len(m.References) > 0 && m.References[len(m.References)-1] == m.InReplyTo
+	if len(m.References) > 0 || m.InReplyTo != "" {
+		b, at = fieldStart(b, "References")
+		for i, r := range m.References {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = appendMsgID(b, r)
+		}
+		if m.InReplyTo != "" && !inThread {
+			if len(m.References) > 0 {
+				b = append(b, ' ')
+			}
+			b = appendMsgID(b, m.InReplyTo)
+		}
+		b = endField(b, "References", at)
+	}
+	b = appendField(b, "Auto-Submitted", string(auto))
+	for _, f := range m.Headers {
+		b = appendField(b, textproto.CanonicalMIMEHeaderKey(f.Key), cleanHeaderText(f.Value))
+	}
+	return append(b, "Mime-Version: 1.0\r\n"...)
+}
+
+func appendMsgID(b []byte, id string) []byte {
+	b = append(b, '<')
+	b = append(b, id...)
+	return append(b, '>')
+}
+
+// appendBody writes the Content-Type of the message and its body: the
+// text | alternative(text, html), inside mixed(…, attachments…) when
+// there are attachments.
+func (m *Outgoing) appendBody(b []byte, text, html textBody) ([]byte, []Hole) {
+	if len(m.Attachments) == 0 {
+		return appendMain(b, text, html), nil
+	}
+	b = append(b, "Content-Type: multipart/mixed; boundary="...)
+	at := len(b)
+	b = appendBoundary(b)
+	b = append(b, "\r\n\r\n--"...)
+	b = append(b, b[at:at+boundaryLen]...)
+	b = append(b, '\r', '\n')
+	b = appendMain(b, text, html)
+	var holes []Hole
+	for i := range m.Attachments {
+		a := &m.Attachments[i]
+		b = append(b, "\r\n--"...)
+		b = append(b, b[at:at+boundaryLen]...)
+		b = append(b, '\r', '\n')
+		b = appendPartHeader(b, a)
+		if a.Encoded != nil {
+			// the part's header is written: its body goes here
+			holes = append(holes, Hole{Off: len(b), Data: a.Encoded})
+		} else {
+			b = appendBase64Lines(b, a.Data)
+		}
+	}
+	b = append(b, "\r\n--"...)
+	b = append(b, b[at:at+boundaryLen]...)
+	return append(b, "--\r\n"...), holes
+}
+
+// appendMain writes the text part, or the alternative of text and html,
+// from its Content-Type on.
+func appendMain(b []byte, text, html textBody) []byte {
+	if html.s == "" {
+		return appendTextPart(b, "text/plain; charset=utf-8", text)
+	}
+	// as go-message folds it
+	b = append(b, "Content-Type: multipart/alternative;\r\n boundary="...)
+	at := len(b)
+	b = appendBoundary(b)
+	b = append(b, "\r\n\r\n--"...)
+	b = append(b, b[at:at+boundaryLen]...)
+	b = append(b, '\r', '\n')
+	b = appendTextPart(b, "text/plain; charset=utf-8", text)
+	b = append(b, "\r\n--"...)
+	b = append(b, b[at:at+boundaryLen]...)
+	b = append(b, '\r', '\n')
+	b = appendTextPart(b, "text/html; charset=utf-8", html)
+	b = append(b, "\r\n--"...)
+	b = append(b, b[at:at+boundaryLen]...)
+	return append(b, "--\r\n"...)
+}
+
+func appendTextPart(b []byte, contentType string, t textBody) []byte {
+	b = append(b, "Content-Type: "...)
+	b = append(b, contentType...)
+	b = append(b, "\r\nContent-Transfer-Encoding: "...)
+	b = append(b, t.encoding()...)
+	b = append(b, "\r\n\r\n"...)
+	return t.appendTo(b)
 }
 
 // check rejects every value that would end up in a header line and
 // contains CR or LF, structured values with any control character, and
-// other values that cannot be written.
+// other values that cannot be written. It allocates only for the error.
 func (m *Outgoing) check() error {
-	bad := func(field, v string) error {
-		if strings.ContainsAny(v, "\r\n") {
-			return fmt.Errorf("compose: %s contains CR or LF: %w", field, ErrBadHeader)
-		}
-		if !utf8.ValidString(v) {
-			return fmt.Errorf("compose: %s is not valid UTF-8: %w", field, ErrBadHeader)
-		}
-		return nil
-	}
-	structured := func(field, v string) error {
-		if err := bad(field, v); err != nil {
-			return err
-		}
-		if strings.ContainsFunc(v, isHeaderControl) {
-			return fmt.Errorf("compose: %s %q contains a control character: %w", field, v, ErrBadHeader)
-		}
-		return nil
-	}
-	addr := func(field string, a mail.Address) error {
-		if err := bad(field+" name", a.Name); err != nil {
-			return err
-		}
-		if err := structured(field+" address", a.Address); err != nil {
-			return err
-		}
-		if strings.Count(a.Address, "@") != 1 || strings.ContainsAny(a.Address, " \t<>,;\"") {
-			return fmt.Errorf("compose: %s address %q is not an address: %w", field, a.Address, ErrBadHeader)
-		}
-		return nil
-	}
-	if err := addr("From", m.From); err != nil {
+	if err := checkAddress("From", m.From); err != nil {
 		return err
 	}
-	for name, list := range map[string][]mail.Address{"To": m.To, "Cc": m.Cc, "Bcc": m.Bcc, "Reply-To": m.ReplyTo} {
-		for _, a := range list {
-			if err := addr(name, a); err != nil {
+	for _, l := range [...]struct {
+		field string
+		list  []mail.Address
+	}{{"To", m.To}, {"Cc", m.Cc}, {"Bcc", m.Bcc}, {"Reply-To", m.ReplyTo}} {
+		for _, a := range l.list {
+			if err := checkAddress(l.field, a); err != nil {
 				return err
 			}
 		}
 	}
-	if err := bad("Subject", m.Subject); err != nil {
+	if err := checkText("Subject", "", m.Subject, classes(m.Subject)); err != nil {
 		return err
 	}
-	ids := append([]string{m.MessageID, m.InReplyTo, m.Hostname}, m.References...)
-	for _, id := range ids {
-		if err := structured("Message-ID", id); err != nil {
+	if err := checkMsgID(m.MessageID); err != nil {
+		return err
+	}
+	if err := checkMsgID(m.InReplyTo); err != nil {
+		return err
+	}
+	if err := checkMsgID(m.Hostname); err != nil {
+		return err
+	}
+	for _, id := range m.References {
+		if err := checkMsgID(id); err != nil {
 			return err
-		}
-		if strings.ContainsAny(id, "<> \t") {
-			return fmt.Errorf("compose: message id %q must be given without <> and blanks: %w", id, ErrBadHeader)
 		}
 	}
 	if m.EnvelopeFrom != "" && m.EnvelopeFrom != "<>" {
-		if err := addr("EnvelopeFrom", mail.Address{Address: m.EnvelopeFrom}); err != nil {
+		if err := checkAddress("EnvelopeFrom", mail.Address{Address: m.EnvelopeFrom}); err != nil {
 			return err
 		}
 	}
@@ -328,21 +476,21 @@ func (m *Outgoing) check() error {
 		if f.Key == "" || strings.IndexFunc(f.Key, func(r rune) bool { return r <= ' ' || r > '~' || r == ':' }) >= 0 {
 			return fmt.Errorf("compose: header name %q is not a field name: %w", f.Key, ErrBadHeader)
 		}
-		if managed[strings.ToLower(f.Key)] {
+		if isManaged(f.Key) {
 			return fmt.Errorf("compose: header %s is written by Compose itself: %w", f.Key, ErrBadHeader)
 		}
-		if err := bad("header "+f.Key, f.Value); err != nil {
+		if err := checkText("header ", f.Key, f.Value, classes(f.Value)); err != nil {
 			return err
 		}
 	}
 	for _, a := range m.Attachments {
-		if err := bad("attachment filename", a.Filename); err != nil {
+		if err := checkText("attachment filename", "", a.Filename, classes(a.Filename)); err != nil {
 			return err
 		}
-		if err := structured("attachment content type", a.ContentType); err != nil {
+		if err := checkStructured("attachment content type", "", a.ContentType, classes(a.ContentType)); err != nil {
 			return err
 		}
-		if a.ContentType != "" {
+		if a.ContentType != "" && !simpleMediaType(a.ContentType) {
 			if _, _, err := mime.ParseMediaType(a.ContentType); err != nil {
 				return fmt.Errorf("compose: attachment content type %q: %w", a.ContentType, ErrBadHeader)
 			}
@@ -351,184 +499,85 @@ func (m *Outgoing) check() error {
 	return nil
 }
 
-// formatAddress writes a with its display name cleaned of control
-// characters.
-func formatAddress(a mail.Address) string {
-	a.Name = cleanHeaderText(a.Name)
-	return a.String()
+// Classes of the bytes of header values, for check.
+const (
+	vLineEnd = 1 << iota // CR or LF
+	vControl             // another ASCII control character
+	vHigh                // a byte of a non-ASCII character
+	vNotAddr             // a blank, <, >, comma, semicolon or quote: not in an address
+	vNotID               // a blank, < or >: not in a Message-ID
+)
+
+var valueClass = func() (t [256]uint8) {
+	for c := range 0x20 {
+		t[c] = vControl
+	}
+	t[0x7f] = vControl
+	t['\r'], t['\n'] = vLineEnd, vLineEnd
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = vHigh
+	}
+	for _, c := range []byte(" \t<>,;\"") {
+		t[c] |= vNotAddr
+	}
+	for _, c := range []byte(" \t<>") {
+		t[c] |= vNotID
+	}
+	return t
+}()
+
+// classes returns the classes of the bytes of v.
+func classes(v string) (f uint8) {
+	for i := 0; i < len(v); i++ {
+		f |= valueClass[v[i]]
+	}
+	return f
 }
 
-func formatAddresses(l []mail.Address) string {
-	s := make([]string, len(l))
-	for i, a := range l {
-		s[i] = formatAddress(a)
+// checkText refuses a free-text value (field name field+suffix) with CR or
+// LF or that is not UTF-8; f is classes(v).
+func checkText(field, suffix, v string, f uint8) error {
+	if f&vLineEnd != 0 {
+		return fmt.Errorf("compose: %s%s contains CR or LF: %w", field, suffix, ErrBadHeader)
 	}
-	return strings.Join(s, ", ")
+	if f&vHigh != 0 && !utf8.ValidString(v) {
+		return fmt.Errorf("compose: %s%s is not valid UTF-8: %w", field, suffix, ErrBadHeader)
+	}
+	return nil
 }
 
-// encodeWord RFC 2047-encodes s when it is not plain ASCII.
-func encodeWord(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return mime.QEncoding.Encode("utf-8", s)
-		}
+// checkStructured refuses what checkText refuses and control characters.
+func checkStructured(field, suffix, v string, f uint8) error {
+	if err := checkText(field, suffix, v, f); err != nil {
+		return err
 	}
-	return s
+	if f&vControl != 0 || f&vHigh != 0 && strings.ContainsFunc(v, isHeaderControl) {
+		return fmt.Errorf("compose: %s%s %q contains a control character: %w", field, suffix, v, ErrBadHeader)
+	}
+	return nil
 }
 
-func newHeader(fields []HeaderField) message.Header {
-	var h textproto.Header
-	// textproto.Header writes the last added field first
-	for i := len(fields) - 1; i >= 0; i-- {
-		h.Add(fields[i].Key, fields[i].Value)
+func checkAddress(field string, a mail.Address) error {
+	if err := checkText(field, " name", a.Name, classes(a.Name)); err != nil {
+		return err
 	}
-	return message.Header{Header: h}
+	f := classes(a.Address)
+	if err := checkStructured(field, " address", a.Address, f); err != nil {
+		return err
+	}
+	if f&vNotAddr != 0 || strings.Count(a.Address, "@") != 1 {
+		return fmt.Errorf("compose: %s address %q is not an address: %w", field, a.Address, ErrBadHeader)
+	}
+	return nil
 }
 
-// textPartFields chooses the transfer encoding of a text part: 7bit when
-// it is ASCII with short lines, quoted-printable otherwise.
-func textPartFields(mediaType, body string) []HeaderField {
-	enc := "7bit"
-	for _, line := range strings.Split(body, "\n") {
-		if len(line) > 900 {
-			enc = "quoted-printable"
-			break
-		}
+func checkMsgID(id string) error {
+	f := classes(id)
+	if err := checkStructured("Message-ID", "", id, f); err != nil {
+		return err
 	}
-	for i := 0; i < len(body) && enc == "7bit"; i++ {
-		if body[i] >= 0x80 || body[i] == 0 {
-			enc = "quoted-printable"
-		}
+	if f&vNotID != 0 {
+		return fmt.Errorf("compose: message id %q must be given without <> and blanks: %w", id, ErrBadHeader)
 	}
-	return []HeaderField{
-		{"Content-Type", mediaType + "; charset=utf-8"},
-		{"Content-Transfer-Encoding", enc},
-	}
-}
-
-// newBoundary returns a fresh random MIME boundary. Setting it ourselves
-// keeps go-message from moving Content-Type to the top of the header.
-func newBoundary() string {
-	var b [15]byte
-	rand.Read(b[:])
-	return "pbemd-" + hex.EncodeToString(b[:])
-}
-
-// crlf turns any line ending into CRLF and makes sure the text ends with
-// one.
-func crlf(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	if !strings.HasSuffix(s, "\n") {
-		s += "\n"
-	}
-	return strings.ReplaceAll(s, "\n", "\r\n")
-}
-
-func (m *Outgoing) writeBody(w *bytes.Buffer, top []HeaderField) ([]Hole, error) {
-	text := crlf(m.Text)
-	html := ""
-	if m.HTML != "" {
-		html = crlf(m.HTML)
-	}
-	// The body tree: text | alternative(text, html), inside mixed when
-	// there are attachments.
-	writeText := func(parent *message.Writer, extra []HeaderField) error {
-		fields := append(extra, textPartFields("text/plain", text)...)
-		var pw *message.Writer
-		var err error
-		if parent == nil {
-			pw, err = message.CreateWriter(w, newHeader(fields))
-		} else {
-			pw, err = parent.CreatePart(newHeader(fields))
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := io.WriteString(pw, text); err != nil {
-			return err
-		}
-		return pw.Close()
-	}
-	writeAlt := func(parent *message.Writer, extra []HeaderField) error {
-		fields := append(extra, HeaderField{"Content-Type", "multipart/alternative; boundary=" + newBoundary()})
-		var aw *message.Writer
-		var err error
-		if parent == nil {
-			aw, err = message.CreateWriter(w, newHeader(fields))
-		} else {
-			aw, err = parent.CreatePart(newHeader(fields))
-		}
-		if err != nil {
-			return err
-		}
-		if err := writeText(aw, nil); err != nil {
-			return err
-		}
-		hw, err := aw.CreatePart(newHeader(textPartFields("text/html", html)))
-		if err != nil {
-			return err
-		}
-		if _, err := io.WriteString(hw, html); err != nil {
-			return err
-		}
-		if err := hw.Close(); err != nil {
-			return err
-		}
-		return aw.Close()
-	}
-	writeMain := func(parent *message.Writer, extra []HeaderField) error {
-		if html != "" {
-			return writeAlt(parent, extra)
-		}
-		return writeText(parent, extra)
-	}
-	if len(m.Attachments) == 0 {
-		return nil, writeMain(nil, top)
-	}
-	mw, err := message.CreateWriter(w, newHeader(append(top, HeaderField{"Content-Type", "multipart/mixed; boundary=" + newBoundary()})))
-	if err != nil {
-		return nil, err
-	}
-	if err := writeMain(mw, nil); err != nil {
-		return nil, err
-	}
-	var holes []Hole
-	for _, a := range m.Attachments {
-		ct := a.ContentType
-		if ct == "" {
-			ct = "application/octet-stream"
-		}
-		mt, params, _ := mime.ParseMediaType(ct)
-		filename := cleanHeaderText(a.Filename)
-		if filename != "" {
-			params["name"] = filename
-		}
-		fields := []HeaderField{
-			{"Content-Type", mime.FormatMediaType(mt, params)},
-			{"Content-Transfer-Encoding", "base64"},
-		}
-		disp := "attachment"
-		if a.Inline {
-			disp = "inline"
-		}
-		if filename != "" {
-			disp = mime.FormatMediaType(disp, map[string]string{"filename": filename})
-		}
-		fields = append(fields, HeaderField{"Content-Disposition", disp})
-		pw, err := mw.CreatePart(newHeader(fields))
-		if err != nil {
-			return nil, err
-		}
-		if a.Encoded != nil {
-			// the part's header is written: its body goes here
-			holes = append(holes, Hole{Off: w.Len(), Data: a.Encoded})
-		} else if _, err := pw.Write(a.Data); err != nil {
-			return nil, err
-		}
-		if err := pw.Close(); err != nil {
-			return nil, err
-		}
-	}
-	return holes, mw.Close()
+	return nil
 }

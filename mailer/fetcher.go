@@ -592,11 +592,14 @@ func (f *Fetcher) pollMailbox(ctx context.Context) (PollStats, error) {
 			todo = append(todo, u)
 		}
 	}
+	var pre *ahead // the start of the next batch, read while this one is handled
 	for len(todo) > 0 {
 		n := min(len(todo), f.opt.Batch)
 		batch := todo[:n]
 		todo = todo[n:]
-		if err := f.processBatch(ctx, cp.UIDValidity, batch, finished, &st); err != nil {
+		next := todo[:min(len(todo), f.opt.Batch)]
+		var err error
+		if pre, err = f.processBatch(ctx, cp.UIDValidity, batch, finished, &st, pre, next); err != nil {
 			f.advance(cp, uids, finished)
 			return st, err
 		}
@@ -633,20 +636,140 @@ func (f *Fetcher) advance(cp Checkpoint, uids []uint32, finished map[uint32]bool
 // maxBatchBytes cuts a FETCH of bodies into pieces of about this size.
 const maxBatchBytes = 8 << 20
 
-func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uint32, finished map[uint32]bool, st *PollStats) error {
-	// sizes first: never download what is over the limit
+// ahead is the start of a batch read before its turn, while the batch
+// before it was with the handler: the sizes of its UIDs and its first
+// FETCH of bodies, parsed. Reading ahead flags nothing and decides
+// nothing (BODY.PEEK[]; screening, handing over and setting aside come
+// in turn), so a poll that stops before the batch just drops it.
+type ahead struct {
+	size  map[uint32]int64
+	first *fetchedChunk
+	err   error // reading failed: the batch fails with it in its turn
+}
+
+// fetchedChunk is one FETCH of bodies of a batch (or of the header of
+// one big mail), parsed.
+type fetchedChunk struct {
+	end     int    // the index in the batch after the chunk's UIDs
+	bigUID  uint32 // the big mail fetched by its header only, or 0
+	section *imap.FetchItemBodySection
+	mails   []fetchedMail // in UID order
+}
+
+// fetchedMail is one mail of a chunk: parsed, or perr why not.
+type fetchedMail struct {
+	m    *Mail
+	perr error
+}
+
+// fetchSizes asks the sizes of the UIDs of a batch: never download what
+// is over the limit.
+func (f *Fetcher) fetchSizes(batch []uint32) (map[uint32]int64, error) {
 	var set imap.UIDSet
 	for _, u := range batch {
 		set.AddNum(imap.UID(u))
 	}
 	msgs, err := f.c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
 	if err != nil {
-		return fmt.Errorf("fetch sizes: %w", err)
+		return nil, fmt.Errorf("fetch sizes: %w", err)
 	}
 	size := map[uint32]int64{}
 	for _, m := range msgs {
 		size[uint32(m.UID)] = m.RFC822Size
 	}
+	return size, nil
+}
+
+// fetchChunk fetches the chunk of batch that begins at index i: one FETCH
+// of bodies per ≤ maxBatchBytes of small mail, or one FETCH of the header
+// of one big mail; and parses its mails.
+func (f *Fetcher) fetchChunk(validity uint32, batch []uint32, i int, size map[uint32]int64) (*fetchedChunk, error) {
+	var small imap.UIDSet
+	var bytesSum int64
+	j := i
+	bigUID := uint32(0)
+	for ; j < len(batch); j++ {
+		u := batch[j]
+		sz, ok := size[u]
+		if !ok {
+			continue // expunged meanwhile
+		}
+		if sz > f.cfg.MaxSize {
+			if j == i {
+				bigUID = u
+				j++
+			}
+			break
+		}
+		if bytesSum > 0 && bytesSum+sz > maxBatchBytes {
+			break
+		}
+		bytesSum += sz
+		small.AddNum(imap.UID(u))
+	}
+	ch := &fetchedChunk{end: j, bigUID: bigUID, section: &imap.FetchItemBodySection{Peek: true}}
+	var items []*imapclient.FetchMessageBuffer
+	var err error
+	if bigUID != 0 {
+		ch.section = &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true}
+		items, err = f.c.Fetch(imap.UIDSetNum(imap.UID(bigUID)), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{ch.section}}).Collect()
+	} else if len(small) > 0 {
+		items, err = f.c.Fetch(small, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{ch.section}}).Collect()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fetch: %w", err)
+	}
+	slices.SortFunc(items, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
+	for _, it := range items {
+		uid := uint32(it.UID)
+		raw := it.FindBodySection(ch.section)
+		if raw == nil {
+			continue // gone meanwhile; not finished
+		}
+		var m *Mail
+		var perr error
+		if bigUID != 0 {
+			m, perr = parseTooBig(raw, size[uid], f.cfg.Address)
+		} else {
+			m, perr = ParseMail(raw, f.cfg.Address)
+		}
+		if m == nil {
+			m = &Mail{ID: hashID(raw), Raw: raw, Size: int64(len(raw))}
+		}
+		m.Mailbox, m.UIDValidity, m.UID = f.cfg.Mailbox, validity, uid
+		ch.mails = append(ch.mails, fetchedMail{m: m, perr: perr})
+	}
+	return ch, nil
+}
+
+// readAhead reads the start of the batch next (see ahead).
+func (f *Fetcher) readAhead(validity uint32, next []uint32) *ahead {
+	a := &ahead{}
+	if a.size, a.err = f.fetchSizes(next); a.err == nil {
+		a.first, a.err = f.fetchChunk(validity, next, 0, a.size)
+	}
+	return a
+}
+
+// processBatch hands the mails of batch over and sets them aside. pre is
+// its start, read ahead (nil: not read yet). While its last mails are
+// with the handler, the start of the batch next is read (on this
+// goroutine: the IMAP connection has no other user) and returned, so
+// fetching and parsing the next batch overlaps handling this one.
+func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uint32, finished map[uint32]bool, st *PollStats, pre *ahead, next []uint32) (*ahead, error) {
+	var size map[uint32]int64
+	if pre != nil {
+		if pre.err != nil {
+			return nil, pre.err
+		}
+		size = pre.size
+	} else {
+		var err error
+		if size, err = f.fetchSizes(batch); err != nil {
+			return nil, err
+		}
+	}
+	var nextAhead *ahead
 
 	var done, poisoned []uint32
 	flush := func() error {
@@ -664,48 +787,19 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 	}
 
 	for i := 0; i < len(batch); {
-		// one FETCH of bodies per ≤ maxBatchBytes of small mail, or one
-		// FETCH of the header of one big mail
-		var small imap.UIDSet
-		var bytesSum int64
-		j := i
-		bigUID := uint32(0)
-		for ; j < len(batch); j++ {
-			u := batch[j]
-			sz, ok := size[u]
-			if !ok {
-				continue // expunged meanwhile
+		var ch *fetchedChunk
+		if i == 0 && pre != nil && pre.first != nil {
+			ch = pre.first
+		} else {
+			var err error
+			if ch, err = f.fetchChunk(validity, batch, i, size); err != nil {
+				return nil, err
 			}
-			if sz > f.cfg.MaxSize {
-				if j == i {
-					bigUID = u
-					j++
-				}
-				break
-			}
-			if bytesSum > 0 && bytesSum+sz > maxBatchBytes {
-				break
-			}
-			bytesSum += sz
-			small.AddNum(imap.UID(u))
 		}
-		i = j
-
-		var items []*imapclient.FetchMessageBuffer
-		section := &imap.FetchItemBodySection{Peek: true}
-		if bigUID != 0 {
-			section = &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true}
-			items, err = f.c.Fetch(imap.UIDSetNum(imap.UID(bigUID)), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		} else if len(small) > 0 {
-			items, err = f.c.Fetch(small, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		}
-		if err != nil {
-			return fmt.Errorf("fetch: %w", err)
-		}
-		slices.SortFunc(items, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
+		i = ch.end
 		// the mails of this FETCH that go to the handler, in UID order
 		var pend []pending
-		handOver := func() error {
+		handOver := func(last bool) error {
 			if len(pend) == 0 {
 				return nil
 			}
@@ -713,7 +807,18 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 			for k, p := range pend {
 				ms[k] = p.m
 			}
-			herrs := f.handOver(ctx, ms)
+			var herrs []error
+			if last && len(next) > 0 && ctx.Err() == nil {
+				handled := make(chan struct{})
+				go func() {
+					defer close(handled)
+					herrs = f.handOver(ctx, ms)
+				}()
+				nextAhead = f.readAhead(validity, next)
+				<-handled
+			} else {
+				herrs = f.handOver(ctx, ms)
+			}
 			for k, p := range pend {
 				if herrs[k] == errNotHandedOver && ctx.Err() != nil {
 					break // shutting down: the rest was not handed over
@@ -737,36 +842,20 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 			pend = pend[:0]
 			return ctx.Err()
 		}
-		stop := func(err error) error {
+		stop := func(err error) (*ahead, error) {
 			if ferr := flush(); ferr != nil {
-				return ferr
+				return nil, ferr
 			}
-			return err
+			return nil, err
 		}
-		for _, it := range items {
-			uid := uint32(it.UID)
-			raw := it.FindBodySection(section)
-			if raw == nil {
-				continue // gone meanwhile; not finished
-			}
-			var m *Mail
-			var perr error
-			if bigUID != 0 {
-				m, perr = parseTooBig(raw, size[uid], f.cfg.Address)
-			} else {
-				m, perr = ParseMail(raw, f.cfg.Address)
-			}
-			if m == nil {
-				m = &Mail{ID: hashID(raw), Raw: raw, Size: int64(len(raw))}
-			}
-			m.Mailbox, m.UIDValidity, m.UID = f.cfg.Mailbox, validity, uid
-			p, out, retryErr := f.screen(ctx, m, perr, st)
+		for _, fm := range ch.mails {
+			p, out, retryErr := f.screen(ctx, fm.m, fm.perr, st)
 			switch out {
 			case outcomePoisoned:
-				poisoned = append(poisoned, uid)
+				poisoned = append(poisoned, fm.m.UID)
 			case outcomeRetry:
 				// the mails before this one first, then stop here
-				if err := handOver(); err != nil {
+				if err := handOver(false); err != nil {
 					return stop(err)
 				}
 				return stop(retryErr)
@@ -777,14 +866,17 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 				break
 			}
 		}
-		if err := handOver(); err != nil {
+		if err := handOver(i >= len(batch)); err != nil {
 			return stop(err)
 		}
 		if ctx.Err() != nil {
 			return stop(ctx.Err())
 		}
 	}
-	return flush()
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return nextAhead, nil
 }
 
 type outcome int

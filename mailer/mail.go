@@ -13,6 +13,7 @@ import (
 	"mime/quotedprintable"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-message/textproto"
@@ -172,11 +173,17 @@ func parseTooBig(header []byte, size int64, own string) (*Mail, error) {
 // a player's mail unreadable. Only a header with no field at all is an
 // error.
 func readHeader(raw []byte) (textproto.Header, []byte, error) {
-	br := bufio.NewReader(bytes.NewReader(raw))
+	r := bytes.NewReader(raw)
+	br := headerReaders.Get().(*bufio.Reader)
+	br.Reset(r)
 	h, err := textproto.ReadHeader(br)
+	unread := br.Buffered() + r.Len()
+	br.Reset(nil)
+	headerReaders.Put(br)
 	if err == nil {
-		body, _ := io.ReadAll(br) // a bytes.Reader does not fail
-		return h, body, nil
+		// The body is what the header left: raw's own bytes, which are
+		// never changed (the walk decodes into new ones).
+		return h, raw[len(raw)-unread:], nil
 	}
 	fixed, body, fields := repairHeader(raw)
 	if fields == 0 {
@@ -188,6 +195,10 @@ func readHeader(raw []byte) (textproto.Header, []byte, error) {
 	}
 	return h, body, nil
 }
+
+// headerReaders are the buffered readers readHeader reads headers with:
+// one per mail cost more than the header it read.
+var headerReaders = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
 
 // repairHeader rewrites the header block of raw (up to its first empty
 // line) keeping only well-formed fields and their continuation lines; a
@@ -664,6 +675,12 @@ func parseDate(v string) time.Time {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return time.Time{}
+	}
+	// The form nearly every mail has (RFC 5322's, with the day of the
+	// week and seconds): what mail.ParseDate makes of it too, without its
+	// trying a dozen layouts that fail first, each failure an allocation.
+	if t, err := time.Parse(time.RFC1123Z, v); err == nil {
+		return t
 	}
 	if t, err := mail.ParseDate(v); err == nil {
 		return t

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"pbemd/adjudicator"
 	"pbemd/orders"
@@ -621,14 +622,7 @@ func (e *Engine) Merge(state []byte, standing, newer []string) []string {
 	if err != nil || g.pos.Phase.Type == Adjustments {
 		return append([]string(nil), newer...)
 	}
-	opts := ParseOptions{Lexicon: e.m.lex, Strict: true}
-	unitOf := func(line string) string {
-		o, _, err := ParseOrder(line, opts)
-		if err != nil {
-			return "\x00" + line // unreadable: keep it as its own entry
-		}
-		return o.Loc.Province
-	}
+	unitOf := func(line string) string { return mergeUnits.of(e.m, line) }
 	replaced := map[string]bool{}
 	for _, l := range newer {
 		replaced[unitOf(l)] = true
@@ -640,6 +634,50 @@ func (e *Engine) Merge(state []byte, standing, newer []string) []string {
 		}
 	}
 	return append(out, newer...)
+}
+
+// lineUnits remembers which unit (province) a stored order line is for,
+// as Merge reads it: the standing lines of a power are merged again with
+// every version it sends, and reading each line with the grammar again
+// was most of what a merge cost. The answer depends on the map and the
+// line alone. Safe for concurrent use; bounded (emptied when full).
+type lineUnits struct {
+	mu sync.Mutex
+	m  map[lineKey]string
+}
+
+type lineKey struct {
+	m    *Map
+	line string
+}
+
+// lineUnitsSize bounds the lines kept (a few hundred bytes each).
+const lineUnitsSize = 1 << 14
+
+var mergeUnits = &lineUnits{m: map[lineKey]string{}}
+
+// of is the province of the unit line orders on map m, or the line
+// itself behind a NUL when the line cannot be read (its own entry).
+func (c *lineUnits) of(m *Map, line string) string {
+	k := lineKey{m, line}
+	c.mu.Lock()
+	u, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return u
+	}
+	if o, _, err := ParseOrder(line, ParseOptions{Lexicon: m.lex, Strict: true}); err != nil {
+		u = "\x00" + line // unreadable: keep it as its own entry
+	} else {
+		u = o.Loc.Province
+	}
+	c.mu.Lock()
+	if len(c.m) >= lineUnitsSize {
+		clear(c.m)
+	}
+	c.m[k] = u
+	c.mu.Unlock()
+	return u
 }
 
 // orderedUnit finds the power's own unit an order is given to.

@@ -1,6 +1,9 @@
 package diplomacy
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // sameLegality fails t unless movementLegality says of every order what
 // Adjudicate's result res says of its legality: Illegal with its reason,
@@ -63,5 +66,49 @@ func TestMovementLegality(t *testing.T) {
 	}
 	if illegal == 0 {
 		t.Error("no illegal order compared")
+	}
+}
+
+// TestMergeUnitsAsTheGrammarReads: the unit Merge finds for a line (from
+// mergeUnits, read once and kept) is the province ParseOrder reads for it
+// on that map, asked once or twice, for the corpus's orders on the
+// standard map and the same lines on every other map, and for lines
+// that cannot be read; the cache stays within its bound.
+func TestMergeUnitsAsTheGrammarReads(t *testing.T) {
+	var lines []string
+	for _, c := range loadCorpus(t) {
+		for _, o := range c.ords {
+			lines = append(lines, c.pos.Map.FormatOrder(o.Order))
+		}
+	}
+	lines = append(lines, "not an order", "A Xyz - Abc", "")
+	checked := 0
+	for _, name := range MapNames() {
+		m, _ := MapByName(name)
+		for _, l := range lines[:min(len(lines), 400)] {
+			want := "\x00" + l
+			if o, _, err := ParseOrder(l, ParseOptions{Lexicon: m.lex, Strict: true}); err == nil {
+				want = o.Loc.Province
+			}
+			for range 2 {
+				if got := mergeUnits.of(m, l); got != want {
+					t.Fatalf("%s: %q: %q, the grammar reads %q", name, l, got, want)
+				}
+			}
+			checked++
+		}
+	}
+	m, _ := MapByName("standard")
+	for i := range lineUnitsSize + 10 {
+		mergeUnits.of(m, fmt.Sprintf("A Par - Bur %d", i))
+	}
+	mergeUnits.mu.Lock()
+	n := len(mergeUnits.m)
+	mergeUnits.mu.Unlock()
+	if n > lineUnitsSize {
+		t.Errorf("%d lines kept, bound %d", n, lineUnitsSize)
+	}
+	if checked == 0 {
+		t.Fatal("nothing checked")
 	}
 }

@@ -462,7 +462,13 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		line int
 		o    Order
 	}
-	var list []entry
+	n := 0
+	for i := range ck.Lines {
+		if ck.Lines[i].Kind == orders.OrderLine {
+			n++
+		}
+	}
+	list := make([]entry, 0, n) // an Order is some 200 bytes: no regrowing
 	// last[province] is the index in list of the standing order for the
 	// unit there, so that replacing it is one lookup: Check is linear in
 	// the lines of the text.
@@ -494,8 +500,8 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		}
 		list = append(list, entry{i, o})
 	}
-	var ords []PowerOrder
-	var idx []int
+	ords := make([]PowerOrder, 0, len(list))
+	idx := make([]int, 0, len(list))
 	for _, en := range list {
 		if en.line >= 0 {
 			ords = append(ords, PowerOrder{Power: pw, Order: en.o})

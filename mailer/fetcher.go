@@ -179,6 +179,11 @@ func (h *health) set(now time.Time, problem string, err error) {
 //     its header only, with TooBig set;
 //   - only after the handler returned nil is the mail flagged \Seen (or
 //     moved to the processed folder) and the checkpoint advanced past it;
+//     the checkpoint is saved every checkpointBatches batches and when a
+//     poll ends, so after a crash the mails handled since the last save
+//     are handed over again (and recognised by Mail.ID);
+//   - while one batch is with the handler, the next one is fetched and
+//     parsed and the one before it set aside, on the fetcher goroutine;
 //   - a UIDVALIDITY change (or UIDs going backwards) resets the
 //     checkpoint and rescans the mailbox; the handler deduplicates by
 //     Mail.ID;
@@ -592,24 +597,42 @@ func (f *Fetcher) pollMailbox(ctx context.Context) (PollStats, error) {
 			todo = append(todo, u)
 		}
 	}
-	var pre *ahead // the start of the next batch, read while this one is handled
-	for len(todo) > 0 {
+	// While a batch is with the handler, the fetcher reads the start of
+	// the next one and sets the one before it aside (processBatch).
+	var pre *ahead          // the start of the next batch
+	var finish func() error // the last batch's setting aside, still to do
+	for k := 1; len(todo) > 0; k++ {
 		n := min(len(todo), f.opt.Batch)
 		batch := todo[:n]
 		todo = todo[n:]
 		next := todo[:min(len(todo), f.opt.Batch)]
 		var err error
-		if pre, err = f.processBatch(ctx, cp.UIDValidity, batch, finished, &st, pre, next); err != nil {
+		if pre, finish, err = f.processBatch(ctx, cp.UIDValidity, batch, finished, &st, pre, next, finish); err != nil {
 			f.advance(cp, uids, finished)
 			return st, err
 		}
-		cp, err = f.advance(cp, uids, finished)
-		if err != nil {
+		if k%checkpointBatches == 0 {
+			if cp, err = f.advance(cp, uids, finished); err != nil {
+				return st, err
+			}
+		}
+	}
+	if finish != nil {
+		if err := finish(); err != nil {
+			f.advance(cp, uids, finished)
 			return st, err
 		}
 	}
-	return st, nil
+	_, err = f.advance(cp, uids, finished)
+	return st, err
 }
+
+// checkpointBatches is how many batches a poll hands over between two
+// saves of the checkpoint (and a poll saves it when it ends): each save
+// is a commit of its own, which waits for the disk. After a crash the
+// mails handled since the last save are read again and recognised by
+// their Message-ID (Handler).
+const checkpointBatches = 8
 
 // advance moves the checkpoint over the leading finished UIDs and saves
 // it when it moved.
@@ -751,22 +774,38 @@ func (f *Fetcher) readAhead(validity uint32, next []uint32) *ahead {
 	return a
 }
 
-// processBatch hands the mails of batch over and sets them aside. pre is
-// its start, read ahead (nil: not read yet). While its last mails are
-// with the handler, the start of the batch next is read (on this
-// goroutine: the IMAP connection has no other user) and returned, so
-// fetching and parsing the next batch overlaps handling this one.
-func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uint32, finished map[uint32]bool, st *PollStats, pre *ahead, next []uint32) (*ahead, error) {
+// processBatch hands the mails of batch over. pre is its start, read
+// ahead (nil: not read yet); prev sets the batch before it aside (nil:
+// nothing to do). While mails of batch are with the handler, this
+// goroutine (the IMAP connection has no other user) reads the start of
+// the batch next and sets the one before aside, so that neither waits
+// for the other; it returns that start and what sets this batch aside
+// (\Seen, or moved), which the caller runs in turn: after a batch's
+// handler has returned, before anything later is set aside. prev has
+// run by the time processBatch returns, whatever happened.
+func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uint32, finished map[uint32]bool, st *PollStats, pre *ahead, next []uint32, prev func() error) (*ahead, func() error, error) {
+	var prevErr error
+	runPrev := func() {
+		if prev != nil {
+			prevErr, prev = prev(), nil
+		}
+	}
+	fail := func(err error) (*ahead, func() error, error) {
+		if runPrev(); prevErr != nil {
+			return nil, nil, prevErr
+		}
+		return nil, nil, err
+	}
 	var size map[uint32]int64
 	if pre != nil {
 		if pre.err != nil {
-			return nil, pre.err
+			return fail(pre.err)
 		}
 		size = pre.size
 	} else {
 		var err error
 		if size, err = f.fetchSizes(batch); err != nil {
-			return nil, err
+			return fail(err)
 		}
 	}
 	var nextAhead *ahead
@@ -793,7 +832,7 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 		} else {
 			var err error
 			if ch, err = f.fetchChunk(validity, batch, i, size); err != nil {
-				return nil, err
+				return fail(err)
 			}
 		}
 		i = ch.end
@@ -808,14 +847,24 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 				ms[k] = p.m
 			}
 			var herrs []error
-			if last && len(next) > 0 && ctx.Err() == nil {
+			readNext := last && len(next) > 0 && ctx.Err() == nil
+			if readNext || prev != nil {
 				handled := make(chan struct{})
 				go func() {
 					defer close(handled)
 					herrs = f.handOver(ctx, ms)
 				}()
-				nextAhead = f.readAhead(validity, next)
+				if readNext {
+					nextAhead = f.readAhead(validity, next)
+				}
+				runPrev()
 				<-handled
+				if prevErr != nil {
+					// the batch before could not be set aside: stop (the
+					// mails of this one are handed over again later)
+					pend = pend[:0]
+					return prevErr
+				}
 			} else {
 				herrs = f.handOver(ctx, ms)
 			}
@@ -842,11 +891,14 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 			pend = pend[:0]
 			return ctx.Err()
 		}
-		stop := func(err error) (*ahead, error) {
-			if ferr := flush(); ferr != nil {
-				return nil, ferr
+		stop := func(err error) (*ahead, func() error, error) {
+			if runPrev(); prevErr != nil {
+				return nil, nil, prevErr
 			}
-			return nil, err
+			if ferr := flush(); ferr != nil {
+				return nil, nil, ferr
+			}
+			return nil, nil, err
 		}
 		for _, fm := range ch.mails {
 			p, out, retryErr := f.screen(ctx, fm.m, fm.perr, st)
@@ -873,10 +925,10 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 			return stop(ctx.Err())
 		}
 	}
-	if err := flush(); err != nil {
-		return nil, err
+	if runPrev(); prevErr != nil {
+		return nil, nil, prevErr
 	}
-	return nextAhead, nil
+	return nextAhead, flush, nil
 }
 
 type outcome int

@@ -44,3 +44,30 @@ func TestParseDateAgreesWithNetMail(t *testing.T) {
 		t.Errorf("only %d dates took the RFC 1123 path", fast)
 	}
 }
+
+// TestHeaderReadAgainFromRaw: Mail.Header gives the fields of the header
+// as parsed, whether it is read again from Raw (a sound header) or kept
+// (one read again without its broken lines).
+func TestHeaderReadAgainFromRaw(t *testing.T) {
+	sound := "From: a@example.org\r\nX-Game: one\r\nX-Game: two\r\nSubject: =?utf-8?q?caf=C3=A9?=\r\n\r\nA Par H\r\n"
+	broken := "From: a@example.org\r\nthis line is broken\r\nX-Game: one\r\n\r\nA Par H\r\n"
+	for _, raw := range []string{sound, broken} {
+		m, err := ParseMail([]byte(raw), "gm@example.org")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.headerFromRaw != (raw == sound) {
+			t.Errorf("%q: read again from Raw %v", raw, m.headerFromRaw)
+		}
+		if got := m.Header("x-game"); got != "one" {
+			t.Errorf("%q: X-Game %q, want the first, one", raw, got)
+		}
+		if got := m.Header("Missing"); got != "" {
+			t.Errorf("%q: a missing field reads %q", raw, got)
+		}
+	}
+	m, _ := ParseMail([]byte(sound), "")
+	if got := m.Header("Subject"); got != "café" {
+		t.Errorf("Subject %q, want café", got)
+	}
+}

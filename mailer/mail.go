@@ -72,7 +72,12 @@ type Mail struct {
 	UIDValidity uint32
 	UID         uint32
 
-	header textproto.Header
+	// header is the parsed header, kept only where Raw cannot give it
+	// again (TooBig mails, headers read again without their broken
+	// lines); else headerFromRaw is set and Header reads Raw again: a
+	// parsed header is some 4 KiB, and a poll holds two batches of mails.
+	header        textproto.Header
+	headerFromRaw bool
 }
 
 // NoReply reports whether answering this mail could start a mail loop
@@ -93,7 +98,11 @@ func (m *Mail) ReplyAddress() *mail.Address {
 // words decoded and control characters (CR, LF, NUL…) turned into
 // spaces, or "".
 func (m *Mail) Header(key string) string {
-	return cleanHeaderText(decodeHeaderText(m.header.Get(key)))
+	h := m.header
+	if m.headerFromRaw {
+		h, _, _ = readHeader(m.Raw) // as ParseMail read it: it succeeded then
+	}
+	return cleanHeaderText(decodeHeaderText(h.Get(key)))
 }
 
 // Limits on what Parse walks through, against hostile nesting.
@@ -121,12 +130,15 @@ func ParseMail(raw []byte, own string) (*Mail, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, errors.New("parse mail: empty message")
 	}
-	h, body, err := readHeader(raw)
+	h, body, repaired, err := readHeaderRepaired(raw)
 	if err != nil {
 		return nil, err
 	}
 	m := newMailFromHeader(h, own)
 	m.Raw = raw
+	if !repaired {
+		m.header, m.headerFromRaw = textproto.Header{}, true
+	}
 	m.Size = int64(len(raw))
 	if m.ID == "" {
 		m.ID = hashID(raw)
@@ -173,6 +185,13 @@ func parseTooBig(header []byte, size int64, own string) (*Mail, error) {
 // a player's mail unreadable. Only a header with no field at all is an
 // error.
 func readHeader(raw []byte) (textproto.Header, []byte, error) {
+	h, body, _, err := readHeaderRepaired(raw)
+	return h, body, err
+}
+
+// readHeaderRepaired is readHeader, and says whether the header had to be
+// read again without its broken lines.
+func readHeaderRepaired(raw []byte) (textproto.Header, []byte, bool, error) {
 	r := bytes.NewReader(raw)
 	br := headerReaders.Get().(*bufio.Reader)
 	br.Reset(r)
@@ -183,17 +202,17 @@ func readHeader(raw []byte) (textproto.Header, []byte, error) {
 	if err == nil {
 		// The body is what the header left: raw's own bytes, which are
 		// never changed (the walk decodes into new ones).
-		return h, raw[len(raw)-unread:], nil
+		return h, raw[len(raw)-unread:], false, nil
 	}
 	fixed, body, fields := repairHeader(raw)
 	if fields == 0 {
-		return textproto.Header{}, nil, fmt.Errorf("parse mail header: %w", err)
+		return textproto.Header{}, nil, false, fmt.Errorf("parse mail header: %w", err)
 	}
 	h, rerr := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(fixed)))
 	if rerr != nil {
-		return textproto.Header{}, nil, fmt.Errorf("parse mail header: %w", errors.Join(err, rerr))
+		return textproto.Header{}, nil, false, fmt.Errorf("parse mail header: %w", errors.Join(err, rerr))
 	}
-	return h, body, nil
+	return h, body, true, nil
 }
 
 // headerReaders are the buffered readers readHeader reads headers with:

@@ -179,6 +179,11 @@ func (h *health) set(now time.Time, problem string, err error) {
 //     its header only, with TooBig set;
 //   - only after the handler returned nil is the mail flagged \Seen (or
 //     moved to the processed folder) and the checkpoint advanced past it;
+//     the checkpoint is saved every checkpointBatches batches and when a
+//     poll ends, so after a crash the mails handled since the last save
+//     are handed over again (and recognised by Mail.ID);
+//   - while one batch is with the handler, the next one is fetched and
+//     parsed and the one before it set aside, on the fetcher goroutine;
 //   - a UIDVALIDITY change (or UIDs going backwards) resets the
 //     checkpoint and rescans the mailbox; the handler deduplicates by
 //     Mail.ID;
@@ -592,21 +597,42 @@ func (f *Fetcher) pollMailbox(ctx context.Context) (PollStats, error) {
 			todo = append(todo, u)
 		}
 	}
-	for len(todo) > 0 {
+	// While a batch is with the handler, the fetcher reads the start of
+	// the next one and sets the one before it aside (processBatch).
+	var pre *ahead          // the start of the next batch
+	var finish func() error // the last batch's setting aside, still to do
+	for k := 1; len(todo) > 0; k++ {
 		n := min(len(todo), f.opt.Batch)
 		batch := todo[:n]
 		todo = todo[n:]
-		if err := f.processBatch(ctx, cp.UIDValidity, batch, finished, &st); err != nil {
+		next := todo[:min(len(todo), f.opt.Batch)]
+		var err error
+		if pre, finish, err = f.processBatch(ctx, cp.UIDValidity, batch, finished, &st, pre, next, finish); err != nil {
 			f.advance(cp, uids, finished)
 			return st, err
 		}
-		cp, err = f.advance(cp, uids, finished)
-		if err != nil {
+		if k%checkpointBatches == 0 {
+			if cp, err = f.advance(cp, uids, finished); err != nil {
+				return st, err
+			}
+		}
+	}
+	if finish != nil {
+		if err := finish(); err != nil {
+			f.advance(cp, uids, finished)
 			return st, err
 		}
 	}
-	return st, nil
+	_, err = f.advance(cp, uids, finished)
+	return st, err
 }
+
+// checkpointBatches is how many batches a poll hands over between two
+// saves of the checkpoint (and a poll saves it when it ends): each save
+// is a commit of its own, which waits for the disk. After a crash the
+// mails handled since the last save are read again and recognised by
+// their Message-ID (Handler).
+const checkpointBatches = 8
 
 // advance moves the checkpoint over the leading finished UIDs and saves
 // it when it moved.
@@ -633,20 +659,156 @@ func (f *Fetcher) advance(cp Checkpoint, uids []uint32, finished map[uint32]bool
 // maxBatchBytes cuts a FETCH of bodies into pieces of about this size.
 const maxBatchBytes = 8 << 20
 
-func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uint32, finished map[uint32]bool, st *PollStats) error {
-	// sizes first: never download what is over the limit
+// ahead is the start of a batch read before its turn, while the batch
+// before it was with the handler: the sizes of its UIDs and its first
+// FETCH of bodies, parsed. Reading ahead flags nothing and decides
+// nothing (BODY.PEEK[]; screening, handing over and setting aside come
+// in turn), so a poll that stops before the batch just drops it.
+type ahead struct {
+	size  map[uint32]int64
+	first *fetchedChunk
+	err   error // reading failed: the batch fails with it in its turn
+}
+
+// fetchedChunk is one FETCH of bodies of a batch (or of the header of
+// one big mail), parsed.
+type fetchedChunk struct {
+	end     int    // the index in the batch after the chunk's UIDs
+	bigUID  uint32 // the big mail fetched by its header only, or 0
+	section *imap.FetchItemBodySection
+	mails   []fetchedMail // in UID order
+}
+
+// fetchedMail is one mail of a chunk: parsed, or perr why not.
+type fetchedMail struct {
+	m    *Mail
+	perr error
+}
+
+// fetchSizes asks the sizes of the UIDs of a batch: never download what
+// is over the limit.
+func (f *Fetcher) fetchSizes(batch []uint32) (map[uint32]int64, error) {
 	var set imap.UIDSet
 	for _, u := range batch {
 		set.AddNum(imap.UID(u))
 	}
 	msgs, err := f.c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
 	if err != nil {
-		return fmt.Errorf("fetch sizes: %w", err)
+		return nil, fmt.Errorf("fetch sizes: %w", err)
 	}
 	size := map[uint32]int64{}
 	for _, m := range msgs {
 		size[uint32(m.UID)] = m.RFC822Size
 	}
+	return size, nil
+}
+
+// fetchChunk fetches the chunk of batch that begins at index i: one FETCH
+// of bodies per ≤ maxBatchBytes of small mail, or one FETCH of the header
+// of one big mail; and parses its mails.
+func (f *Fetcher) fetchChunk(validity uint32, batch []uint32, i int, size map[uint32]int64) (*fetchedChunk, error) {
+	var small imap.UIDSet
+	var bytesSum int64
+	j := i
+	bigUID := uint32(0)
+	for ; j < len(batch); j++ {
+		u := batch[j]
+		sz, ok := size[u]
+		if !ok {
+			continue // expunged meanwhile
+		}
+		if sz > f.cfg.MaxSize {
+			if j == i {
+				bigUID = u
+				j++
+			}
+			break
+		}
+		if bytesSum > 0 && bytesSum+sz > maxBatchBytes {
+			break
+		}
+		bytesSum += sz
+		small.AddNum(imap.UID(u))
+	}
+	ch := &fetchedChunk{end: j, bigUID: bigUID, section: &imap.FetchItemBodySection{Peek: true}}
+	var items []*imapclient.FetchMessageBuffer
+	var err error
+	if bigUID != 0 {
+		ch.section = &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true}
+		items, err = f.c.Fetch(imap.UIDSetNum(imap.UID(bigUID)), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{ch.section}}).Collect()
+	} else if len(small) > 0 {
+		items, err = f.c.Fetch(small, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{ch.section}}).Collect()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fetch: %w", err)
+	}
+	slices.SortFunc(items, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
+	for _, it := range items {
+		uid := uint32(it.UID)
+		raw := it.FindBodySection(ch.section)
+		if raw == nil {
+			continue // gone meanwhile; not finished
+		}
+		var m *Mail
+		var perr error
+		if bigUID != 0 {
+			m, perr = parseTooBig(raw, size[uid], f.cfg.Address)
+		} else {
+			m, perr = ParseMail(raw, f.cfg.Address)
+		}
+		if m == nil {
+			m = &Mail{ID: hashID(raw), Raw: raw, Size: int64(len(raw))}
+		}
+		m.Mailbox, m.UIDValidity, m.UID = f.cfg.Mailbox, validity, uid
+		ch.mails = append(ch.mails, fetchedMail{m: m, perr: perr})
+	}
+	return ch, nil
+}
+
+// readAhead reads the start of the batch next (see ahead).
+func (f *Fetcher) readAhead(validity uint32, next []uint32) *ahead {
+	a := &ahead{}
+	if a.size, a.err = f.fetchSizes(next); a.err == nil {
+		a.first, a.err = f.fetchChunk(validity, next, 0, a.size)
+	}
+	return a
+}
+
+// processBatch hands the mails of batch over. pre is its start, read
+// ahead (nil: not read yet); prev sets the batch before it aside (nil:
+// nothing to do). While mails of batch are with the handler, this
+// goroutine (the IMAP connection has no other user) reads the start of
+// the batch next and sets the one before aside, so that neither waits
+// for the other; it returns that start and what sets this batch aside
+// (\Seen, or moved), which the caller runs in turn: after a batch's
+// handler has returned, before anything later is set aside. prev has
+// run by the time processBatch returns, whatever happened.
+func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uint32, finished map[uint32]bool, st *PollStats, pre *ahead, next []uint32, prev func() error) (*ahead, func() error, error) {
+	var prevErr error
+	runPrev := func() {
+		if prev != nil {
+			prevErr, prev = prev(), nil
+		}
+	}
+	fail := func(err error) (*ahead, func() error, error) {
+		if runPrev(); prevErr != nil {
+			return nil, nil, prevErr
+		}
+		return nil, nil, err
+	}
+	var size map[uint32]int64
+	if pre != nil {
+		if pre.err != nil {
+			return fail(pre.err)
+		}
+		size = pre.size
+	} else {
+		var err error
+		if size, err = f.fetchSizes(batch); err != nil {
+			return fail(err)
+		}
+	}
+	var nextAhead *ahead
 
 	var done, poisoned []uint32
 	flush := func() error {
@@ -664,48 +826,19 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 	}
 
 	for i := 0; i < len(batch); {
-		// one FETCH of bodies per ≤ maxBatchBytes of small mail, or one
-		// FETCH of the header of one big mail
-		var small imap.UIDSet
-		var bytesSum int64
-		j := i
-		bigUID := uint32(0)
-		for ; j < len(batch); j++ {
-			u := batch[j]
-			sz, ok := size[u]
-			if !ok {
-				continue // expunged meanwhile
+		var ch *fetchedChunk
+		if i == 0 && pre != nil && pre.first != nil {
+			ch = pre.first
+		} else {
+			var err error
+			if ch, err = f.fetchChunk(validity, batch, i, size); err != nil {
+				return fail(err)
 			}
-			if sz > f.cfg.MaxSize {
-				if j == i {
-					bigUID = u
-					j++
-				}
-				break
-			}
-			if bytesSum > 0 && bytesSum+sz > maxBatchBytes {
-				break
-			}
-			bytesSum += sz
-			small.AddNum(imap.UID(u))
 		}
-		i = j
-
-		var items []*imapclient.FetchMessageBuffer
-		section := &imap.FetchItemBodySection{Peek: true}
-		if bigUID != 0 {
-			section = &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true}
-			items, err = f.c.Fetch(imap.UIDSetNum(imap.UID(bigUID)), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		} else if len(small) > 0 {
-			items, err = f.c.Fetch(small, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		}
-		if err != nil {
-			return fmt.Errorf("fetch: %w", err)
-		}
-		slices.SortFunc(items, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
+		i = ch.end
 		// the mails of this FETCH that go to the handler, in UID order
 		var pend []pending
-		handOver := func() error {
+		handOver := func(last bool) error {
 			if len(pend) == 0 {
 				return nil
 			}
@@ -713,7 +846,28 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 			for k, p := range pend {
 				ms[k] = p.m
 			}
-			herrs := f.handOver(ctx, ms)
+			var herrs []error
+			readNext := last && len(next) > 0 && ctx.Err() == nil
+			if readNext || prev != nil {
+				handled := make(chan struct{})
+				go func() {
+					defer close(handled)
+					herrs = f.handOver(ctx, ms)
+				}()
+				if readNext {
+					nextAhead = f.readAhead(validity, next)
+				}
+				runPrev()
+				<-handled
+				if prevErr != nil {
+					// the batch before could not be set aside: stop (the
+					// mails of this one are handed over again later)
+					pend = pend[:0]
+					return prevErr
+				}
+			} else {
+				herrs = f.handOver(ctx, ms)
+			}
 			for k, p := range pend {
 				if herrs[k] == errNotHandedOver && ctx.Err() != nil {
 					break // shutting down: the rest was not handed over
@@ -737,36 +891,23 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 			pend = pend[:0]
 			return ctx.Err()
 		}
-		stop := func(err error) error {
+		stop := func(err error) (*ahead, func() error, error) {
+			if runPrev(); prevErr != nil {
+				return nil, nil, prevErr
+			}
 			if ferr := flush(); ferr != nil {
-				return ferr
+				return nil, nil, ferr
 			}
-			return err
+			return nil, nil, err
 		}
-		for _, it := range items {
-			uid := uint32(it.UID)
-			raw := it.FindBodySection(section)
-			if raw == nil {
-				continue // gone meanwhile; not finished
-			}
-			var m *Mail
-			var perr error
-			if bigUID != 0 {
-				m, perr = parseTooBig(raw, size[uid], f.cfg.Address)
-			} else {
-				m, perr = ParseMail(raw, f.cfg.Address)
-			}
-			if m == nil {
-				m = &Mail{ID: hashID(raw), Raw: raw, Size: int64(len(raw))}
-			}
-			m.Mailbox, m.UIDValidity, m.UID = f.cfg.Mailbox, validity, uid
-			p, out, retryErr := f.screen(ctx, m, perr, st)
+		for _, fm := range ch.mails {
+			p, out, retryErr := f.screen(ctx, fm.m, fm.perr, st)
 			switch out {
 			case outcomePoisoned:
-				poisoned = append(poisoned, uid)
+				poisoned = append(poisoned, fm.m.UID)
 			case outcomeRetry:
 				// the mails before this one first, then stop here
-				if err := handOver(); err != nil {
+				if err := handOver(false); err != nil {
 					return stop(err)
 				}
 				return stop(retryErr)
@@ -777,14 +918,17 @@ func (f *Fetcher) processBatch(ctx context.Context, validity uint32, batch []uin
 				break
 			}
 		}
-		if err := handOver(); err != nil {
+		if err := handOver(i >= len(batch)); err != nil {
 			return stop(err)
 		}
 		if ctx.Err() != nil {
 			return stop(ctx.Err())
 		}
 	}
-	return flush()
+	if runPrev(); prevErr != nil {
+		return nil, nil, prevErr
+	}
+	return nextAhead, flush, nil
 }
 
 type outcome int

@@ -13,6 +13,7 @@ import (
 	"mime/quotedprintable"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-message/textproto"
@@ -71,7 +72,12 @@ type Mail struct {
 	UIDValidity uint32
 	UID         uint32
 
-	header textproto.Header
+	// header is the parsed header, kept only where Raw cannot give it
+	// again (TooBig mails, headers read again without their broken
+	// lines); else headerFromRaw is set and Header reads Raw again: a
+	// parsed header is some 4 KiB, and a poll holds two batches of mails.
+	header        textproto.Header
+	headerFromRaw bool
 }
 
 // NoReply reports whether answering this mail could start a mail loop
@@ -92,7 +98,11 @@ func (m *Mail) ReplyAddress() *mail.Address {
 // words decoded and control characters (CR, LF, NUL…) turned into
 // spaces, or "".
 func (m *Mail) Header(key string) string {
-	return cleanHeaderText(decodeHeaderText(m.header.Get(key)))
+	h := m.header
+	if m.headerFromRaw {
+		h, _, _ = readHeader(m.Raw) // as ParseMail read it: it succeeded then
+	}
+	return cleanHeaderText(decodeHeaderText(h.Get(key)))
 }
 
 // Limits on what Parse walks through, against hostile nesting.
@@ -120,12 +130,15 @@ func ParseMail(raw []byte, own string) (*Mail, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, errors.New("parse mail: empty message")
 	}
-	h, body, err := readHeader(raw)
+	h, body, repaired, err := readHeaderRepaired(raw)
 	if err != nil {
 		return nil, err
 	}
 	m := newMailFromHeader(h, own)
 	m.Raw = raw
+	if !repaired {
+		m.header, m.headerFromRaw = textproto.Header{}, true
+	}
 	m.Size = int64(len(raw))
 	if m.ID == "" {
 		m.ID = hashID(raw)
@@ -172,22 +185,39 @@ func parseTooBig(header []byte, size int64, own string) (*Mail, error) {
 // a player's mail unreadable. Only a header with no field at all is an
 // error.
 func readHeader(raw []byte) (textproto.Header, []byte, error) {
-	br := bufio.NewReader(bytes.NewReader(raw))
+	h, body, _, err := readHeaderRepaired(raw)
+	return h, body, err
+}
+
+// readHeaderRepaired is readHeader, and says whether the header had to be
+// read again without its broken lines.
+func readHeaderRepaired(raw []byte) (textproto.Header, []byte, bool, error) {
+	r := bytes.NewReader(raw)
+	br := headerReaders.Get().(*bufio.Reader)
+	br.Reset(r)
 	h, err := textproto.ReadHeader(br)
+	unread := br.Buffered() + r.Len()
+	br.Reset(nil)
+	headerReaders.Put(br)
 	if err == nil {
-		body, _ := io.ReadAll(br) // a bytes.Reader does not fail
-		return h, body, nil
+		// The body is what the header left: raw's own bytes, which are
+		// never changed (the walk decodes into new ones).
+		return h, raw[len(raw)-unread:], false, nil
 	}
 	fixed, body, fields := repairHeader(raw)
 	if fields == 0 {
-		return textproto.Header{}, nil, fmt.Errorf("parse mail header: %w", err)
+		return textproto.Header{}, nil, false, fmt.Errorf("parse mail header: %w", err)
 	}
 	h, rerr := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(fixed)))
 	if rerr != nil {
-		return textproto.Header{}, nil, fmt.Errorf("parse mail header: %w", errors.Join(err, rerr))
+		return textproto.Header{}, nil, false, fmt.Errorf("parse mail header: %w", errors.Join(err, rerr))
 	}
-	return h, body, nil
+	return h, body, true, nil
 }
+
+// headerReaders are the buffered readers readHeader reads headers with:
+// one per mail cost more than the header it read.
+var headerReaders = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
 
 // repairHeader rewrites the header block of raw (up to its first empty
 // line) keeping only well-formed fields and their continuation lines; a
@@ -664,6 +694,12 @@ func parseDate(v string) time.Time {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return time.Time{}
+	}
+	// The form nearly every mail has (RFC 5322's, with the day of the
+	// week and seconds): what mail.ParseDate makes of it too, without its
+	// trying a dozen layouts that fail first, each failure an allocation.
+	if t, err := time.Parse(time.RFC1123Z, v); err == nil {
+		return t
 	}
 	if t, err := mail.ParseDate(v); err == nil {
 		return t

@@ -57,10 +57,27 @@ func (tx *Tx) MarkMailProcessed(id string, at time.Time) (first bool, err error)
 	if b.Get(k) != nil {
 		return false, nil
 	}
-	if err := putJSON(b, k, MailProcessed{At: at}); err != nil {
+	v, err := processedJSON(at)
+	if err != nil {
+		return false, fmt.Errorf("encode %s: %w", k, err)
+	}
+	if err := b.Put(k, v); err != nil {
 		return false, err
 	}
 	return true, nil
+}
+
+// processedJSON is json.Marshal(MailProcessed{At: at}) without the
+// reflection: one record per mail handled.
+func processedJSON(at time.Time) ([]byte, error) {
+	t, err := at.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	v := make([]byte, 0, len(`{"at":}`)+len(t))
+	v = append(v, `{"at":`...)
+	v = append(v, t...)
+	return append(v, '}'), nil
 }
 
 // MailWasProcessed reports whether MarkMailProcessed recorded id.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -119,5 +120,28 @@ func TestAllowOncePer(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s at +%v = %v, want %v", c.key, c.at, got, c.want)
 		}
+	}
+}
+
+// TestProcessedRecordIsItsJSON: the record MarkMailProcessed writes is
+// MailProcessed as encoding/json writes it.
+func TestProcessedRecordIsItsJSON(t *testing.T) {
+	for _, at := range []time.Time{
+		time.Date(2026, 12, 2, 6, 30, 0, 0, time.UTC),
+		time.Date(2026, 12, 2, 6, 30, 0, 123456789, time.UTC),
+		time.Date(1999, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600+1800)),
+		{},
+	} {
+		want, err := json.Marshal(MailProcessed{At: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := processedJSON(at)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%v: %s %v, want %s", at, got, err, want)
+		}
+	}
+	if _, err := processedJSON(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)); err == nil {
+		t.Error("a year past 9999 encoded")
 	}
 }

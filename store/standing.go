@@ -93,9 +93,63 @@ type FoldMark struct {
 	Drops  int
 }
 
+// A transaction keeps the folds of each phase it has read or written
+// decoded (Tx.standing), as it keeps games (gamecache.go): every order
+// mail of a poll batch reads its phase's folds and writes them back, and
+// one batch brings many mails for the same phase, so decoding every
+// power's folds and encoding them again for each mail was much of what a
+// mail cost. Now they are decoded once per transaction, handed out as
+// copies, and what PutStandingOrders wrote is encoded and put once, when
+// the transaction commits (flushStanding). Only this file reads the
+// standing bucket. A rolled back transaction drops the cache with
+// everything else.
+
+// txStanding is the folds of one phase as the transaction holds them.
+type txStanding struct {
+	game    string
+	phase   int
+	folds   map[string]StandingOrders // never handed out: callers get copies
+	mark    FoldMark
+	dirty   map[string]bool // powers written since the bucket was last written
+	marked  bool            // mark written since then
+	replace bool            // the bucket's folds of the phase go first (a rebuild)
+}
+
 // StandingOrders returns what has been folded of a phase, by power, and
 // how far the folding has come.
 func (tx *Tx) StandingOrders(game string, phase int) (map[string]StandingOrders, FoldMark, error) {
+	c, err := tx.standingOf(game, phase)
+	if err != nil {
+		return nil, FoldMark{}, err
+	}
+	out := make(map[string]StandingOrders, len(c.folds))
+	for power, so := range c.folds {
+		out[power] = copyStanding(so)
+	}
+	return out, c.mark, nil
+}
+
+// standingOf is the transaction's entry for a phase, read from the bucket
+// the first time.
+func (tx *Tx) standingOf(game string, phase int) (*txStanding, error) {
+	key := string(phaseKey(game, phase))
+	if c, ok := tx.standing[key]; ok {
+		return c, nil
+	}
+	folds, mark, err := tx.readStanding(game, phase)
+	if err != nil {
+		return nil, err
+	}
+	c := &txStanding{game: game, phase: phase, folds: folds, mark: mark, dirty: map[string]bool{}}
+	if tx.standing == nil {
+		tx.standing = map[string]*txStanding{}
+	}
+	tx.standing[key] = c
+	return c, nil
+}
+
+// readStanding reads a phase's folds from the bucket.
+func (tx *Tx) readStanding(game string, phase int) (map[string]StandingOrders, FoldMark, error) {
 	prefix := phaseKey(game, phase)
 	b := tx.bucket(bucketStanding)
 	var mark FoldMark
@@ -118,29 +172,85 @@ func (tx *Tx) StandingOrders(game string, phase int) (map[string]StandingOrders,
 	return out, mark, nil
 }
 
+func copyFold(f Fold) Fold {
+	f.Lines, f.From = slices.Clone(f.Lines), slices.Clone(f.From)
+	return f
+}
+
+func copyStanding(so StandingOrders) StandingOrders {
+	so.All, so.Others, so.Own = copyFold(so.All), copyFold(so.Others), copyFold(so.Own)
+	return so
+}
+
 // PutStandingOrders records the folds of the powers in folds and how far
 // the folding has come. With replace, every power's folds not in folds
 // are forgotten (the folds were made again from the first version).
 func (tx *Tx) PutStandingOrders(game string, phase int, folds map[string]StandingOrders, mark FoldMark, replace bool) error {
+	if err := tx.writable(); err != nil {
+		return err
+	}
+	var c *txStanding
 	if replace {
-		if err := tx.deleteStanding(game, phase); err != nil {
+		c = &txStanding{game: game, phase: phase, folds: map[string]StandingOrders{}, dirty: map[string]bool{}, replace: true}
+		if tx.standing == nil {
+			tx.standing = map[string]*txStanding{}
+		}
+		tx.standing[string(phaseKey(game, phase))] = c
+	} else {
+		var err error
+		if c, err = tx.standingOf(game, phase); err != nil {
 			return err
 		}
 	}
-	b := tx.bucket(bucketStanding)
-	for _, power := range slices.Sorted(maps.Keys(folds)) {
-		if err := putJSON(b, standingKey(game, phase, power), folds[power]); err != nil {
-			return err
-		}
+	for power, so := range folds {
+		c.folds[power] = copyStanding(so)
+		c.dirty[power] = true
 	}
-	v := make([]byte, 16)
-	binary.BigEndian.PutUint64(v, mark.Folded)
-	binary.BigEndian.PutUint64(v[8:], uint64(mark.Drops))
-	return b.Put(phaseKey(game, phase), v)
+	c.mark, c.marked = mark, true
+	return nil
 }
 
-// deleteStanding forgets the folds of a phase (its versions are deleted).
+// flushStanding encodes and puts the folds written since the last flush,
+// in key order.
+func (tx *Tx) flushStanding() error {
+	keys := slices.Sorted(maps.Keys(tx.standing))
+	b := tx.bucket(bucketStanding)
+	for _, key := range keys {
+		c := tx.standing[key]
+		if c.replace {
+			if err := tx.deleteStandingKeys(c.game, c.phase); err != nil {
+				return err
+			}
+			c.replace = false
+		}
+		for _, power := range slices.Sorted(maps.Keys(c.dirty)) {
+			if err := putJSON(b, standingKey(c.game, c.phase, power), c.folds[power]); err != nil {
+				return err
+			}
+		}
+		clear(c.dirty)
+		if c.marked {
+			v := make([]byte, 16)
+			binary.BigEndian.PutUint64(v, c.mark.Folded)
+			binary.BigEndian.PutUint64(v[8:], uint64(c.mark.Drops))
+			if err := b.Put(phaseKey(c.game, c.phase), v); err != nil {
+				return err
+			}
+			c.marked = false
+		}
+	}
+	return nil
+}
+
+// deleteStanding forgets the folds of a phase (its versions are deleted),
+// those the transaction has not put yet included.
 func (tx *Tx) deleteStanding(game string, phase int) error {
+	delete(tx.standing, string(phaseKey(game, phase)))
+	return tx.deleteStandingKeys(game, phase)
+}
+
+// deleteStandingKeys deletes the bucket's folds of a phase.
+func (tx *Tx) deleteStandingKeys(game string, phase int) error {
 	prefix := phaseKey(game, phase)
 	b := tx.bucket(bucketStanding)
 	c := b.Cursor()

@@ -143,6 +143,9 @@ func (db *DB) Update(fn func(tx *Tx) error) error {
 	if err := tx.flushGames(); err != nil { // gamecache.go
 		return err
 	}
+	if err := tx.flushStanding(); err != nil { // standing.go
+		return err
+	}
 	return db.commit(btx)
 }
 
@@ -207,6 +210,8 @@ type Tx struct {
 	btx   *bolt.Tx
 	seal  *sealer
 	games map[string]*txGame // the games it read or wrote (gamecache.go)
+	// the folds of the phases it read or wrote (standing.go), by phaseKey
+	standing map[string]*txStanding
 }
 
 // Bolt exposes the raw transaction to code inside this package's tests.

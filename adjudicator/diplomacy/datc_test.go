@@ -260,6 +260,9 @@ func runCase(t *testing.T, c *datcCase) {
 		if err != nil {
 			t.Fatalf("phase %d: %v", pi+1, err)
 		}
+		if ph.kind == Movement {
+			sameLegality(t, fmt.Sprintf("phase %d", pi+1), pos, ords, res)
+		}
 		for k, o := range ph.orders {
 			got := res.Orders[k]
 			if got.Outcome != o.outcome {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"pbemd/adjudicator"
 	"pbemd/orders"
@@ -439,7 +440,7 @@ func (e *Engine) parseOptions(pos *Position) ParseOptions {
 // marks the orders that cannot apply, and returns the canonical lines.
 // A later order for a unit replaces an earlier one in the same text.
 func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Check, error) {
-	g, err := decodeState(state, e.m.Name)
+	g, err := viewState(state, e.m.Name) // read only, below
 	if err != nil {
 		return adjudicator.Check{}, err
 	}
@@ -461,7 +462,13 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		line int
 		o    Order
 	}
-	var list []entry
+	n := 0
+	for i := range ck.Lines {
+		if ck.Lines[i].Kind == orders.OrderLine {
+			n++
+		}
+	}
+	list := make([]entry, 0, n) // an Order is some 200 bytes: no regrowing
 	// last[province] is the index in list of the standing order for the
 	// unit there, so that replacing it is one lookup: Check is linear in
 	// the lines of the text.
@@ -493,15 +500,15 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 		}
 		list = append(list, entry{i, o})
 	}
-	var ords []PowerOrder
-	var idx []int
+	ords := make([]PowerOrder, 0, len(list))
+	idx := make([]int, 0, len(list))
 	for _, en := range list {
 		if en.line >= 0 {
 			ords = append(ords, PowerOrder{Power: pw, Order: en.o})
 			idx = append(idx, en.line)
 		}
 	}
-	r, err := Adjudicate(pos, ords)
+	r, err := checkOutcomes(pos, ords)
 	if err != nil {
 		return ck, err
 	}
@@ -532,6 +539,82 @@ func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Che
 	return ck, nil
 }
 
+// checkOutcomes is what Check needs of Adjudicate(pos, ords): which
+// orders are illegal and why, and in an adjustment phase which fail. In a
+// movement phase that is settled before any move is resolved, so only
+// the legality is worked out there (movementLegality), with the outcome
+// of every legal order left Succeeded.
+func checkOutcomes(pos *Position, ords []PowerOrder) (*Result, error) {
+	if pos.Phase.Type != Movement {
+		return Adjudicate(pos, ords)
+	}
+	why, err := movementLegality(pos, ords)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Orders: make([]OrderResult, len(ords))}
+	for k := range ords {
+		res.Orders[k] = OrderResult{Power: ords[k].Power, Order: &ords[k].Order, Outcome: Succeeded}
+		if why[k] != "" {
+			res.Orders[k].Outcome, res.Orders[k].Reason = Illegal, why[k]
+		}
+	}
+	return res, nil
+}
+
+// dupReason is why an order for a unit that was given differing orders
+// is illegal (DATC 4.D.3).
+const dupReason = "the unit was given more than one order: it holds"
+
+// movementLegality is, for each order of a movement phase, the reason
+// Adjudicate(pos, ords) finds it illegal, "" when it does not: the order
+// itself cannot apply (moveCheck.check), or its unit was given differing
+// orders (all of them then are illegal; an identical repeat shares the
+// outcome of the first, which is never illegal).
+func movementLegality(pos *Position, ords []PowerOrder) ([]string, error) {
+	b := getResolver()
+	defer b.release()
+	if err := b.load(pos); err != nil {
+		return nil, err
+	}
+	m := b.m
+	chk := &b.chk
+	*chk = moveCheck{m: m, unitAt: b.unitAt, units: pos.Units}
+	for i, u := range pos.Units {
+		if pi := b.unitProv[i]; u.Type == Fleet && m.convoyable(pi) {
+			chk.fleets.set(pi)
+		}
+	}
+	n := len(pos.Units)
+	first := fill(b.dislodger, n, -1) // the first legal order of each unit
+	conflict := fillBool(b.conflict, n)
+	b.dislodger, b.conflict = first, conflict
+	why := make([]string, len(ords))
+	unit := make([]int, len(ords))
+	for k := range ords {
+		ck, w := chk.check(&ords[k])
+		unit[k] = ck.unit
+		if w != "" {
+			why[k] = w
+			continue
+		}
+		i := ck.unit
+		if f := first[i]; f >= 0 {
+			if ords[f].Order.Kind != ords[k].Order.Kind || !sameOrder(ords[f].Order, ords[k].Order) {
+				conflict[i] = true
+			}
+			continue
+		}
+		first[i] = k
+	}
+	for k := range ords {
+		if why[k] == "" && conflict[unit[k]] {
+			why[k] = dupReason
+		}
+	}
+	return why, nil
+}
+
 // Merge implements adjudicator.Merger. In movement and retreat phases a
 // newer order for a unit replaces the standing order for that unit and the
 // other units keep theirs. In adjustment phases the newer set replaces the
@@ -541,18 +624,11 @@ func (e *Engine) Merge(state []byte, standing, newer []string) []string {
 	if len(newer) == 0 {
 		return standing
 	}
-	g, err := decodeState(state, e.m.Name)
+	g, err := viewState(state, e.m.Name) // read only
 	if err != nil || g.pos.Phase.Type == Adjustments {
 		return append([]string(nil), newer...)
 	}
-	opts := ParseOptions{Lexicon: e.m.lex, Strict: true}
-	unitOf := func(line string) string {
-		o, _, err := ParseOrder(line, opts)
-		if err != nil {
-			return "\x00" + line // unreadable: keep it as its own entry
-		}
-		return o.Loc.Province
-	}
+	unitOf := func(line string) string { return mergeUnits.of(e.m, line) }
 	replaced := map[string]bool{}
 	for _, l := range newer {
 		replaced[unitOf(l)] = true
@@ -564,6 +640,50 @@ func (e *Engine) Merge(state []byte, standing, newer []string) []string {
 		}
 	}
 	return append(out, newer...)
+}
+
+// lineUnits remembers which unit (province) a stored order line is for,
+// as Merge reads it: the standing lines of a power are merged again with
+// every version it sends, and reading each line with the grammar again
+// was most of what a merge cost. The answer depends on the map and the
+// line alone. Safe for concurrent use; bounded (emptied when full).
+type lineUnits struct {
+	mu sync.Mutex
+	m  map[lineKey]string
+}
+
+type lineKey struct {
+	m    *Map
+	line string
+}
+
+// lineUnitsSize bounds the lines kept (a few hundred bytes each).
+const lineUnitsSize = 1 << 14
+
+var mergeUnits = &lineUnits{m: map[lineKey]string{}}
+
+// of is the province of the unit line orders on map m, or the line
+// itself behind a NUL when the line cannot be read (its own entry).
+func (c *lineUnits) of(m *Map, line string) string {
+	k := lineKey{m, line}
+	c.mu.Lock()
+	u, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return u
+	}
+	if o, _, err := ParseOrder(line, ParseOptions{Lexicon: m.lex, Strict: true}); err != nil {
+		u = "\x00" + line // unreadable: keep it as its own entry
+	} else {
+		u = o.Loc.Province
+	}
+	c.mu.Lock()
+	if len(c.m) >= lineUnitsSize {
+		clear(c.m)
+	}
+	c.m[k] = u
+	c.mu.Unlock()
+	return u
 }
 
 // orderedUnit finds the power's own unit an order is given to.

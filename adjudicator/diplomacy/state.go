@@ -268,6 +268,25 @@ func decodeState(data []byte, variant string) (*gameState, error) {
 	return g, err
 }
 
+// viewState is decodeState for a caller that only reads the state: a
+// state read before is the cache's own, not a copy. Nothing reachable
+// from what it returns may be changed (Adjudicate does not change the
+// position it is given).
+func viewState(data []byte, variant string) (*gameState, error) {
+	m, ok := MapByName(variant)
+	if !ok {
+		return readState(data, variant)
+	}
+	if g, ok := m.states.view(data); ok {
+		return g, nil
+	}
+	g, err := readState(data, variant)
+	if err == nil {
+		m.states.put(data, g) // keeps a copy: g stays the caller's
+	}
+	return g, err
+}
+
 // readState is decodeState without the cache.
 func readState(data []byte, variant string) (*gameState, error) {
 	var j jsonPosition

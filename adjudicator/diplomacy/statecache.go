@@ -10,9 +10,11 @@ const stateCacheSize = 128
 // the same stored state for every call of a phase (Check, Merge, Status,
 // Examples … several per order mail), and reading the JSON was most of
 // what those calls cost. Entries are keyed by the exact state bytes; the
-// oldest entry goes first when the cache is full. What is stored is never
-// handed out: every hit is a copy (Position.Clone), so a caller may change
-// what it gets. Safe for concurrent use; a decode that fails is not kept.
+// oldest entry goes first when the cache is full. A hit of get is a copy
+// (Position.Clone), so a caller may change what it gets; view hands out
+// the stored state itself, for the engine's calls that only read it
+// (Check, Merge: two or three per order mail), which then cost no copy.
+// Safe for concurrent use; a decode that fails is not kept.
 type stateCache struct {
 	mu    sync.Mutex
 	byKey map[string]*gameState
@@ -33,6 +35,15 @@ func (c *stateCache) get(data []byte) (*gameState, bool) {
 		return nil, false
 	}
 	return g.copy(), true
+}
+
+// view returns the state decoded from data, if kept: the one the cache
+// holds, which the caller must not change.
+func (c *stateCache) view(data []byte) (*gameState, bool) {
+	c.mu.Lock()
+	g, ok := c.byKey[string(data)]
+	c.mu.Unlock()
+	return g, ok
 }
 
 // put keeps a copy of g as what data decodes to.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -137,4 +138,50 @@ func BenchmarkDecodeState(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestCheckLeavesTheStateAlone: Check and Merge read the cache's own
+// decoded state (viewState), not a copy: after each power's orders of
+// every phase of the corpus are checked and merged, what the cache holds
+// is still what reading the JSON gives.
+func TestCheckLeavesTheStateAlone(t *testing.T) {
+	e, ok := NewEngine("standard")
+	if !ok {
+		t.Fatal("no standard map")
+	}
+	m, _ := MapByName("standard")
+	f, err := os.Open(corpusFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	checked := 0
+	for sc.Scan() {
+		var cp corpusPhase
+		if err := json.Unmarshal(sc.Bytes(), &cp); err != nil {
+			t.Fatal(err)
+		}
+		st := []byte(cp.State)
+		want := mustRead(t, st)
+		for power, lines := range cp.Orders {
+			ck, err := e.Check(st, power, strings.Join(lines, "\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Merge(st, ck.Canonical, ck.Canonical[:min(1, len(ck.Canonical))])
+			checked++
+		}
+		got, ok := m.states.view(st)
+		if !ok {
+			continue // pushed out of the cache by later states
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("game %d %s: the cached state changed under Check", cp.Game, want.pos.Phase.ID())
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no orders checked")
+	}
 }

@@ -1,0 +1,116 @@
+package store
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func foldOf(lines ...string) Fold {
+	f := Fold{Set: true, Lines: lines}
+	for range lines {
+		f.From = append(f.From, Source{Address: "a@example.org", Received: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)})
+	}
+	return f
+}
+
+// readFolds reads a phase's folds in a transaction of its own.
+func readFolds(t *testing.T, db *DB) (map[string]StandingOrders, FoldMark) {
+	t.Helper()
+	var folds map[string]StandingOrders
+	var mark FoldMark
+	if err := db.View(func(tx *Tx) (err error) { folds, mark, err = tx.StandingOrders("g", 3); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return folds, mark
+}
+
+// TestStandingOrdersKeptByTheTransaction: folds put in a transaction are
+// what it reads back at once, as copies, and what later transactions
+// read once it commits; a rebuild (replace) forgets the powers it leaves
+// out, even those put earlier in the same transaction; deleting the
+// phase's versions forgets the folds not yet written; a transaction that
+// fails leaves nothing; a read-only one cannot put.
+func TestStandingOrdersKeptByTheTransaction(t *testing.T) {
+	db := openTest(t)
+	en := StandingOrders{All: foldOf("F Lon - Nth", "A Lvp H")}
+	fr := StandingOrders{All: foldOf("A Par H"), Holder: "s@example.org", Own: foldOf("A Par H")}
+	err := db.Update(func(tx *Tx) error {
+		if err := tx.PutStandingOrders("g", 3, map[string]StandingOrders{"england": en}, FoldMark{Folded: 1}, false); err != nil {
+			return err
+		}
+		if err := tx.PutStandingOrders("g", 3, map[string]StandingOrders{"france": fr}, FoldMark{Folded: 2}, false); err != nil {
+			return err
+		}
+		got, mark, err := tx.StandingOrders("g", 3)
+		if err != nil {
+			return err
+		}
+		if want := map[string]StandingOrders{"england": en, "france": fr}; !reflect.DeepEqual(got, want) || mark.Folded != 2 {
+			t.Errorf("in the transaction: %+v %+v, want %+v", got, mark, want)
+		}
+		got["england"].All.Lines[0] = "changed by the caller"
+		again, _, _ := tx.StandingOrders("g", 3)
+		if again["england"].All.Lines[0] != "F Lon - Nth" {
+			t.Error("a caller changed the transaction's folds")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, mark := readFolds(t, db); !reflect.DeepEqual(got, map[string]StandingOrders{"england": en, "france": fr}) || mark != (FoldMark{Folded: 2}) {
+		t.Fatalf("after the commit: %+v %+v", got, mark)
+	}
+
+	// A rebuild keeps only what it puts.
+	ru := StandingOrders{All: foldOf("A Mos H")}
+	err = db.Update(func(tx *Tx) error {
+		if err := tx.PutStandingOrders("g", 3, map[string]StandingOrders{"england": en}, FoldMark{Folded: 3}, false); err != nil {
+			return err
+		}
+		return tx.PutStandingOrders("g", 3, map[string]StandingOrders{"russia": ru}, FoldMark{Folded: 4, Drops: 1}, true)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, mark := readFolds(t, db); !reflect.DeepEqual(got, map[string]StandingOrders{"russia": ru}) || mark != (FoldMark{Folded: 4, Drops: 1}) {
+		t.Fatalf("after a rebuild: %+v %+v", got, mark)
+	}
+
+	// A failed transaction leaves the folds as they were.
+	boom := errors.New("boom")
+	err = db.Update(func(tx *Tx) error {
+		if err := tx.PutStandingOrders("g", 3, map[string]StandingOrders{"england": en}, FoldMark{Folded: 9}, true); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatal(err)
+	}
+	if got, mark := readFolds(t, db); !reflect.DeepEqual(got, map[string]StandingOrders{"russia": ru}) || mark.Folded != 4 {
+		t.Fatalf("after a failed transaction: %+v %+v", got, mark)
+	}
+
+	// Deleting the versions forgets the folds, those put just before too.
+	err = db.Update(func(tx *Tx) error {
+		if err := tx.PutStandingOrders("g", 3, map[string]StandingOrders{"england": en}, FoldMark{Folded: 5}, false); err != nil {
+			return err
+		}
+		return tx.DeleteOrderSets("g", 3)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, mark := readFolds(t, db); len(got) != 0 || mark != (FoldMark{}) {
+		t.Fatalf("after DeleteOrderSets: %+v %+v", got, mark)
+	}
+
+	if err := db.View(func(tx *Tx) error {
+		return tx.PutStandingOrders("g", 3, map[string]StandingOrders{"england": en}, FoldMark{Folded: 1}, false)
+	}); err == nil {
+		t.Error("a read-only transaction put folds")
+	}
+}

@@ -3,6 +3,7 @@ package picture
 import (
 	"encoding/binary"
 	"image"
+	"sync/atomic"
 )
 
 // canvas is a picture, or a band of its rows, drawn straight into palette
@@ -16,8 +17,6 @@ type canvas struct {
 	y0           int     // the first row in pix
 	pix          []uint8 // rows y0 on
 	q            *quantizer
-	memo         [1 << memoBits]uint64 // see over
-	memoQ        *quantizer            // the quantizer memo is for
 }
 
 // size sizes the canvas for a w×h picture, its pixels left as they are.
@@ -49,17 +48,18 @@ func (c *canvas) row(x, y, n int) []uint8 {
 // mix255 is (a·t + b·(255-t)) / 255, rounded.
 func mix255(a, b, t uint32) uint32 { return (a*t + b*(255-t) + 127) / 255 }
 
+// blend paints col over the box with the coverage mask, each covered
+// pixel through the colour's blend table (a look-up by the index under
+// it and the coverage).
 func (c *canvas) blend(x0, y0, w, h int, mask []uint8, stride int, col Color) {
 	if col.A == 0 {
 		return
 	}
-	q := c.q
-	full := q.lut[key15(col.R, col.G, col.B)]
-	sa := uint32(col.A)
-	lastKey, lastOut := uint32(1<<31), uint8(0) // no key equals lastKey at first
+	t := c.q.blendTable(col)
 	for y := 0; y < h; y++ {
 		mr := mask[y*stride : y*stride+w]
 		d := c.row(x0, y0+y, w)
+		lastD, row := -1, (*[256]uint8)(nil)
 		for x := 0; x < len(mr); x++ {
 			// Uncovered pixels, eight at a time.
 			for x+8 <= len(mr) && binary.LittleEndian.Uint64(mr[x:]) == 0 {
@@ -72,39 +72,56 @@ func (c *canvas) blend(x0, y0, w, h int, mask []uint8, stride int, col Color) {
 			if m == 0 {
 				continue
 			}
-			if m == 255 && sa == 255 {
-				d[x] = full
-				continue
+			if v := int(d[x]); v != lastD {
+				lastD, row = v, t.row(c.q, col, d[x])
 			}
-			e := (uint32(m)*sa + 127) / 255
-			key := uint32(d[x])<<8 | e
-			if key != lastKey {
-				lastKey, lastOut = key, c.over(d[x], col, e)
-			}
-			d[x] = lastOut
+			d[x] = row[m]
 		}
 	}
 }
 
-// over is q.over through a memo: a board's blends are of a few colours
-// over a few others at a few opacities. An entry is the key (colour,
-// index under, opacity: 48 bits), the result and a bit saying it is set.
-func (c *canvas) over(d uint8, col Color, e uint32) uint8 {
-	if c.memoQ != c.q {
-		clear(c.memo[:])
-		c.memoQ = c.q
-	}
-	k := uint64(col.R)<<40 | uint64(col.G)<<32 | uint64(col.B)<<24 | uint64(col.A)<<16 | uint64(d)<<8 | uint64(e)
-	slot := &c.memo[(k*0x9E3779B97F4A7C15)>>(64-memoBits)]
-	if v := *slot; v>>56 == 1 && v&(1<<48-1) == k {
-		return uint8(v >> 48)
-	}
-	out := c.q.over(d, col, e)
-	*slot = 1<<56 | uint64(out)<<48 | k
-	return out
+// blendTable is what painting one colour over a palette index gives, by
+// the index and the coverage (0..255): row d, entry m is the index of the
+// colour at coverage m (times its alpha) over palette colour d. Rows are
+// made at first use.
+type blendTable struct {
+	rows [256]atomic.Pointer[[256]uint8]
 }
 
-const memoBits = 10
+// row returns row d of t, the table of col in q.
+func (t *blendTable) row(q *quantizer, col Color, d uint8) *[256]uint8 {
+	if r := t.rows[d].Load(); r != nil {
+		return r
+	}
+	r := new([256]uint8)
+	sa := uint32(col.A)
+	r[0] = d
+	for m := 1; m < 256; m++ {
+		if m == 255 && sa == 255 {
+			r[m] = q.lut[key15(col.R, col.G, col.B)]
+			continue
+		}
+		r[m] = q.over(d, col, (uint32(m)*sa+127)/255)
+	}
+	// Two pictures may make a row at once; both make the same.
+	t.rows[d].Store(r)
+	return r
+}
+
+// blendTable returns the blend table of col (made at first use).
+func (q *quantizer) blendTable(col Color) *blendTable {
+	q.tablesMu.Lock()
+	defer q.tablesMu.Unlock()
+	t, ok := q.tables[col]
+	if !ok {
+		if q.tables == nil {
+			q.tables = map[Color]*blendTable{}
+		}
+		t = new(blendTable)
+		q.tables[col] = t
+	}
+	return t
+}
 
 // layer composites rows y0 to y1 of a Layer's raster (premultiplied RGBA
 // spans).

@@ -198,6 +198,9 @@ type quantizer struct {
 	palette color.Palette
 	rgb     [256][3]uint8 // the palette's colours
 	lut     [1 << 15]uint8
+
+	tablesMu sync.Mutex
+	tables   map[Color]*blendTable // by colour: see blendTable
 }
 
 const cubeLevels = 6

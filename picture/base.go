@@ -1,6 +1,9 @@
 package picture
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // base is what a board picture begins with — its background, a RegionFill
 // and the Layer drawn over it — composited in palette indices once and
@@ -33,6 +36,7 @@ type baseShape struct {
 	n       int // pixels in the shape's runs
 	layer   []layerPixel
 	patches []patch
+	chunks  []int32 // the chunks of the template its runs and edges are in, in order
 }
 
 // layerPixel is a pixel of the layer over a shape's runs: its position
@@ -133,6 +137,33 @@ func newBase(set *Regions, lr *layerRaster, rr *regionRaster, bg Color, q *quant
 		shapeOf[o] = -2
 		posOf[o] = int32(ei)
 	}
+	// The chunks each shape paints.
+	chunkOf := func(x, y int) int32 { return int32(y*b.z.per + (1+x)/chunkBytes) }
+	addChunk := func(s int, c int32) {
+		if s >= len(b.shapes) {
+			return
+		}
+		sh := &b.shapes[s]
+		if n := len(sh.chunks); n == 0 || sh.chunks[n-1] != c {
+			sh.chunks = append(sh.chunks, c)
+		}
+	}
+	for _, run := range rr.runs {
+		for c := chunkOf(int(run.x), int(run.y)); c <= chunkOf(int(run.x+run.n-1), int(run.y)); c++ {
+			addChunk(int(run.s), c)
+		}
+	}
+	for _, e := range rr.edges {
+		addChunk(int(e.a), chunkOf(int(e.x), int(e.y)))
+		if e.b != noRegion {
+			addChunk(int(e.b), chunkOf(int(e.x), int(e.y)))
+		}
+	}
+	for s := range b.shapes {
+		sh := &b.shapes[s]
+		slices.Sort(sh.chunks)
+		sh.chunks = slices.Clip(slices.Compact(sh.chunks))
+	}
 	b.edgeLayer = make([][4]uint8, len(rr.edges))
 	k := 0
 	for _, sp := range lr.spans {
@@ -168,10 +199,39 @@ func (b *base) prepare(fill []Color, changed *[]bool, patches *[][]uint8) {
 	*changed, *patches = ch, pp
 }
 
+// markChanged marks the chunks of the shapes changed in dirty.
+func (b *base) markChanged(changed, dirty []bool) {
+	for s, c := range changed {
+		if c {
+			for _, k := range b.shapes[s].chunks {
+				dirty[k] = true
+			}
+		}
+	}
+}
+
 // drawRows paints rows y0 to y1 of the base on c (holding them), for the
-// fill that prepare gave changed and patches for.
-func (b *base) drawRows(c *canvas, fill []Color, changed []bool, patches [][]uint8, y0, y1 int) {
-	copy(c.pix[(y0-c.y0)*c.stride:(y1-c.y0)*c.stride], b.template[y0*c.stride:y1*c.stride])
+// fill that prepare gave changed and patches for: the chunks dirty marks
+// (which hold every shape changed) from the template, then the changed
+// shapes over them. The other chunks are left as they are.
+func (b *base) drawRows(c *canvas, fill []Color, changed []bool, patches [][]uint8, dirty []bool, y0, y1 int) {
+	z := b.z
+	for y := y0; y < y1; y++ {
+		row := dirty[y*z.per : (y+1)*z.per]
+		for x := 0; x < len(row); x++ {
+			if !row[x] {
+				continue
+			}
+			e := x + 1
+			for e < len(row) && row[e] {
+				e++
+			}
+			o := y*c.stride + x*chunkBytes
+			n := min(e*chunkBytes, c.stride) - x*chunkBytes
+			copy(c.pix[o-c.y0*c.stride:o-c.y0*c.stride+n], b.template[o:o+n])
+			x = e
+		}
+	}
 	rr := b.rr
 	for ri := rr.runRows[y0]; ri < rr.runRows[y1]; ri++ {
 		run := &rr.runs[ri]

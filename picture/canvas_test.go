@@ -46,6 +46,7 @@ func drawDirect(p *Picture) []uint8 {
 	rec.reset(p.Width, p.Height)
 	r := &raster{dst: &rec}
 	r.items(p.Items)
+	rec.finish()
 	rec.play(&c, 0, p.Height)
 	return c.pix
 }

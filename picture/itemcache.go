@@ -19,6 +19,9 @@ import (
 // itemCacheBytes bounds the masks kept.
 const itemCacheBytes = 16 << 20
 
+// segBytes is the size of a seg.
+const segBytes = 12
+
 var itemMasks = struct {
 	sync.RWMutex
 	m     map[string][]op
@@ -109,10 +112,12 @@ func (r *raster) cachedItem(rec *recorder, it Item) bool {
 	case *Arrow:
 		r.arrow(v)
 	}
-	size := 0
+	var nsegs, ncov int
 	for _, o := range rec.ops[n0:] {
-		size += int(o.w) * int(o.h)
+		nsegs += int(o.s1 - o.s0)
+		ncov += int(o.c1 - o.c0)
 	}
+	size := ncov + nsegs*segBytes
 	itemMasks.RLock()
 	full := itemMasks.bytes+size > itemCacheBytes
 	itemMasks.RUnlock()
@@ -120,12 +125,16 @@ func (r *raster) cachedItem(rec *recorder, it Item) bool {
 		return true
 	}
 	kept := make([]op, len(rec.ops)-n0)
-	pool := make([]uint8, 0, size)
+	segs := make([]seg, 0, nsegs)
+	cov := make([]uint8, 0, ncov)
 	for i, o := range rec.ops[n0:] {
-		if o.mask == nil {
-			n := int(o.w) * int(o.h)
-			o.mask = pool[len(pool) : len(pool)+n : len(pool)+n]
-			pool = append(pool, rec.arena[o.at:int(o.at)+n]...)
+		if o.segs == nil {
+			s := len(segs)
+			segs = append(segs, rec.segs[o.s0:o.s1]...)
+			o.segs = segs[s:len(segs):len(segs)]
+			c := len(cov)
+			cov = append(cov, rec.cov[o.c0:o.c1]...)
+			o.cov = cov[c:len(cov):len(cov)]
 		}
 		kept[i] = o
 	}

@@ -41,6 +41,7 @@ type pngEncoder struct {
 	out     []byte
 	changed []bool
 	patches [][]uint8
+	dirty   []bool // a base's chunks that may differ from its template
 	// bandRows, when set, is the height of a band (for tests).
 	bandRows int
 }
@@ -74,8 +75,13 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	e.rec.reset(w, h)
 	e.raster.dst, e.raster.cache = &e.rec, true
 	e.raster.items(items)
+	e.rec.finish()
 	e.raster.dst = nil
 	clear(e.raster.polys[:cap(e.raster.polys)])
+
+	if b != nil {
+		e.markDirty(b)
+	}
 
 	c := &e.canvas
 	dst = pngHeader(dst, w, h, q)
@@ -95,13 +101,13 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 		y1 := min(h, y0+band)
 		c.band(w, h, q, y0, y1)
 		if b != nil {
-			b.drawRows(c, fill, e.changed, e.patches, y0, y1)
+			b.drawRows(c, fill, e.changed, e.patches, e.dirty, y0, y1)
 		} else {
 			c.background(p.Background, y0, y1)
 		}
 		e.rec.play(c, y0, y1)
 		if b != nil {
-			e.z.writeBase(c.pix, b.z, b.template, y0, y1)
+			e.z.writeBase(c.pix, b.z, e.dirty, y0, y1)
 		} else {
 			e.z.write(c.pix)
 		}
@@ -116,6 +122,30 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-8))
 	dst = binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start+4:]))
 	return chunk(dst, "IEND", nil)
+}
+
+// markDirty marks the chunks of b's template that the picture may paint
+// otherwise: those of the shapes whose colour changed and those under
+// what was recorded.
+func (e *pngEncoder) markDirty(b *base) {
+	z := b.z
+	n := z.per * b.h
+	if cap(e.dirty) < n {
+		e.dirty = make([]bool, n)
+	}
+	e.dirty = e.dirty[:n]
+	clear(e.dirty)
+	b.markChanged(e.changed, e.dirty)
+	for i := range e.rec.ops {
+		o := &e.rec.ops[i]
+		// Byte 1+x of a row is pixel x.
+		c0, c1 := (1+int(o.x))/chunkBytes, (int(o.x+o.w))/chunkBytes
+		for y := int(o.y); y < int(o.y+o.h); y++ {
+			for c := c0; c <= c1; c++ {
+				e.dirty[y*z.per+c] = true
+			}
+		}
+	}
 }
 
 // pngHeader appends the PNG signature, header and palette.

@@ -42,6 +42,7 @@ type pngEncoder struct {
 	changed []bool
 	patches [][]uint8
 	dirty   []bool // a base's chunks that may differ from its template
+	seen    []bool // scratch of base.draw
 	// bandRows, when set, is the height of a band (for tests).
 	bandRows int
 }
@@ -53,9 +54,10 @@ var encoders = sync.Pool{New: func() any { return new(pngEncoder) }}
 const bandBytes = 64 << 10
 
 // encode appends the PNG file of p to dst. The items are rasterised first
-// (the recorder keeps their coverage masks); then the picture is drawn and
-// compressed band by band, each band on the same small canvas, which stays
-// in the processor's cache.
+// (the recorder keeps their coverage masks); then a board is drawn where
+// it differs from its base's template and compressed, and another picture
+// is drawn and compressed band by band, each band on the same small
+// canvas, which stays in the processor's cache.
 func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	w, h := p.Width, p.Height
 	items := p.Items
@@ -79,42 +81,35 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	e.raster.dst = nil
 	clear(e.raster.polys[:cap(e.raster.polys)])
 
-	if b != nil {
-		e.markDirty(b)
-	}
-
 	c := &e.canvas
 	dst = pngHeader(dst, w, h, q)
 	// IDAT: the length is known once the data is compressed in place.
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0, 'I', 'D', 'A', 'T')
 	if b != nil {
+		// A board is drawn and compressed where it may differ from its
+		// template: on a canvas of the whole picture, of which only those
+		// chunks are touched.
+		e.markDirty(b)
+		c.size(w, h, q)
+		b.draw(c, fill, e.changed, e.patches, e.dirty, &e.seen)
+		e.rec.play(c, 0, h)
 		e.z.beginBase(dst, b.z)
-	} else {
-		e.z.begin(dst)
-	}
-	band := max(1, bandBytes/(w+1))
-	if e.bandRows > 0 {
-		band = e.bandRows
-	}
-	for y0 := 0; y0 < h; y0 += band {
-		y1 := min(h, y0+band)
-		c.band(w, h, q, y0, y1)
-		if b != nil {
-			b.drawRows(c, fill, e.changed, e.patches, e.dirty, y0, y1)
-		} else {
-			c.background(p.Background, y0, y1)
-		}
-		e.rec.play(c, y0, y1)
-		if b != nil {
-			e.z.writeBase(c.pix, b.z, e.dirty, y0, y1)
-		} else {
-			e.z.write(c.pix)
-		}
-	}
-	if b != nil {
+		e.z.writeBase(c.pix, b.z, e.dirty)
 		dst = e.z.endBase(b.z)
 	} else {
+		e.z.begin(dst)
+		band := max(1, bandBytes/(w+1))
+		if e.bandRows > 0 {
+			band = e.bandRows
+		}
+		for y0 := 0; y0 < h; y0 += band {
+			y1 := min(h, y0+band)
+			c.band(w, h, q, y0, y1)
+			c.background(p.Background, y0, y1)
+			e.rec.play(c, y0, y1)
+			e.z.write(c.pix)
+		}
 		dst = e.z.end()
 	}
 	clear(e.patches) // nothing of this picture is kept

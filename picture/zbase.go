@@ -331,18 +331,17 @@ func (d *deflater) beginBase(dst []byte, z *zbase) {
 	d.kept = 0
 }
 
-// writeBase compresses the rows y0 to y1 of a picture of z's board,
-// which p holds (row y0 first): the chunks that are the template's as
-// bits of z, the others in z's code. dirty says which chunks may differ
-// from the template (index y*per+x); the others are not read.
-func (d *deflater) writeBase(p []byte, z *zbase, dirty []bool, y0, y1 int) {
-	base := y0 * z.stride
-	for i, e := y0*z.per, y1*z.per; i < e; i++ {
-		if !dirty[i] {
+// writeBase compresses a picture of z's board, which p holds: the
+// chunks that are the template's as bits of z, the others in z's code.
+// dirty says which chunks may differ from the template; the others are
+// not read.
+func (d *deflater) writeBase(p []byte, z *zbase, dirty []bool) {
+	for i, dv := range dirty {
+		if !dv {
 			continue
 		}
 		off, n := z.chunk(i)
-		q := p[off-base : off-base+n]
+		q := p[off : off+n]
 		if bytes.Equal(q, z.template[off:off+n]) {
 			continue
 		}

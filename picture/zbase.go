@@ -331,19 +331,32 @@ func (d *deflater) beginBase(dst []byte, z *zbase) {
 	d.kept = 0
 }
 
-// writeBase compresses a picture of z's board, which p holds: the
-// chunks that are the template's as bits of z, the others in z's code.
-// dirty says which chunks may differ from the template; the others are
-// not read.
-func (d *deflater) writeBase(p []byte, z *zbase, dirty []bool) {
+// writeBase compresses a picture of b's board (with fill), which p
+// holds: the chunks that are the template's as bits of its zbase, those
+// only shapes changed in from the recolour cache, the others in the
+// board's code. dirty says which chunks may differ from the template and
+// why; the others are not read.
+func (d *deflater) writeBase(p []byte, b *base, fill []Color, dirty []uint8) {
+	z := b.z
 	for i, dv := range dirty {
-		if !dv {
+		if dv == 0 {
 			continue
 		}
 		off, n := z.chunk(i)
 		q := p[off : off+n]
+		if dv == byShape {
+			if v := b.recolour.find(i, fill); v != nil {
+				d.keepTo(z, i)
+				d.copyVariant(v, n)
+				d.kept = i + 1
+				continue
+			}
+		}
 		if bytes.Equal(q, z.template[off:off+n]) {
 			continue
+		}
+		if dv == byShape {
+			b.recolour.add(i, fill, q)
 		}
 		d.keepTo(z, i)
 		z.code.encode(&d.bw, q, d.prev)

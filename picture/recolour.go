@@ -32,28 +32,35 @@ type recolourCache struct {
 	at     []int32
 	shapes []uint16
 	code   *zcode
-	// variants[i] is chunk i's colourings, a slice never changed once
-	// stored (a new one replaces it).
-	variants []atomic.Pointer[[]*variant]
+	// heads[i] is chunk i's last colouring kept, which leads to the
+	// others; a variant is never changed once a head.
+	heads []atomic.Pointer[variant]
 
-	mu    sync.Mutex // guards adding
+	mu    sync.Mutex // guards adding and the slabs
 	bytes int
+	// Slabs the variants are cut from, not to allocate each.
+	vslab []variant
+	cslab []Color
+	bslab []byte
 }
 
 // variant is a chunk compressed for one colouring of its shapes: its
 // bits after a byte that is its first (same) or not (other), its first
 // and last bytes and its share of an Adler-32.
 type variant struct {
+	key         uint64  // a hash of cols
 	cols        []Color // the fills of the chunk's shapes, in order
-	bits        []byte  // same, then other, then eight bytes for copyBits
+	bits        []byte  // same, then other from a byte, then eight bytes for copyBits
 	same, other int32   // their lengths in bits
 	first, last uint8
 	s1, s2      uint32
+	next        *variant // the colouring kept before, or nil
+	n           int      // the colourings kept from this one on
 }
 
 func newRecolourCache(b *base) *recolourCache {
 	n := len(b.z.at) - 1
-	rc := &recolourCache{at: make([]int32, n+1), code: &b.z.code, variants: make([]atomic.Pointer[[]*variant], n)}
+	rc := &recolourCache{at: make([]int32, n+1), code: &b.z.code, heads: make([]atomic.Pointer[variant], n)}
 	for _, sh := range b.shapes {
 		for _, c := range sh.chunks {
 			rc.at[c+1]++
@@ -73,15 +80,26 @@ func newRecolourCache(b *base) *recolourCache {
 	return rc
 }
 
+// fillKey is a hash of the fills of shapes.
+func fillKey(shapes []uint16, fill []Color) uint64 {
+	h := uint64(len(shapes))
+	for _, s := range shapes {
+		c := fillAt(fill, int(s))
+		h = (h ^ uint64(c.R)<<24 ^ uint64(c.G)<<16 ^ uint64(c.B)<<8 ^ uint64(c.A)) * 0x9E3779B97F4A7C15
+	}
+	return h
+}
+
 // find returns chunk i's variant for fill, or nil.
 func (rc *recolourCache) find(i int, fill []Color) *variant {
-	vs := rc.variants[i].Load()
-	if vs == nil {
+	v := rc.heads[i].Load()
+	if v == nil {
 		return nil
 	}
 	shapes := rc.shapes[rc.at[i]:rc.at[i+1]]
-	for _, v := range *vs {
-		if sameFills(v.cols, shapes, fill) {
+	key := fillKey(shapes, fill)
+	for ; v != nil; v = v.next {
+		if v.key == key && sameFills(v.cols, shapes, fill) {
 			return v
 		}
 	}
@@ -98,53 +116,60 @@ func sameFills(cols []Color, shapes []uint16, fill []Color) bool {
 }
 
 // add keeps chunk i's bytes p, which fill gives it, unless it has
-// maxVariants or the cache is full.
-func (rc *recolourCache) add(i int, fill []Color, p []byte) {
-	if old := rc.variants[i].Load(); old != nil && len(*old) >= maxVariants {
-		return
-	}
-	rc.mu.Lock()
-	full := rc.bytes >= recolourBytes
-	rc.mu.Unlock()
-	if full {
+// maxVariants or the cache is full; w is scratch.
+func (rc *recolourCache) add(i int, fill []Color, p []byte, w *bitWriter) {
+	if h := rc.heads[i].Load(); h != nil && h.n >= maxVariants {
 		return
 	}
 	shapes := rc.shapes[rc.at[i]:rc.at[i+1]]
-	v := &variant{cols: make([]Color, len(shapes)), first: p[0], last: p[len(p)-1]}
-	for k, s := range shapes {
-		v.cols[k] = fillAt(fill, int(s))
-	}
-	var w bitWriter
-	rc.code.encode(&w, p, int(p[0]))
-	v.same = int32(8*len(w.out)) + int32(w.nbits)
-	w.write(0, uint(-v.same&7)) // the other way begins at a byte
-	w.flush()
+	*w = bitWriter{out: w.out[:0]}
+	rc.code.encode(w, p, int(p[0]))
+	same := int32(8*len(w.out)) + int32(w.nbits)
+	w.flush() // the other way begins at a byte
 	at := len(w.out)
-	rc.code.encode(&w, p, -1)
-	v.other = int32(8*(len(w.out)-at)) + int32(w.nbits)
+	rc.code.encode(w, p, -1)
+	other := int32(8*(len(w.out)-at)) + int32(w.nbits)
 	w.flush()
-	v.bits = append(w.out, make([]byte, 8)...)
-	v.s1, v.s2 = adlerShare(p)
+	s1, s2 := adlerShare(p)
 
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	old := rc.variants[i].Load()
-	var vs []*variant
-	if old != nil {
-		for _, o := range *old {
-			if sameFills(o.cols, shapes, fill) {
-				return // added meanwhile
-			}
+	h := rc.heads[i].Load()
+	key := fillKey(shapes, fill)
+	for o := h; o != nil; o = o.next {
+		if o.key == key && sameFills(o.cols, shapes, fill) {
+			return // added meanwhile
 		}
-		vs = *old
 	}
-	size := len(v.bits) + 4*len(v.cols) + 64 // and the variant's fields
-	if len(vs) >= maxVariants || rc.bytes+size > recolourBytes {
+	size := len(w.out) + 8 + 4*len(shapes) + 80 // and the variant's fields
+	if (h != nil && h.n >= maxVariants) || rc.bytes+size > recolourBytes {
 		return
 	}
 	rc.bytes += size
-	nv := append(append(make([]*variant, 0, len(vs)+1), vs...), v)
-	rc.variants[i].Store(&nv)
+	if len(rc.vslab) == cap(rc.vslab) {
+		rc.vslab = make([]variant, 0, 1024)
+	}
+	rc.vslab = rc.vslab[:len(rc.vslab)+1]
+	v := &rc.vslab[len(rc.vslab)-1]
+	*v = variant{key: key, same: same, other: other, first: p[0], last: p[len(p)-1], s1: s1, s2: s2, next: h, n: 1}
+	if h != nil {
+		v.n = h.n + 1
+	}
+	if len(rc.cslab)+len(shapes) > cap(rc.cslab) {
+		rc.cslab = make([]Color, 0, max(4096, len(shapes)))
+	}
+	c0 := len(rc.cslab)
+	for _, s := range shapes {
+		rc.cslab = append(rc.cslab, fillAt(fill, int(s)))
+	}
+	v.cols = rc.cslab[c0:len(rc.cslab):len(rc.cslab)]
+	if n := len(w.out) + 8; len(rc.bslab)+n > cap(rc.bslab) {
+		rc.bslab = make([]byte, 0, max(64<<10, n))
+	}
+	b0 := len(rc.bslab)
+	rc.bslab = append(append(rc.bslab, w.out...), 0, 0, 0, 0, 0, 0, 0, 0)
+	v.bits = rc.bslab[b0:len(rc.bslab):len(rc.bslab)]
+	rc.heads[i].Store(v)
 }
 
 // copyVariant writes a chunk of n bytes from its variant.

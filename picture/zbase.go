@@ -356,7 +356,7 @@ func (d *deflater) writeBase(p []byte, b *base, fill []Color, dirty []uint8) {
 			continue
 		}
 		if dv == byShape {
-			b.recolour.add(i, fill, q)
+			b.recolour.add(i, fill, q, &d.scratch)
 		}
 		d.keepTo(z, i)
 		z.code.encode(&d.bw, q, d.prev)

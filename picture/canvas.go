@@ -250,7 +250,7 @@ type seg struct {
 }
 
 // minFull is the shortest stretch of full coverage kept as one.
-const minFull = 4
+const minFull = 16
 
 type op struct {
 	x, y, w, h int32 // the box painted

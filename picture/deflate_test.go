@@ -264,3 +264,32 @@ func TestZcodeEncodeMatchesTokens(t *testing.T) {
 		}
 	}
 }
+
+// copyBits copies any stretch of bits, from any bit, after any number of
+// bits already written, as writing them one by one does.
+func TestCopyBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	src := make([]byte, 64)
+	for i := range src {
+		src[i] = byte(r.IntN(256))
+	}
+	src = append(src, make([]byte, 8)...)
+	for trial := 0; trial < 3000; trial++ {
+		lead, from := uint(r.IntN(32)), r.IntN(200)
+		n := r.IntN(8*64 - from + 1)
+		var a, b bitWriter
+		a.write(uint64(r.IntN(1<<20)), 20)
+		b = bitWriter{out: append([]byte(nil), a.out...), acc: a.acc, nbits: a.nbits}
+		a.write(0, lead)
+		b.write(0, lead)
+		a.copyBits(src, from, n)
+		for k := from; k < from+n; k++ {
+			b.write(uint64(src[k>>3]>>(k&7)&1), 1)
+		}
+		a.flush()
+		b.flush()
+		if !bytes.Equal(a.out, b.out) {
+			t.Fatalf("%d bits from bit %d after %d: copyBits wrote %x, bit by bit %x", n, from, 20+lead, a.out, b.out)
+		}
+	}
+}

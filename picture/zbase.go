@@ -295,9 +295,25 @@ func adlerCombine(sum uint32, n int, s1, s2 uint32) uint32 {
 // copyBits writes n bits of src from bit from (least significant first);
 // src has eight bytes after the last bit read.
 func (w *bitWriter) copyBits(src []byte, from, n int) {
-	w.reserve(n/8 + 8)
+	w.reserve(n/8 + 16)
 	out, o := w.out[:cap(w.out)], len(w.out)
 	acc, nb := w.acc, uint64(w.nbits)
+	if n >= 64 {
+		// Whole bytes out, then 56 bits a step: fewer than 8 bits wait in
+		// acc, so 56 more fit, and 7 bytes go out.
+		for ; nb >= 8; nb -= 8 {
+			out[o] = byte(acc)
+			o++
+			acc >>= 8
+		}
+		for ; n >= 56; n, from = n-56, from+56 {
+			v := binary.LittleEndian.Uint64(src[from>>3:]) >> (from & 7)
+			acc |= (v & (1<<56 - 1)) << nb
+			binary.LittleEndian.PutUint64(out[o:], acc)
+			o += 7
+			acc >>= 56
+		}
+	}
 	// nb < 32 between steps: 32 bits in, 32 bits out.
 	for ; n >= 32; n, from = n-32, from+32 {
 		v := binary.LittleEndian.Uint64(src[from>>3:]) >> (from & 7)

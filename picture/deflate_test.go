@@ -206,7 +206,8 @@ func encodeByTokens(c *zcode, w *bitWriter, p []byte, prev int) {
 }
 
 // The board code's encoder, which finds runs with bit masks, writes the
-// bits that coding token by token writes: for chunks of every length to
+// bits that coding token by token writes, and sums the chunk's share of
+// an Adler-32: for chunks of every length to
 // 64, flat, striped, random and in runs of every length, after a byte
 // that continues them or not.
 func TestZcodeEncodeMatchesTokens(t *testing.T) {
@@ -255,7 +256,10 @@ func TestZcodeEncodeMatchesTokens(t *testing.T) {
 		lead := uint(r.IntN(31))
 		a.write(0, lead)
 		b.write(0, lead)
-		z.encode(&a, p, prev)
+		s1, s2 := z.encode(&a, p, prev)
+		if w1, w2 := adlerShare(p); s1%adlerMod != w1 || s2%adlerMod != w2 {
+			t.Fatalf("chunk %v: encode's Adler-32 share %d, %d, want %d, %d", p, s1, s2, w1, w2)
+		}
 		encodeByTokens(&z, &b, p, prev)
 		a.flush()
 		b.flush()

@@ -191,10 +191,11 @@ func tokens(p []byte, prev int, lit func(byte), run func(int)) {
 
 // encode writes p (at most 64 bytes), after a byte prev (-1: none), in
 // the code: the tokens of tokens, found with bit masks of the bytes that
-// repeat the one before them, and the bits kept in locals.
-func (c *zcode) encode(w *bitWriter, p []byte, prev int) {
+// repeat the one before them, and the bits kept in locals. It returns p's
+// share of an Adler-32 (as adlerShare, not reduced).
+func (c *zcode) encode(w *bitWriter, p []byte, prev int) (s1, s2 uint32) {
 	n := len(p)
-	eq := repeats(p, prev)
+	eq, s1, s2 := repeats(p, prev)
 	// A run starts where a byte and the two after it repeat the one
 	// before: their bits are 0 past the end, so runs end with p.
 	starts := eq & (eq >> 1) & (eq >> 2)
@@ -250,17 +251,20 @@ func (c *zcode) encode(w *bitWriter, p []byte, prev int) {
 		i = j + l
 	}
 	w.out, w.acc, w.nbits = out[:o], acc, uint(nb)
+	return s1, s2
 }
 
 // repeats returns the mask of the bytes of p (at most 64) that repeat the
 // byte before them: bit i is set when p[i] == p[i-1], or for i = 0 when
-// p[0] == prev.
-func repeats(p []byte, prev int) uint64 {
+// p[0] == prev; and p's share of an Adler-32, Σ p[i] and Σ (n-i)·p[i],
+// not reduced (below 2²⁰ for 64 bytes).
+func repeats(p []byte, prev int) (eq uint64, s1, s2 uint32) {
 	const (
-		low7 = 0x7F7F7F7F7F7F7F7F
-		high = 0x8080808080808080
+		low7  = 0x7F7F7F7F7F7F7F7F
+		high  = 0x8080808080808080
+		lanes = 0x00FF00FF00FF00FF
 	)
-	var eq uint64
+	var a, b uint64
 	before := uint64(prev) & 0xFF
 	i := 0
 	for ; i+8 <= len(p); i += 8 {
@@ -270,17 +274,24 @@ func repeats(p []byte, prev int) uint64 {
 		// The eight bytes' bits (set: repeats) gathered into one byte.
 		eq |= ((^nz & high) >> 7 * 0x0102040810204080 >> 56) << i
 		before = v >> 56
+		// As adlerUpdate: a grows by the bytes' sum, b by 8a and the
+		// bytes weighted 8 to 1.
+		e, o := v&lanes, (v>>8)&lanes
+		b += 8*a + (e*0x0008000600040002)>>48 + (o*0x0007000500030001)>>48
+		a += ((e + o) * 0x0001000100010001) >> 48
 	}
 	for ; i < len(p); i++ {
 		if uint64(p[i]) == before {
 			eq |= 1 << i
 		}
 		before = uint64(p[i])
+		a += before
+		b += a
 	}
 	if prev < 0 {
 		eq &^= 1
 	}
-	return eq
+	return eq, uint32(a), uint32(b)
 }
 
 // adlerCombine is the Adler-32 sum of a stream followed by a piece of n
@@ -375,8 +386,8 @@ func (d *deflater) writeBase(p []byte, b *base, fill []Color, dirty []uint8) {
 			b.recolour.add(i, fill, q, &d.scratch)
 		}
 		d.keepTo(z, i)
-		z.code.encode(&d.bw, q, d.prev)
-		d.sum = adlerUpdate(d.sum, q)
+		s1, s2 := z.code.encode(&d.bw, q, d.prev)
+		d.sum = adlerCombine(d.sum, n, s1, s2)
 		d.prev = int(q[n-1])
 		d.kept = i + 1
 	}

@@ -32,35 +32,42 @@ type recolourCache struct {
 	at     []int32
 	shapes []uint16
 	code   *zcode
-	// heads[i] is chunk i's last colouring kept, which leads to the
-	// others; a variant is never changed once a head.
-	heads []atomic.Pointer[variant]
+	// chunks[i] is chunk i's colourings, nil until one is kept.
+	chunks []atomic.Pointer[chunkVariants]
 
 	mu    sync.Mutex // guards adding and the slabs
 	bytes int
 	// Slabs the variants are cut from, not to allocate each.
-	vslab []variant
-	cslab []Color
-	bslab []byte
+	vslab  []variant
+	cslab  []Color
+	bslab  []byte
+	cvslab []chunkVariants
+}
+
+// chunkVariants is a chunk's colourings: the first n of keys and vs, in
+// arrays so that a look-up reads the keys one after another. An entry
+// below n is never changed; n grows (under the cache's lock) once the
+// entry is written.
+type chunkVariants struct {
+	n    atomic.Int32
+	keys [maxVariants]uint64
+	vs   [maxVariants]*variant
 }
 
 // variant is a chunk compressed for one colouring of its shapes: its
 // bits after a byte that is its first (same) or not (other), its first
 // and last bytes and its share of an Adler-32.
 type variant struct {
-	key         uint64  // a hash of cols
 	cols        []Color // the fills of the chunk's shapes, in order
 	bits        []byte  // same, then other from a byte, then eight bytes for copyBits
 	same, other int32   // their lengths in bits
 	first, last uint8
 	s1, s2      uint32
-	next        *variant // the colouring kept before, or nil
-	n           int      // the colourings kept from this one on
 }
 
 func newRecolourCache(b *base) *recolourCache {
 	n := len(b.z.at) - 1
-	rc := &recolourCache{at: make([]int32, n+1), code: &b.z.code, heads: make([]atomic.Pointer[variant], n)}
+	rc := &recolourCache{at: make([]int32, n+1), code: &b.z.code, chunks: make([]atomic.Pointer[chunkVariants], n)}
 	for _, sh := range b.shapes {
 		for _, c := range sh.chunks {
 			rc.at[c+1]++
@@ -80,27 +87,44 @@ func newRecolourCache(b *base) *recolourCache {
 	return rc
 }
 
-// fillKey is a hash of the fills of shapes.
+// fillKey is the fills of shapes as a number: the fills themselves for
+// one or two shapes (exact: a chunk's shapes are always as many), a hash
+// of them for more.
 func fillKey(shapes []uint16, fill []Color) uint64 {
+	word := func(s uint16) uint64 {
+		c := fillAt(fill, int(s))
+		return uint64(c.R)<<24 | uint64(c.G)<<16 | uint64(c.B)<<8 | uint64(c.A)
+	}
+	switch len(shapes) {
+	case 0:
+		return 0
+	case 1:
+		return word(shapes[0])
+	case 2:
+		return word(shapes[0])<<32 | word(shapes[1])
+	}
 	h := uint64(len(shapes))
 	for _, s := range shapes {
-		c := fillAt(fill, int(s))
-		h = (h ^ uint64(c.R)<<24 ^ uint64(c.G)<<16 ^ uint64(c.B)<<8 ^ uint64(c.A)) * 0x9E3779B97F4A7C15
+		h = (h ^ word(s)) * 0x9E3779B97F4A7C15
 	}
 	return h
 }
 
+// exactKey reports whether fillKey is exact for n shapes.
+func exactKey(n int) bool { return n <= 2 }
+
 // find returns chunk i's variant for fill, or nil.
 func (rc *recolourCache) find(i int, fill []Color) *variant {
-	v := rc.heads[i].Load()
-	if v == nil {
+	cv := rc.chunks[i].Load()
+	if cv == nil {
 		return nil
 	}
 	shapes := rc.shapes[rc.at[i]:rc.at[i+1]]
 	key := fillKey(shapes, fill)
-	for ; v != nil; v = v.next {
-		if v.key == key && sameFills(v.cols, shapes, fill) {
-			return v
+	n := int(cv.n.Load())
+	for k, kk := range cv.keys[:n] {
+		if kk == key && (exactKey(len(shapes)) || sameFills(cv.vs[k].cols, shapes, fill)) {
+			return cv.vs[k]
 		}
 	}
 	return nil
@@ -118,7 +142,7 @@ func sameFills(cols []Color, shapes []uint16, fill []Color) bool {
 // add keeps chunk i's bytes p, which fill gives it, unless it has
 // maxVariants or the cache is full; w is scratch.
 func (rc *recolourCache) add(i int, fill []Color, p []byte, w *bitWriter) {
-	if h := rc.heads[i].Load(); h != nil && h.n >= maxVariants {
+	if cv := rc.chunks[i].Load(); cv != nil && cv.n.Load() >= maxVariants {
 		return
 	}
 	shapes := rc.shapes[rc.at[i]:rc.at[i+1]]
@@ -134,27 +158,39 @@ func (rc *recolourCache) add(i int, fill []Color, p []byte, w *bitWriter) {
 
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	h := rc.heads[i].Load()
+	cv := rc.chunks[i].Load()
 	key := fillKey(shapes, fill)
-	for o := h; o != nil; o = o.next {
-		if o.key == key && sameFills(o.cols, shapes, fill) {
-			return // added meanwhile
+	n := 0
+	if cv != nil {
+		n = int(cv.n.Load())
+		for k, kk := range cv.keys[:n] {
+			if kk == key && sameFills(cv.vs[k].cols, shapes, fill) {
+				return // added meanwhile
+			}
 		}
 	}
-	size := len(w.out) + 8 + 4*len(shapes) + 80 // and the variant's fields
-	if (h != nil && h.n >= maxVariants) || rc.bytes+size > recolourBytes {
+	size := len(w.out) + 8 + 4*len(shapes) + 64 // and the variant's fields
+	if cv == nil {
+		size += 8 + 16*maxVariants // a chunkVariants
+	}
+	if n >= maxVariants || rc.bytes+size > recolourBytes {
 		return
 	}
 	rc.bytes += size
+	if cv == nil {
+		if len(rc.cvslab) == cap(rc.cvslab) {
+			rc.cvslab = make([]chunkVariants, 0, 64)
+		}
+		rc.cvslab = rc.cvslab[:len(rc.cvslab)+1]
+		cv = &rc.cvslab[len(rc.cvslab)-1]
+		rc.chunks[i].Store(cv)
+	}
 	if len(rc.vslab) == cap(rc.vslab) {
 		rc.vslab = make([]variant, 0, 1024)
 	}
 	rc.vslab = rc.vslab[:len(rc.vslab)+1]
 	v := &rc.vslab[len(rc.vslab)-1]
-	*v = variant{key: key, same: same, other: other, first: p[0], last: p[len(p)-1], s1: s1, s2: s2, next: h, n: 1}
-	if h != nil {
-		v.n = h.n + 1
-	}
+	*v = variant{same: same, other: other, first: p[0], last: p[len(p)-1], s1: s1, s2: s2}
 	if len(rc.cslab)+len(shapes) > cap(rc.cslab) {
 		rc.cslab = make([]Color, 0, max(4096, len(shapes)))
 	}
@@ -169,7 +205,8 @@ func (rc *recolourCache) add(i int, fill []Color, p []byte, w *bitWriter) {
 	b0 := len(rc.bslab)
 	rc.bslab = append(append(rc.bslab, w.out...), 0, 0, 0, 0, 0, 0, 0, 0)
 	v.bits = rc.bslab[b0:len(rc.bslab):len(rc.bslab)]
-	rc.heads[i].Store(v)
+	cv.keys[n], cv.vs[n] = key, v
+	cv.n.Store(int32(n + 1))
 }
 
 // copyVariant writes a chunk of n bytes from its variant.

@@ -29,7 +29,6 @@ type base struct {
 	edgeLayer [][4]uint8 // per edge pixel of rr: the layer's pixel over it (alpha 0: none)
 	bgIdx     uint8
 	z         *zbase // the template compressed (zbase.go)
-	recolour  *recolourCache
 
 	mu sync.Mutex // guards the shapes' patches
 }
@@ -203,7 +202,6 @@ func newBase(set *Regions, lr *layerRaster, rr *regionRaster, bg Color, q *quant
 		slices.Sort(sh.chunks)
 		sh.chunks = slices.Clip(slices.Compact(sh.chunks))
 	}
-	b.recolour = newRecolourCache(b)
 	b.edgeLayer = make([][4]uint8, len(rr.edges))
 	k := 0
 	for _, sp := range lr.spans {
@@ -239,38 +237,31 @@ func (b *base) prepare(fill []Color, changed *[]bool, patches *[][]uint8) {
 	*changed, *patches = ch, pp
 }
 
-// markChanged marks the chunks of the shapes changed in dirty
-// (byShape).
-func (b *base) markChanged(changed []bool, dirty []uint8) {
+// markChanged marks the chunks of the shapes changed in dirty.
+func (b *base) markChanged(changed, dirty []bool) {
 	for s, c := range changed {
 		if c {
 			for _, k := range b.shapes[s].chunks {
-				dirty[k] |= byShape
+				dirty[k] = true
 			}
 		}
 	}
 }
-
-// The reasons a chunk may differ from the template.
-const (
-	byShape = 1 << iota // a shape in it changed colour
-	byItem              // an item paints it
-)
 
 // draw paints on c (the whole picture) the chunks dirty marks (which
 // hold every shape changed) from the template, then the shapes changed
 // over them: their runs from their patches, the edges they are in from
 // their pairs' patches. The other chunks are left as they are. seen is
 // scratch, a flag per pair.
-func (b *base) draw(c *canvas, fill []Color, changed []bool, patches [][]uint8, dirty []uint8, seen *[]bool) {
+func (b *base) draw(c *canvas, fill []Color, changed []bool, patches [][]uint8, dirty []bool, seen *[]bool) {
 	z := b.z
 	// Consecutive chunks are consecutive bytes.
 	for i := 0; i < len(dirty); i++ {
-		if dirty[i] == 0 {
+		if !dirty[i] {
 			continue
 		}
 		k := i + 1
-		for k < len(dirty) && dirty[k] != 0 {
+		for k < len(dirty) && dirty[k] {
 			k++
 		}
 		from, _ := z.chunk(i)

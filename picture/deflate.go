@@ -32,9 +32,7 @@ type deflater struct {
 	bw   bitWriter
 	prev int // the last byte written, or -1
 	kept int // in a base's stream: the first chunk not yet written
-	// scratch is bits made aside (for a base's recolour cache).
-	scratch bitWriter
-	sum     uint32
+	sum  uint32
 	// The block being gathered: its seqs, their literals in order, and
 	// the literals written since the last seq (pending, in lits too).
 	seqs    []seq

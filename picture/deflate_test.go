@@ -297,3 +297,15 @@ func TestCopyBits(t *testing.T) {
 		}
 	}
 }
+
+// adlerShare is p's share of an Adler-32: the sum of its bytes and
+// Σ (n-i)·p[i], mod 65521.
+func adlerShare(p []byte) (s1, s2 uint32) {
+	// Summed from a = 0, b = 0: after p, a = Σ p[i] and b = Σ (n-i)·p[i].
+	var a, b uint64
+	for _, v := range p {
+		a += uint64(v)
+		b += a
+	}
+	return uint32(a % adlerMod), uint32(b % adlerMod)
+}

@@ -41,8 +41,8 @@ type pngEncoder struct {
 	out     []byte
 	changed []bool
 	patches [][]uint8
-	dirty   []uint8 // why a base's chunks may differ from its template (byShape, byItem)
-	seen    []bool  // scratch of base.draw
+	dirty   []bool // a base's chunks that may differ from its template
+	seen    []bool // scratch of base.draw
 	// bandRows, when set, is the height of a band (for tests).
 	bandRows int
 }
@@ -95,7 +95,7 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 		b.draw(c, fill, e.changed, e.patches, e.dirty, &e.seen)
 		e.rec.play(c, 0, h)
 		e.z.beginBase(dst, b.z)
-		e.z.writeBase(c.pix, b, fill, e.dirty)
+		e.z.writeBase(c.pix, b.z, e.dirty)
 		dst = e.z.endBase(b.z)
 	} else {
 		e.z.begin(dst)
@@ -126,7 +126,7 @@ func (e *pngEncoder) markDirty(b *base) {
 	z := b.z
 	n := z.per * b.h
 	if cap(e.dirty) < n {
-		e.dirty = make([]uint8, n)
+		e.dirty = make([]bool, n)
 	}
 	e.dirty = e.dirty[:n]
 	clear(e.dirty)
@@ -137,7 +137,7 @@ func (e *pngEncoder) markDirty(b *base) {
 		c0, c1 := (1+int(o.x))/chunkBytes, (int(o.x+o.w))/chunkBytes
 		for y := int(o.y); y < int(o.y+o.h); y++ {
 			for c := c0; c <= c1; c++ {
-				e.dirty[y*z.per+c] |= byItem
+				e.dirty[y*z.per+c] = true
 			}
 		}
 	}

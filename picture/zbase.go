@@ -192,7 +192,7 @@ func tokens(p []byte, prev int, lit func(byte), run func(int)) {
 // encode writes p (at most 64 bytes), after a byte prev (-1: none), in
 // the code: the tokens of tokens, found with bit masks of the bytes that
 // repeat the one before them, and the bits kept in locals. It returns p's
-// share of an Adler-32 (as adlerShare, not reduced).
+// share of an Adler-32 (Σ p[i] and Σ (n-i)·p[i], not reduced).
 func (c *zcode) encode(w *bitWriter, p []byte, prev int) (s1, s2 uint32) {
 	n := len(p)
 	eq, s1, s2 := repeats(p, prev)
@@ -358,32 +358,19 @@ func (d *deflater) beginBase(dst []byte, z *zbase) {
 	d.kept = 0
 }
 
-// writeBase compresses a picture of b's board (with fill), which p
-// holds: the chunks that are the template's as bits of its zbase, those
-// only shapes changed in from the recolour cache, the others in the
-// board's code. dirty says which chunks may differ from the template and
-// why; the others are not read.
-func (d *deflater) writeBase(p []byte, b *base, fill []Color, dirty []uint8) {
-	z := b.z
+// writeBase compresses a picture of z's board, which p holds: the
+// chunks that are the template's as bits of z, the others in z's code.
+// dirty says which chunks may differ from the template; the others are
+// not read.
+func (d *deflater) writeBase(p []byte, z *zbase, dirty []bool) {
 	for i, dv := range dirty {
-		if dv == 0 {
+		if !dv {
 			continue
 		}
 		off, n := z.chunk(i)
 		q := p[off : off+n]
-		if dv == byShape {
-			if v := b.recolour.find(i, fill); v != nil {
-				d.keepTo(z, i)
-				d.copyVariant(v, n)
-				d.kept = i + 1
-				continue
-			}
-		}
 		if bytes.Equal(q, z.template[off:off+n]) {
 			continue
-		}
-		if dv == byShape {
-			b.recolour.add(i, fill, q, &d.scratch)
 		}
 		d.keepTo(z, i)
 		s1, s2 := z.code.encode(&d.bw, q, d.prev)

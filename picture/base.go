@@ -8,12 +8,14 @@ import (
 // base is what a board picture begins with — its background, a RegionFill
 // and the Layer drawn over it — composited in palette indices once and
 // kept (in the Layer) for every later picture of that board. A picture
-// then costs, band by band, a copy of the template (made with the fill of
-// the first picture), a copy of the runs of each shape whose colour
-// differs from it (from a patch kept per shape and colour: the shape's
-// pixels in that colour with the layer over them), and a new blend of the
-// edge pixels of those shapes. The result is the same, index for index,
-// as drawing the RegionFill and the Layer on the canvas (a test shows it).
+// then costs a copy of the template's chunks it may change (the template
+// is made with the fill of the first picture), a copy of the runs of each
+// shape whose colour differs from it (from a patch kept per shape and
+// colour: the shape's pixels in that colour with the layer over them),
+// and a copy of the edge pixels those shapes share with others (from a
+// patch kept per pair of shapes and pair of colours). The result is the
+// same, index for index, as drawing the RegionFill and the Layer on the
+// canvas (a test shows it).
 type base struct {
 	set  *Regions
 	w, h int

@@ -226,11 +226,10 @@ func (c *zcode) encode(w *bitWriter, p []byte, prev int) (s1, s2 uint32) {
 				nb -= 32
 			}
 		}
-		if i < j {
+		if i < j { // the last literal; i goes past the run below
 			k := c.lit[p[i]]
 			acc |= uint64(k&0xFFFF) << nb
 			nb += uint64(k >> 24)
-			i++
 			if nb >= 32 {
 				binary.LittleEndian.PutUint32(out[o:], uint32(acc))
 				o += 4

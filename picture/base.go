@@ -266,11 +266,7 @@ func (b *base) draw(c *canvas, fill []Color, changed []bool, patches [][]uint8, 
 		for k < len(dirty) && dirty[k] {
 			k++
 		}
-		from, _ := z.chunk(i)
-		to := len(b.template)
-		if k < len(dirty) {
-			to, _ = z.chunk(k)
-		}
+		from, to := z.off[i], z.off[k]
 		copy(c.pix[from:to], b.template[from:to])
 		i = k
 	}

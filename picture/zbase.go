@@ -50,6 +50,8 @@ type zbase struct {
 	// sum1[i] and sumJ[i] are Σ b and Σ j·b over the template's bytes j
 	// before chunk i, mod 65521: a stretch's share of an Adler-32.
 	sum1, sumJ []uint32
+	// off[i] is where chunk i begins (off[len] the template's length).
+	off []int32
 }
 
 // zcode is a literal/length code for runs at distance 1, as one table
@@ -77,8 +79,7 @@ func chunkSpans(stride, h int, f func(off, n int)) {
 
 // chunk returns the offset and length of chunk i.
 func (z *zbase) chunk(i int) (off, n int) {
-	x := (i % z.per) * chunkBytes
-	return (i/z.per)*z.stride + x, min(chunkBytes, z.stride-x)
+	return int(z.off[i]), int(z.off[i+1] - z.off[i])
 }
 
 // same reports whether chunk i (at off) is coded after its own first byte
@@ -126,6 +127,7 @@ func newZbase(template []byte, stride, h int) *zbase {
 		z.altAt = append(z.altAt, pos(&alt))
 		z.sum1 = append(z.sum1, uint32(a1))
 		z.sumJ = append(z.sumJ, uint32(aj))
+		z.off = append(z.off, int32(off))
 		same, other := &bw, &alt
 		if !z.same(i, off) {
 			same, other = other, same
@@ -144,6 +146,7 @@ func newZbase(template []byte, stride, h int) *zbase {
 	z.altAt = append(z.altAt, pos(&alt))
 	z.sum1 = append(z.sum1, uint32(a1))
 	z.sumJ = append(z.sumJ, uint32(aj))
+	z.off = append(z.off, int32(len(template)))
 	// Eight bytes after the last bit, for copyBits' loads.
 	bw.flush()
 	alt.flush()
@@ -389,11 +392,7 @@ func (d *deflater) keepTo(z *zbase, k int) {
 	if i >= k {
 		return
 	}
-	off, _ := z.chunk(i)
-	end := len(z.template)
-	if k < len(z.at)-1 {
-		end, _ = z.chunk(k)
-	}
+	off, end := int(z.off[i]), int(z.off[k])
 	// The first chunk the other way when the byte before it is not the
 	// template's kind of byte.
 	if (d.prev == int(z.template[off])) != z.same(i, off) {

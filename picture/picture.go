@@ -88,12 +88,12 @@
 // BenchmarkPictureBurst (adjudicator/diplomacy) measures it: a standard
 // Diplomacy board (1200×1171, a different game each time, drawn from
 // state and results and encoded, 126 KB). On this project's shared 2-core
-// machine, under loads of 6 to 8, medians of five took 1.1 and 1.4 ms of
-// CPU, against 2.1 in alternating runs of the encoder before its
-// template was one bit string, its masks stretches and its blends tables
-// (cachegrind: 11.4 million instructions a picture against 22.8); the
-// same picture again and again (BenchmarkPicturePNG) took 1.0 and 1.6 ms
-// against 3.0. Pictures are at most MaxSide pixels a side.
+// machine, under loads of 4 to 6, medians of five took 1.03 and 1.07 ms
+// of CPU, against 2.18 and 2.05 in alternating runs of the encoder before
+// its template was one bit string, its masks stretches and its blends
+// tables (cachegrind: about 11 million instructions a picture against
+// 22.8); the same picture again and again (BenchmarkPicturePNG) took 1.6
+// and 1.1 ms against 3.0 and 2.9. Pictures are at most MaxSide pixels a side.
 
 // # For engines
 //

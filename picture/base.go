@@ -1,16 +1,21 @@
 package picture
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // base is what a board picture begins with — its background, a RegionFill
 // and the Layer drawn over it — composited in palette indices once and
 // kept (in the Layer) for every later picture of that board. A picture
-// then costs, band by band, a copy of the template (made with the fill of
-// the first picture), a copy of the runs of each shape whose colour
-// differs from it (from a patch kept per shape and colour: the shape's
-// pixels in that colour with the layer over them), and a new blend of the
-// edge pixels of those shapes. The result is the same, index for index,
-// as drawing the RegionFill and the Layer on the canvas (a test shows it).
+// then costs a copy of the template's chunks it may change (the template
+// is made with the fill of the first picture), a copy of the runs of each
+// shape whose colour differs from it (from a patch kept per shape and
+// colour: the shape's pixels in that colour with the layer over them),
+// and a copy of the edge pixels those shapes share with others (from a
+// patch kept per pair of shapes and pair of colours). The result is the
+// same, index for index, as drawing the RegionFill and the Layer on the
+// canvas (a test shows it).
 type base struct {
 	set  *Regions
 	w, h int
@@ -21,7 +26,8 @@ type base struct {
 	def       []Color // the fill the template is made with, one per shape
 	template  []uint8 // a whole canvas
 	shapes    []baseShape
-	runAt     []int32    // per run of rr: where its pixels start in its shape's patches
+	runAt     []int32 // per run of rr: where its pixels start in its shape's patches
+	pairs     []edgePair
 	edgeLayer [][4]uint8 // per edge pixel of rr: the layer's pixel over it (alpha 0: none)
 	bgIdx     uint8
 	z         *zbase // the template compressed (zbase.go)
@@ -33,6 +39,26 @@ type baseShape struct {
 	n       int // pixels in the shape's runs
 	layer   []layerPixel
 	patches []patch
+	runs    []int32 // its runs (in the region raster), in order
+	pairs   []int32 // the edge pairs it is one of
+	chunks  []int32 // the chunks of the template its runs and edges are in, in order
+}
+
+// edgePair is the edge pixels two shapes share (or one shape's with
+// none), whose colours are made again when either shape changes colour,
+// from patches kept per pair of colours.
+type edgePair struct {
+	lo, hi  uint16  // the shapes, lo < hi (hi may be noRegion)
+	edges   []int32 // in the region raster
+	at      []int32 // each edge's offset in the template
+	patches []pairPatch
+}
+
+// pairPatch is the colours of a pair's edges when its shapes are filled
+// with lo and hi, the layer over them.
+type pairPatch struct {
+	lo, hi Color
+	pix    []uint8
 }
 
 // layerPixel is a pixel of the layer over a shape's runs: its position
@@ -121,6 +147,7 @@ func newBase(set *Regions, lr *layerRaster, rr *regionRaster, bg Color, q *quant
 		}
 		sh := &b.shapes[run.s]
 		b.runAt[ri] = int32(sh.n)
+		sh.runs = append(sh.runs, int32(ri))
 		o := int(run.y)*w + int(run.x)
 		for k := 0; k < int(run.n); k++ {
 			shapeOf[o+k] = int32(run.s)
@@ -128,10 +155,54 @@ func newBase(set *Regions, lr *layerRaster, rr *regionRaster, bg Color, q *quant
 		}
 		sh.n += int(run.n)
 	}
+	pairOf := map[uint32]int32{}
 	for ei, e := range rr.edges {
 		o := int(e.y)*w + int(e.x)
 		shapeOf[o] = -2
 		posOf[o] = int32(ei)
+		lo, hi := min(e.a, e.b), max(e.a, e.b)
+		k := uint32(lo)<<16 | uint32(hi)
+		pi, ok := pairOf[k]
+		if !ok {
+			pi = int32(len(b.pairs))
+			pairOf[k] = pi
+			b.pairs = append(b.pairs, edgePair{lo: lo, hi: hi})
+			for _, s := range [2]uint16{lo, hi} {
+				if int(s) < len(b.shapes) {
+					b.shapes[s].pairs = append(b.shapes[s].pairs, pi)
+				}
+			}
+		}
+		pr := &b.pairs[pi]
+		pr.edges = append(pr.edges, int32(ei))
+		pr.at = append(pr.at, int32(int(e.y)*(w+1)+1+int(e.x)))
+	}
+	// The chunks each shape paints.
+	chunkOf := func(x, y int) int32 { return int32(y*b.z.per + (1+x)/chunkBytes) }
+	addChunk := func(s int, c int32) {
+		if s >= len(b.shapes) {
+			return
+		}
+		sh := &b.shapes[s]
+		if n := len(sh.chunks); n == 0 || sh.chunks[n-1] != c {
+			sh.chunks = append(sh.chunks, c)
+		}
+	}
+	for _, run := range rr.runs {
+		for c := chunkOf(int(run.x), int(run.y)); c <= chunkOf(int(run.x+run.n-1), int(run.y)); c++ {
+			addChunk(int(run.s), c)
+		}
+	}
+	for _, e := range rr.edges {
+		addChunk(int(e.a), chunkOf(int(e.x), int(e.y)))
+		if e.b != noRegion {
+			addChunk(int(e.b), chunkOf(int(e.x), int(e.y)))
+		}
+	}
+	for s := range b.shapes {
+		sh := &b.shapes[s]
+		slices.Sort(sh.chunks)
+		sh.chunks = slices.Clip(slices.Compact(sh.chunks))
 	}
 	b.edgeLayer = make([][4]uint8, len(rr.edges))
 	k := 0
@@ -168,31 +239,109 @@ func (b *base) prepare(fill []Color, changed *[]bool, patches *[][]uint8) {
 	*changed, *patches = ch, pp
 }
 
-// drawRows paints rows y0 to y1 of the base on c (holding them), for the
-// fill that prepare gave changed and patches for.
-func (b *base) drawRows(c *canvas, fill []Color, changed []bool, patches [][]uint8, y0, y1 int) {
-	copy(c.pix[(y0-c.y0)*c.stride:(y1-c.y0)*c.stride], b.template[y0*c.stride:y1*c.stride])
-	rr := b.rr
-	for ri := rr.runRows[y0]; ri < rr.runRows[y1]; ri++ {
-		run := &rr.runs[ri]
-		if int(run.s) >= len(changed) || !changed[run.s] {
-			continue
+// markChanged marks the chunks of the shapes changed in dirty.
+func (b *base) markChanged(changed, dirty []bool) {
+	for s, c := range changed {
+		if c {
+			for _, k := range b.shapes[s].chunks {
+				dirty[k] = true
+			}
 		}
-		copy(c.row(int(run.x), int(run.y), int(run.n)), patches[run.s][b.runAt[ri]:])
 	}
-	q := b.q
-	for ei := rr.edgeRows[y0]; ei < rr.edgeRows[y1]; ei++ {
-		e := &rr.edges[ei]
-		if !changed[e.a] && (e.b == noRegion || !changed[e.b]) {
+}
+
+// draw paints on c (the whole picture) the chunks dirty marks (which
+// hold every shape changed) from the template, then the shapes changed
+// over them: their runs from their patches, the edges they are in from
+// their pairs' patches. The other chunks are left as they are. seen is
+// scratch, a flag per pair.
+func (b *base) draw(c *canvas, fill []Color, changed []bool, patches [][]uint8, dirty []bool, seen *[]bool) {
+	z := b.z
+	// Consecutive chunks are consecutive bytes.
+	for i := 0; i < len(dirty); i++ {
+		if !dirty[i] {
 			continue
 		}
-		d := q.edge(b.bgIdx, fillAt(fill, int(e.a)), e.ca, edgeFill(fill, e.b), e.cb)
+		k := i + 1
+		for k < len(dirty) && dirty[k] {
+			k++
+		}
+		from, to := z.off[i], z.off[k]
+		copy(c.pix[from:to], b.template[from:to])
+		i = k
+	}
+	rr := b.rr
+	if cap(*seen) < len(b.pairs) {
+		*seen = make([]bool, len(b.pairs))
+	}
+	sn := (*seen)[:len(b.pairs)]
+	clear(sn)
+	for s, ch := range changed {
+		if !ch {
+			continue
+		}
+		if pix := patches[s]; pix != nil {
+			for _, ri := range b.shapes[s].runs {
+				run := &rr.runs[ri]
+				copy(c.row(int(run.x), int(run.y), int(run.n)), pix[b.runAt[ri]:])
+			}
+		}
+		for _, pi := range b.shapes[s].pairs {
+			if sn[pi] {
+				continue
+			}
+			sn[pi] = true
+			pr := &b.pairs[pi]
+			pix := b.pairPatch(pr, fillAt(fill, int(pr.lo)), edgeFill(fill, pr.hi))
+			for k, o := range pr.at {
+				c.pix[o] = pix[k]
+			}
+		}
+	}
+}
+
+// pairPatch returns the colours of pr's edges with its shapes filled lo
+// and hi, kept for up to maxPairPatches pairs of colours.
+func (b *base) pairPatch(pr *edgePair, lo, hi Color) []uint8 {
+	b.mu.Lock()
+	for _, p := range pr.patches {
+		if p.lo == lo && p.hi == hi {
+			b.mu.Unlock()
+			return p.pix
+		}
+	}
+	keep := len(pr.patches) < maxPairPatches
+	b.mu.Unlock()
+	pix := make([]uint8, len(pr.edges))
+	q := b.q
+	for k, ei := range pr.edges {
+		e := &b.rr.edges[ei]
+		fa, fb := lo, hi
+		if e.a != pr.lo {
+			fa, fb = hi, lo
+		}
+		if e.b == noRegion {
+			fb = Color{}
+		}
+		d := q.edge(b.bgIdx, fa, e.ca, fb, e.cb)
 		if px := b.edgeLayer[ei]; px[3] != 0 {
 			d = q.overPremul(d, px)
 		}
-		c.row(int(e.x), int(e.y), 1)[0] = d
+		pix[k] = d
 	}
+	if keep {
+		b.mu.Lock()
+		if len(pr.patches) < maxPairPatches {
+			pr.patches = append(pr.patches, pairPatch{lo: lo, hi: hi, pix: pix})
+		}
+		b.mu.Unlock()
+	}
+	return pix
 }
+
+// maxPairPatches is the number of pairs of colours a pair's patches are
+// kept for: more than a shape's, as two shapes change colour.
+const maxPairPatches = 24
 
 func edgeFill(fill []Color, s uint16) Color {
 	if s == noRegion {

@@ -3,6 +3,8 @@ package picture
 import (
 	"encoding/binary"
 	"image"
+	"slices"
+	"sync/atomic"
 )
 
 // canvas is a picture, or a band of its rows, drawn straight into palette
@@ -16,8 +18,6 @@ type canvas struct {
 	y0           int     // the first row in pix
 	pix          []uint8 // rows y0 on
 	q            *quantizer
-	memo         [1 << memoBits]uint64 // see over
-	memoQ        *quantizer            // the quantizer memo is for
 }
 
 // size sizes the canvas for a w×h picture, its pixels left as they are.
@@ -49,62 +49,48 @@ func (c *canvas) row(x, y, n int) []uint8 {
 // mix255 is (a·t + b·(255-t)) / 255, rounded.
 func mix255(a, b, t uint32) uint32 { return (a*t + b*(255-t) + 127) / 255 }
 
-func (c *canvas) blend(x0, y0, w, h int, mask []uint8, stride int, col Color) {
-	if col.A == 0 {
-		return
+// blendTable is what painting one colour over a palette index gives, by
+// the index and the coverage (0..255): row d, entry m is the index of the
+// colour at coverage m (times its alpha) over palette colour d. Rows are
+// made at first use.
+type blendTable struct {
+	rows [256]atomic.Pointer[[256]uint8]
+}
+
+// row returns row d of t, the table of col in q.
+func (t *blendTable) row(q *quantizer, col Color, d uint8) *[256]uint8 {
+	if r := t.rows[d].Load(); r != nil {
+		return r
 	}
-	q := c.q
-	full := q.lut[key15(col.R, col.G, col.B)]
+	r := new([256]uint8)
 	sa := uint32(col.A)
-	lastKey, lastOut := uint32(1<<31), uint8(0) // no key equals lastKey at first
-	for y := 0; y < h; y++ {
-		mr := mask[y*stride : y*stride+w]
-		d := c.row(x0, y0+y, w)
-		for x := 0; x < len(mr); x++ {
-			// Uncovered pixels, eight at a time.
-			for x+8 <= len(mr) && binary.LittleEndian.Uint64(mr[x:]) == 0 {
-				x += 8
-			}
-			if x >= len(mr) {
-				break
-			}
-			m := mr[x]
-			if m == 0 {
-				continue
-			}
-			if m == 255 && sa == 255 {
-				d[x] = full
-				continue
-			}
-			e := (uint32(m)*sa + 127) / 255
-			key := uint32(d[x])<<8 | e
-			if key != lastKey {
-				lastKey, lastOut = key, c.over(d[x], col, e)
-			}
-			d[x] = lastOut
+	r[0] = d
+	for m := 1; m < 256; m++ {
+		if m == 255 && sa == 255 {
+			r[m] = q.lut[key15(col.R, col.G, col.B)]
+			continue
 		}
+		r[m] = q.over(d, col, (uint32(m)*sa+127)/255)
 	}
+	// Two pictures may make a row at once; both make the same.
+	t.rows[d].Store(r)
+	return r
 }
 
-// over is q.over through a memo: a board's blends are of a few colours
-// over a few others at a few opacities. An entry is the key (colour,
-// index under, opacity: 48 bits), the result and a bit saying it is set.
-func (c *canvas) over(d uint8, col Color, e uint32) uint8 {
-	if c.memoQ != c.q {
-		clear(c.memo[:])
-		c.memoQ = c.q
+// blendTable returns the blend table of col (made at first use).
+func (q *quantizer) blendTable(col Color) *blendTable {
+	q.tablesMu.Lock()
+	defer q.tablesMu.Unlock()
+	t, ok := q.tables[col]
+	if !ok {
+		if q.tables == nil {
+			q.tables = map[Color]*blendTable{}
+		}
+		t = new(blendTable)
+		q.tables[col] = t
 	}
-	k := uint64(col.R)<<40 | uint64(col.G)<<32 | uint64(col.B)<<24 | uint64(col.A)<<16 | uint64(d)<<8 | uint64(e)
-	slot := &c.memo[(k*0x9E3779B97F4A7C15)>>(64-memoBits)]
-	if v := *slot; v>>56 == 1 && v&(1<<48-1) == k {
-		return uint8(v >> 48)
-	}
-	out := c.q.over(d, col, e)
-	*slot = 1<<56 | uint64(out)<<48 | k
-	return out
+	return t
 }
-
-const memoBits = 10
 
 // layer composites rows y0 to y1 of a Layer's raster (premultiplied RGBA
 // spans).
@@ -246,28 +232,45 @@ func fillIndex(d []uint8, v uint8) {
 // recorder is the target of a picture's items before the canvas is drawn:
 // it keeps what they paint (coverage masks, layers, region fills) in
 // order, so that the canvas can be drawn band by band, each band while it
-// is in the processor's cache.
+// is in the processor's cache. A mask is kept as its covered stretches
+// (segs), so that drawing it touches only the pixels it covers.
 type recorder struct {
-	w, h  int
-	ops   []op
-	arena []uint8 // the masks
+	w, h int
+	ops  []op
+	segs []seg   // the ops' stretches
+	cov  []uint8 // their coverages
 }
 
+// seg is a stretch of n covered pixels of a row from (x, y): fully
+// covered by an opaque colour (at < 0: painted with its index), or with
+// the coverages from at in its op's cov.
+type seg struct {
+	x, y, n int16
+	at      int32
+}
+
+// minFull is the shortest stretch of full coverage kept as one.
+const minFull = 16
+
 type op struct {
-	x, y, w, h int32
-	at         int32   // the mask's start in arena, or
-	mask       []uint8 // the mask itself (kept by the item cache)
-	col        Color
-	lr         *layerRaster  // a layer, or
-	rr         *regionRaster // a region fill
-	fill       []Color
+	x, y, w, h int32 // the box painted
+	// A mask: its stretches (in rows, top down) and coverages; in the
+	// recorder's arenas from s0, s1 and c0, c1 until finish sets them.
+	segs           []seg
+	cov            []uint8
+	s0, s1, c0, c1 int32
+	col            Color
+	lr             *layerRaster  // a layer, or
+	rr             *regionRaster // a region fill
+	fill           []Color
 }
 
 func (r *recorder) reset(w, h int) {
 	r.w, r.h = w, h
 	clear(r.ops) // no pointers kept into the last picture
 	r.ops = r.ops[:0]
-	r.arena = r.arena[:0]
+	r.segs = r.segs[:0]
+	r.cov = r.cov[:0]
 }
 
 func (r *recorder) bounds() image.Rectangle { return image.Rect(0, 0, r.w, r.h) }
@@ -276,32 +279,74 @@ func (r *recorder) blend(x0, y0, w, h int, mask []uint8, stride int, c Color) {
 	if c.A == 0 {
 		return
 	}
-	// Rows that cover nothing are left out.
-	for h > 0 && allZero(mask[:w]) {
-		mask, y0, h = mask[min(stride, len(mask)):], y0+1, h-1
+	s0, c0 := len(r.segs), len(r.cov)
+	minX, maxX, minY, maxY := w, -1, h, -1
+	for y := 0; y < h; y++ {
+		row := mask[y*stride : y*stride+w]
+		for x := 0; x < w; {
+			// Uncovered pixels, eight at a time.
+			for x+8 <= w && binary.LittleEndian.Uint64(row[x:]) == 0 {
+				x += 8
+			}
+			for x < w && row[x] == 0 {
+				x++
+			}
+			if x >= w {
+				break
+			}
+			e := x + 1
+			for e < w && row[e] != 0 {
+				e++
+			}
+			r.stretch(row[x:e], x0+x, y0+y, c.A == 255, c0)
+			minX, maxX = min(minX, x), max(maxX, e-1)
+			minY, maxY = min(minY, y), y
+			x = e
+		}
 	}
-	for h > 0 && allZero(mask[(h-1)*stride:(h-1)*stride+w]) {
-		h--
-	}
-	if h == 0 {
+	if len(r.segs) == s0 {
 		return
 	}
-	at := len(r.arena)
-	for y := 0; y < h; y++ {
-		r.arena = append(r.arena, mask[y*stride:y*stride+w]...)
-	}
-	r.ops = append(r.ops, op{x: int32(x0), y: int32(y0), w: int32(w), h: int32(h), at: int32(at), col: c})
+	r.ops = append(r.ops, op{x: int32(x0 + minX), y: int32(y0 + minY), w: int32(maxX - minX + 1), h: int32(maxY - minY + 1),
+		s0: int32(s0), s1: int32(len(r.segs)), c0: int32(c0), c1: int32(len(r.cov)), col: c})
 }
 
-func allZero(m []uint8) bool {
-	for len(m) >= 8 {
-		if binary.LittleEndian.Uint64(m) != 0 {
-			return false
+// stretch keeps the covered pixels m from (x, y): full stretches of an
+// opaque colour as such, the others with their coverages (at counted from
+// c0, the op's first coverage).
+func (r *recorder) stretch(m []uint8, x, y int, opaque bool, c0 int) {
+	base := int32(len(r.cov) - c0)
+	for i := 0; i < len(m); {
+		if opaque && m[i] == 255 {
+			e := i + 1
+			for e < len(m) && m[e] == 255 {
+				e++
+			}
+			if e-i >= minFull {
+				r.segs = append(r.segs, seg{x: int16(x + i), y: int16(y), n: int16(e - i), at: -1})
+				i = e
+				continue
+			}
 		}
-		m = m[8:]
+		// Partial coverage up to the next full stretch.
+		e := i + 1
+		for e < len(m) && !(opaque && m[e] == 255 && fullFrom(m[e:])) {
+			e++
+		}
+		r.segs = append(r.segs, seg{x: int16(x + i), y: int16(y), n: int16(e - i), at: base})
+		r.cov = append(r.cov, m[i:e]...)
+		base += int32(e - i)
+		i = e
 	}
-	for _, v := range m {
-		if v != 0 {
+}
+
+// fullFrom reports whether m begins with minFull full coverages.
+func fullFrom(m []uint8) bool {
+	if len(m) < minFull {
+		return false
+	}
+	for _, v := range m[:minFull] {
+		if v != 255 {
 			return false
 		}
 	}
@@ -309,34 +354,67 @@ func allZero(m []uint8) bool {
 }
 
 func (r *recorder) layer(lr *layerRaster) {
-	r.ops = append(r.ops, op{lr: lr, h: int32(r.h)})
+	r.ops = append(r.ops, op{lr: lr, w: int32(r.w), h: int32(r.h)})
 }
 
 func (r *recorder) regions(rr *regionRaster, fill []Color) {
-	r.ops = append(r.ops, op{rr: rr, fill: fill, h: int32(r.h)})
+	r.ops = append(r.ops, op{rr: rr, fill: fill, w: int32(r.w), h: int32(r.h)})
 }
 
-// play draws rows y0 to y1 of what was recorded on c.
+// finish gives the ops recorded in the arenas their stretches and
+// coverages: they are then as the item cache keeps them.
+func (r *recorder) finish() {
+	for i := range r.ops {
+		o := &r.ops[i]
+		if o.segs == nil && o.s1 > o.s0 {
+			o.segs, o.cov = r.segs[o.s0:o.s1], r.cov[o.c0:o.c1]
+		}
+	}
+}
+
+// play draws rows y0 to y1 of what was recorded (and finished) on c.
 func (r *recorder) play(c *canvas, y0, y1 int) {
 	for i := range r.ops {
 		o := &r.ops[i]
-		oy0, oy1 := max(int(o.y), y0), min(int(o.y+o.h), y1)
-		if oy0 >= oy1 {
+		if max(int(o.y), y0) >= min(int(o.y+o.h), y1) {
 			continue
 		}
 		switch {
 		case o.lr != nil:
-			c.layer(o.lr, oy0, oy1)
+			c.layer(o.lr, y0, y1)
 		case o.rr != nil:
-			c.regions(o.rr, o.fill, oy0, oy1)
+			c.regions(o.rr, o.fill, y0, y1)
 		default:
-			var m []uint8
-			if o.mask != nil {
-				m = o.mask[(oy0-int(o.y))*int(o.w):]
-			} else {
-				m = r.arena[int(o.at)+(oy0-int(o.y))*int(o.w):]
+			c.blendSegs(o.segs, o.cov, o.col, y0, y1)
+		}
+	}
+}
+
+// blendSegs paints col over the stretches of a mask in rows y0 to y1.
+func (c *canvas) blendSegs(segs []seg, cov []uint8, col Color, y0, y1 int) {
+	if int(segs[0].y) < y0 {
+		k, _ := slices.BinarySearchFunc(segs, y0, func(s seg, y int) int { return int(s.y) - y })
+		segs = segs[k:]
+	}
+	q := c.q
+	t := q.blendTable(col)
+	full := q.lut[key15(col.R, col.G, col.B)]
+	lastD, row := -1, (*[256]uint8)(nil)
+	for _, s := range segs {
+		if int(s.y) >= y1 {
+			break
+		}
+		d := c.row(int(s.x), int(s.y), int(s.n))
+		if s.at < 0 {
+			fillIndex(d, full)
+			continue
+		}
+		m := cov[s.at : int(s.at)+len(d)]
+		for k, v := range d {
+			if int(v) != lastD {
+				lastD, row = int(v), t.row(q, col, v)
 			}
-			c.blend(int(o.x), oy0, int(o.w), oy1-oy0, m, int(o.w), o.col)
+			d[k] = row[m[k]]
 		}
 	}
 }

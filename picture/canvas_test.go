@@ -46,6 +46,7 @@ func drawDirect(p *Picture) []uint8 {
 	rec.reset(p.Width, p.Height)
 	r := &raster{dst: &rec}
 	r.items(p.Items)
+	rec.finish()
 	rec.play(&c, 0, p.Height)
 	return c.pix
 }
@@ -155,7 +156,8 @@ func TestPNGConcurrent(t *testing.T) {
 // Shapes drawn from the item cache's masks (the second time a picture is
 // encoded, and in another picture that has the same shapes) paint what
 // rasterising them paints, index for index: paths with holes and lines,
-// dashed rings, straight, curved, dashed and hollow-headed arrows.
+// dashed rings, straight, curved, dashed and hollow-headed arrows, and a
+// haloed text.
 func TestItemCacheMatchesDirectDrawing(t *testing.T) {
 	set := NewRegions("cells", testRegions.shapes, nil)
 	layer := NewLayer("borders", testLayer.items...)
@@ -164,6 +166,7 @@ func TestItemCacheMatchesDirectDrawing(t *testing.T) {
 		&Circle{C: Pt(120, 70), R: 14, Style: Style{Fill: White.Alpha(160), Stroke: Colors[5], StrokeWidth: 1.8, Dash: []float64{4, 2}}},
 		&Arrow{From: Pt(20, 20), To: Pt(180, 110), Head: 11, Style: Style{Stroke: Colors[4], StrokeWidth: 3}},
 		&Arrow{From: Pt(190, 10), To: Pt(15, 90), Via: Pt(100, 120), Curve: true, Head: 9, HeadFill: White, Style: Style{Stroke: Colors[7], StrokeWidth: 2, Dash: []float64{6, 4}}},
+		&Text{At: Pt(100, 64), S: "Kept", Size: 13, Bold: true, Anchor: Middle, Color: Black, Halo: White.Alpha(200)},
 	}
 	var pics []*Picture
 	for k := range 3 {

@@ -31,6 +31,7 @@ const (
 type deflater struct {
 	bw   bitWriter
 	prev int // the last byte written, or -1
+	kept int // in a base's stream: the first chunk not yet written
 	sum  uint32
 	// The block being gathered: its seqs, their literals in order, and
 	// the literals written since the last seq (pending, in lits too).

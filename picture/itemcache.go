@@ -8,16 +8,21 @@ import (
 
 // A board's pictures draw the same shapes again and again: a unit of a
 // power at a province's unit point, a supply centre's ring, the arrow of
-// a move between two provinces. Rasterising a shape into coverage masks
-// costs more than blending the masks, so WritePNG keeps the masks of the
-// Paths, Circles and Arrows it has rasterised, by their exact value and
-// the picture's size, and a shape met again is its kept masks. The masks
+// a move between two provinces, the letter on a unit, a power's line of
+// the legend. Rasterising a shape into coverage masks (or laying out a
+// text and placing its glyphs' masks) costs more than blending the masks,
+// so WritePNG keeps the masks of the Paths, Circles, Arrows and Texts it
+// has drawn, by their exact value and the picture's size, and a shape met
+// again is its kept masks. The masks
 // are the ones rasterising it gives, so a picture is the same, index for
 // index, whether a shape came from the cache or not. The cache is bounded
 // (itemCacheBytes of masks); once full, it keeps what it has.
 
 // itemCacheBytes bounds the masks kept.
 const itemCacheBytes = 16 << 20
+
+// segBytes is the size of a seg.
+const segBytes = 12
 
 var itemMasks = struct {
 	sync.RWMutex
@@ -71,18 +76,30 @@ func itemKey(b []byte, it Item, w, h int) ([]byte, bool) {
 		pt(v.From)
 		pt(v.To)
 		pt(v.Via)
-		if v.Curve {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
+		b = append(b, boolByte(v.Curve))
 		f(v.Head)
 		col(v.HeadFill)
 		style(v.Style)
+	case *Text:
+		b = append(b, 'T')
+		pt(v.At)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(v.S)))
+		b = append(b, v.S...)
+		f(v.Size)
+		b = append(b, boolByte(v.Bold), byte(v.Anchor))
+		col(v.Color)
+		col(v.Halo)
 	default:
 		return b, false
 	}
 	return b, true
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // cachedItem draws it on the recorder from the kept masks, or rasterises
@@ -108,11 +125,15 @@ func (r *raster) cachedItem(rec *recorder, it Item) bool {
 		r.circle(v)
 	case *Arrow:
 		r.arrow(v)
+	case *Text:
+		r.text(v)
 	}
-	size := 0
+	var nsegs, ncov int
 	for _, o := range rec.ops[n0:] {
-		size += int(o.w) * int(o.h)
+		nsegs += int(o.s1 - o.s0)
+		ncov += int(o.c1 - o.c0)
 	}
+	size := ncov + nsegs*segBytes
 	itemMasks.RLock()
 	full := itemMasks.bytes+size > itemCacheBytes
 	itemMasks.RUnlock()
@@ -120,12 +141,16 @@ func (r *raster) cachedItem(rec *recorder, it Item) bool {
 		return true
 	}
 	kept := make([]op, len(rec.ops)-n0)
-	pool := make([]uint8, 0, size)
+	segs := make([]seg, 0, nsegs)
+	cov := make([]uint8, 0, ncov)
 	for i, o := range rec.ops[n0:] {
-		if o.mask == nil {
-			n := int(o.w) * int(o.h)
-			o.mask = pool[len(pool) : len(pool)+n : len(pool)+n]
-			pool = append(pool, rec.arena[o.at:int(o.at)+n]...)
+		if o.segs == nil {
+			s := len(segs)
+			segs = append(segs, rec.segs[o.s0:o.s1]...)
+			o.segs = segs[s:len(segs):len(segs)]
+			c := len(cov)
+			cov = append(cov, rec.cov[o.c0:o.c1]...)
+			o.cov = cov[c:len(cov):len(cov)]
 		}
 		kept[i] = o
 	}

@@ -55,36 +55,45 @@
 // WritePNG is made for the deadline burst (thousands of pictures at once):
 //   - a picture that begins with a RegionFill and then a Layer (a board: its
 //     provinces, then its borders and names) starts from a base kept in the
-//     Layer: the two composited once, then per picture only the shapes whose
-//     colour differs from the first picture's are copied in (from patches
-//     kept per shape and colour) and their edges blended;
-//   - the other items are rasterised into coverage masks first (the masks
-//     of Paths, Circles and Arrows kept by value, so a unit, centre or move
-//     drawn before costs a look-up: itemcache.go); then the
-//     picture is drawn and compressed band by band (about 64 KB of rows),
-//     each band while it is still in the processor's cache;
-//   - its zlib compressor is its own, made for flat colour: it finds runs of
-//     a repeated index (no other matches: on boards they compress as well
-//     as the row above does, and cost far less), codes them with dynamic
-//     Huffman codes, and sums the Adler-32 of a run in closed form;
-//   - a board's base also keeps its template compressed, row by row and in
-//     chunks of 64 bytes, in one Huffman code made for the board: a
-//     picture's rows and chunks that are the template's are copied as
-//     bits (their Adler-32 combined), and only the others, about a fifth
-//     of a Diplomacy board, are compressed again (zbase.go);
+//     Layer: the two composited once (the template, made with the first
+//     picture's fill), kept compressed (below); per picture only the
+//     chunks of 64 bytes of a row that may differ from the template — those
+//     of the shapes whose colour differs, and those the items cover — are
+//     drawn, on a canvas of the whole picture of which nothing else is
+//     touched: the changed shapes' runs are copied from patches kept per
+//     shape and colour, their edges from patches kept per pair of shapes and
+//     colours (base.go);
+//   - the other items are recorded first as coverage masks, each kept as its
+//     covered stretches, the masks of Paths, Circles, Arrows and Texts kept
+//     by value, so that a unit, centre, move or legend line drawn before
+//     costs a look-up (itemcache.go); a mask is painted through a table per
+//     colour of what it gives over each palette index at each coverage;
+//   - a board's template is kept compressed, as one bit string in one
+//     Huffman code made for the board, each chunk after the template's
+//     byte before it and each the other way too: a stretch of chunks that
+//     are the template's is one copy of bits (its Adler-32 share from
+//     prefix sums), and only the chunks that differ, about a fifth of a
+//     Diplomacy board's, are compressed, their runs found with bit masks
+//     and their Adler-32 summed in the same pass (zbase.go);
+//   - a picture that is not a board is drawn and compressed band by band
+//     (about 64 KB of rows), each band while it is still in the
+//     processor's cache, by a zlib compressor made for flat colour: it
+//     finds runs of a repeated index (no other matches: on boards they
+//     compress as well as the row above does, and cost far less), codes
+//     them with dynamic Huffman codes, and sums the Adler-32 of a run in
+//     closed form;
 //   - its buffers are pooled, so pictures drawn at once share nothing
 //     mutable but the locked caches.
 //
-// BenchmarkPictureBurst (adjudicator/diplomacy) measures it: on this
-// project's shared 2-core machine a standard Diplomacy board (1200×1097,
-// a different game each time, drawn and encoded) took 4.3 to 6.6 ms of
-// CPU (medians 5.4 and 6.0 in two runs of six, under loads of 4 to 10;
-// image/png with an RGBA canvas took medians of 18 and 17.7 in the same
-// runs), and about 100 KB. With the template kept compressed and the
-// shapes' masks kept, alternating runs under loads of 12 to 16 took 4.7
-// and 5.2 ms against 6.1 and 6.5 before, and 126 KB (the board's one code
-// and runs cut at chunk ends cost 25 KB). Pictures are at most MaxSide
-// pixels a side.
+// BenchmarkPictureBurst (adjudicator/diplomacy) measures it: a standard
+// Diplomacy board (1200×1171, a different game each time, drawn from
+// state and results and encoded, 126 KB). On this project's shared 2-core
+// machine, under loads of 4 to 6, medians of five took 1.03 and 1.07 ms
+// of CPU, against 2.18 and 2.05 in alternating runs of the encoder before
+// its template was one bit string, its masks stretches and its blends
+// tables (cachegrind: about 11 million instructions a picture against
+// 22.8); the same picture again and again (BenchmarkPicturePNG) took 1.6
+// and 1.1 ms against 3.0 and 2.9. Pictures are at most MaxSide pixels a side.
 
 // # For engines
 //

@@ -41,6 +41,8 @@ type pngEncoder struct {
 	out     []byte
 	changed []bool
 	patches [][]uint8
+	dirty   []bool // a base's chunks that may differ from its template
+	seen    []bool // scratch of base.draw
 	// bandRows, when set, is the height of a band (for tests).
 	bandRows int
 }
@@ -52,9 +54,10 @@ var encoders = sync.Pool{New: func() any { return new(pngEncoder) }}
 const bandBytes = 64 << 10
 
 // encode appends the PNG file of p to dst. The items are rasterised first
-// (the recorder keeps their coverage masks); then the picture is drawn and
-// compressed band by band, each band on the same small canvas, which stays
-// in the processor's cache.
+// (the recorder keeps their coverage masks); then a board is drawn where
+// it differs from its base's template and compressed, and another picture
+// is drawn and compressed band by band, each band on the same small
+// canvas, which stays in the processor's cache.
 func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	w, h := p.Width, p.Height
 	items := p.Items
@@ -74,6 +77,7 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	e.rec.reset(w, h)
 	e.raster.dst, e.raster.cache = &e.rec, true
 	e.raster.items(items)
+	e.rec.finish()
 	e.raster.dst = nil
 	clear(e.raster.polys[:cap(e.raster.polys)])
 
@@ -83,32 +87,29 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0, 'I', 'D', 'A', 'T')
 	if b != nil {
+		// A board is drawn and compressed where it may differ from its
+		// template: on a canvas of the whole picture, of which only those
+		// chunks are touched.
+		e.markDirty(b)
+		c.size(w, h, q)
+		b.draw(c, fill, e.changed, e.patches, e.dirty, &e.seen)
+		e.rec.play(c, 0, h)
 		e.z.beginBase(dst, b.z)
-	} else {
-		e.z.begin(dst)
-	}
-	band := max(1, bandBytes/(w+1))
-	if e.bandRows > 0 {
-		band = e.bandRows
-	}
-	for y0 := 0; y0 < h; y0 += band {
-		y1 := min(h, y0+band)
-		c.band(w, h, q, y0, y1)
-		if b != nil {
-			b.drawRows(c, fill, e.changed, e.patches, y0, y1)
-		} else {
-			c.background(p.Background, y0, y1)
-		}
-		e.rec.play(c, y0, y1)
-		if b != nil {
-			e.z.writeBase(c.pix, b.z, b.template, y0, y1)
-		} else {
-			e.z.write(c.pix)
-		}
-	}
-	if b != nil {
+		e.z.writeBase(c.pix, b.z, e.dirty)
 		dst = e.z.endBase(b.z)
 	} else {
+		e.z.begin(dst)
+		band := max(1, bandBytes/(w+1))
+		if e.bandRows > 0 {
+			band = e.bandRows
+		}
+		for y0 := 0; y0 < h; y0 += band {
+			y1 := min(h, y0+band)
+			c.band(w, h, q, y0, y1)
+			c.background(p.Background, y0, y1)
+			e.rec.play(c, y0, y1)
+			e.z.write(c.pix)
+		}
 		dst = e.z.end()
 	}
 	clear(e.patches) // nothing of this picture is kept
@@ -116,6 +117,30 @@ func (e *pngEncoder) encode(dst []byte, p *Picture, q *quantizer) []byte {
 	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-8))
 	dst = binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start+4:]))
 	return chunk(dst, "IEND", nil)
+}
+
+// markDirty marks the chunks of b's template that the picture may paint
+// otherwise: those of the shapes whose colour changed and those under
+// what was recorded.
+func (e *pngEncoder) markDirty(b *base) {
+	z := b.z
+	n := z.per * b.h
+	if cap(e.dirty) < n {
+		e.dirty = make([]bool, n)
+	}
+	e.dirty = e.dirty[:n]
+	clear(e.dirty)
+	b.markChanged(e.changed, e.dirty)
+	for i := range e.rec.ops {
+		o := &e.rec.ops[i]
+		// Byte 1+x of a row is pixel x.
+		c0, c1 := (1+int(o.x))/chunkBytes, (int(o.x+o.w))/chunkBytes
+		for y := int(o.y); y < int(o.y+o.h); y++ {
+			for c := c0; c <= c1; c++ {
+				e.dirty[y*z.per+c] = true
+			}
+		}
+	}
 }
 
 // pngHeader appends the PNG signature, header and palette.
@@ -198,6 +223,9 @@ type quantizer struct {
 	palette color.Palette
 	rgb     [256][3]uint8 // the palette's colours
 	lut     [1 << 15]uint8
+
+	tablesMu sync.Mutex
+	tables   map[Color]*blendTable // by colour: see blendTable
 }
 
 const cubeLevels = 6

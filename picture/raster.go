@@ -49,8 +49,8 @@ type raster struct {
 	boxes []image.Rectangle
 	mask  []uint8 // coverage of one fill, reused
 	// cache, when set (and dst is a recorder), takes the masks of Paths,
-	// Circles and Arrows from the item cache (itemcache.go); key is its
-	// reused key.
+	// Circles, Arrows and Texts from the item cache (itemcache.go); key is
+	// its reused key.
 	cache bool
 	key   []byte
 }

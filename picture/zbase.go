@@ -3,6 +3,7 @@ package picture
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 )
 
 // A board's pictures are mostly its base: the template (made with the
@@ -12,39 +13,45 @@ import (
 // compressed, in chunks of chunkBytes of a row, with one Huffman code
 // made once for the board (from the template's statistics, every symbol
 // given a code). A picture is then one dynamic-Huffman block in that
-// code: a chunk whose bytes are the template's is its kept bits, copied;
-// only the chunks that differ are compressed (runs, as deflate.go finds
-// them, coded at once in the board's code). Runs stop at chunk ends, and
+// code: a stretch of chunks whose bytes are the template's is its kept
+// bits, copied at once; only the chunks that differ are compressed (runs,
+// as deflate.go finds them, coded at once in the board's code). Runs stop
+// at chunk ends, and
 // the code is the template's rather than the picture's own: a picture
 // comes out a little larger (a few per cent) for a small share of the
 // work.
 
-// chunkBytes is the length of a chunk: a row (its filter byte and pixels)
-// is cut in chunks of this many bytes, the last one shorter. Measured on
-// the standard board: 64 costs less than 32 or 128 (fewer bytes
-// compressed again than with 128, fewer chunks than with 32).
+// chunkBytes is the length of a chunk (64 at most: see encode): a row
+// (its filter byte and pixels) is cut in chunks of this many bytes, the
+// last one shorter. Measured on the standard board: 64 costs less than
+// 32 or 128 (fewer bytes compressed again than with 128, fewer chunks
+// than with 32; with the template one bit string, 32 still cost 8 % more
+// instructions a picture).
 var chunkBytes = 64
 
 // zbase is a base's template, compressed chunk by chunk in the board's
-// code.
+// code, as one bit string: each chunk after the template's byte before it,
+// so that a stretch of chunks that are the template's, however long, is
+// one copy of bits; and each chunk the other way, for a stretch whose
+// first chunk follows another byte than the template's.
 type zbase struct {
-	code   zcode
-	stride int
-	chunks []zchunk
-	rows   []zchunk // each row as one piece: its chunks' bits one after another
-	bits   []byte   // the chunks' and rows' bit strings, each padded to a byte
-}
-
-// zchunk is one chunk of the template: where its bytes begin in the
-// scanlines, its length, its share of an Adler-32 (s1: the sum of its
-// bytes, s2: Σ (n-i)·byte i, both mod 65521), and its bits in the code,
-// two ways: [0] when the byte before it in the stream differs from its
-// first byte, [1] when it is the same (a run may then start at once).
-type zchunk struct {
-	off, n int32
-	s1, s2 uint32
-	at     [2]int32
-	nbits  [2]int32
+	code        zcode
+	stride, per int // bytes a row, chunks a row
+	template    []byte
+	// bits holds the chunks, in order; bit at[i] is where chunk i begins
+	// (len(at) is one more than the chunks). A chunk is coded after the
+	// template's byte before it: "same" when that byte is its first byte
+	// (a run may start at once; see tokens), else "other".
+	bits []byte
+	at   []uint32
+	// alt holds each chunk the other way, from bit altAt[i].
+	alt   []byte
+	altAt []uint32
+	// sum1[i] and sumJ[i] are Σ b and Σ j·b over the template's bytes j
+	// before chunk i, mod 65521: a stretch's share of an Adler-32.
+	sum1, sumJ []uint32
+	// off[i] is where chunk i begins (off[len] the template's length).
+	off []int32
 }
 
 // zcode is a literal/length code for runs at distance 1, as one table
@@ -70,9 +77,20 @@ func chunkSpans(stride, h int, f func(off, n int)) {
 	}
 }
 
+// chunk returns the offset and length of chunk i.
+func (z *zbase) chunk(i int) (off, n int) {
+	return int(z.off[i]), int(z.off[i+1] - z.off[i])
+}
+
+// same reports whether chunk i (at off) is coded after its own first byte
+// in bits.
+func (z *zbase) same(i, off int) bool {
+	return i > 0 && z.template[off-1] == z.template[off]
+}
+
 // newZbase compresses the template (h rows of stride bytes).
 func newZbase(template []byte, stride, h int) *zbase {
-	z := &zbase{stride: stride}
+	z := &zbase{stride: stride, per: (stride + chunkBytes - 1) / chunkBytes, template: template}
 	// The code: the template's own symbols, tokenised as the chunks will
 	// be, and one more of every literal and length, so that any picture
 	// of the board can be coded.
@@ -99,54 +117,41 @@ func newZbase(template []byte, stride, h int) *zbase {
 	z.code.distL[0], z.code.distL[1] = 1, 1
 	z.code.build()
 
-	var bw bitWriter
-	prev = -1
+	var bw, alt bitWriter
+	pos := func(w *bitWriter) uint32 { return uint32(8*len(w.out)) + uint32(w.nbits) }
+	var a1, aj uint64
+	i := 0
 	chunkSpans(stride, h, func(off, n int) {
 		p := template[off : off+n]
-		c := zchunk{off: int32(off), n: int32(n)}
-		c.s1, c.s2 = adlerShare(p)
-		for k := range 2 {
-			pv := -1 // a first byte that no run continues
-			if k == 1 {
-				pv = int(p[0])
-			}
-			bw = bitWriter{out: bw.out[:0]}
-			z.code.encode(&bw, p, pv)
-			c.nbits[k] = int32(8*len(bw.out)) + int32(bw.nbits)
-			bw.flush()
-			c.at[k] = int32(len(z.bits))
-			z.bits = append(z.bits, bw.out...)
+		z.at = append(z.at, pos(&bw))
+		z.altAt = append(z.altAt, pos(&alt))
+		z.sum1 = append(z.sum1, uint32(a1))
+		z.sumJ = append(z.sumJ, uint32(aj))
+		z.off = append(z.off, int32(off))
+		same, other := &bw, &alt
+		if !z.same(i, off) {
+			same, other = other, same
 		}
-		z.chunks = append(z.chunks, c)
-		prev = int(p[n-1])
+		z.code.encode(same, p, int(p[0]))
+		z.code.encode(other, p, -1) // -1: a first byte no run continues
+		for j, v := range p {
+			a1 += uint64(v)
+			aj += uint64(off+j) * uint64(v)
+		}
+		a1 %= adlerMod
+		aj %= adlerMod
+		i++
 	})
-	// A row whose bytes are all the template's is copied whole: its
-	// chunks' bits (each after the template's byte before it), the first
-	// chunk's both ways.
-	per := (stride + chunkBytes - 1) / chunkBytes
-	for y := 0; y < h; y++ {
-		cs := z.chunks[y*per : (y+1)*per]
-		r := zchunk{off: int32(y * stride), n: int32(stride)}
-		r.s1, r.s2 = adlerShare(template[y*stride : (y+1)*stride])
-		for k := range 2 {
-			bw = bitWriter{out: bw.out[:0]}
-			for j, c := range cs {
-				kc := k
-				if j > 0 {
-					kc = 0
-					if template[c.off-1] == template[c.off] {
-						kc = 1
-					}
-				}
-				bw.appendBits(z.bits[c.at[kc]:], int(c.nbits[kc]))
-			}
-			r.nbits[k] = int32(8*len(bw.out)) + int32(bw.nbits)
-			bw.flush()
-			r.at[k] = int32(len(z.bits))
-			z.bits = append(z.bits, bw.out...)
-		}
-		z.rows = append(z.rows, r)
-	}
+	z.at = append(z.at, pos(&bw))
+	z.altAt = append(z.altAt, pos(&alt))
+	z.sum1 = append(z.sum1, uint32(a1))
+	z.sumJ = append(z.sumJ, uint32(aj))
+	z.off = append(z.off, int32(len(template)))
+	// Eight bytes after the last bit, for copyBits' loads.
+	bw.flush()
+	alt.flush()
+	z.bits = append(bw.out, make([]byte, 8)...)
+	z.alt = append(alt.out, make([]byte, 8)...)
 	return z
 }
 
@@ -190,52 +195,108 @@ func tokens(p []byte, prev int, lit func(byte), run func(int)) {
 	}
 }
 
-// encode writes p, after a byte prev (-1: none), in the code: tokens,
-// with the bits kept in locals.
-func (c *zcode) encode(w *bitWriter, p []byte, prev int) {
+// encode writes p (at most 64 bytes), after a byte prev (-1: none), in
+// the code: the tokens of tokens, found with bit masks of the bytes that
+// repeat the one before them, and the bits kept in locals. It returns p's
+// share of an Adler-32 (Σ p[i] and Σ (n-i)·p[i], not reduced).
+func (c *zcode) encode(w *bitWriter, p []byte, prev int) (s1, s2 uint32) {
+	n := len(p)
+	eq, s1, s2 := repeats(p, prev)
+	// A run starts where a byte and the two after it repeat the one
+	// before: their bits are 0 past the end, so runs end with p.
+	starts := eq & (eq >> 1) & (eq >> 2)
 	// At most 15 bits a literal, 21 a run (a length code, its extra bits
 	// and the one-bit distance).
-	w.reserve(2*len(p) + 16)
+	w.reserve(2*n + 16)
 	out, o := w.out[:cap(w.out)], len(w.out)
 	acc, nb := w.acc, uint64(w.nbits)
-	n := len(p)
 	for i := 0; i < n; {
-		pv := prev
-		if i > 0 {
-			pv = int(p[i-1])
+		j := n
+		if r := starts >> i << i; r != 0 {
+			j = bits.TrailingZeros64(r)
 		}
-		v := p[i]
-		if int(v) == pv && i+minMatch <= n && p[i+1] == v && p[i+2] == v {
-			l := runLen(p[i:min(n, i+maxMatch)], v)
-			acc |= uint64(c.run[l]) << nb
-			nb += uint64(c.runBits[l])
-			i += l
-		} else {
-			k := c.lit[v]
+		// The literals before the run, two (at most 30 bits) a flush.
+		for ; i+2 <= j; i += 2 {
+			k1, k2 := c.lit[p[i]], c.lit[p[i+1]]
+			acc |= uint64(k1&0xFFFF) << nb
+			nb += uint64(k1 >> 24)
+			acc |= uint64(k2&0xFFFF) << nb
+			nb += uint64(k2 >> 24)
+			if nb >= 32 {
+				binary.LittleEndian.PutUint32(out[o:], uint32(acc))
+				o += 4
+				acc >>= 32
+				nb -= 32
+			}
+		}
+		if i < j { // the last literal; i goes past the run below
+			k := c.lit[p[i]]
 			acc |= uint64(k&0xFFFF) << nb
 			nb += uint64(k >> 24)
-			i++
+			if nb >= 32 {
+				binary.LittleEndian.PutUint32(out[o:], uint32(acc))
+				o += 4
+				acc >>= 32
+				nb -= 32
+			}
 		}
+		if j == n {
+			break
+		}
+		// The run: as long as the bytes repeat.
+		l := bits.TrailingZeros64(^(eq >> j))
+		acc |= uint64(c.run[l]) << nb
+		nb += uint64(c.runBits[l])
 		if nb >= 32 {
 			binary.LittleEndian.PutUint32(out[o:], uint32(acc))
 			o += 4
 			acc >>= 32
 			nb -= 32
 		}
+		i = j + l
 	}
 	w.out, w.acc, w.nbits = out[:o], acc, uint(nb)
+	return s1, s2
 }
 
-// adlerShare is p's share of an Adler-32: the sum of its bytes and
-// Σ (n-i)·p[i], mod 65521.
-func adlerShare(p []byte) (s1, s2 uint32) {
-	// Summed from a = 0, b = 0: after p, a = Σ p[i] and b = Σ (n-i)·p[i].
+// repeats returns the mask of the bytes of p (at most 64) that repeat the
+// byte before them: bit i is set when p[i] == p[i-1], or for i = 0 when
+// p[0] == prev; and p's share of an Adler-32, Σ p[i] and Σ (n-i)·p[i],
+// not reduced (below 2²⁰ for 64 bytes).
+func repeats(p []byte, prev int) (eq uint64, s1, s2 uint32) {
+	const (
+		low7  = 0x7F7F7F7F7F7F7F7F
+		high  = 0x8080808080808080
+		lanes = 0x00FF00FF00FF00FF
+	)
 	var a, b uint64
-	for _, v := range p {
-		a += uint64(v)
+	before := uint64(prev) & 0xFF
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		v := binary.LittleEndian.Uint64(p[i:])
+		x := v ^ (v<<8 | before) // 0 where a byte repeats the one before
+		nz := ((x & low7) + low7 | x) & high
+		// The eight bytes' bits (set: repeats) gathered into one byte.
+		eq |= ((^nz & high) >> 7 * 0x0102040810204080 >> 56) << i
+		before = v >> 56
+		// As adlerUpdate: a grows by the bytes' sum, b by 8a and the
+		// bytes weighted 8 to 1.
+		e, o := v&lanes, (v>>8)&lanes
+		b += 8*a + (e*0x0008000600040002)>>48 + (o*0x0007000500030001)>>48
+		a += ((e + o) * 0x0001000100010001) >> 48
+	}
+	for ; i < len(p); i++ {
+		if uint64(p[i]) == before {
+			eq |= 1 << i
+		}
+		before = uint64(p[i])
+		a += before
 		b += a
 	}
-	return uint32(a % adlerMod), uint32(b % adlerMod)
+	if prev < 0 {
+		eq &^= 1
+	}
+	return eq, uint32(a), uint32(b)
 }
 
 // adlerCombine is the Adler-32 sum of a stream followed by a piece of n
@@ -247,23 +308,38 @@ func adlerCombine(sum uint32, n int, s1, s2 uint32) uint32 {
 	return uint32(b<<16 | a)
 }
 
-// appendBits writes the first n bits of b (least significant first).
-func (w *bitWriter) appendBits(b []byte, n int) {
-	w.reserve(n/8 + 8)
+// copyBits writes n bits of src from bit from (least significant first);
+// src has eight bytes after the last bit read.
+func (w *bitWriter) copyBits(src []byte, from, n int) {
+	w.reserve(n/8 + 16)
 	out, o := w.out[:cap(w.out)], len(w.out)
 	acc, nb := w.acc, uint64(w.nbits)
-	for ; n >= 32; n -= 32 {
-		acc |= uint64(binary.LittleEndian.Uint32(b)) << nb
-		b = b[4:]
+	if n >= 64 {
+		// Whole bytes out, then 56 bits a step: fewer than 8 bits wait in
+		// acc, so 56 more fit, and 7 bytes go out.
+		for ; nb >= 8; nb -= 8 {
+			out[o] = byte(acc)
+			o++
+			acc >>= 8
+		}
+		for ; n >= 56; n, from = n-56, from+56 {
+			v := binary.LittleEndian.Uint64(src[from>>3:]) >> (from & 7)
+			acc |= (v & (1<<56 - 1)) << nb
+			binary.LittleEndian.PutUint64(out[o:], acc)
+			o += 7
+			acc >>= 56
+		}
+	}
+	// nb < 32 between steps: 32 bits in, 32 bits out.
+	for ; n >= 32; n, from = n-32, from+32 {
+		v := binary.LittleEndian.Uint64(src[from>>3:]) >> (from & 7)
+		acc |= (v & 0xFFFFFFFF) << nb
 		binary.LittleEndian.PutUint32(out[o:], uint32(acc))
 		o += 4
 		acc >>= 32
 	}
 	if n > 0 {
-		var v uint64
-		for i := 0; 8*i < n; i++ {
-			v |= uint64(b[i]) << (8 * i)
-		}
+		v := binary.LittleEndian.Uint64(src[from>>3:]) >> (from & 7)
 		acc |= (v & (1<<n - 1)) << nb
 		nb += uint64(n)
 		if nb >= 32 {
@@ -284,49 +360,58 @@ func (d *deflater) beginBase(dst []byte, z *zbase) {
 	d.bw.write(2, 2) // dynamic Huffman codes
 	d.litL, d.distL = z.code.litL, z.code.distL
 	d.writeTrees()
+	d.kept = 0
 }
 
-// writeBase compresses the rows y0 to y1 of a picture of z's board,
-// which p holds (row y0 first): the chunks that are the template's from
-// z, the others in z's code.
-func (d *deflater) writeBase(p []byte, z *zbase, template []byte, y0, y1 int) {
-	per := (z.stride + chunkBytes - 1) / chunkBytes
-	base := y0 * z.stride
-	for y := y0; y < y1; y++ {
-		off := y * z.stride
-		if bytes.Equal(p[off-base:off-base+z.stride], template[off:off+z.stride]) {
-			d.copyKept(z, &z.rows[y], p[off-base])
-			d.prev = int(p[off-base+z.stride-1])
+// writeBase compresses a picture of z's board, which p holds: the
+// chunks that are the template's as bits of z, the others in z's code.
+// dirty says which chunks may differ from the template; the others are
+// not read.
+func (d *deflater) writeBase(p []byte, z *zbase, dirty []bool) {
+	for i, dv := range dirty {
+		if !dv {
 			continue
 		}
-		for i := range per {
-			c := &z.chunks[y*per+i]
-			off, n := int(c.off), int(c.n)
-			q := p[off-base : off-base+n]
-			if bytes.Equal(q, template[off:off+n]) {
-				d.copyKept(z, c, q[0])
-			} else {
-				z.code.encode(&d.bw, q, d.prev)
-				d.sum = adlerUpdate(d.sum, q)
-			}
-			d.prev = int(q[n-1])
+		off, n := z.chunk(i)
+		q := p[off : off+n]
+		if bytes.Equal(q, z.template[off:off+n]) {
+			continue
 		}
+		d.keepTo(z, i)
+		s1, s2 := z.code.encode(&d.bw, q, d.prev)
+		d.sum = adlerCombine(d.sum, n, s1, s2)
+		d.prev = int(q[n-1])
+		d.kept = i + 1
 	}
 }
 
-// copyKept writes a piece of the template kept in z, whose first byte is
-// first, from its bits.
-func (d *deflater) copyKept(z *zbase, c *zchunk, first byte) {
-	k := 0
-	if d.prev == int(first) {
-		k = 1
+// keepTo writes the chunks from d.kept to k (not included), which are
+// the template's.
+func (d *deflater) keepTo(z *zbase, k int) {
+	i := d.kept
+	if i >= k {
+		return
 	}
-	d.bw.appendBits(z.bits[c.at[k]:], int(c.nbits[k]))
-	d.sum = adlerCombine(d.sum, int(c.n), c.s1, c.s2)
+	off, end := int(z.off[i]), int(z.off[k])
+	// The first chunk the other way when the byte before it is not the
+	// template's kind of byte.
+	if (d.prev == int(z.template[off])) != z.same(i, off) {
+		d.bw.copyBits(z.alt, int(z.altAt[i]), int(z.altAt[i+1]-z.altAt[i]))
+		i++
+	}
+	d.bw.copyBits(z.bits, int(z.at[i]), int(z.at[k]-z.at[i]))
+	// The stretch's share of the Adler-32: Σ b, and Σ (end-j)·b.
+	s1 := (z.sum1[k] + adlerMod - z.sum1[d.kept]) % adlerMod
+	sj := (z.sumJ[k] + adlerMod - z.sumJ[d.kept]) % adlerMod
+	s2 := uint32((uint64(end%adlerMod)*uint64(s1) + adlerMod - uint64(sj)) % adlerMod)
+	d.sum = adlerCombine(d.sum, end-off, s1, s2)
+	d.prev = int(z.template[end-1])
+	d.kept = k
 }
 
 // endBase ends the block and the stream begun by beginBase.
 func (d *deflater) endBase(z *zbase) []byte {
+	d.keepTo(z, len(z.at)-1)
 	d.bw.write(uint64(z.code.eobC), uint(z.code.eobL))
 	d.bw.flush()
 	out := binary.BigEndian.AppendUint32(d.bw.out, d.sum)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"pbemd/adjudicator"
 	"pbemd/picture"
@@ -73,6 +74,108 @@ type board struct {
 	tints    []picture.Color // per power index: land tint
 	darks    []picture.Color // per power index: order colour
 	initials []string
+	// centreLabels[i][n] is power i's legend line with n centres,
+	// unitLabels[n] the "(n)" after it.
+	centreLabels [][]string
+	unitLabels   []string
+	lowerNames   []string        // per power index: its name in lower case
+	scAt         []picture.Point // per province index: scPoint
+	units        []picture.Point // per province index: its unit point
+	orders       orderCache
+}
+
+// orderCache is the orders result lines read back to, by the kind of
+// phase and the line: a burst's pictures read the same lines again and
+// again.
+type orderCache struct {
+	mu sync.RWMutex
+	m  map[orderKey]Order
+}
+
+type orderKey struct {
+	pt   PhaseType
+	text string
+}
+
+// maxCachedOrders bounds an orderCache.
+const maxCachedOrders = 1 << 14
+
+// slab hands out one picture's items and points from blocks, so that its
+// hundreds of items cost a few allocations. What it hands out is never
+// moved (a full block is left, not grown).
+type slab struct {
+	paths   []picture.Path
+	circles []picture.Circle
+	arrows  []picture.Arrow
+	texts   []picture.Text
+	pts     []picture.Point
+	lines   [][]picture.Point
+	items   []picture.Item
+}
+
+const slabBlock = 64
+
+func (s *slab) path(v picture.Path) *picture.Path {
+	if len(s.paths) == cap(s.paths) {
+		s.paths = make([]picture.Path, 0, slabBlock)
+	}
+	s.paths = append(s.paths, v)
+	return &s.paths[len(s.paths)-1]
+}
+
+func (s *slab) circle(v picture.Circle) *picture.Circle {
+	if len(s.circles) == cap(s.circles) {
+		s.circles = make([]picture.Circle, 0, slabBlock)
+	}
+	s.circles = append(s.circles, v)
+	return &s.circles[len(s.circles)-1]
+}
+
+func (s *slab) arrow(v picture.Arrow) *picture.Arrow {
+	if len(s.arrows) == cap(s.arrows) {
+		s.arrows = make([]picture.Arrow, 0, slabBlock)
+	}
+	s.arrows = append(s.arrows, v)
+	return &s.arrows[len(s.arrows)-1]
+}
+
+func (s *slab) text(v picture.Text) *picture.Text {
+	if len(s.texts) == cap(s.texts) {
+		s.texts = make([]picture.Text, 0, slabBlock)
+	}
+	s.texts = append(s.texts, v)
+	return &s.texts[len(s.texts)-1]
+}
+
+// points returns a slice of the points given, its capacity its length.
+func (s *slab) points(p ...picture.Point) []picture.Point {
+	if len(s.pts)+len(p) > cap(s.pts) {
+		s.pts = make([]picture.Point, 0, max(8*slabBlock, len(p)))
+	}
+	at := len(s.pts)
+	s.pts = append(s.pts, p...)
+	return s.pts[at:len(s.pts):len(s.pts)]
+}
+
+// polylines returns a slice of the polylines given, its capacity its
+// length.
+func (s *slab) polylines(l ...[]picture.Point) [][]picture.Point {
+	if len(s.lines)+len(l) > cap(s.lines) {
+		s.lines = make([][]picture.Point, 0, max(slabBlock, len(l)))
+	}
+	at := len(s.lines)
+	s.lines = append(s.lines, l...)
+	return s.lines[at:len(s.lines):len(s.lines)]
+}
+
+// list returns n items' room, empty, for one list (a group's, say).
+func (s *slab) list(n int) []picture.Item {
+	if len(s.items)+n > cap(s.items) {
+		s.items = make([]picture.Item, 0, max(4*slabBlock, n))
+	}
+	at := len(s.items)
+	s.items = s.items[:at+n]
+	return s.items[at : at : at+n]
 }
 
 func newBoard(m *Map) (*board, error) {
@@ -112,6 +215,22 @@ func newBoard(m *Map) (*board, error) {
 		b.tints = append(b.tints, c.Mix(picture.White, 0.55))
 		b.darks = append(b.darks, c.Mix(picture.Black, 0.25))
 		b.initials = append(b.initials, strings.ToUpper(p.Name[:1]))
+		var labels []string
+		for n := 0; n <= len(m.scs); n++ {
+			labels = append(labels, fmt.Sprintf("%s %d", p.Name, n))
+		}
+		b.centreLabels = append(b.centreLabels, labels)
+		b.lowerNames = append(b.lowerNames, strings.ToLower(p.Name))
+	}
+	for n := 0; n <= len(m.Provinces); n++ {
+		b.unitLabels = append(b.unitLabels, fmt.Sprintf("(%d)", n))
+	}
+	b.scAt = make([]picture.Point, len(m.Provinces))
+	for i := range m.Provinces {
+		b.units = append(b.units, g.Unit[i].Scale(b.scale))
+	}
+	for _, i := range m.scs {
+		b.scAt[i] = b.scPoint(i)
 	}
 
 	// The static layer: borders, then names and links.
@@ -191,9 +310,24 @@ type drawnOrder struct {
 	outcome Outcome
 }
 
+// drawnResultData is the part of ResultData a picture draws (the JSON
+// decoder skips the rest, which costs nothing to allocate).
+type drawnResultData struct {
+	Phase  string `json:"phase"`
+	Orders []struct {
+		Power   string  `json:"power"`
+		Text    string  `json:"order"`
+		Outcome Outcome `json:"outcome"`
+	} `json:"results"`
+	Dislodged []jsonUnit `json:"dislodged,omitempty"`
+	Standoffs []string   `json:"standoffs,omitempty"`
+	Disbanded []jsonUnit `json:"disbanded,omitempty"`
+	Built     []jsonUnit `json:"built,omitempty"`
+}
+
 // parseResults reads Report.Data (ResultData JSON) for drawing.
 func (m *Map) parseResults(data []byte) (*drawnResults, error) {
-	var rd ResultData
+	var rd drawnResultData
 	if err := json.Unmarshal(data, &rd); err != nil {
 		return nil, fmt.Errorf("diplomacy: results: %w", err)
 	}
@@ -202,7 +336,7 @@ func (m *Map) parseResults(data []byte) (*drawnResults, error) {
 		return nil, fmt.Errorf("diplomacy: results: %w", err)
 	}
 	dr := &drawnResults{phase: m.PhaseTitle(ph), standoffs: rd.Standoffs}
-	var rows []resultRow
+	rows := make([]resultRow, 0, len(rd.Orders))
 	for _, r := range rd.Orders {
 		rows = append(rows, resultRow{r.Power, r.Text, r.Outcome})
 	}
@@ -241,24 +375,66 @@ type resultRow struct {
 // readOrders parses result lines (canonical text) back into orders; lines
 // that do not parse, and illegal or unmatched orders, are left out.
 func (m *Map) readOrders(pt PhaseType, rows []resultRow) []drawnOrder {
-	e := &Engine{m: m}
-	opts := ParseOptions{Lexicon: m.lex, Phase: e.parsePhase(pt)}
-	var out []drawnOrder
+	var cache *orderCache
+	if b, err := m.board(); err == nil {
+		cache = &b.orders
+	}
+	var opts *ParseOptions
+	out := make([]drawnOrder, 0, len(rows))
 	for _, r := range rows {
 		if r.outcome != Succeeded && r.outcome != Failed {
 			continue
 		}
-		pw, ok := m.PowerID(r.power)
+		pw, ok := m.powerID(r.power)
 		if !ok {
 			continue
 		}
-		o, _, err := ParseOrder(r.text, opts)
-		if err != nil {
-			continue
+		k := orderKey{pt, r.text}
+		var o Order
+		if cache != nil {
+			cache.mu.RLock()
+			o, ok = cache.m[k]
+			cache.mu.RUnlock()
+		}
+		if !ok {
+			if opts == nil {
+				e := &Engine{m: m}
+				opts = &ParseOptions{Lexicon: m.lex, Phase: e.parsePhase(pt)}
+			}
+			var err error
+			if o, _, err = ParseOrder(r.text, *opts); err != nil {
+				continue
+			}
+			if cache != nil {
+				cache.mu.Lock()
+				if cache.m == nil {
+					cache.m = map[orderKey]Order{}
+				}
+				if len(cache.m) < maxCachedOrders {
+					cache.m[k] = o
+				}
+				cache.mu.Unlock()
+			}
 		}
 		out = append(out, drawnOrder{power: pw, order: o, outcome: r.outcome})
 	}
 	return out
+}
+
+// powerID is PowerID, with the powers' names lowered once for the board
+// (PowerID lowers them at each call).
+func (m *Map) powerID(name string) (string, bool) {
+	b, err := m.board()
+	if err != nil {
+		return m.PowerID(name)
+	}
+	k := strings.ToLower(strings.TrimSpace(name))
+	for i, p := range m.Powers {
+		if k == p.ID || k == b.lowerNames[i] || slicesIndex(p.Aliases, k) >= 0 {
+			return p.ID, true
+		}
+	}
+	return "", false
 }
 
 // parsePhaseID reads "S1901M" back into a phase.
@@ -320,6 +496,8 @@ func (m *Map) drawPosition(pos *Position, res *drawnResults) (*picture.Picture, 
 		title = res.phase + " — results"
 	}
 	p := &picture.Picture{Width: b.w, Height: b.h + legendHeight, Title: m.Title + ": " + title, Background: waterColor, Palette: b.palette}
+	sl := &slab{}
+	p.Items = sl.list(11 + 5*len(m.Powers))
 
 	// Land and sea.
 	fill := make([]picture.Color, len(m.Provinces)+2)
@@ -338,44 +516,44 @@ func (m *Map) drawPosition(pos *Position, res *drawnResults) (*picture.Picture, 
 	p.Add(&picture.RegionFill{Set: b.regions, Fill: fill}, b.static)
 
 	// Supply centres.
-	var centres []picture.Item
+	centres := sl.list(len(m.scs))
 	for _, i := range m.scs {
 		pr := m.Provinces[i]
-		at := b.scPoint(i)
 		st := picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}
 		if o := pos.Owners[pr.ID]; o != "" {
 			st.Fill = b.colors[m.powerIdx[o]]
 		}
-		centres = append(centres, &picture.Circle{C: at, R: 4.5, Style: st})
+		centres = append(centres, sl.circle(picture.Circle{C: b.scAt[i], R: 4.5, Style: st}))
 	}
-	p.Add(&picture.Group{ID: "centres", Items: centres})
 
-	var ords, units, marks []picture.Item
+	var ords, marks []picture.Item
 	if res != nil {
-		ords, marks = b.drawOrders(res)
+		ords, marks = b.drawOrders(sl, res)
 	}
 	for _, s := range pos.Standoffs {
 		if res == nil || !contains(res.standoffs, s) {
-			marks = append(marks, b.standoff(s))
+			marks = append(marks, b.standoff(sl, s))
 		}
 	}
 	if res != nil {
 		for _, s := range res.standoffs {
-			marks = append(marks, b.standoff(s))
+			marks = append(marks, b.standoff(sl, s))
 		}
-	}
-	for _, u := range pos.Units {
-		units = append(units, b.unit(u, b.point(u.Loc), 1)...)
 	}
 	dislodged := pos.Dislodged
 	if len(dislodged) == 0 && res != nil {
 		dislodged = res.dislodged
 	}
-	for _, d := range dislodged {
-		units = append(units, b.dislodged(d)...)
+	units := sl.list(2*len(pos.Units) + 8*len(dislodged))
+	for _, u := range pos.Units {
+		units = b.unit(units, sl, u, b.unitAt(u.Loc), 1)
 	}
-	p.Add(&picture.Group{ID: "orders", Items: ords}, &picture.Group{ID: "units", Items: units}, &picture.Group{ID: "marks", Items: marks})
-	p.Add(b.legend(pos, title)...)
+	for _, d := range dislodged {
+		units = b.dislodged(units, sl, d)
+	}
+	p.Add(&picture.Group{ID: "centres", Items: centres},
+		&picture.Group{ID: "orders", Items: ords}, &picture.Group{ID: "units", Items: units}, &picture.Group{ID: "marks", Items: marks})
+	p.Items = b.legend(p.Items, sl, pos, title)
 	return p, nil
 }
 
@@ -388,8 +566,20 @@ func (b *board) scPoint(i int) picture.Point {
 	return at.Add(picture.Pt(w/2+7, 0))
 }
 
-// unit draws a unit token at c (k scales it: dislodged units are smaller).
-func (b *board) unit(u Unit, c picture.Point, k float64) []picture.Item {
+// unitAt is where a unit at a location stands, in pixels, from the
+// points made once (point).
+func (b *board) unitAt(l Location) picture.Point {
+	if l.Coast == "" {
+		if i, ok := b.m.provIdx[l.Province]; ok {
+			return b.units[i]
+		}
+	}
+	return b.point(l)
+}
+
+// unit appends to dst a unit token at c (k scales it: dislodged units are
+// smaller).
+func (b *board) unit(dst []picture.Item, sl *slab, u Unit, c picture.Point, k float64) []picture.Item {
 	pi := b.m.powerIdx[u.Power]
 	col := b.colors[pi]
 	st := picture.Style{Fill: col, Stroke: textColor, StrokeWidth: 1.5}
@@ -397,22 +587,16 @@ func (b *board) unit(u Unit, c picture.Point, k float64) []picture.Item {
 	letterAt := c.Add(picture.Pt(0, 4.2*k))
 	if u.Type == Fleet {
 		// A boat: a hull with a sail.
-		pts := func(xy ...float64) []picture.Point {
-			var out []picture.Point
-			for i := 0; i < len(xy); i += 2 {
-				out = append(out, c.Add(picture.Pt(xy[i]*k, xy[i+1]*k)))
-			}
-			return out
-		}
-		shape = &picture.Path{Rings: [][]picture.Point{
-			pts(-14, -3, 14, -3, 9, 8, -9, 8),
-			pts(-1.5, -5, -1.5, -14, 8, -5),
-		}, Style: st}
+		pt := func(x, y float64) picture.Point { return c.Add(picture.Pt(x*k, y*k)) }
+		shape = sl.path(picture.Path{Rings: sl.polylines(
+			sl.points(pt(-14, -3), pt(14, -3), pt(9, 8), pt(-9, 8)),
+			sl.points(pt(-1.5, -5), pt(-1.5, -14), pt(8, -5)),
+		), Style: st})
 		letterAt = c.Add(picture.Pt(0, 6.2*k))
 	} else {
-		shape = &picture.Circle{C: c, R: 10.5 * k, Style: st}
+		shape = sl.circle(picture.Circle{C: c, R: 10.5 * k, Style: st})
 	}
-	return []picture.Item{shape, &picture.Text{At: letterAt, S: b.initials[pi], Size: math.Max(picture.MinText, 12*k), Bold: true, Anchor: picture.Middle, Color: contrast(col)}}
+	return append(dst, shape, sl.text(picture.Text{At: letterAt, S: b.initials[pi], Size: math.Max(picture.MinText, 12*k), Bold: true, Anchor: picture.Middle, Color: contrast(col)}))
 }
 
 // contrast is black or white, whichever reads better on c.
@@ -428,16 +612,24 @@ func contrast(c picture.Color) picture.Color {
 // unit point.
 var dislodgedOffset = picture.Pt(15, 15)
 
-func (b *board) dislodged(d Dislodged) []picture.Item {
-	c := b.point(d.Loc).Add(dislodgedOffset)
-	var out []picture.Item
+// The dash patterns of orders and marks (shared by every picture, never
+// changed).
+var (
+	supportDash   = []float64{6, 4}
+	convoyDash    = []float64{1.5, 3.5}
+	retreatDash   = []float64{2, 3}
+	dislodgedDash = []float64{4, 2}
+)
+
+func (b *board) dislodged(dst []picture.Item, sl *slab, d Dislodged) []picture.Item {
+	c := b.unitAt(d.Loc).Add(dislodgedOffset)
 	for _, o := range d.Options {
 		prov, coast, _ := strings.Cut(o, "/")
-		to := b.point(Location{Province: prov, Coast: coast})
-		out = append(out, &picture.Arrow{From: c, To: shorten(c, to, 11), Head: 7, Style: picture.Style{Stroke: b.darks[b.m.powerIdx[d.Power]], StrokeWidth: 1.3, Dash: []float64{2, 3}}})
+		to := b.unitAt(Location{Province: prov, Coast: coast})
+		dst = append(dst, sl.arrow(picture.Arrow{From: c, To: shorten(c, to, 11), Head: 7, Style: picture.Style{Stroke: b.darks[b.m.powerIdx[d.Power]], StrokeWidth: 1.3, Dash: retreatDash}}))
 	}
-	out = append(out, &picture.Circle{C: c, R: 14, Style: picture.Style{Fill: picture.White.Alpha(160), Stroke: crossColor, StrokeWidth: 1.8, Dash: []float64{4, 2}}})
-	return append(out, b.unit(d.Unit, c, 0.85)...)
+	dst = append(dst, sl.circle(picture.Circle{C: c, R: 14, Style: picture.Style{Fill: picture.White.Alpha(160), Stroke: crossColor, StrokeWidth: 1.8, Dash: dislodgedDash}}))
+	return b.unit(dst, sl, d.Unit, c, 0.85)
 }
 
 // shorten moves to back towards from by d pixels (so an arrow stops at a
@@ -451,48 +643,48 @@ func shorten(from, to picture.Point, d float64) picture.Point {
 	return to.Sub(v.Scale(d / l))
 }
 
-func (b *board) standoff(prov string) picture.Item {
+func (b *board) standoff(sl *slab, prov string) picture.Item {
 	i, ok := b.m.provIdx[prov]
 	if !ok {
 		return &picture.Group{}
 	}
-	c := b.g.Unit[i].Scale(b.scale)
-	var pts []picture.Point
-	for k := 0; k < 16; k++ {
+	c := b.units[i]
+	pts := sl.points(make([]picture.Point, 16)...)
+	for k := range pts {
 		r := 11.0
 		if k%2 == 1 {
 			r = 5
 		}
 		a := math.Pi * float64(k) / 8
-		pts = append(pts, c.Add(picture.Pt(r*math.Cos(a), r*math.Sin(a))))
+		pts[k] = c.Add(picture.Pt(r*math.Cos(a), r*math.Sin(a)))
 	}
-	return &picture.Path{Rings: [][]picture.Point{pts}, Style: picture.Style{Fill: standoffColor, Stroke: picture.White, StrokeWidth: 1.2}}
+	return sl.path(picture.Path{Rings: sl.polylines(pts), Style: picture.Style{Fill: standoffColor, Stroke: picture.White, StrokeWidth: 1.2}})
 }
 
-// cross is a failure mark at c.
-func cross(c picture.Point) []picture.Item {
-	var out []picture.Item
-	for _, w := range []struct {
+// cross appends to dst a failure mark at c.
+func cross(dst []picture.Item, sl *slab, c picture.Point) []picture.Item {
+	for _, w := range [2]struct {
 		c picture.Color
 		w float64
 	}{{picture.White, 5}, {crossColor, 2.6}} {
-		out = append(out, &picture.Path{Lines: [][]picture.Point{
-			{c.Add(picture.Pt(-5, -5)), c.Add(picture.Pt(5, 5))},
-			{c.Add(picture.Pt(-5, 5)), c.Add(picture.Pt(5, -5))},
-		}, Style: picture.Style{Stroke: w.c, StrokeWidth: w.w}})
+		dst = append(dst, sl.path(picture.Path{Lines: sl.polylines(
+			sl.points(c.Add(picture.Pt(-5, -5)), c.Add(picture.Pt(5, 5))),
+			sl.points(c.Add(picture.Pt(-5, 5)), c.Add(picture.Pt(5, -5))),
+		), Style: picture.Style{Stroke: w.c, StrokeWidth: w.w}}))
 	}
-	return out
+	return dst
 }
 
 // drawOrders draws the phase's orders (under the units) and the marks that
 // go over them (crosses, build rings).
-func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
+func (b *board) drawOrders(sl *slab, res *drawnResults) (under, over []picture.Item) {
 	m := b.m
+	under, over = sl.list(2*len(res.orders)), sl.list(2*len(res.orders))
 	// A move's arrow, by the province it starts from, for supports.
-	moveOf := map[string][2]picture.Point{}
+	moveOf := make(map[string][2]picture.Point, len(res.orders))
 	arrowFor := func(o Order) (picture.Point, picture.Point) {
-		from := b.point(o.Loc)
-		to := b.point(o.Target)
+		from := b.unitAt(o.Loc)
+		to := b.unitAt(o.Target)
 		return from, shorten(from, to, 11)
 	}
 	for _, d := range res.orders {
@@ -513,7 +705,7 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 		c.Style = picture.Style{Stroke: picture.White, StrokeWidth: a.StrokeWidth + 2.4, Dash: a.Dash}
 		c.HeadFill = picture.Color{}
 		c.Head = a.Head + 2
-		return &c
+		return sl.arrow(c)
 	}
 	for _, d := range res.orders {
 		o := d.order
@@ -524,7 +716,7 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 			if o.Kind == Retreat {
 				from = from.Add(dislodgedOffset)
 			}
-			a := &picture.Arrow{From: from, To: to, Head: 11, Style: style(d, 3, nil)}
+			a := sl.arrow(picture.Arrow{From: from, To: to, Head: 11, Style: style(d, 3, nil)})
 			if o.Kind == Move && !m.ArmyBorder(o.Loc.Province, o.Target.Province) && o.Unit == Army {
 				// By convoy: bend the arrow so it reads as a voyage.
 				mid := from.Lerp(to, 0.5)
@@ -536,10 +728,10 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 			}
 			under = append(under, casing(a), a)
 			if failed {
-				over = append(over, cross(from.Lerp(to, 0.72))...)
+				over = cross(over, sl, from.Lerp(to, 0.72))
 			}
 		case SupportMove:
-			from := b.point(o.Loc)
+			from := b.unitAt(o.Loc)
 			mv, ok := moveOf[o.Aux.Province]
 			var to picture.Point
 			if ok {
@@ -547,51 +739,51 @@ func (b *board) drawOrders(res *drawnResults) (under, over []picture.Item) {
 			} else {
 				// The supported move was not ordered (its support is then
 				// void and not drawn) or did not parse: aim at the target.
-				to = b.point(o.Target)
+				to = b.unitAt(o.Target)
 			}
-			a := &picture.Arrow{From: from, To: shorten(from, to, 2), Head: 8, Style: style(d, 2, []float64{6, 4})}
+			a := sl.arrow(picture.Arrow{From: from, To: shorten(from, to, 2), Head: 8, Style: style(d, 2, supportDash)})
 			under = append(under, casing(a), a)
 			if failed {
-				over = append(over, cross(from.Lerp(to, 0.5))...)
+				over = cross(over, sl, from.Lerp(to, 0.5))
 			}
 		case SupportHold:
-			from := b.point(o.Loc)
-			to := b.point(o.Aux)
-			st := style(d, 2, []float64{6, 4})
-			under = append(under, &picture.Path{Lines: [][]picture.Point{{from, shorten(from, to, 16)}}, Style: st},
-				&picture.Circle{C: to, R: 16, Style: st})
+			from := b.unitAt(o.Loc)
+			to := b.unitAt(o.Aux)
+			st := style(d, 2, supportDash)
+			under = append(under, sl.path(picture.Path{Lines: sl.polylines(sl.points(from, shorten(from, to, 16))), Style: st}),
+				sl.circle(picture.Circle{C: to, R: 16, Style: st}))
 			if failed {
-				over = append(over, cross(from.Lerp(to, 0.5))...)
+				over = cross(over, sl, from.Lerp(to, 0.5))
 			}
 		case Convoy:
-			fleet := b.point(o.Loc)
-			army := b.point(o.Aux)
-			land := b.point(o.Target)
-			st := style(d, 2.2, []float64{1.5, 3.5})
-			under = append(under, &picture.Path{Lines: [][]picture.Point{{army, fleet, land}}, Style: st},
-				&picture.Circle{C: fleet, R: 17, Style: st})
+			fleet := b.unitAt(o.Loc)
+			army := b.unitAt(o.Aux)
+			land := b.unitAt(o.Target)
+			st := style(d, 2.2, convoyDash)
+			under = append(under, sl.path(picture.Path{Lines: sl.polylines(sl.points(army, fleet, land)), Style: st}),
+				sl.circle(picture.Circle{C: fleet, R: 17, Style: st}))
 			if failed {
-				over = append(over, cross(fleet.Add(picture.Pt(0, -19)))...)
+				over = cross(over, sl, fleet.Add(picture.Pt(0, -19)))
 			}
 		case Disband:
-			at := b.point(o.Loc)
+			at := b.unitAt(o.Loc)
 			if res.isRetreatPhase() {
 				at = at.Add(dislodgedOffset)
 			}
-			over = append(over, cross(at)...)
+			over = cross(over, sl, at)
 		case Build:
-			at := b.point(o.Loc)
-			over = append(over, &picture.Circle{C: at, R: 15, Style: picture.Style{Stroke: b.darks[m.powerIdx[d.power]], StrokeWidth: 2.2}})
+			at := b.unitAt(o.Loc)
+			over = append(over, sl.circle(picture.Circle{C: at, R: 15, Style: picture.Style{Stroke: b.darks[m.powerIdx[d.power]], StrokeWidth: 2.2}}))
 		}
 	}
 	// Units removed by civil disorder or a failed retreat.
 	for _, u := range res.disbanded {
 		if !res.ordered(Disband, u.Loc.Province) {
-			at := b.point(u.Loc)
+			at := b.unitAt(u.Loc)
 			if res.isRetreatPhase() {
 				at = at.Add(dislodgedOffset)
 			}
-			over = append(over, cross(at)...)
+			over = cross(over, sl, at)
 		}
 	}
 	return under, over
@@ -612,6 +804,7 @@ func (r *drawnResults) ordered(k OrderKind, prov string) bool {
 // its box and, right-aligned on the first line, a key to the symbols.
 func (b *board) legendKey() []picture.Item {
 	m := b.m
+	sl := &slab{}
 	y0 := float64(b.h)
 	items := []picture.Item{
 		&picture.Path{Rings: [][]picture.Point{{{X: 0, Y: y0}, {X: float64(b.w), Y: y0}, {X: float64(b.w), Y: y0 + legendHeight}, {X: 0, Y: y0 + legendHeight}}},
@@ -625,9 +818,9 @@ func (b *board) legendKey() []picture.Item {
 	}
 	p0 := m.Powers[0].ID
 	entries := []entry{
-		{"army", 18, func(c picture.Point) []picture.Item { return b.unit(Unit{Power: p0, Type: Army}, c, 0.8) }},
+		{"army", 18, func(c picture.Point) []picture.Item { return b.unit(nil, sl, Unit{Power: p0, Type: Army}, c, 0.8) }},
 		{"fleet", 24, func(c picture.Point) []picture.Item {
-			return b.unit(Unit{Power: p0, Type: Fleet}, c.Add(picture.Pt(0, 2)), 0.8)
+			return b.unit(nil, sl, Unit{Power: p0, Type: Fleet}, c.Add(picture.Pt(0, 2)), 0.8)
 		}},
 		{"move", 28, func(c picture.Point) []picture.Item {
 			return []picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 9, Style: picture.Style{Stroke: textColor, StrokeWidth: 2.5}}}
@@ -639,7 +832,7 @@ func (b *board) legendKey() []picture.Item {
 			return []picture.Item{&picture.Path{Lines: [][]picture.Point{{c.Add(picture.Pt(-14, 0)), c.Add(picture.Pt(14, 0))}}, Style: picture.Style{Stroke: textColor, StrokeWidth: 2.2, Dash: []float64{1.5, 3.5}}}}
 		}},
 		{"failed", 28, func(c picture.Point) []picture.Item {
-			return append([]picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 9, HeadFill: picture.White, Style: picture.Style{Stroke: failColor, StrokeWidth: 2.5}}}, cross(c)...)
+			return cross([]picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 9, HeadFill: picture.White, Style: picture.Style{Stroke: failColor, StrokeWidth: 2.5}}}, sl, c)
 		}},
 		{"standoff", 14, func(c picture.Point) []picture.Item {
 			return []picture.Item{&picture.Circle{C: c, R: 6, Style: picture.Style{Fill: standoffColor, Stroke: picture.White}}}
@@ -664,25 +857,51 @@ func (b *board) legendKey() []picture.Item {
 	return items
 }
 
-// legend is the legend's part that changes: the phase and each power's
-// colour, initial, centres and units.
-func (b *board) legend(pos *Position, title string) []picture.Item {
+// legend appends to dst the legend's part that changes: the phase and
+// each power's colour, initial, centres and units.
+func (b *board) legend(dst []picture.Item, sl *slab, pos *Position, title string) []picture.Item {
 	m := b.m
 	y0 := float64(b.h)
-	items := []picture.Item{&picture.Text{At: picture.Pt(12, y0+22), S: title, Size: 16, Bold: true, Color: textColor}}
-	centres := pos.CentreCount()
-	units := pos.UnitCount()
+	dst = append(dst, sl.text(picture.Text{At: picture.Pt(12, y0+22), S: title, Size: 16, Bold: true, Color: textColor}))
+	centres := make([]int, len(m.Powers))
+	for _, pw := range pos.Owners {
+		if i, ok := m.powerIdx[pw]; ok {
+			centres[i]++
+		}
+	}
+	units := make([]int, len(m.Powers))
+	for _, u := range pos.Units {
+		if i, ok := m.powerIdx[u.Power]; ok {
+			units[i]++
+		}
+	}
 	x := 12.0
-	for i, pw := range m.Powers {
+	for i := range m.Powers {
 		c := picture.Pt(x+10, y0+50)
-		items = append(items, &picture.Circle{C: c, R: 10, Style: picture.Style{Fill: b.colors[i], Stroke: textColor, StrokeWidth: 1.2}},
-			&picture.Text{At: c.Add(picture.Pt(0, 4.2)), S: b.initials[i], Size: 12, Bold: true, Anchor: picture.Middle, Color: contrast(b.colors[i])})
-		label := fmt.Sprintf("%s %d", pw.Name, centres[pw.ID])
-		items = append(items, &picture.Text{At: picture.Pt(x+25, y0+55), S: label, Size: 13, Bold: true, Color: textColor})
+		dst = append(dst, sl.circle(picture.Circle{C: c, R: 10, Style: picture.Style{Fill: b.colors[i], Stroke: textColor, StrokeWidth: 1.2}}),
+			sl.text(picture.Text{At: c.Add(picture.Pt(0, 4.2)), S: b.initials[i], Size: 12, Bold: true, Anchor: picture.Middle, Color: contrast(b.colors[i])}))
+		label := b.label(i, centres[i])
+		dst = append(dst, sl.text(picture.Text{At: picture.Pt(x+25, y0+55), S: label, Size: 13, Bold: true, Color: textColor}))
 		x += 25 + picture.TextWidth(label, 13, true) + 8
-		sub := fmt.Sprintf("(%d)", units[pw.ID])
-		items = append(items, &picture.Text{At: picture.Pt(x, y0+55), S: sub, Size: 12, Color: failColor})
+		sub := b.unitLabel(units[i])
+		dst = append(dst, sl.text(picture.Text{At: picture.Pt(x, y0+55), S: sub, Size: 12, Color: failColor}))
 		x += picture.TextWidth(sub, 12, false) + 18
 	}
-	return items
+	return dst
+}
+
+// label is power i's legend line with n centres.
+func (b *board) label(i, n int) string {
+	if n < len(b.centreLabels[i]) {
+		return b.centreLabels[i][n]
+	}
+	return fmt.Sprintf("%s %d", b.m.Powers[i].Name, n)
+}
+
+// unitLabel is "(n)", for n units.
+func (b *board) unitLabel(n int) string {
+	if n < len(b.unitLabels) {
+		return b.unitLabels[n]
+	}
+	return fmt.Sprintf("(%d)", n)
 }

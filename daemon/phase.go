@@ -40,8 +40,10 @@ func (d *Daemon) Tick(ctx context.Context) error {
 	// first. Then each batch of due games has its results committed, their
 	// mails held, and its pictures drawn outside the write transaction
 	// (mail is handled meanwhile); the mails go as the pictures are stored.
-	if err := d.drawPending(); err != nil {
-		return err
+	if !d.opt.DeferPictures {
+		if err := d.drawPending(); err != nil {
+			return err
+		}
 	}
 	return d.processDue(ctx, now)
 }
@@ -81,6 +83,9 @@ func (d *Daemon) processDue(ctx context.Context, now time.Time) (err error) {
 			})
 			if err != nil {
 				return err
+			}
+			if d.opt.DeferPictures {
+				continue // measurement only: held for the next Tick (Options)
 			}
 			if err := line.add(pics); err != nil {
 				return err

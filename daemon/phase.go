@@ -113,29 +113,53 @@ type phaseJob struct {
 	st   adjudicator.Status
 	err  error
 	dur  time.Duration
+	// resolved is closed once out, st, err and dur are set (processBatch).
+	resolved chan struct{}
 }
 
 // processBatch processes the due games of one transaction: it reads them,
-// resolves their phases on every core, then writes the results. The write
-// lock of the transaction is held throughout, so no mail can change a game
-// between the read and the write.
+// resolves their phases on every core as they are read, writes the
+// results in order as they are resolved, and each game's mails while the
+// next games are written (writeMails). The write lock of the transaction
+// is held throughout, so no mail can change a game between the read and
+// the write.
 func (d *Daemon) processBatch(tx *txn, names []string, now time.Time) (bool, error) {
 	progressed := false
 	var jobs []*phaseJob
+	resolving := make(chan *phaseJob, len(names))
+	var wg sync.WaitGroup
+	defer wg.Wait() // an error: the resolvers finish what they were given
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for job := range resolving { // pure: no store
+				job.resolve(d.now)
+				close(job.resolved)
+			}
+		}()
+	}
 	for _, name := range names {
 		job, moved, err := d.loadDue(tx, name, now)
 		if err != nil {
+			close(resolving)
 			return false, fmt.Errorf("game %s: %w", name, err)
 		}
 		progressed = progressed || moved
 		if job != nil {
+			job.resolved = make(chan struct{})
 			jobs = append(jobs, job)
+			resolving <- job
 		}
 	}
-	parallel(len(jobs), func(i int) { jobs[i].resolve(d.now) })
+	close(resolving)
 	for _, job := range jobs {
+		<-job.resolved
 		if err := d.applyPhase(tx, job, now); err != nil {
 			return false, fmt.Errorf("game %s: %w", job.g.Name, err)
+		}
+		if err := d.writeMails(tx, false); err != nil {
+			return false, err
 		}
 	}
 	return progressed, nil

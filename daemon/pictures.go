@@ -44,7 +44,7 @@ const drawBatch = 64
 type mailPicture struct {
 	job      pictureJob
 	filename string
-	key      string // the outbox part, named when the mails are queued
+	key      string // the outbox part, named when its first mail is written (nameParts)
 	// state and results are the position drawn, while the daemon that
 	// queued the mails has it in memory (the store has it too: job).
 	state, results []byte
@@ -137,52 +137,52 @@ func pics(p *mailPicture) []*mailPicture {
 	return []*mailPicture{p}
 }
 
-// namePictures names an outbox part for each distinct picture the mails
-// of tx carry, with its job, before they are composed; it returns them.
-func namePictures(tx *txn) ([]*mailPicture, error) {
-	var named []*mailPicture
-	for _, m := range tx.mails {
-		for _, p := range m.Pictures {
-			if p.key != "" {
-				continue
-			}
+// nameParts names the outbox part of each picture m carries (each
+// distinct picture once, with its job, when the first mail that carries it
+// is written) and puts the names in parts, the mail's holes (outboxParts),
+// in order. The pictures named go in tx.named, for the caller to draw.
+func nameParts(tx *txn, m *Outgoing, parts []store.OutboxPart) error {
+	if len(parts) != len(m.Pictures) {
+		return fmt.Errorf("mail to %v: %d pictures in %d places", m.To, len(m.Pictures), len(parts))
+	}
+	for i, p := range m.Pictures {
+		if p.key == "" {
 			job, err := json.Marshal(p.job)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if p.key, err = tx.NewPart(job); err != nil {
-				return nil, fmt.Errorf("picture %s: %w", p.filename, err)
+				return fmt.Errorf("picture %s: %w", p.filename, err)
 			}
-			named = append(named, p)
+			tx.named = append(tx.named, p)
 		}
+		parts[i].Key = p.key
 	}
-	return named, nil
+	return nil
 }
 
-// attachPictures puts a place for each picture of m in out (an image/png
-// part whose body is a hole of the composed mail), and returns the
-// outbox parts' keys, in order.
-func attachPictures(m *Outgoing, out *mailer.Outgoing) []string {
-	var keys []string
+// attachPictures puts a place for each picture of m in out: an image/png
+// part whose body is a hole of the composed mail. It reads only the
+// pictures' file names: the composers run while other mails of the
+// transaction are written (nameParts).
+func attachPictures(m *Outgoing, out *mailer.Outgoing) {
 	for _, p := range m.Pictures {
 		out.Attachments = append(out.Attachments, mailer.Attachment{
 			Filename: p.filename, ContentType: "image/png", Inline: true, Encoded: []byte{},
 		})
-		keys = append(keys, p.key)
 	}
-	return keys
 }
 
 // outboxParts turns a composed mail's holes into the outbox's parts: each
 // a picture to be made, kept as PNG bytes and put in base64 when the mail
-// is read.
-func outboxParts(c *mailer.Composed, keys []string) []store.OutboxPart {
+// is read. Their keys are put in when the mail is written (nameParts).
+func outboxParts(c *mailer.Composed) []store.OutboxPart {
 	if len(c.Holes) == 0 {
 		return nil
 	}
 	parts := make([]store.OutboxPart, len(c.Holes))
 	for i, h := range c.Holes {
-		parts[i] = store.OutboxPart{Key: keys[i], Off: h.Off, Base64: true}
+		parts[i] = store.OutboxPart{Off: h.Off, Base64: true}
 	}
 	return parts
 }

@@ -82,7 +82,7 @@ type txn struct {
 	// pictures the mails carry, one per game, phase and class of readers
 	// (pictures.go): drawn after the commit, the mails held until then.
 	pictures map[pictureKey]*mailPicture
-	named    []*mailPicture // the pictures named so far, in order (nameParts)
+	named    []*mailPicture        // the pictures named so far, in order (nameParts)
 	statuses map[string]statusMemo // by game (memo.go)
 }
 

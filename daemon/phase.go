@@ -113,6 +113,9 @@ type phaseJob struct {
 	st   adjudicator.Status
 	err  error
 	dur  time.Duration
+	// position is the position after the phase for its results
+	// (positionText), made here rather than in the transaction.
+	position string
 	// resolved is closed once out, st, err and dur are set (processBatch).
 	resolved chan struct{}
 }
@@ -238,6 +241,9 @@ func (j *phaseJob) resolve(now func() time.Time) {
 	if j.err == nil {
 		j.st, j.err = j.e.Status(j.out.Next)
 	}
+	if j.err == nil {
+		j.position = positionText(j.e, j.st)
+	}
 }
 
 // seedOf is the seed of g's open phase: the one it was opened with or, for
@@ -279,7 +285,7 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 	rec := store.PhaseRecord{
 		Phase: g.Phase, PhaseID: g.PhaseID, Title: g.PhaseTitle, Seed: job.seed, Deadline: g.Deadline,
 		Processed: now.UTC(), Late: late, StateBefore: job.state, StateAfter: out.Next, Orders: job.ords,
-		Public: out.Report.Public, Position: positionText(job.e, st), Private: out.Report.Private, Data: out.Report.Data, Open: &job.open,
+		Public: out.Report.Public, Position: job.position, Private: out.Report.Private, Data: out.Report.Data, Open: &job.open,
 	}
 	if err := tx.PutPhase(g.Name, rec); err != nil {
 		return err
@@ -614,9 +620,12 @@ func (d *Daemon) remind(now time.Time) error {
 	if horizon == 0 {
 		return nil
 	}
+	// Not the games due already (before now's second): their deadline
+	// has passed, so nobody is reminded of it (remindGame), and a burst of
+	// deadlines would read each of them once more for nothing.
 	var names []string
 	if err := d.db.View(func(tx *store.Tx) error {
-		names = tx.Due(now.Add(horizon), 0)
+		names = tx.DueBetween(now, now.Add(horizon))
 		return nil
 	}); err != nil {
 		return err

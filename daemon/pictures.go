@@ -220,26 +220,39 @@ func (d *Daemon) drawPictures(pics []*mailPicture) error {
 	for len(pics) > 0 {
 		batch := pics[:min(drawBatch, len(pics))]
 		pics = pics[len(batch):]
-		if err := d.storePictures(batch, d.makePictures(batch)); err != nil {
+		made, err := d.makePictures(batch)
+		if err != nil {
+			return err
+		}
+		if err := d.storePictures(batch, made); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// makePictures draws pics on every core.
-func (d *Daemon) makePictures(pics []*mailPicture) [][]byte {
-	made := make([][]byte, len(pics))
-	parallel(len(pics), func(i int) { made[i] = d.makePicture(pics[i]) })
-	return made
+// makePictures draws pics on every core, each sealed for the store where
+// it is drawn (store.SealPart), not in the transaction that stores them:
+// the write lock is held for less time, and the burst's next batch waits
+// less for it.
+func (d *Daemon) makePictures(pics []*mailPicture) ([]store.SealedPart, error) {
+	made := make([]store.SealedPart, len(pics))
+	errs := make([]error, len(pics))
+	parallel(len(pics), func(i int) { made[i], errs[i] = d.db.SealPart(d.makePicture(pics[i])) })
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("picture %s: %w", pics[i].job.File, err)
+		}
+	}
+	return made, nil
 }
 
 // storePictures stores the pictures made of pics in one transaction,
 // which lets their mails go.
-func (d *Daemon) storePictures(pics []*mailPicture, made [][]byte) error {
+func (d *Daemon) storePictures(pics []*mailPicture, made []store.SealedPart) error {
 	err := d.db.Update(func(tx *store.Tx) error {
 		for i, p := range pics {
-			if err := tx.PutPart(p.key, made[i]); err != nil {
+			if err := tx.PutSealedPart(p.key, made[i]); err != nil {
 				return fmt.Errorf("picture %s: %w", p.job.File, err)
 			}
 		}
@@ -279,7 +292,7 @@ type pictureLine struct {
 
 type madeBatch struct {
 	pics []*mailPicture
-	png  [][]byte
+	png  []store.SealedPart
 }
 
 // storeAhead is how many drawBatches of pictures may wait to be stored.
@@ -333,7 +346,12 @@ func (l *pictureLine) draw(in <-chan []*mailPicture, made chan<- madeBatch) {
 		for len(pics) > 0 && !l.fails.Load() {
 			batch := pics[:min(drawBatch, len(pics))]
 			pics = pics[len(batch):]
-			made <- madeBatch{batch, l.d.makePictures(batch)}
+			png, err := l.d.makePictures(batch)
+			if err != nil {
+				l.fail(err)
+				continue
+			}
+			made <- madeBatch{batch, png}
 		}
 	}
 }
@@ -343,8 +361,7 @@ func (l *pictureLine) store(made <-chan madeBatch) {
 	for b := range made {
 		// What is drawn by the time the lock is ours goes in one
 		// transaction, up to about drawBatch pictures (a transaction
-		// holds its pictures three times: made, sealed and in its
-		// pages).
+		// holds its pictures twice: sealed, and in its pages).
 		pics, png := b.pics, b.png
 	more:
 		for len(pics) < drawBatch {

@@ -142,6 +142,7 @@ func (d *Daemon) processBatch(tx *txn, names []string, now time.Time) (bool, err
 			}
 		}()
 	}
+	tx.PrefetchGames(names) // decoded on every core, before the resolvers start
 	for _, name := range names {
 		job, moved, err := d.loadDue(tx, name, now)
 		if err != nil {

@@ -133,11 +133,12 @@ func (tx *Tx) EnqueueMail(m OutboxMessage) (uint64, error) {
 		return 0, errors.New("enqueue mail: message id, recipients and body are required")
 	}
 	ids := tx.bucket(bucketOutboxMsgID)
-	var st OutboxStatus
-	if err := getJSON(ids, []byte(m.MessageID), &st); err == nil {
+	if ids.Get([]byte(m.MessageID)) != nil { // seen before (a new one is not: no error made for it)
+		var st OutboxStatus
+		if err := getJSON(ids, []byte(m.MessageID), &st); err != nil {
+			return 0, err
+		}
 		return st.ID, fmt.Errorf("enqueue mail <%s>: %s: %w", m.MessageID, st.State, ErrDuplicateMessageID)
-	} else if !errors.Is(err, ErrNotFound) {
-		return 0, err
 	}
 	ob := tx.bucket(bucketOutbox)
 	id, err := ob.NextSequence()

@@ -1,9 +1,12 @@
 package daemon
 
 import (
+	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"mime/quotedprintable"
 	"net/mail"
 	"runtime"
 	"strings"
@@ -41,6 +44,11 @@ type Outgoing struct {
 	// Grey is set on grey press (press.go): the sender it claims, which
 	// VERIFY then says it does not vouch for.
 	Grey string
+	// Shared, when set, is the beginning of Text (whole lines) that other
+	// mails say word for word (a phase's public results, in every results
+	// mail of the game): the outbox keeps it once for them all, as a part
+	// (sharedPart). The mail's bytes are the same either way.
+	Shared string
 
 	composed *composedMail // while it is composed (writeMails)
 
@@ -304,5 +312,55 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 	if err != nil {
 		return store.OutboxMessage{}, fmt.Errorf("compose mail to %v: %w", m.To, err)
 	}
-	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: c.Raw, Parts: outboxParts(c), Queued: now.UTC()}, nil
+	raw, parts := sharedPart(m, c.Raw, outboxParts(c))
+	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: raw, Parts: parts, Queued: now.UTC()}, nil
+}
+
+// minShared is the least Shared text kept as a part of its own.
+const minShared = 512
+
+// sharedPart cuts the text m shares with other mails (Outgoing.Shared),
+// as the composed mail raw holds it, out of raw and into a part of its
+// own, first among parts (the pictures' holes, after the text, move up):
+// an outbox part is kept once for every mail that carries it, named by a
+// hash of its bytes. The bytes are looked for as the text's transfer
+// encoding makes them (quoted-printable, line by line, or as they are);
+// when they are not found, or m shares nothing, raw and parts come back
+// as they are. Either way the mail reads back (store.OutboxMail) byte for
+// byte as composed.
+func sharedPart(m *Outgoing, raw []byte, parts []store.OutboxPart) ([]byte, []store.OutboxPart) {
+	sh := m.Shared
+	if len(sh) < minShared || !strings.HasSuffix(sh, "\n") || !strings.HasPrefix(m.Text, sh) {
+		return raw, parts
+	}
+	lines := []byte(crlfLines(sh))
+	var qp bytes.Buffer
+	w := quotedprintable.NewWriter(&qp)
+	w.Write(lines)
+	w.Close()
+	for _, enc := range [][]byte{qp.Bytes(), lines} {
+		off := bytes.Index(raw, enc)
+		if off < 0 || (len(parts) > 0 && parts[0].Off < off+len(enc)) {
+			continue
+		}
+		cut := make([]byte, 0, len(raw)-len(enc))
+		cut = append(append(cut, raw[:off]...), raw[off+len(enc):]...)
+		sum := sha256.Sum256(enc)
+		shared := store.OutboxPart{Key: "text/" + m.Game + "/" + hex.EncodeToString(sum[:16]), Off: off, Data: enc}
+		out := append(make([]store.OutboxPart, 0, len(parts)+1), shared)
+		for _, p := range parts {
+			p.Off -= len(enc)
+			out = append(out, p)
+		}
+		return cut, out
+	}
+	return raw, parts
+}
+
+// crlfLines ends every line of s with CRLF, as a composed mail's text
+// has it.
+func crlfLines(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.ReplaceAll(s, "\n", "\r\n")
 }

@@ -475,6 +475,13 @@ func seniorOf(g *store.Game, power string) string {
 // engine's public report, the reader's private part, and (while the game
 // goes on) the next phase with its deadline in the reader's zone.
 func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private string, p *store.Player) string {
+	return resultsPublic(g, rec) + d.resultsOwn(g, private, p)
+}
+
+// resultsPublic is the part of the results every reader gets alike, the
+// beginning of every results mail of the phase: the lateness, the
+// engine's public report, and the game's own late note.
+func resultsPublic(g *store.Game, rec *store.PhaseRecord) string {
 	var b strings.Builder
 	if rec.Late {
 		fmt.Fprintf(&b, "Note: I processed this phase late (deadline %s, processed %s). Sorry for the delay.\n\n",
@@ -483,6 +490,13 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 	b.WriteString(strings.TrimRight(rec.Public+rec.Position, "\n"))
 	b.WriteString("\n")
 	b.WriteString(lateNote(g, rec)) // grace.go: public, before the reader's own part
+	return b.String()
+}
+
+// resultsOwn is the rest of one reader's results: their private part and
+// the next deadline in their zone.
+func (d *Daemon) resultsOwn(g *store.Game, private string, p *store.Player) string {
+	var b strings.Builder
 	if private != "" {
 		b.WriteString("\n--- for you only ---\n")
 		b.WriteString(strings.TrimRight(private, "\n"))
@@ -496,28 +510,37 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 
 // publishResults mails a processed phase's results: each diplomat gets the
 // public part with their power's private part, observers the public part,
-// the GM a copy.
+// the GM a copy. The public part begins every one of them, and is kept
+// once in the outbox for all (Outgoing.Shared).
 func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) error {
 	subject := fmt.Sprintf("[%s] %s — results", g.Name, rec.Title)
+	shared := resultsPublic(g, rec)
+	first := len(tx.mails)
 	for i := range g.Players {
 		p := &g.Players[i]
 		if p.Left {
 			continue
 		}
-		text := d.resultsText(g, rec, rec.Private[p.Power], p)
+		text := shared + d.resultsOwn(g, rec.Private[p.Power], p)
 		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
 			Pictures: tx.resultsPicture(g, rec, p.Power)}); err != nil {
 			return err
 		}
 	}
-	public := d.resultsText(g, rec, "", nil)
+	public := shared + d.resultsOwn(g, "", nil)
 	for _, o := range g.Observers {
 		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: public, ReplyToken: o.Token, Game: g.Name, Phase: g.PhaseID,
 			Pictures: tx.resultsPicture(g, rec, "")}); err != nil {
 			return err
 		}
 	}
-	return d.gmCopy(tx, g, subject, public, tx.resultsPicture(g, rec, "")...)
+	if err := d.gmCopy(tx, g, subject, public, tx.resultsPicture(g, rec, "")...); err != nil {
+		return err
+	}
+	for _, m := range tx.mails[first:] {
+		m.Shared = shared
+	}
+	return nil
 }
 
 // publish mails an announcement to every diplomat and observer, and the GM.

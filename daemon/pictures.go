@@ -139,11 +139,18 @@ func pics(p *mailPicture) []*mailPicture {
 
 // nameParts names the outbox part of each picture m carries (each
 // distinct picture once, with its job, when the first mail that carries it
-// is written) and puts the names in parts, the mail's holes (outboxParts),
-// in order. The pictures named go in tx.named, for the caller to draw.
+// is written) and puts the names in parts, in the mail's holes
+// (outboxParts: the parts not named yet), in order. The pictures named go
+// in tx.named, for the caller to draw.
 func nameParts(tx *txn, m *Outgoing, parts []store.OutboxPart) error {
-	if len(parts) != len(m.Pictures) {
-		return fmt.Errorf("mail to %v: %d pictures in %d places", m.To, len(m.Pictures), len(parts))
+	var holes []int
+	for i, p := range parts {
+		if p.Key == "" {
+			holes = append(holes, i)
+		}
+	}
+	if len(holes) != len(m.Pictures) {
+		return fmt.Errorf("mail to %v: %d pictures in %d places", m.To, len(m.Pictures), len(holes))
 	}
 	for i, p := range m.Pictures {
 		if p.key == "" {
@@ -156,7 +163,7 @@ func nameParts(tx *txn, m *Outgoing, parts []store.OutboxPart) error {
 			}
 			tx.named = append(tx.named, p)
 		}
-		parts[i].Key = p.key
+		parts[holes[i]].Key = p.key
 	}
 	return nil
 }

@@ -23,8 +23,9 @@ import (
 //	outbox-msgid  Message-ID → OutboxStatus as JSON: queued, sent or failed
 //	outbox-failed id (u64) → OutboxMessage as JSON (kept for the GM)
 //	outbox-parts  part key → the bytes of a part many mails carry alike (a
-//	              picture sent to every player of a game), sealed: stored
-//	              once, spliced into each mail's Raw when it is read
+//	              picture sent to every player of a game, the public
+//	              results at the top of each of their reports), sealed:
+//	              stored once, spliced into each mail's Raw when it is read
 //	outbox-part-refs part key → how many mails of the outbox carry it (u64);
 //	              the part goes with the last of them
 //	outbox-part-jobs part key → what its maker needs to make a part not made

@@ -46,9 +46,10 @@ type Outgoing struct {
 	Grey string
 	// Shared, when set, is the beginning of Text (whole lines) that other
 	// mails say word for word (a phase's public results, in every results
-	// mail of the game): the outbox keeps it once for them all, as a part
-	// (sharedPart). The mail's bytes are the same either way.
-	Shared string
+	// mail of the game), one value for them all: the outbox keeps it once
+	// for them all, as a part (sharedPart). The mail's bytes are the same
+	// either way.
+	Shared *sharedText
 
 	composed *composedMail // while it is composed (writeMails)
 
@@ -319,6 +320,34 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 // minShared is the least Shared text kept as a part of its own.
 const minShared = 512
 
+// sharedText is the text several mails begin with (Outgoing.Shared),
+// with its encodings, made once for them all by the first composer that
+// needs them.
+type sharedText struct {
+	text string
+	once sync.Once
+	encs [][]byte // as quoted-printable lines, and as lines as they are
+	sums []string // a hash of each, naming its part
+}
+
+func newSharedText(text string) *sharedText { return &sharedText{text: text} }
+
+func (sh *sharedText) encodings() ([][]byte, []string) {
+	sh.once.Do(func() {
+		lines := []byte(crlfLines(sh.text))
+		var qp bytes.Buffer
+		w := quotedprintable.NewWriter(&qp)
+		w.Write(lines)
+		w.Close()
+		sh.encs = [][]byte{qp.Bytes(), lines}
+		for _, enc := range sh.encs {
+			sum := sha256.Sum256(enc)
+			sh.sums = append(sh.sums, hex.EncodeToString(sum[:16]))
+		}
+	})
+	return sh.encs, sh.sums
+}
+
 // sharedPart cuts the text m shares with other mails (Outgoing.Shared),
 // as the composed mail raw holds it, out of raw and into a part of its
 // own, first among parts (the pictures' holes, after the text, move up):
@@ -330,24 +359,18 @@ const minShared = 512
 // byte as composed.
 func sharedPart(m *Outgoing, raw []byte, parts []store.OutboxPart) ([]byte, []store.OutboxPart) {
 	sh := m.Shared
-	if len(sh) < minShared || !strings.HasSuffix(sh, "\n") || !strings.HasPrefix(m.Text, sh) {
+	if sh == nil || len(sh.text) < minShared || !strings.HasSuffix(sh.text, "\n") || !strings.HasPrefix(m.Text, sh.text) {
 		return raw, parts
 	}
-	lines := []byte(crlfLines(sh))
-	var qp bytes.Buffer
-	w := quotedprintable.NewWriter(&qp)
-	w.Write(lines)
-	w.Close()
-	for _, enc := range [][]byte{qp.Bytes(), lines} {
+	encs, sums := sh.encodings()
+	for i, enc := range encs {
 		off := bytes.Index(raw, enc)
 		if off < 0 || (len(parts) > 0 && parts[0].Off < off+len(enc)) {
 			continue
 		}
 		cut := make([]byte, 0, len(raw)-len(enc))
 		cut = append(append(cut, raw[:off]...), raw[off+len(enc):]...)
-		sum := sha256.Sum256(enc)
-		shared := store.OutboxPart{Key: "text/" + m.Game + "/" + hex.EncodeToString(sum[:16]), Off: off, Data: enc}
-		out := append(make([]store.OutboxPart, 0, len(parts)+1), shared)
+		out := append(make([]store.OutboxPart, 0, len(parts)+1), store.OutboxPart{Key: "text/" + m.Game + "/" + sums[i], Off: off, Data: enc})
 		for _, p := range parts {
 			p.Off -= len(enc)
 			out = append(out, p)

@@ -537,8 +537,9 @@ func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) 
 	if err := d.gmCopy(tx, g, subject, public, tx.resultsPicture(g, rec, "")...); err != nil {
 		return err
 	}
+	sh := newSharedText(shared)
 	for _, m := range tx.mails[first:] {
-		m.Shared = shared
+		m.Shared = sh
 	}
 	return nil
 }

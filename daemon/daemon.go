@@ -71,6 +71,13 @@ type Options struct {
 	Logger *slog.Logger
 	// Kick tells the sender there is mail to send (after commit).
 	Kick func()
+	// DeferPictures is for measurement only (the deadline burst's
+	// benchmark of the adjudication alone): a Tick commits results with
+	// their mails held for their pictures, as always, but draws none of
+	// them. The mails stay held (none leaves without its picture) until a
+	// daemon without DeferPictures Ticks and draws what is missing
+	// (drawPending). A real daemon never sets it.
+	DeferPictures bool
 }
 
 // Daemon is the game master.

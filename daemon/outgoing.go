@@ -1,11 +1,16 @@
 package daemon
 
 import (
+	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"mime/quotedprintable"
 	"net/mail"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"pbemd/mailer"
@@ -39,6 +44,14 @@ type Outgoing struct {
 	// Grey is set on grey press (press.go): the sender it claims, which
 	// VERIFY then says it does not vouch for.
 	Grey string
+	// Shared, when set, is the beginning of Text (whole lines) that other
+	// mails say word for word (a phase's public results, in every results
+	// mail of the game), one value for them all: the outbox keeps it once
+	// for them all, as a part (sharedPart). The mail's bytes are the same
+	// either way.
+	Shared *sharedText
+
+	composed *composedMail // while it is composed (writeMails)
 
 	From    string // our address
 	ReplyTo string // our address with the token
@@ -70,18 +83,22 @@ func newCode() string {
 // a mail leaves if and only if what caused it is committed.
 type txn struct {
 	*store.Tx
-	mails []*Outgoing // sent by the work so far, queued at its end
+	mails []*Outgoing // sent by the work so far, queued in order (writeMails)
+	// handed and written count the mails handed to the composers and
+	// those written to the outbox (writeMails).
+	handed, written int
+	composer        *composer
 	// pictures the mails carry, one per game, phase and class of readers
 	// (pictures.go): drawn after the commit, the mails held until then.
 	pictures map[pictureKey]*mailPicture
+	named    []*mailPicture        // the pictures named so far, in order (nameParts)
 	statuses map[string]statusMemo // by game (memo.go)
 }
 
-// update runs fn in one write transaction. When fn is done, the mails it
-// sent are composed on every core (a deadline burst sends thousands) and
-// queued in order, in the same transaction; once it is committed the
-// sender is told, and the pictures its mails wait for are drawn
-// (pictures.go).
+// update runs fn in one write transaction. The mails it sends are
+// composed on every core (a deadline burst sends thousands) and queued in
+// order, in the same transaction; once it is committed the sender is
+// told, and the pictures its mails wait for are drawn (pictures.go).
 func (d *Daemon) update(fn func(tx *txn) error) error {
 	pics, err := d.updateHeld(fn)
 	if err == nil && len(pics) > 0 {
@@ -100,13 +117,16 @@ func (d *Daemon) updateHeld(fn func(tx *txn) error) (pics []*mailPicture, err er
 	queued := 0
 	err = d.db.Update(func(stx *store.Tx) error {
 		tx := &txn{Tx: stx}
+		defer tx.stopComposing()
 		if err := fn(tx); err != nil {
 			return err
 		}
 		queued = len(tx.mails)
-		var err error
-		pics, err = d.queue(tx)
-		return err
+		if err := d.writeMails(tx, true); err != nil {
+			return err
+		}
+		pics = tx.named
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -117,43 +137,101 @@ func (d *Daemon) updateHeld(fn func(tx *txn) error) (pics []*mailPicture, err er
 	return pics, nil
 }
 
-// queue composes the mails of tx in parallel and writes them in order; it
-// returns the pictures they wait for.
-func (d *Daemon) queue(tx *txn) ([]*mailPicture, error) {
-	obs := make([]store.OutboxMessage, len(tx.mails))
-	errs := make([]error, len(tx.mails))
-	now := d.now()
-	pics, err := namePictures(tx)
-	if err != nil {
-		return nil, err
+// writeMails hands the mails tx has sent since the last call to the
+// composers, which compose and seal them on every core, and writes to
+// the outbox, in the order they were sent, those composed: every one
+// (waiting for them) when all is set, else those ready now, so that the
+// work of the transaction may go on while the rest are composed (a
+// deadline burst writes each game's reports while the next games are
+// applied). The pictures they carry are named as they are written.
+func (d *Daemon) writeMails(tx *txn, all bool) error {
+	if tx.handed < len(tx.mails) {
+		now, c := d.now(), tx.composing()
+		for _, m := range tx.mails[tx.handed:] {
+			m.composed = &composedMail{now: now, done: make(chan struct{})}
+			c.work <- m
+		}
+		tx.handed = len(tx.mails)
 	}
-	// A chunk at a time, each mail's text and bytes let go once written:
-	// the store keeps only the sealed copy until the commit.
-	for start := 0; start < len(tx.mails); start += composeChunk {
-		chunk := tx.mails[start:min(start+composeChunk, len(tx.mails))]
-		parallel(len(chunk), func(i int) {
-			obs[start+i], errs[start+i] = compose(chunk[i], now)
-			if errs[start+i] == nil { // sealed here, on every core, not in write
-				errs[start+i] = tx.SealRaw(&obs[start+i])
+	for ; tx.written < tx.handed; tx.written++ {
+		m := tx.mails[tx.written]
+		if !all {
+			select {
+			case <-m.composed.done:
+			default:
+				return nil
 			}
-			chunk[i].Text = ""
-		})
-		for i, m := range chunk {
-			if errs[start+i] != nil {
-				return nil, errs[start+i]
-			}
-			if err := d.write(tx.Tx, m, obs[start+i]); err != nil {
-				return nil, err
-			}
-			obs[start+i] = store.OutboxMessage{}
+		}
+		<-m.composed.done
+		if m.composed.err != nil {
+			return m.composed.err
+		}
+		ob := m.composed.ob
+		m.composed = nil // written: the store keeps only the sealed copy until the commit
+		if err := nameParts(tx, m, ob.Parts); err != nil {
+			return err
+		}
+		if err := d.write(tx.Tx, m, ob); err != nil {
+			return err
 		}
 	}
-	return pics, nil
+	return nil
 }
 
-// composeChunk is how many mails are composed at once (on every core)
-// before they are written.
-const composeChunk = 256
+// composedMail is a mail handed to the composers: what they made of it,
+// once done is closed.
+type composedMail struct {
+	now  time.Time // the mail's Date and when it is queued
+	done chan struct{}
+	ob   store.OutboxMessage // sealed (store.SealRaw)
+	err  error
+}
+
+// A composer composes and seals the mails of one transaction on every
+// core: the mails handed to it (writeMails) belong to it until done, and
+// it reads nothing else of the transaction but the store's key.
+type composer struct {
+	work chan *Outgoing
+	wg   sync.WaitGroup
+}
+
+// composeAhead is how many mails may wait for a composer.
+const composeAhead = 1024
+
+// composing returns the composers of tx, started on first use.
+func (tx *txn) composing() *composer {
+	if tx.composer != nil {
+		return tx.composer
+	}
+	c := &composer{work: make(chan *Outgoing, composeAhead)}
+	stx := tx.Tx
+	for range runtime.GOMAXPROCS(0) {
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			for m := range c.work {
+				cm := m.composed
+				cm.ob, cm.err = compose(m, cm.now)
+				if cm.err == nil { // sealed here, on every core, not in write
+					cm.err = stx.SealRaw(&cm.ob)
+				}
+				m.Text = "" // composed: let it go
+				close(cm.done)
+			}
+		}()
+	}
+	tx.composer = c
+	return c
+}
+
+// stopComposing lets the composers of tx go once they are done.
+func (tx *txn) stopComposing() {
+	if tx.composer != nil {
+		close(tx.composer.work)
+		tx.composer.wg.Wait()
+		tx.composer = nil
+	}
+}
 
 // send stamps a mail with its Message-ID and verification code and puts it
 // among the mails of tx, which queues it with its code when the work of
@@ -207,7 +285,8 @@ func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage) error 
 }
 
 // compose turns an outgoing mail into the outbox record that the sender
-// delivers. It is pure (no store), so a batch composes on every core.
+// delivers, its parts not named yet (nameParts). It is pure (no store),
+// so a batch composes on every core.
 func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 	out := &mailer.Outgoing{
 		From:       mail.Address{Name: "pbemd game master", Address: m.From},
@@ -229,10 +308,82 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 	if m.Alert {
 		out.Headers = append(out.Headers, mailer.HeaderField{Key: AlertHeader, Value: "yes"})
 	}
-	keys := attachPictures(m, out)
+	attachPictures(m, out)
 	c, err := mailer.Compose(out)
 	if err != nil {
 		return store.OutboxMessage{}, fmt.Errorf("compose mail to %v: %w", m.To, err)
 	}
-	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: c.Raw, Parts: outboxParts(c, keys), Queued: now.UTC()}, nil
+	raw, parts := sharedPart(m, c.Raw, outboxParts(c))
+	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: raw, Parts: parts, Queued: now.UTC()}, nil
+}
+
+// minShared is the least Shared text kept as a part of its own.
+const minShared = 512
+
+// sharedText is the text several mails begin with (Outgoing.Shared),
+// with its encodings, made once for them all by the first composer that
+// needs them.
+type sharedText struct {
+	text string
+	once sync.Once
+	encs [][]byte // as quoted-printable lines, and as lines as they are
+	sums []string // a hash of each, naming its part
+}
+
+func newSharedText(text string) *sharedText { return &sharedText{text: text} }
+
+func (sh *sharedText) encodings() ([][]byte, []string) {
+	sh.once.Do(func() {
+		lines := []byte(crlfLines(sh.text))
+		var qp bytes.Buffer
+		w := quotedprintable.NewWriter(&qp)
+		w.Write(lines)
+		w.Close()
+		sh.encs = [][]byte{qp.Bytes(), lines}
+		for _, enc := range sh.encs {
+			sum := sha256.Sum256(enc)
+			sh.sums = append(sh.sums, hex.EncodeToString(sum[:16]))
+		}
+	})
+	return sh.encs, sh.sums
+}
+
+// sharedPart cuts the text m shares with other mails (Outgoing.Shared),
+// as the composed mail raw holds it, out of raw and into a part of its
+// own, first among parts (the pictures' holes, after the text, move up):
+// an outbox part is kept once for every mail that carries it, named by a
+// hash of its bytes. The bytes are looked for as the text's transfer
+// encoding makes them (quoted-printable, line by line, or as they are);
+// when they are not found, or m shares nothing, raw and parts come back
+// as they are. Either way the mail reads back (store.OutboxMail) byte for
+// byte as composed.
+func sharedPart(m *Outgoing, raw []byte, parts []store.OutboxPart) ([]byte, []store.OutboxPart) {
+	sh := m.Shared
+	if sh == nil || len(sh.text) < minShared || !strings.HasSuffix(sh.text, "\n") || !strings.HasPrefix(m.Text, sh.text) {
+		return raw, parts
+	}
+	encs, sums := sh.encodings()
+	for i, enc := range encs {
+		off := bytes.Index(raw, enc)
+		if off < 0 || (len(parts) > 0 && parts[0].Off < off+len(enc)) {
+			continue
+		}
+		cut := make([]byte, 0, len(raw)-len(enc))
+		cut = append(append(cut, raw[:off]...), raw[off+len(enc):]...)
+		out := append(make([]store.OutboxPart, 0, len(parts)+1), store.OutboxPart{Key: "text/" + m.Game + "/" + sums[i], Off: off, Data: enc})
+		for _, p := range parts {
+			p.Off -= len(enc)
+			out = append(out, p)
+		}
+		return cut, out
+	}
+	return raw, parts
+}
+
+// crlfLines ends every line of s with CRLF, as a composed mail's text
+// has it.
+func crlfLines(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.ReplaceAll(s, "\n", "\r\n")
 }

@@ -40,8 +40,10 @@ func (d *Daemon) Tick(ctx context.Context) error {
 	// first. Then each batch of due games has its results committed, their
 	// mails held, and its pictures drawn outside the write transaction
 	// (mail is handled meanwhile); the mails go as the pictures are stored.
-	if err := d.drawPending(); err != nil {
-		return err
+	if !d.opt.DeferPictures {
+		if err := d.drawPending(); err != nil {
+			return err
+		}
 	}
 	return d.processDue(ctx, now)
 }
@@ -82,6 +84,9 @@ func (d *Daemon) processDue(ctx context.Context, now time.Time) (err error) {
 			if err != nil {
 				return err
 			}
+			if d.opt.DeferPictures {
+				continue // measurement only: held for the next Tick (Options)
+			}
 			if err := line.add(pics); err != nil {
 				return err
 			}
@@ -108,29 +113,57 @@ type phaseJob struct {
 	st   adjudicator.Status
 	err  error
 	dur  time.Duration
+	// position is the position after the phase for its results
+	// (positionText), made here rather than in the transaction.
+	position string
+	// resolved is closed once out, st, err and dur are set (processBatch).
+	resolved chan struct{}
 }
 
 // processBatch processes the due games of one transaction: it reads them,
-// resolves their phases on every core, then writes the results. The write
-// lock of the transaction is held throughout, so no mail can change a game
-// between the read and the write.
+// resolves their phases on every core as they are read, writes the
+// results in order as they are resolved, and each game's mails while the
+// next games are written (writeMails). The write lock of the transaction
+// is held throughout, so no mail can change a game between the read and
+// the write.
 func (d *Daemon) processBatch(tx *txn, names []string, now time.Time) (bool, error) {
 	progressed := false
 	var jobs []*phaseJob
+	resolving := make(chan *phaseJob, len(names))
+	var wg sync.WaitGroup
+	defer wg.Wait() // an error: the resolvers finish what they were given
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for job := range resolving { // pure: no store
+				job.resolve(d.now)
+				close(job.resolved)
+			}
+		}()
+	}
+	tx.PrefetchGames(names) // decoded on every core, before the resolvers start
 	for _, name := range names {
 		job, moved, err := d.loadDue(tx, name, now)
 		if err != nil {
+			close(resolving)
 			return false, fmt.Errorf("game %s: %w", name, err)
 		}
 		progressed = progressed || moved
 		if job != nil {
+			job.resolved = make(chan struct{})
 			jobs = append(jobs, job)
+			resolving <- job
 		}
 	}
-	parallel(len(jobs), func(i int) { jobs[i].resolve(d.now) })
+	close(resolving)
 	for _, job := range jobs {
+		<-job.resolved
 		if err := d.applyPhase(tx, job, now); err != nil {
 			return false, fmt.Errorf("game %s: %w", job.g.Name, err)
+		}
+		if err := d.writeMails(tx, false); err != nil {
+			return false, err
 		}
 	}
 	return progressed, nil
@@ -209,6 +242,9 @@ func (j *phaseJob) resolve(now func() time.Time) {
 	if j.err == nil {
 		j.st, j.err = j.e.Status(j.out.Next)
 	}
+	if j.err == nil {
+		j.position = positionText(j.e, j.st)
+	}
 }
 
 // seedOf is the seed of g's open phase: the one it was opened with or, for
@@ -250,7 +286,7 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 	rec := store.PhaseRecord{
 		Phase: g.Phase, PhaseID: g.PhaseID, Title: g.PhaseTitle, Seed: job.seed, Deadline: g.Deadline,
 		Processed: now.UTC(), Late: late, StateBefore: job.state, StateAfter: out.Next, Orders: job.ords,
-		Public: out.Report.Public, Position: positionText(job.e, st), Private: out.Report.Private, Data: out.Report.Data, Open: &job.open,
+		Public: out.Report.Public, Position: job.position, Private: out.Report.Private, Data: out.Report.Data, Open: &job.open,
 	}
 	if err := tx.PutPhase(g.Name, rec); err != nil {
 		return err
@@ -439,6 +475,13 @@ func seniorOf(g *store.Game, power string) string {
 // engine's public report, the reader's private part, and (while the game
 // goes on) the next phase with its deadline in the reader's zone.
 func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private string, p *store.Player) string {
+	return resultsPublic(g, rec) + d.resultsOwn(g, private, p)
+}
+
+// resultsPublic is the part of the results every reader gets alike, the
+// beginning of every results mail of the phase: the lateness, the
+// engine's public report, and the game's own late note.
+func resultsPublic(g *store.Game, rec *store.PhaseRecord) string {
 	var b strings.Builder
 	if rec.Late {
 		fmt.Fprintf(&b, "Note: I processed this phase late (deadline %s, processed %s). Sorry for the delay.\n\n",
@@ -447,6 +490,13 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 	b.WriteString(strings.TrimRight(rec.Public+rec.Position, "\n"))
 	b.WriteString("\n")
 	b.WriteString(lateNote(g, rec)) // grace.go: public, before the reader's own part
+	return b.String()
+}
+
+// resultsOwn is the rest of one reader's results: their private part and
+// the next deadline in their zone.
+func (d *Daemon) resultsOwn(g *store.Game, private string, p *store.Player) string {
+	var b strings.Builder
 	if private != "" {
 		b.WriteString("\n--- for you only ---\n")
 		b.WriteString(strings.TrimRight(private, "\n"))
@@ -460,28 +510,38 @@ func (d *Daemon) resultsText(g *store.Game, rec *store.PhaseRecord, private stri
 
 // publishResults mails a processed phase's results: each diplomat gets the
 // public part with their power's private part, observers the public part,
-// the GM a copy.
+// the GM a copy. The public part begins every one of them, and is kept
+// once in the outbox for all (Outgoing.Shared).
 func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) error {
 	subject := fmt.Sprintf("[%s] %s — results", g.Name, rec.Title)
+	shared := resultsPublic(g, rec)
+	first := len(tx.mails)
 	for i := range g.Players {
 		p := &g.Players[i]
 		if p.Left {
 			continue
 		}
-		text := d.resultsText(g, rec, rec.Private[p.Power], p)
+		text := shared + d.resultsOwn(g, rec.Private[p.Power], p)
 		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
 			Pictures: tx.resultsPicture(g, rec, p.Power)}); err != nil {
 			return err
 		}
 	}
-	public := d.resultsText(g, rec, "", nil)
+	public := shared + d.resultsOwn(g, "", nil)
 	for _, o := range g.Observers {
 		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: public, ReplyToken: o.Token, Game: g.Name, Phase: g.PhaseID,
 			Pictures: tx.resultsPicture(g, rec, "")}); err != nil {
 			return err
 		}
 	}
-	return d.gmCopy(tx, g, subject, public, tx.resultsPicture(g, rec, "")...)
+	if err := d.gmCopy(tx, g, subject, public, tx.resultsPicture(g, rec, "")...); err != nil {
+		return err
+	}
+	sh := newSharedText(shared)
+	for _, m := range tx.mails[first:] {
+		m.Shared = sh
+	}
+	return nil
 }
 
 // publish mails an announcement to every diplomat and observer, and the GM.
@@ -585,9 +645,12 @@ func (d *Daemon) remind(now time.Time) error {
 	if horizon == 0 {
 		return nil
 	}
+	// Not the games due already (before now's second): their deadline
+	// has passed, so nobody is reminded of it (remindGame), and a burst of
+	// deadlines would read each of them once more for nothing.
 	var names []string
 	if err := d.db.View(func(tx *store.Tx) error {
-		names = tx.Due(now.Add(horizon), 0)
+		names = tx.DueBetween(now, now.Add(horizon))
 		return nil
 	}); err != nil {
 		return err

@@ -44,7 +44,7 @@ const drawBatch = 64
 type mailPicture struct {
 	job      pictureJob
 	filename string
-	key      string // the outbox part, named when the mails are queued
+	key      string // the outbox part, named when its first mail is written (nameParts)
 	// state and results are the position drawn, while the daemon that
 	// queued the mails has it in memory (the store has it too: job).
 	state, results []byte
@@ -137,52 +137,59 @@ func pics(p *mailPicture) []*mailPicture {
 	return []*mailPicture{p}
 }
 
-// namePictures names an outbox part for each distinct picture the mails
-// of tx carry, with its job, before they are composed; it returns them.
-func namePictures(tx *txn) ([]*mailPicture, error) {
-	var named []*mailPicture
-	for _, m := range tx.mails {
-		for _, p := range m.Pictures {
-			if p.key != "" {
-				continue
-			}
-			job, err := json.Marshal(p.job)
-			if err != nil {
-				return nil, err
-			}
-			if p.key, err = tx.NewPart(job); err != nil {
-				return nil, fmt.Errorf("picture %s: %w", p.filename, err)
-			}
-			named = append(named, p)
+// nameParts names the outbox part of each picture m carries (each
+// distinct picture once, with its job, when the first mail that carries it
+// is written) and puts the names in parts, in the mail's holes
+// (outboxParts: the parts not named yet), in order. The pictures named go
+// in tx.named, for the caller to draw.
+func nameParts(tx *txn, m *Outgoing, parts []store.OutboxPart) error {
+	var holes []int
+	for i, p := range parts {
+		if p.Key == "" {
+			holes = append(holes, i)
 		}
 	}
-	return named, nil
+	if len(holes) != len(m.Pictures) {
+		return fmt.Errorf("mail to %v: %d pictures in %d places", m.To, len(m.Pictures), len(holes))
+	}
+	for i, p := range m.Pictures {
+		if p.key == "" {
+			job, err := json.Marshal(p.job)
+			if err != nil {
+				return err
+			}
+			if p.key, err = tx.NewPart(job); err != nil {
+				return fmt.Errorf("picture %s: %w", p.filename, err)
+			}
+			tx.named = append(tx.named, p)
+		}
+		parts[holes[i]].Key = p.key
+	}
+	return nil
 }
 
-// attachPictures puts a place for each picture of m in out (an image/png
-// part whose body is a hole of the composed mail), and returns the
-// outbox parts' keys, in order.
-func attachPictures(m *Outgoing, out *mailer.Outgoing) []string {
-	var keys []string
+// attachPictures puts a place for each picture of m in out: an image/png
+// part whose body is a hole of the composed mail. It reads only the
+// pictures' file names: the composers run while other mails of the
+// transaction are written (nameParts).
+func attachPictures(m *Outgoing, out *mailer.Outgoing) {
 	for _, p := range m.Pictures {
 		out.Attachments = append(out.Attachments, mailer.Attachment{
 			Filename: p.filename, ContentType: "image/png", Inline: true, Encoded: []byte{},
 		})
-		keys = append(keys, p.key)
 	}
-	return keys
 }
 
 // outboxParts turns a composed mail's holes into the outbox's parts: each
 // a picture to be made, kept as PNG bytes and put in base64 when the mail
-// is read.
-func outboxParts(c *mailer.Composed, keys []string) []store.OutboxPart {
+// is read. Their keys are put in when the mail is written (nameParts).
+func outboxParts(c *mailer.Composed) []store.OutboxPart {
 	if len(c.Holes) == 0 {
 		return nil
 	}
 	parts := make([]store.OutboxPart, len(c.Holes))
 	for i, h := range c.Holes {
-		parts[i] = store.OutboxPart{Key: keys[i], Off: h.Off, Base64: true}
+		parts[i] = store.OutboxPart{Off: h.Off, Base64: true}
 	}
 	return parts
 }
@@ -220,26 +227,39 @@ func (d *Daemon) drawPictures(pics []*mailPicture) error {
 	for len(pics) > 0 {
 		batch := pics[:min(drawBatch, len(pics))]
 		pics = pics[len(batch):]
-		if err := d.storePictures(batch, d.makePictures(batch)); err != nil {
+		made, err := d.makePictures(batch)
+		if err != nil {
+			return err
+		}
+		if err := d.storePictures(batch, made); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// makePictures draws pics on every core.
-func (d *Daemon) makePictures(pics []*mailPicture) [][]byte {
-	made := make([][]byte, len(pics))
-	parallel(len(pics), func(i int) { made[i] = d.makePicture(pics[i]) })
-	return made
+// makePictures draws pics on every core, each sealed for the store where
+// it is drawn (store.SealPart), not in the transaction that stores them:
+// the write lock is held for less time, and the burst's next batch waits
+// less for it.
+func (d *Daemon) makePictures(pics []*mailPicture) ([]store.SealedPart, error) {
+	made := make([]store.SealedPart, len(pics))
+	errs := make([]error, len(pics))
+	parallel(len(pics), func(i int) { made[i], errs[i] = d.db.SealPart(d.makePicture(pics[i])) })
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("picture %s: %w", pics[i].job.File, err)
+		}
+	}
+	return made, nil
 }
 
 // storePictures stores the pictures made of pics in one transaction,
 // which lets their mails go.
-func (d *Daemon) storePictures(pics []*mailPicture, made [][]byte) error {
+func (d *Daemon) storePictures(pics []*mailPicture, made []store.SealedPart) error {
 	err := d.db.Update(func(tx *store.Tx) error {
 		for i, p := range pics {
-			if err := tx.PutPart(p.key, made[i]); err != nil {
+			if err := tx.PutSealedPart(p.key, made[i]); err != nil {
 				return fmt.Errorf("picture %s: %w", p.job.File, err)
 			}
 		}
@@ -279,7 +299,7 @@ type pictureLine struct {
 
 type madeBatch struct {
 	pics []*mailPicture
-	png  [][]byte
+	png  []store.SealedPart
 }
 
 // storeAhead is how many drawBatches of pictures may wait to be stored.
@@ -333,7 +353,12 @@ func (l *pictureLine) draw(in <-chan []*mailPicture, made chan<- madeBatch) {
 		for len(pics) > 0 && !l.fails.Load() {
 			batch := pics[:min(drawBatch, len(pics))]
 			pics = pics[len(batch):]
-			made <- madeBatch{batch, l.d.makePictures(batch)}
+			png, err := l.d.makePictures(batch)
+			if err != nil {
+				l.fail(err)
+				continue
+			}
+			made <- madeBatch{batch, png}
 		}
 	}
 }
@@ -343,8 +368,7 @@ func (l *pictureLine) store(made <-chan madeBatch) {
 	for b := range made {
 		// What is drawn by the time the lock is ours goes in one
 		// transaction, up to about drawBatch pictures (a transaction
-		// holds its pictures three times: made, sealed and in its
-		// pages).
+		// holds its pictures twice: sealed, and in its pages).
 		pics, png := b.pics, b.png
 	more:
 		for len(pics) < drawBatch {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -239,4 +240,74 @@ func benchGame() *Game {
 	g.Ready = map[string]bool{"england": true}
 	g.Options.Engine = map[string]string{"x": "y"}
 	return g
+}
+
+// PrefetchGames decodes the records it is given into the transaction's
+// cache: Game then hands out what it would have read (tokens opened), as
+// copies; a game written in the transaction is not read over, and a name
+// without a record is left to Game's error.
+func TestPrefetchGames(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "pbemd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	names := []string{"a", "b", "c", "d", "e"}
+	if err := db.Update(func(tx *Tx) error {
+		for i, name := range names {
+			g := &Game{Name: name, Variant: "standard", Status: Active, Seed: int64(i), GMToken: "gm-" + name,
+				Players: []Player{{Address: name + "@x", Power: "england", Token: "tok-" + name}}}
+			if err := tx.PutGame(g); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var want []*Game
+	db.View(func(tx *Tx) error {
+		for _, name := range names {
+			g, err := tx.Game(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, g)
+		}
+		return nil
+	})
+	if err := db.Update(func(tx *Tx) error {
+		changed := *want[0]
+		changed.Seed = 99
+		if err := tx.PutGame(&changed); err != nil {
+			return err
+		}
+		tx.PrefetchGames(append(names, "missing"))
+		if len(tx.games) != len(names) {
+			t.Errorf("%d games held after the prefetch, want %d", len(tx.games), len(names))
+		}
+		for i, name := range names {
+			g, err := tx.Game(name)
+			if err != nil {
+				return err
+			}
+			w := want[i]
+			if i == 0 {
+				w = &changed
+			}
+			if !reflect.DeepEqual(g, w) {
+				t.Errorf("game %s after the prefetch: %+v, want %+v", name, g, w)
+			}
+			g.Players[0].Token = "changed"
+			if again, _ := tx.Game(name); again.Players[0].Token != "tok-"+name {
+				t.Errorf("game %s: a changed copy changed the game held", name)
+			}
+		}
+		if _, err := tx.Game("missing"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a game without a record: %v, want ErrNotFound", err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -604,6 +604,23 @@ func (tx *Tx) Due(now time.Time, max int) []string {
 	return names
 }
 
+// DueBetween lists the names of active games whose deadline falls in the
+// seconds from from to until (both included), earliest first: the games
+// that a reminder may be owed to, without those already due (Due) before
+// from's second.
+func (tx *Tx) DueBetween(from, until time.Time) []string {
+	var names []string
+	c := tx.bucket(bucketDeadlines).Cursor()
+	limit := uint64(until.Unix())
+	for k, _ := c.Seek(deadlineKey(from, "")); k != nil; k, _ = c.Next() {
+		if binary.BigEndian.Uint64(k[:8]) > limit {
+			break
+		}
+		names = append(names, string(k[8:]))
+	}
+	return names
+}
+
 // NextDeadline returns the earliest indexed deadline, if any.
 func (tx *Tx) NextDeadline() (time.Time, bool) {
 	k, _ := tx.bucket(bucketDeadlines).Cursor().First()

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -110,4 +111,36 @@ func jsonEqual(t *testing.T, a, b any) bool {
 		t.Fatal(err)
 	}
 	return string(x) == string(y)
+}
+
+// DueBetween lists the games whose deadline falls in its seconds, both
+// ends included, earliest first: not those due before them (Due's), nor
+// those after.
+func TestDueBetween(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "pbemd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	at := time.Date(2026, 12, 8, 21, 0, 0, 0, time.UTC)
+	deadlines := map[string]time.Time{
+		"passed": at.Add(-time.Second), "now": at.Add(400 * time.Millisecond), "soon": at.Add(time.Hour),
+		"last": at.Add(24 * time.Hour), "later": at.Add(24*time.Hour + time.Second),
+	}
+	if err := db.Update(func(tx *Tx) error {
+		for name, dl := range deadlines {
+			if err := tx.PutGame(&Game{Name: name, Variant: "standard", Status: Active, OpenPhase: OpenPhase{Deadline: dl}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		if got, want := tx.DueBetween(at.Add(300*time.Millisecond), at.Add(24*time.Hour)), []string{"now", "soon", "last"}; !slices.Equal(got, want) {
+			t.Errorf("DueBetween: %v, want %v", got, want)
+		}
+		return nil
+	})
 }

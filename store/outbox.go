@@ -23,8 +23,9 @@ import (
 //	outbox-msgid  Message-ID → OutboxStatus as JSON: queued, sent or failed
 //	outbox-failed id (u64) → OutboxMessage as JSON (kept for the GM)
 //	outbox-parts  part key → the bytes of a part many mails carry alike (a
-//	              picture sent to every player of a game), sealed: stored
-//	              once, spliced into each mail's Raw when it is read
+//	              picture sent to every player of a game, the public
+//	              results at the top of each of their reports), sealed:
+//	              stored once, spliced into each mail's Raw when it is read
 //	outbox-part-refs part key → how many mails of the outbox carry it (u64);
 //	              the part goes with the last of them
 //	outbox-part-jobs part key → what its maker needs to make a part not made
@@ -133,11 +134,12 @@ func (tx *Tx) EnqueueMail(m OutboxMessage) (uint64, error) {
 		return 0, errors.New("enqueue mail: message id, recipients and body are required")
 	}
 	ids := tx.bucket(bucketOutboxMsgID)
-	var st OutboxStatus
-	if err := getJSON(ids, []byte(m.MessageID), &st); err == nil {
+	if ids.Get([]byte(m.MessageID)) != nil { // seen before (a new one is not: no error made for it)
+		var st OutboxStatus
+		if err := getJSON(ids, []byte(m.MessageID), &st); err != nil {
+			return 0, err
+		}
 		return st.ID, fmt.Errorf("enqueue mail <%s>: %s: %w", m.MessageID, st.State, ErrDuplicateMessageID)
-	} else if !errors.Is(err, ErrNotFound) {
-		return 0, err
 	}
 	ob := tx.bucket(bucketOutbox)
 	id, err := ob.NextSequence()

@@ -67,18 +67,48 @@ func (tx *Tx) PartJob(key string) (job []byte, ok bool) {
 // too. A part no mail carries any more, or one made already, is not
 // stored again.
 func (tx *Tx) PutPart(key string, data []byte) error {
-	jobs := tx.bucket(bucketOutboxJobs)
-	if jobs.Get([]byte(key)) == nil {
+	if tx.bucket(bucketOutboxJobs).Get([]byte(key)) == nil {
 		return nil // made already, or no mail carries it any more
 	}
 	if len(data) == 0 {
 		return fmt.Errorf("part %q: empty", key)
 	}
-	if err := jobs.Delete([]byte(key)); err != nil {
-		return err
-	}
 	sealed, err := tx.sealMail(data)
 	if err != nil {
+		return err
+	}
+	return tx.putSealedPart(key, sealed)
+}
+
+// SealedPart is a made part sealed ahead of its transaction (SealPart).
+type SealedPart struct {
+	sealed []byte
+}
+
+// SealPart seals a made part for PutSealedPart. It needs no transaction,
+// so the parts that one transaction stores (a burst's pictures) are
+// sealed on every core, outside the write lock.
+func (db *DB) SealPart(data []byte) (SealedPart, error) {
+	if len(data) == 0 {
+		return SealedPart{}, errors.New("seal part: empty")
+	}
+	sealed, err := (&Tx{seal: db.seal}).sealMail(data)
+	return SealedPart{sealed}, err
+}
+
+// PutSealedPart is PutPart with the part sealed ahead (SealPart).
+func (tx *Tx) PutSealedPart(key string, p SealedPart) error {
+	if tx.bucket(bucketOutboxJobs).Get([]byte(key)) == nil {
+		return nil // made already, or no mail carries it any more
+	}
+	if len(p.sealed) == 0 {
+		return fmt.Errorf("part %q: not sealed", key)
+	}
+	return tx.putSealedPart(key, p.sealed)
+}
+
+func (tx *Tx) putSealedPart(key string, sealed []byte) error {
+	if err := tx.bucket(bucketOutboxJobs).Delete([]byte(key)); err != nil {
 		return err
 	}
 	if err := tx.bucket(bucketOutboxParts).Put([]byte(key), sealed); err != nil {

@@ -14,7 +14,8 @@ import (
 // outbox but not due, and does not read back; the part's job is listed
 // until the part is stored, which lets the mail go, whole, with the part
 // in base64 lines. A mail that waits for two parts waits for both; the
-// part is kept sealed and once.
+// part is kept sealed and once, sealed in its transaction (PutPart) or
+// ahead (SealPart, PutSealedPart).
 func TestOutboxHeldPart(t *testing.T) {
 	db := openTest(t)
 	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -66,11 +67,22 @@ func TestOutboxHeldPart(t *testing.T) {
 			t.Errorf("%s read back as %q…, want the mail with the part in base64 lines", m.MessageID, m.Raw[:min(40, len(m.Raw))])
 		}
 	}
+	second, err := db.SealPart([]byte("second")) // sealed ahead, outside the transaction
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := db.SealPart([]byte("made twice, sealed ahead"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := db.Update(func(tx *Tx) error {
-		if err := tx.PutPart(k2, []byte("second")); err != nil {
+		if err := tx.PutSealedPart(k2, second); err != nil {
 			return err
 		}
-		return tx.PutPart(k1, []byte("made twice")) // made already: kept as it was
+		if err := tx.PutSealedPart(k1, again); err != nil { // made already: kept as it was
+			return err
+		}
+		return tx.PutPart(k1, []byte("made twice")) // the same
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -125,7 +125,8 @@ func (b *resolver) load(p *Position) error {
 	b.unitProv = resize(b.unitProv, len(p.Units))
 	b.unitPow = resize(b.unitPow, len(p.Units))
 	b.disPow = resize(b.disPow, len(p.Dislodged))
-	for i, u := range p.Units {
+	for i := range p.Units {
+		u := &p.Units[i]
 		pw, pi, err := checkUnit(m, u, "unit")
 		if err != nil {
 			return err
@@ -135,8 +136,9 @@ func (b *resolver) load(p *Position) error {
 		}
 		b.unitAt[pi], b.unitProv[i], b.unitPow[i] = i, pi, pw
 	}
-	for i, d := range p.Dislodged {
-		pw, pi, err := checkUnit(m, d.Unit, "dislodged unit")
+	for i := range p.Dislodged {
+		d := &p.Dislodged[i]
+		pw, pi, err := checkUnit(m, &d.Unit, "dislodged unit")
 		if err != nil {
 			return err
 		}
@@ -158,35 +160,47 @@ func (b *resolver) load(p *Position) error {
 			return fmt.Errorf("unknown standoff province %q", s)
 		}
 	}
-	// Owners: looked up centre by centre (cheaper than walking the map,
-	// BenchmarkValidate); a key left over is no centre.
-	found := 0
-	for _, pi := range m.scs {
-		sc := m.Provinces[pi].ID
-		pw, ok := p.Owners[sc]
-		if !ok {
-			continue
+	// Owners: the map walked once, each key and power found in the map's
+	// indexes (no hashing of strings); a position with a key that is no
+	// centre, or an unknown power, is read again by ownersError for the
+	// same error every time.
+	for sc, pw := range p.Owners {
+		pi, ok := m.prov(sc)
+		if !ok || !m.Provinces[pi].SupplyCenter {
+			return b.ownersError(p)
 		}
-		found++
 		pwi, ok := m.power(pw)
 		if !ok {
-			return fmt.Errorf("centre %s owned by unknown power %q", sc, pw)
+			return b.ownersError(p)
 		}
 		b.owner[pi] = pwi
-	}
-	if found != len(p.Owners) {
-		for sc := range p.Owners {
-			if pi, ok := m.prov(sc); !ok || !m.Provinces[pi].SupplyCenter {
-				return fmt.Errorf("%q is not a supply centre", sc)
-			}
-		}
 	}
 	return nil
 }
 
+// ownersError returns what is wrong with p's owners: the first centre, in
+// map order, owned by an unknown power, else a key that is no centre.
+func (b *resolver) ownersError(p *Position) error {
+	m := p.Map
+	for _, pi := range m.scs {
+		sc := m.Provinces[pi].ID
+		if pw, ok := p.Owners[sc]; ok {
+			if _, ok := m.power(pw); !ok {
+				return fmt.Errorf("centre %s owned by unknown power %q", sc, pw)
+			}
+		}
+	}
+	for sc := range p.Owners {
+		if pi, ok := m.prov(sc); !ok || !m.Provinces[pi].SupplyCenter {
+			return fmt.Errorf("%q is not a supply centre", sc)
+		}
+	}
+	return fmt.Errorf("bad owners")
+}
+
 // checkUnit checks that u may stand where it stands and returns its power
 // and province.
-func checkUnit(m *Map, u Unit, what string) (int, int, error) {
+func checkUnit(m *Map, u *Unit, what string) (int, int, error) {
 	pw, ok := m.power(u.Power)
 	if !ok {
 		return 0, 0, fmt.Errorf("%s of unknown power %q", what, u.Power)

@@ -67,10 +67,18 @@ func (x *nameIndex) fill() bool {
 	return true
 }
 
-// find returns the position of id in the list.
+// find returns the position of id in the list. An empty slot's key is 0,
+// which no id's key is, so a key that matches is a filled slot; the slot
+// index is masked to the table, which is a power of two long, so that no
+// bounds check is made.
 func (x *nameIndex) find(id string) (int, bool) {
-	k := idKey(id)
-	if e := x.slot[((k^x.seed)*0x9E3779B1)>>x.shift]; e.key == k && e.i >= 0 && (len(id) <= 3 || x.ids[e.i] == id) {
+	n := len(id)
+	if n == 0 {
+		return x.miss(id)
+	}
+	k := uint32(n)<<24 | uint32(id[0])<<16 | uint32(id[n>>1])<<8 | uint32(id[n-1])
+	h := ((k ^ x.seed) * 0x9E3779B1) >> x.shift
+	if e := &x.slot[h&uint32(len(x.slot)-1)]; e.key == k && (n <= 3 || x.ids[e.i] == id) {
 		return int(e.i), true
 	}
 	return x.miss(id)

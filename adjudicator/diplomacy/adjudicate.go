@@ -234,6 +234,15 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	next := b.nextFrom(res)
 	next.Standoffs = res.Standoffs
 	b.keys = b.keys[:0]
+	nd := 0
+	for _, d := range dislodger {
+		if d >= 0 {
+			nd++
+		}
+	}
+	if nd > 0 {
+		next.Dislodged = make([]Dislodged, 0, nd)
+	}
 	for i := range pos.Units {
 		u := &r.u[i]
 		switch {
@@ -282,18 +291,41 @@ func retreatOptions(m *Map, d Dislodged, occupied []bool, standoffs []string) []
 		}
 		return true
 	}
+	// The options as a set first (provinces for an army, locations for a
+	// fleet), so that the list is one allocation.
+	var set bitset
 	if d.Type == Army {
-		for p := range m.Provinces {
-			if m.army[pi].has(p) && ok(p) {
-				out = append(out, m.Provinces[p].ID)
+		for w, x := range m.army[pi] {
+			for ; x != 0; x &= x - 1 {
+				if p := w<<6 | trailing(x); ok(p) {
+					set.set(p)
+				}
+			}
+		}
+		if n := set.count(); n > 0 {
+			out = make([]string, 0, n)
+		}
+		for w, x := range set {
+			for ; x != 0; x &= x - 1 {
+				out = append(out, m.Provinces[w<<6|trailing(x)].ID)
 			}
 		}
 		return out
 	}
 	l, _ := m.locOf(pi, d.Loc.Coast)
-	for t := range m.locs {
-		if m.fleet[l].has(t) && ok(m.locs[t].prov) {
-			out = append(out, m.locName(t))
+	for w, x := range m.fleet[l] {
+		for ; x != 0; x &= x - 1 {
+			if t := w<<6 | trailing(x); ok(m.locs[t].prov) {
+				set.set(t)
+			}
+		}
+	}
+	if n := set.count(); n > 0 {
+		out = make([]string, 0, n)
+	}
+	for w, x := range set {
+		for ; x != 0; x &= x - 1 {
+			out = append(out, m.locName(w<<6|trailing(x)))
 		}
 	}
 	sort.Strings(out)

@@ -67,6 +67,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	b.beginTexts(len(ords))
 	b.conflict = fillBool(b.conflict, n)
 	conflict := b.conflict
+	dups := false // an order for a unit that already has one
 	for k := range ords {
 		po := &ords[k]
 		or := &res.Orders[k]
@@ -83,7 +84,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 			if ords[u.order].Order.Kind != po.Order.Kind || !sameOrder(ords[u.order].Order, po.Order) {
 				conflict[i] = true // DATC 4.D.3: differing orders; the unit holds
 			}
-			or.Outcome = dup
+			or.Outcome, dups = dup, true
 			continue
 		}
 		u.order = k
@@ -178,6 +179,8 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 			occupied[u.prov] = true
 		}
 	}
+	// (Gathered as a set first, so that the list is one allocation.)
+	var stood bitset
 	for i := range r.u {
 		u := &r.u[i]
 		if u.kind != Move || occupied[u.dst] || r.moveTo[u.dst] != i {
@@ -185,8 +188,16 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 		}
 		for k := i; k >= 0; k = r.u[k].nextTo {
 			if !r.u[k].res && r.prevent(k) > 0 {
-				res.Standoffs = append(res.Standoffs, m.Provinces[u.dst].ID)
+				stood.set(u.dst)
 				break
+			}
+		}
+	}
+	if ns := stood.count(); ns > 0 {
+		res.Standoffs = make([]string, 0, ns)
+		for w, x := range stood {
+			for ; x != 0; x &= x - 1 {
+				res.Standoffs = append(res.Standoffs, m.Provinces[w<<6|trailing(x)].ID)
 			}
 		}
 	}
@@ -208,7 +219,7 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	}
 	b.setTexts(res)
 	for k := range res.Orders {
-		if res.Orders[k].Outcome == dup {
+		if dups && res.Orders[k].Outcome == dup {
 			res.Orders[k].Outcome = Illegal
 			res.Orders[k].Reason = "the unit was given more than one order: it holds"
 			if ck, why := chk.check(&ords[k]); why == "" && r.u[ck.unit].order >= 0 {
@@ -223,6 +234,15 @@ func (b *resolver) movement(ords []PowerOrder) *Result {
 	next := b.nextFrom(res)
 	next.Standoffs = res.Standoffs
 	b.keys = b.keys[:0]
+	nd := 0
+	for _, d := range dislodger {
+		if d >= 0 {
+			nd++
+		}
+	}
+	if nd > 0 {
+		next.Dislodged = make([]Dislodged, 0, nd)
+	}
 	for i := range pos.Units {
 		u := &r.u[i]
 		switch {
@@ -271,18 +291,41 @@ func retreatOptions(m *Map, d Dislodged, occupied []bool, standoffs []string) []
 		}
 		return true
 	}
+	// The options as a set first (provinces for an army, locations for a
+	// fleet), so that the list is one allocation.
+	var set bitset
 	if d.Type == Army {
-		for p := range m.Provinces {
-			if m.army[pi].has(p) && ok(p) {
-				out = append(out, m.Provinces[p].ID)
+		for w, x := range m.army[pi] {
+			for ; x != 0; x &= x - 1 {
+				if p := w<<6 | trailing(x); ok(p) {
+					set.set(p)
+				}
+			}
+		}
+		if n := set.count(); n > 0 {
+			out = make([]string, 0, n)
+		}
+		for w, x := range set {
+			for ; x != 0; x &= x - 1 {
+				out = append(out, m.Provinces[w<<6|trailing(x)].ID)
 			}
 		}
 		return out
 	}
 	l, _ := m.locOf(pi, d.Loc.Coast)
-	for t := range m.locs {
-		if m.fleet[l].has(t) && ok(m.locs[t].prov) {
-			out = append(out, m.locName(t))
+	for w, x := range m.fleet[l] {
+		for ; x != 0; x &= x - 1 {
+			if t := w<<6 | trailing(x); ok(m.locs[t].prov) {
+				set.set(t)
+			}
+		}
+	}
+	if n := set.count(); n > 0 {
+		out = make([]string, 0, n)
+	}
+	for w, x := range set {
+		for ; x != 0; x &= x - 1 {
+			out = append(out, m.locName(w<<6|trailing(x)))
 		}
 	}
 	sort.Strings(out)

@@ -13,6 +13,7 @@ package diplomacy
 type nameIndex struct {
 	seed  uint32
 	shift uint32
+	mask  uint32 // len(slot)-1
 	slot  []slot
 	ids   []string
 	byMap map[string]int // the fallback
@@ -37,14 +38,14 @@ func newNameIndex(ids []string) nameIndex {
 	for 1<<bits < 16*len(ids) {
 		bits++
 	}
-	x := nameIndex{shift: 32 - bits, slot: make([]slot, 1<<bits), ids: ids}
+	x := nameIndex{shift: 32 - bits, mask: 1<<bits - 1, slot: make([]slot, 1<<bits), ids: ids}
 	for x.seed = 1; x.seed < 1<<10; x.seed++ {
 		if x.fill() {
 			return x
 		}
 	}
 	// No seed: every id misses the one empty slot, then finds the map.
-	x = nameIndex{shift: 32, slot: []slot{{0, -1}}, byMap: make(map[string]int, len(ids))}
+	x = nameIndex{shift: 32, mask: 0, slot: []slot{{0, -1}}, byMap: make(map[string]int, len(ids))}
 	for i, id := range ids {
 		x.byMap[id] = i
 	}
@@ -67,10 +68,20 @@ func (x *nameIndex) fill() bool {
 	return true
 }
 
-// find returns the position of id in the list.
+// find returns the position of id in the list. An empty slot's key is 0,
+// which no id's key is, so a key that matches is a filled slot; an id of
+// three bytes (every province of the standard map) is all in its key.
 func (x *nameIndex) find(id string) (int, bool) {
-	k := idKey(id)
-	if e := x.slot[((k^x.seed)*0x9E3779B1)>>x.shift]; e.key == k && e.i >= 0 && (len(id) <= 3 || x.ids[e.i] == id) {
+	var k uint32
+	switch n := len(id); n {
+	case 0:
+		return x.miss(id)
+	case 3:
+		k = 3<<24 | uint32(id[0])<<16 | uint32(id[1])<<8 | uint32(id[2])
+	default:
+		k = uint32(n)<<24 | uint32(id[0])<<16 | uint32(id[n>>1])<<8 | uint32(id[n-1])
+	}
+	if e := x.slot[(((k^x.seed)*0x9E3779B1)>>x.shift)&x.mask]; e.key == k && (len(id) <= 3 || x.ids[e.i] == id) {
 		return int(e.i), true
 	}
 	return x.miss(id)

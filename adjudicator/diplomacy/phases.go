@@ -442,36 +442,45 @@ func owedOf(m *Map, pw, centres, units int, owner, unitAt []int) int {
 // armies, then by the English province name.
 func (b *resolver) civilDisorder(pw, n int) {
 	m, pos := b.m, b.pos
-	// Distance from every province to the nearest owned centre (BFS).
-	b.dist = fill(b.dist, len(m.Provinces), -1)
-	dist := b.dist
-	queue := b.keys[:0]
-	for p, o := range b.owner {
-		if o == pw {
-			dist[p] = 0
-			queue = append(queue, p)
-		}
-	}
-	for h := 0; h < len(queue); h++ {
-		p := queue[h]
-		near := m.army[p].or(m.seaNear[p])
-		for w, x := range near {
-			for ; x != 0; x &= x - 1 {
-				if q := w<<6 | bits.TrailingZeros64(x); dist[q] < 0 {
-					dist[q] = dist[p] + 1
-					queue = append(queue, q)
-				}
-			}
-		}
-	}
-	b.keys = queue
 	cand := b.cand[:0]
+	var left bitset // provinces of the candidates not yet reached
 	for j := range pos.Units {
 		if b.unitPow[j] == pw && !b.removed[b.unitProv[j]] {
 			cand = append(cand, j)
+			left.set(b.unitProv[j])
 		}
 	}
 	b.cand = cand
+	// Distance from each candidate's province to the nearest owned centre:
+	// a breadth-first search one ring at a time, as bit sets, that stops
+	// once every candidate is reached (-1: never).
+	b.dist = resize(b.dist, len(m.Provinces))
+	dist := b.dist
+	var front bitset
+	for p, o := range b.owner {
+		if o == pw {
+			front.set(p)
+		}
+	}
+	for _, j := range cand {
+		dist[b.unitProv[j]] = -1
+	}
+	seen := front
+	for d := 0; left != (bitset{}) && front != (bitset{}); d++ {
+		var ring bitset
+		for w, x := range front {
+			for h := x & left[w]; h != 0; h &= h - 1 {
+				dist[w<<6|bits.TrailingZeros64(h)] = d
+			}
+			left[w] &^= x
+			for ; x != 0; x &= x - 1 {
+				p := w<<6 | bits.TrailingZeros64(x)
+				ring = ring.or(m.army[p].or(m.seaNear[p]))
+			}
+		}
+		front = bitset{ring[0] &^ seen[0], ring[1] &^ seen[1]}
+		seen = seen.or(front)
+	}
 	d := func(j int) int {
 		if x := dist[b.unitProv[j]]; x >= 0 {
 			return x
@@ -513,11 +522,7 @@ func (b *resolver) advance(res *Result) {
 	for _, pw := range b.disPow {
 		before[pw] = true
 	}
-	for _, pw := range b.owner {
-		if pw >= 0 {
-			before[pw] = true
-		}
-	}
+	captured := false // a centre changed hands
 	b.nextOwner = append(b.nextOwner[:0], b.owner...)
 	owner := b.nextOwner
 	switch {
@@ -536,6 +541,7 @@ func (b *resolver) advance(res *Result) {
 				if shared {
 					next.Owners, shared = maps.Clone(next.Owners), false
 				}
+				captured = true
 				next.Owners[m.Provinces[p].ID] = u.Power
 			}
 		}
@@ -588,9 +594,23 @@ func (b *resolver) advance(res *Result) {
 	for i := range next.Dislodged {
 		after[b.powerOf(next.Dislodged[i].Power)] = true
 	}
-	for _, pw := range owner {
-		if pw >= 0 {
-			after[pw] = true
+	// So far before and after say who has units. A power with units after
+	// the phase is not eliminated, nor one without units before or after
+	// whose centres stayed as they were; only when another is there are
+	// the centres read.
+	for pw := range m.Powers {
+		if !after[pw] && (before[pw] || captured) {
+			for _, pw := range b.owner {
+				if pw >= 0 {
+					before[pw] = true
+				}
+			}
+			for _, pw := range owner {
+				if pw >= 0 {
+					after[pw] = true
+				}
+			}
+			break
 		}
 	}
 	for pw := range m.Powers {

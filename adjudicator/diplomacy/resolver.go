@@ -125,7 +125,8 @@ func (b *resolver) load(p *Position) error {
 	b.unitProv = resize(b.unitProv, len(p.Units))
 	b.unitPow = resize(b.unitPow, len(p.Units))
 	b.disPow = resize(b.disPow, len(p.Dislodged))
-	for i, u := range p.Units {
+	for i := range p.Units {
+		u := &p.Units[i]
 		pw, pi, err := checkUnit(m, u, "unit")
 		if err != nil {
 			return err
@@ -135,8 +136,9 @@ func (b *resolver) load(p *Position) error {
 		}
 		b.unitAt[pi], b.unitProv[i], b.unitPow[i] = i, pi, pw
 	}
-	for i, d := range p.Dislodged {
-		pw, pi, err := checkUnit(m, d.Unit, "dislodged unit")
+	for i := range p.Dislodged {
+		d := &p.Dislodged[i]
+		pw, pi, err := checkUnit(m, &d.Unit, "dislodged unit")
 		if err != nil {
 			return err
 		}
@@ -186,7 +188,7 @@ func (b *resolver) load(p *Position) error {
 
 // checkUnit checks that u may stand where it stands and returns its power
 // and province.
-func checkUnit(m *Map, u Unit, what string) (int, int, error) {
+func checkUnit(m *Map, u *Unit, what string) (int, int, error) {
 	pw, ok := m.power(u.Power)
 	if !ok {
 		return 0, 0, fmt.Errorf("%s of unknown power %q", what, u.Power)
@@ -269,20 +271,22 @@ func (b *resolver) addUnit(src, loc, prov, pow int) {
 func (b *resolver) placeUnits(next *Position, res *Result) {
 	m, pos := b.m, b.pos
 	n, np := len(b.pend), len(m.Provinces)
-	b.slot = fill(b.slot, np, -1)
+	b.slot = resize(b.slot, np) // read only where in says
 	order, shared := b.order[:0], false
+	var in bitset // provinces with a unit
 	for k := range b.pend {
 		p := b.pend[k].prov
-		if b.slot[p] >= 0 {
+		if in.has(p) {
 			shared = true
 			break
 		}
+		in.set(p)
 		b.slot[p] = k
 	}
 	if !shared {
-		for _, k := range b.slot {
-			if k >= 0 {
-				order = append(order, k)
+		for w, x := range in {
+			for ; x != 0; x &= x - 1 {
+				order = append(order, b.slot[w<<6|trailing(x)])
 			}
 		}
 	} else {
@@ -301,19 +305,20 @@ func (b *resolver) placeUnits(next *Position, res *Result) {
 	nu, nd := len(pos.Units), len(pos.Dislodged)
 	for i, k := range order {
 		pl := &b.pend[k]
-		var u Unit
+		var u *Unit
 		switch {
 		case pl.src < nu:
-			u = pos.Units[pl.src]
+			u = &pos.Units[pl.src]
 		case pl.src < nu+nd:
-			u = pos.Dislodged[pl.src-nu].Unit
+			u = &pos.Dislodged[pl.src-nu].Unit
 		default:
-			u = res.Built[pl.src-nu-nd]
+			u = &res.Built[pl.src-nu-nd]
 		}
-		if pl.loc >= 0 {
-			u.Loc = m.locOrder(pl.loc)
+		if pl.loc < 0 {
+			next.Units[i] = *u
+		} else {
+			next.Units[i] = Unit{Power: u.Power, Type: u.Type, Loc: m.locOrder(pl.loc)}
 		}
-		next.Units[i] = u
 		b.nextProv[i], b.nextPow[i] = pl.prov, pl.pow
 	}
 }

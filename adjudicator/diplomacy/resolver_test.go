@@ -153,3 +153,46 @@ func TestCheckedOrderText(t *testing.T) {
 		t.Errorf("only %d legal orders printed", n)
 	}
 }
+
+// TestMovementAllocations: a movement phase allocates its Result with the
+// next Position, the order results, the next units, one string for every
+// order's text and reason, and, when there are any, one list of standoffs,
+// one of dislodged units and one of retreat options per dislodged unit
+// (each list counted or gathered as a set first, not appended to).
+func TestMovementAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes a sync.Pool drop resolvers")
+	}
+	m, _ := MapByName("standard")
+	start := m.NewPosition()
+	mid := midgamePosition(t)
+	for _, c := range []struct {
+		name string
+		pos  *Position
+		ords []PowerOrder
+	}{
+		{"Spring 1901", start, typedOrders(t, start, opening)},
+		{"midgame", mid, typedOrders(t, mid, midgameOrders)},
+	} {
+		res, err := Adjudicate(c.pos, c.ords)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 4
+		if len(res.Standoffs) > 0 {
+			want++
+		}
+		if len(res.Dislodged) > 0 {
+			want++
+		}
+		for _, d := range res.Dislodged {
+			if len(d.Options) > 0 {
+				want++
+			}
+		}
+		got := testing.AllocsPerRun(20, func() { Adjudicate(c.pos, c.ords) })
+		if got != float64(want) {
+			t.Errorf("%s: %v allocations a phase, want %d (%d standoffs, %d dislodged)", c.name, got, want, len(res.Standoffs), len(res.Dislodged))
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package diplomacy
+
+const raceEnabled = false

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"mime/quotedprintable"
 	"net/mail"
 	"runtime"
@@ -62,7 +63,40 @@ type Outgoing struct {
 // codeAlphabet avoids look-alikes (no 0/O, 1/I/L).
 const codeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 
-// newCode returns a verification code like "7KQ2-M9XD" (about 40 bits).
+// codeRandom is where verification codes get their randomness (a test
+// repeats it to make codes collide).
+var codeRandom io.Reader = rand.Reader
+
+// verificationCode returns a mail's verification code, like "7KQ2-M9XD".
+// Its first three characters count the minutes (they come round again
+// after about 20 days) and the five after them are random (about 25
+// bits), so the codes of one burst sit side by side in the store's index
+// of codes, a few pages dirtied a commit, where codes random from their
+// first character dirtied a page each (most of a 10,000-game burst's
+// commit writes). A code is a receipt, not a password: VERIFY shows whom
+// the mail with that code went to, so guessing one proves nothing.
+// Codes are unique: send draws again while the code is one already given.
+func verificationCode(now time.Time) string {
+	var b [8]byte
+	if _, err := io.ReadFull(codeRandom, b[:]); err != nil {
+		panic(err)
+	}
+	n := len(codeAlphabet)
+	minute := int(now.Unix()/60) % (n * n * n)
+	b[0], b[1], b[2] = byte(minute/(n*n)), byte(minute/n%n), byte(minute%n)
+	var s strings.Builder
+	s.Grow(9)
+	for i, c := range b {
+		if i == 4 {
+			s.WriteByte('-')
+		}
+		s.WriteByte(codeAlphabet[int(c)%n])
+	}
+	return s.String()
+}
+
+// newCode returns a random code like "7KQ2-M9XD" (about 40 bits), for
+// passwords.
 func newCode() string {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -93,6 +127,7 @@ type txn struct {
 	pictures map[pictureKey]*mailPicture
 	named    []*mailPicture        // the pictures named so far, in order (nameParts)
 	statuses map[string]statusMemo // by game (memo.go)
+	codes    map[string]bool       // verification codes given in this transaction (send)
 }
 
 // update runs fn in one write transaction. The mails it sends are
@@ -253,7 +288,16 @@ func (d *Daemon) send(tx *txn, m *Outgoing) error {
 	// Message-IDs begin with the time so the outbox's Message-ID index
 	// grows at its end, as the outbox itself does.
 	m.MsgID = fmt.Sprintf("%x.%s@%s", d.now().UnixNano(), hex.EncodeToString(rnd[:]), d.domain)
-	m.Code = newCode()
+	for {
+		m.Code = verificationCode(d.now())
+		if _, given := tx.Code(m.Code); !given && !tx.codes[m.Code] {
+			break
+		}
+	}
+	if tx.codes == nil {
+		tx.codes = map[string]bool{}
+	}
+	tx.codes[m.Code] = true
 	m.Text = strings.TrimRight(m.Text, "\n") + "\n\n-- \n" +
 		fmt.Sprintf("pbemd game master · verification code %s\n", m.Code) +
 		fmt.Sprintf("Forged mail is part of the game: to check that this one is mine, send VERIFY %s to %s.\n", m.Code, d.opt.Address)

@@ -1,0 +1,74 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+)
+
+// repeatingRandom hands out the same 8 random bytes twice in a row, so
+// every second verification code drawn is the one drawn before it.
+type repeatingRandom struct {
+	n    int
+	last [8]byte
+}
+
+func (r *repeatingRandom) Read(p []byte) (int, error) {
+	if r.n%2 == 0 {
+		for i := range r.last {
+			r.last[i] = byte(r.n*7 + i*13)
+		}
+	}
+	r.n++
+	return copy(p, r.last[:]), nil
+}
+
+func codeOf(t *testing.T, text string) string {
+	t.Helper()
+	i := strings.Index(text, "verification code ")
+	if i < 0 {
+		t.Fatalf("no verification code in:\n%s", text)
+	}
+	return strings.Fields(text[i+len("verification code "):])[0]
+}
+
+// TestVerificationCodesNeverRepeat: a verification code drawn again is
+// drawn anew, whether the mail that had it was committed before or is in
+// the same transaction, so VERIFY always names the one mail that carried
+// it; and the codes of one minute share their first three characters (so
+// a burst's codes sit side by side in the store) while the rest differ.
+func TestVerificationCodesNeverRepeat(t *testing.T) {
+	h := newHarness(t)
+	_, tok := h.startToy("g1", "")
+	h.outbox()
+	old := codeRandom
+	codeRandom = &repeatingRandom{}
+	defer func() { codeRandom = old }()
+
+	h.send("x@example.test", "", "LIST")
+	h.send("y@example.test", "", "LIST") // its first draw is x's code, committed
+	h.as(tok["red"], "PRESS TO blue\nShall we share?\nENDPRESS")
+	ms := h.outbox()
+	if len(ms) < 4 {
+		t.Fatalf("want the two LIST answers, the press and its acknowledgement; got %d mails", len(ms))
+	}
+	seen := map[string]string{}
+	var prefix string
+	for _, m := range ms {
+		code := codeOf(t, m.Text)
+		if other, dup := seen[code]; dup {
+			t.Fatalf("code %s given to the mail to %v and to the mail to %s", code, m.To, other)
+		}
+		seen[code] = m.To
+		if prefix == "" {
+			prefix = code[:3]
+		} else if code[:3] != prefix {
+			t.Errorf("codes of one minute begin %s and %s", prefix, code[:3])
+		}
+	}
+	codeRandom = old
+	for code, to := range seen {
+		asker := "v" + strings.ToLower(strings.ReplaceAll(code, "-", "")) + "@example.test"
+		h.send(asker, "", "VERIFY "+code)
+		mustContain(t, h.only(h.outbox(), asker).Text, "yes, I sent that mail", "To: "+to)
+	}
+}

@@ -811,6 +811,9 @@ func (e *Engine) Resolve(state []byte, powerOrders map[string][]string, seed int
 		next.over, next.winners = true, []string{res.Winner}
 	}
 	out := adjudicator.Outcome{Next: encodeState(next)}
+	// The daemon asks the new state's Status at once, and a burst's
+	// pictures draw it: kept decoded, it is not read back from its JSON.
+	e.m.states.put(out.Next, next)
 	out.Report = e.report(pos, res, powerOrders)
 	return out, nil
 }

@@ -3,8 +3,9 @@ package diplomacy
 import "sync"
 
 // stateCacheSize bounds the decoded states a map keeps (about 8 KB each,
-// key included).
-const stateCacheSize = 128
+// key included): twice a deadline batch of 256 games, whose states before
+// and after are both read again (Status, the pictures).
+const stateCacheSize = 512
 
 // stateCache memoises decodeState for one map. The daemon hands the engine
 // the same stored state for every call of a phase (Check, Merge, Status,

@@ -185,3 +185,41 @@ func TestCheckLeavesTheStateAlone(t *testing.T) {
 		t.Fatal("no orders checked")
 	}
 }
+
+// TestResolvedStatesKeptAsTheyRead: the state Resolve returns is kept
+// decoded, and what the cache holds for it is what reading its JSON gives,
+// in every phase of the corpus (so Status and the pictures of the new
+// state see what a daemon restarted from the store would see).
+func TestResolvedStatesKeptAsTheyRead(t *testing.T) {
+	e := engineFor(t, "standard")
+	m, _ := MapByName("standard")
+	f, err := os.Open(corpusFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	n := 0
+	for sc.Scan() {
+		var cp corpusPhase
+		if err := json.Unmarshal(sc.Bytes(), &cp); err != nil {
+			t.Fatal(err)
+		}
+		out, err := e.Resolve(cp.State, cp.Orders, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, ok := m.states.view(out.Next)
+		if !ok {
+			t.Fatalf("game %d: the resolved state is not kept", cp.Game)
+		}
+		if want := mustRead(t, out.Next); !reflect.DeepEqual(kept, want) {
+			t.Fatalf("game %d: kept %+v, reading the JSON gives %+v", cp.Game, kept.pos, want.pos)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Fatalf("%d corpus phases", n)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	_ "pbemd/adjudicator/diplomacy"
 	"pbemd/daemon"
 	"pbemd/daemon/daemontest"
+	"pbemd/server"
 	"pbemd/store"
 )
 
@@ -47,6 +48,18 @@ func BenchmarkDeadlineBurst(b *testing.B) {
 	}
 	for _, games := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("adjudication-only/games=%d", games), func(b *testing.B) { benchmarkDeadlineBurst(b, games, true) })
+	}
+	// gc=serve: the same with the garbage collector set as `pbemd serve`
+	// sets it (server.TuneGC), whose memory limit the RSS figures test.
+	for _, only := range []bool{false, true} {
+		name := "gc=serve/games=10000"
+		if only {
+			name = "gc=serve/adjudication-only/games=10000"
+		}
+		b.Run(name, func(b *testing.B) {
+			defer server.TuneGC()()
+			benchmarkDeadlineBurst(b, 10000, only)
+		})
 	}
 }
 

@@ -19,6 +19,9 @@ import (
 // checkpoints included: handler=mail hands the daemon one mail at a time
 // (a commit each, as before poll batches), handler=batch a poll batch of
 // up to 256 at once, as the server does. Target: 10,000 mails/s.
+//
+// gc=serve runs the batch handler with the garbage collector set as
+// `pbemd serve` sets it (TuneGC); the others run with Go's default.
 func BenchmarkIngestDaemon(b *testing.B) {
 	for _, batch := range []bool{false, true} {
 		name := "handler=mail"
@@ -27,6 +30,10 @@ func BenchmarkIngestDaemon(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) { benchIngestDaemon(b, batch) })
 	}
+	b.Run("handler=batch/gc=serve", func(b *testing.B) {
+		defer TuneGC()()
+		benchIngestDaemon(b, true)
+	})
 }
 
 func benchIngestDaemon(b *testing.B, batch bool) {

@@ -189,6 +189,7 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
+	server.TuneGC() // for as long as the process serves
 	held := &heldWriter{w: os.Stderr}
 	defer held.Release()
 	log := loggerTo(held, cfg.LogLevel)

@@ -115,37 +115,21 @@ type slab struct {
 
 const slabBlock = 64
 
-func (s *slab) path(v picture.Path) *picture.Path {
-	if len(s.paths) == cap(s.paths) {
-		s.paths = make([]picture.Path, 0, slabBlock)
+// slabNew puts v in the slab's block of its kind and returns where it is;
+// a full block is left to the items that point into it and a new one
+// begun.
+func slabNew[T any](block *[]T, v T) *T {
+	if len(*block) == cap(*block) {
+		*block = make([]T, 0, slabBlock)
 	}
-	s.paths = append(s.paths, v)
-	return &s.paths[len(s.paths)-1]
+	*block = append(*block, v)
+	return &(*block)[len(*block)-1]
 }
 
-func (s *slab) circle(v picture.Circle) *picture.Circle {
-	if len(s.circles) == cap(s.circles) {
-		s.circles = make([]picture.Circle, 0, slabBlock)
-	}
-	s.circles = append(s.circles, v)
-	return &s.circles[len(s.circles)-1]
-}
-
-func (s *slab) arrow(v picture.Arrow) *picture.Arrow {
-	if len(s.arrows) == cap(s.arrows) {
-		s.arrows = make([]picture.Arrow, 0, slabBlock)
-	}
-	s.arrows = append(s.arrows, v)
-	return &s.arrows[len(s.arrows)-1]
-}
-
-func (s *slab) text(v picture.Text) *picture.Text {
-	if len(s.texts) == cap(s.texts) {
-		s.texts = make([]picture.Text, 0, slabBlock)
-	}
-	s.texts = append(s.texts, v)
-	return &s.texts[len(s.texts)-1]
-}
+func (s *slab) path(v picture.Path) *picture.Path       { return slabNew(&s.paths, v) }
+func (s *slab) circle(v picture.Circle) *picture.Circle { return slabNew(&s.circles, v) }
+func (s *slab) arrow(v picture.Arrow) *picture.Arrow    { return slabNew(&s.arrows, v) }
+func (s *slab) text(v picture.Text) *picture.Text       { return slabNew(&s.texts, v) }
 
 // points returns a slice of the points given, its capacity its length.
 func (s *slab) points(p ...picture.Point) []picture.Point {

@@ -290,7 +290,7 @@ func (d *Daemon) send(tx *txn, m *Outgoing) error {
 	m.MsgID = fmt.Sprintf("%x.%s@%s", d.now().UnixNano(), hex.EncodeToString(rnd[:]), d.domain)
 	for {
 		m.Code = verificationCode(d.now())
-		if _, given := tx.Code(m.Code); !given && !tx.codes[m.Code] {
+		if !tx.CodeGiven(m.Code) && !tx.codes[m.Code] {
 			break
 		}
 	}

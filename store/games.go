@@ -912,6 +912,12 @@ func (tx *Tx) SentMail(msgid string) (Code, bool) {
 	return tx.Code(string(code))
 }
 
+// CodeGiven reports whether a mail already has the verification code,
+// without reading its record.
+func (tx *Tx) CodeGiven(code string) bool {
+	return tx.bucket(bucketCodes).Get([]byte(code)) != nil
+}
+
 // Code looks a verification code up.
 func (tx *Tx) Code(code string) (Code, bool) {
 	var c Code

@@ -13,12 +13,21 @@ import (
 // corpusStates returns the stored states of the mid-game corpus: 200
 // positions of every phase type, retreats and adjustments included.
 func corpusStates(tb testing.TB) [][]byte {
+	var out [][]byte
+	for _, cp := range readCorpusPhases(tb) {
+		out = append(out, encodeState(&gameState{pos: mustRead(tb, cp.State).pos}))
+	}
+	return out
+}
+
+// readCorpusPhases reads the mid-game corpus's phases: state, orders, results.
+func readCorpusPhases(tb testing.TB) []corpusPhase {
 	f, err := os.Open(corpusFile)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	var out [][]byte
+	var out []corpusPhase
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -26,7 +35,7 @@ func corpusStates(tb testing.TB) [][]byte {
 		if err := json.Unmarshal(sc.Bytes(), &cp); err != nil {
 			tb.Fatal(err)
 		}
-		out = append(out, encodeState(&gameState{pos: mustRead(tb, cp.State).pos}))
+		out = append(out, cp)
 	}
 	if err := sc.Err(); err != nil {
 		tb.Fatal(err)
@@ -150,19 +159,8 @@ func TestCheckLeavesTheStateAlone(t *testing.T) {
 		t.Fatal("no standard map")
 	}
 	m, _ := MapByName("standard")
-	f, err := os.Open(corpusFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
 	checked := 0
-	for sc.Scan() {
-		var cp corpusPhase
-		if err := json.Unmarshal(sc.Bytes(), &cp); err != nil {
-			t.Fatal(err)
-		}
+	for _, cp := range readCorpusPhases(t) {
 		st := []byte(cp.State)
 		want := mustRead(t, st)
 		for power, lines := range cp.Orders {
@@ -193,19 +191,8 @@ func TestCheckLeavesTheStateAlone(t *testing.T) {
 func TestResolvedStatesKeptAsTheyRead(t *testing.T) {
 	e := engineFor(t, "standard")
 	m, _ := MapByName("standard")
-	f, err := os.Open(corpusFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
 	n := 0
-	for sc.Scan() {
-		var cp corpusPhase
-		if err := json.Unmarshal(sc.Bytes(), &cp); err != nil {
-			t.Fatal(err)
-		}
+	for _, cp := range readCorpusPhases(t) {
 		out, err := e.Resolve(cp.State, cp.Orders, 0)
 		if err != nil {
 			t.Fatal(err)

@@ -59,11 +59,12 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 		"daemon":      {"store", "orders", "adjudicator", "mailer"},
 		"adjudicator": {"orders", "picture"},
 		"orders":      {}, "mailer": {}, "mailserver": {}, "store": {}, "picture": {},
-		"demo":              append([]string{"server", "mailer", "mailserver", "store", "orders", "adjudicator"}, engines...),
-		"daemon/daemontest": {"daemon", "store", "store/storetest", "adjudicator"},
-		"store/storetest":   {"store", "mailer"},
-		"internal/mapgeo":   {"adjudicator/diplomacy", "picture"},
-		"internal/skipnote": {},
+		"demo":                append([]string{"server", "mailer", "mailserver", "store", "orders", "adjudicator"}, engines...),
+		"daemon/daemontest":   {"daemon", "store", "store/storetest", "adjudicator"},
+		"store/storetest":     {"store", "mailer"},
+		"picture/picturetest": {"picture"},
+		"internal/mapgeo":     {"adjudicator/diplomacy", "picture"},
+		"internal/skipnote":   {},
 	}
 	for _, e := range engines {
 		may[e] = []string{"adjudicator", "orders", "picture"}

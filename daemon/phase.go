@@ -211,20 +211,24 @@ func (d *Daemon) loadDue(tx *txn, name string, now time.Time) (*phaseJob, bool, 
 	if g.Pending != nil || g.Deadline.IsZero() || g.Deadline.After(now) {
 		return nil, true, tx.PutGame(g) // index out of step with the record: rewrite it
 	}
-	if wait, err := d.atDeadline(tx, g, now); err != nil || wait { // grace.go: the late policy
+	// The standing orders are read once, for the late policy and the
+	// adjudication: atDeadline changes nothing they were read by (the
+	// game's name, phase, struck diplomats and locks).
+	orders, err := loadStanding(tx.Tx, g)
+	if err != nil {
+		return nil, false, err
+	}
+	if wait, err := d.atDeadline(tx, g, orders, now); err != nil || wait { // grace.go: the late policy
 		if err != nil {
 			return nil, false, err
 		}
 		return nil, true, tx.PutGame(g)
 	}
-	job := &phaseJob{g: g, seed: seedOf(g), open: g.OpenPhase.Clone()}
+	job := &phaseJob{g: g, seed: seedOf(g), open: g.OpenPhase.Clone(), orders: orders}
 	if job.e, err = engineFor(g); err != nil {
 		return nil, false, err
 	}
 	if job.state, err = tx.State(g.Name); err != nil {
-		return nil, false, err
-	}
-	if job.orders, err = loadStanding(tx.Tx, g); err != nil {
 		return nil, false, err
 	}
 	return job, true, nil

@@ -520,12 +520,21 @@ func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) 
 	subject := fmt.Sprintf("[%s] %s — results", g.Name, rec.Title)
 	shared := resultsPublic(g, rec)
 	first := len(tx.mails)
+	// A reader's text depends on their private part and their zone only
+	// (resultsOwn): players alike share one string, made once.
+	type reader struct{ private, zone string }
+	texts := map[reader]string{}
 	for i := range g.Players {
 		p := &g.Players[i]
 		if p.Left {
 			continue
 		}
-		text := shared + d.resultsOwn(g, rec.Private[p.Power], p)
+		r := reader{rec.Private[p.Power], p.Zone}
+		text, ok := texts[r]
+		if !ok {
+			text = shared + d.resultsOwn(g, r.private, p)
+			texts[r] = text
+		}
 		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
 			Pictures: tx.resultsPicture(g, rec, p.Power)}); err != nil {
 			return err

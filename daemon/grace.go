@@ -156,12 +156,10 @@ func lateAtDeadline(rec *store.PhaseRecord) (late, waited []string) {
 
 // atDeadline runs when g's deadline has passed, before the phase is
 // processed: the first time it records who is late; then the game's late
-// policy may move the deadline (true: do not process now).
-func (d *Daemon) atDeadline(tx *txn, g *store.Game, now time.Time) (bool, error) {
-	st, err := loadStanding(tx.Tx, g)
-	if err != nil {
-		return false, err
-	}
+// policy may move the deadline (true: do not process now). st is the
+// standing orders of g's open phase (loadDue reads them once, for this
+// and for the adjudication); atDeadline only reads them.
+func (d *Daemon) atDeadline(tx *txn, g *store.Game, st *standing, now time.Time) (bool, error) {
 	if g.ProcessNow {
 		return false, nil // the GM's PROCESS before the deadline: nobody is late
 	}

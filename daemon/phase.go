@@ -211,20 +211,24 @@ func (d *Daemon) loadDue(tx *txn, name string, now time.Time) (*phaseJob, bool, 
 	if g.Pending != nil || g.Deadline.IsZero() || g.Deadline.After(now) {
 		return nil, true, tx.PutGame(g) // index out of step with the record: rewrite it
 	}
-	if wait, err := d.atDeadline(tx, g, now); err != nil || wait { // grace.go: the late policy
+	// The standing orders are read once, for the late policy and the
+	// adjudication: atDeadline changes nothing they were read by (the
+	// game's name, phase, struck diplomats and locks).
+	orders, err := loadStanding(tx.Tx, g)
+	if err != nil {
+		return nil, false, err
+	}
+	if wait, err := d.atDeadline(tx, g, orders, now); err != nil || wait { // grace.go: the late policy
 		if err != nil {
 			return nil, false, err
 		}
 		return nil, true, tx.PutGame(g)
 	}
-	job := &phaseJob{g: g, seed: seedOf(g), open: g.OpenPhase.Clone()}
+	job := &phaseJob{g: g, seed: seedOf(g), open: g.OpenPhase.Clone(), orders: orders}
 	if job.e, err = engineFor(g); err != nil {
 		return nil, false, err
 	}
 	if job.state, err = tx.State(g.Name); err != nil {
-		return nil, false, err
-	}
-	if job.orders, err = loadStanding(tx.Tx, g); err != nil {
 		return nil, false, err
 	}
 	return job, true, nil
@@ -516,12 +520,21 @@ func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) 
 	subject := fmt.Sprintf("[%s] %s — results", g.Name, rec.Title)
 	shared := resultsPublic(g, rec)
 	first := len(tx.mails)
+	// A reader's text depends on their private part and their zone only
+	// (resultsOwn): players alike share one string, made once.
+	type reader struct{ private, zone string }
+	texts := map[reader]string{}
 	for i := range g.Players {
 		p := &g.Players[i]
 		if p.Left {
 			continue
 		}
-		text := shared + d.resultsOwn(g, rec.Private[p.Power], p)
+		r := reader{rec.Private[p.Power], p.Zone}
+		text, ok := texts[r]
+		if !ok {
+			text = shared + d.resultsOwn(g, r.private, p)
+			texts[r] = text
+		}
 		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
 			Pictures: tx.resultsPicture(g, rec, p.Power)}); err != nil {
 			return err

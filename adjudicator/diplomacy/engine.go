@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -14,7 +15,13 @@ import (
 
 // Engine is the adjudicator.Engine of one Diplomacy map. Powers are named by
 // their map ids ("england", "rome") in every call and result.
-type Engine struct{ m *Map }
+type Engine struct {
+	m *Map
+	// info is Info as made once (the examples are built by parsing the
+	// map's start): each call hands out a copy of its slices.
+	infoOnce sync.Once
+	info     adjudicator.Info
+}
 
 // Every embedded map is an engine, registered without reading the map:
 // the map is parsed when its engine is first looked up.
@@ -51,8 +58,18 @@ const rulesText = `Diplomacy, 2023 rules, adjudicated as the DATC v3.0 prefers:
   move) is ignored and the unit holds. Convoy paradoxes follow the Szykman
   rule: the convoying fleets of the paradox hold.`
 
-// Info implements adjudicator.Engine.
+// Info implements adjudicator.Engine. It is made once per engine (the
+// daemon asks it for every phase it processes); the slices each caller
+// gets are its own (Agreements and Year, package variables, are shared
+// as they always were).
 func (e *Engine) Info() adjudicator.Info {
+	e.infoOnce.Do(func() { e.info = e.makeInfo() })
+	info := e.info
+	info.Powers, info.Examples = slices.Clone(info.Powers), slices.Clone(info.Examples)
+	return info
+}
+
+func (e *Engine) makeInfo() adjudicator.Info {
 	var powers []string
 	for _, p := range e.m.Powers {
 		powers = append(powers, p.ID)
@@ -269,7 +286,7 @@ func (m *Map) PhaseTitle(p Phase) string {
 
 // Status implements adjudicator.Engine.
 func (e *Engine) Status(state []byte) (adjudicator.Status, error) {
-	g, err := decodeState(state, e.m.Name)
+	g, err := viewState(state, e.m.Name) // read only: status copies what it keeps
 	if err != nil {
 		return adjudicator.Status{}, err
 	}
@@ -312,6 +329,7 @@ func (e *Engine) status(g *gameState) adjudicator.Status {
 // result is how the game of pos ended: a solo victory of its one winner
 // (none: a draw the rules decided).
 func (e *Engine) result(pos *Position, winners []string) *adjudicator.Result {
+	winners = slices.Clone(winners) // the caller's: g may be the state cache's (Status)
 	if len(winners) != 1 {
 		return &adjudicator.Result{Kind: "draw", Winners: winners, Text: "The game has ended in a draw."}
 	}
@@ -768,7 +786,7 @@ func plural(n int, word string) string {
 // canonical lines Check returned; a power without an entry is in civil
 // disorder. Diplomacy uses no randomness, so seed is ignored.
 func (e *Engine) Resolve(state []byte, powerOrders map[string][]string, seed int64) (adjudicator.Outcome, error) {
-	g, err := decodeState(state, e.m.Name)
+	g, err := viewState(state, e.m.Name) // read only: Adjudicate makes the next position anew
 	if err != nil {
 		return adjudicator.Outcome{}, err
 	}
@@ -782,7 +800,11 @@ func (e *Engine) Resolve(state []byte, powerOrders map[string][]string, seed int
 		powers = append(powers, p)
 	}
 	sort.Strings(powers)
-	var ords []PowerOrder
+	lines := 0
+	for _, l := range powerOrders {
+		lines += len(l)
+	}
+	ords := make([]PowerOrder, 0, lines) // one allocation: an Order is large, and a doubling run of them was most of Resolve's own garbage
 	var unread []OrderResult
 	opts := e.parseOptions(pos)
 	opts.Strict = true

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 
 	"pbemd/adjudicator"
 	"pbemd/orders"
@@ -42,6 +43,9 @@ type Engine struct {
 	title   string
 	players int
 	preset  map[string]string
+	// rules is the rules text of Info, written once.
+	rulesOnce sync.Once
+	rules     string
 }
 
 // presets are the registered engines, one per seat count (and world):
@@ -77,8 +81,9 @@ func NewEngine(name string) (*Engine, bool) {
 
 // Info implements adjudicator.Engine.
 func (e *Engine) Info() adjudicator.Info {
+	e.rulesOnce.Do(func() { e.rules = rulesText(e.players) })
 	return adjudicator.Info{Name: e.name, Game: "empire", Title: e.title, Powers: append([]string(nil), powerIDs[:e.players]...),
-		Simultaneous: true, Rules: rulesText(e.players), Examples: examples}
+		Simultaneous: true, Rules: e.rules, Examples: examples}
 }
 
 // examples are shown by HELP.

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"pbemd/adjudicator"
 	"pbemd/orders"
@@ -21,6 +24,10 @@ type Engine struct {
 	defaults map[string]string
 	sc       *Scenario
 	powers   []string
+	// info is Info as made once: each call hands out copies of its
+	// slices and map.
+	infoOnce sync.Once
+	info     adjudicator.Info
 }
 
 // Preset is an engine registered by name, one per player count: CREATE's
@@ -173,6 +180,13 @@ func parseOptions(defaults, options map[string]string) (Options, error) {
 
 // Info implements adjudicator.Engine.
 func (e *Engine) Info() adjudicator.Info {
+	e.infoOnce.Do(func() { e.info = e.makeInfo() })
+	info := e.info
+	info.Powers, info.Examples, info.PowerNames = slices.Clone(info.Powers), slices.Clone(info.Examples), maps.Clone(info.PowerNames)
+	return info
+}
+
+func (e *Engine) makeInfo() adjudicator.Info {
 	names := map[string]string{}
 	for _, p := range e.sc.powers {
 		names[p.ID] = p.Name

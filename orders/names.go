@@ -2,7 +2,7 @@ package orders
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -31,6 +31,7 @@ type Names struct {
 	forms    []*form            // forms the prefix and typo matchers compare against
 	words    map[string]string  // every word of every spelling (shared strings for the tokenizer)
 	maxWords int
+	indexing bool // NewNames is filling words (normWordIn)
 }
 
 // form is one spelling of one or more names, split into normalised words.
@@ -149,22 +150,39 @@ func (n Name) Describe() string { return describe(n) }
 
 // NewNames indexes list. noun names what the list holds in messages
 // ("province"). It fails when two names share an id or a spelling.
+//
+// A process that reads one phase's orders (`pbemd adjudicate`) builds its
+// map's index once and reads a few lines with it, so building is most of
+// what the index costs there: the forms are made in blocks, a spelling's
+// form is found through its first word, and the words are normalised
+// without the mail reader's shared words (normWordIn).
 func NewNames(noun string, list []Name) (*Names, error) {
 	n := &Names{
-		noun:  noun,
-		list:  list,
-		byID:  make(map[string]int, len(list)),
-		first: make(map[string][]*form, 4*len(list)),
-		words: make(map[string]string, 4*len(list)),
+		noun:     noun,
+		list:     list,
+		byID:     make(map[string]int, len(list)),
+		first:    make(map[string][]*form, 2*len(list)),
+		words:    make(map[string]string, 4*len(list)),
+		indexing: true,
 	}
-	byKey := make(map[string]*form, 4*len(list))
-	var buf []Token
+	var (
+		buf   []Token
+		block []form // the forms are allocated in blocks of formBlock
+		ents  []int  // and their first entries likewise
+	)
 	add := func(i int, spelling string, lenient bool) error {
-		words, hyph, joined := splitName(spelling, &buf)
+		words, hyph, joined := splitName(spelling, &buf, n)
 		if len(words) == 0 {
 			return nil
 		}
-		if f, ok := byKey[joined]; ok {
+		var f *form
+		for _, g := range n.first[words[0]] {
+			if g.joined == joined {
+				f = g
+				break
+			}
+		}
+		if f != nil {
 			if f.entries[0] == i || containsInt(f.entries, i) {
 				if !lenient {
 					f.lenient = false
@@ -189,8 +207,13 @@ func NewNames(noun string, list []Name) (*Names, error) {
 		for _, w := range words {
 			n.words[w] = w
 		}
-		f := &form{words: words, hyph: hyph, joined: joined, entries: []int{i}, lenient: lenient, hist: histOf(joined)}
-		byKey[joined] = f
+		if len(block) == cap(block) {
+			block, ents = make([]form, 0, formBlock), make([]int, 0, formBlock)
+		}
+		ents = append(ents, i)
+		block = append(block, form{words: words, hyph: hyph, joined: joined, entries: ents[len(ents)-1 : len(ents) : len(ents)], lenient: lenient, hist: histOf(joined)})
+		f = &block[len(block)-1]
+		n.forms = append(n.forms, f)
 		n.first[words[0]] = append(n.first[words[0]], f)
 		if len(words) > n.maxWords {
 			n.maxWords = len(words)
@@ -208,8 +231,12 @@ func NewNames(noun string, list []Name) (*Names, error) {
 		n.byID[id] = i
 	}
 	for i, nm := range list {
-		exact := append([]string{nm.ID, nm.Abbrev, nm.Full}, nm.Aliases...)
-		for _, s := range exact {
+		for _, s := range [...]string{nm.ID, nm.Abbrev, nm.Full} {
+			if err := add(i, s, false); err != nil {
+				return nil, err
+			}
+		}
+		for _, s := range nm.Aliases {
 			if err := add(i, s, false); err != nil {
 				return nil, err
 			}
@@ -217,29 +244,31 @@ func NewNames(noun string, list []Name) (*Names, error) {
 	}
 	// Generated short forms come after every exact spelling is known, so an
 	// exact spelling always wins.
+	var shorts []string
 	for i, nm := range list {
-		for _, s := range append([]string{nm.Full}, nm.Aliases...) {
-			for _, short := range shortForms(s, &buf) {
+		for k := -1; k < len(nm.Aliases); k++ {
+			s := nm.Full
+			if k >= 0 {
+				s = nm.Aliases[k]
+			}
+			shorts = shortForms(s, &buf, n, shorts[:0])
+			for _, short := range shorts {
 				if err := add(i, short, true); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
+	n.indexing = false
 	for _, fs := range n.first {
-		sort.SliceStable(fs, func(a, b int) bool { return len(fs[a].words) > len(fs[b].words) })
+		slices.SortStableFunc(fs, func(a, b *form) int { return len(b.words) - len(a.words) })
 	}
-	keys := make([]string, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		f := byKey[k]
-		n.forms = append(n.forms, f)
-	}
+	slices.SortFunc(n.forms, func(a, b *form) int { return strings.Compare(a.joined, b.joined) })
 	return n, nil
 }
+
+// formBlock is how many forms NewNames allocates at a time.
+const formBlock = 64
 
 func containsInt(xs []int, x int) bool {
 	for _, y := range xs {
@@ -251,8 +280,9 @@ func containsInt(xs []int, x int) bool {
 }
 
 // splitName normalises a spelling into words, noting where hyphens stood.
-func splitName(s string, buf *[]Token) (words []string, hyph []bool, joined string) {
-	*buf = tokenize(s, (*buf)[:0], nil)
+// dict, if not nil, is the index the words go to (see normWordIn).
+func splitName(s string, buf *[]Token, dict *Names) (words []string, hyph []bool, joined string) {
+	*buf = tokenize(s, (*buf)[:0], dict)
 	pendingHyphen := false
 	for _, t := range *buf {
 		if t.Kind == Punct {
@@ -287,13 +317,13 @@ var reservedShort = map[string]bool{
 
 // shortForms generates the lenient spellings of a multi-word name: without
 // its generic words ("Adriatic", "Pelusium") and run together
-// ("StPetersburg", "MidAtlantic").
-func shortForms(s string, buf *[]Token) []string {
-	words, hyph, _ := splitName(s, buf)
+// ("StPetersburg", "MidAtlantic"), appended to out. dict is as for
+// splitName.
+func shortForms(s string, buf *[]Token, dict *Names, out []string) []string {
+	words, hyph, _ := splitName(s, buf, dict)
 	if len(words) < 2 {
-		return nil
+		return out
 	}
-	var out []string
 	lo, hi := 0, len(words)
 	for lo < hi && genericWords[words[lo]] {
 		lo++

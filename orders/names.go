@@ -166,18 +166,20 @@ func NewNames(noun string, list []Name) (*Names, error) {
 		indexing: true,
 	}
 	var (
-		buf   []Token
-		block []form // the forms are allocated in blocks of formBlock
-		ents  []int  // and their first entries likewise
+		sp    nameSplitter
+		block []form   // the forms are allocated in blocks of formBlock
+		ents  []int    // and their first entries likewise,
+		ws    []string // their words
+		hs    []bool   // and hyphens
 	)
 	add := func(i int, spelling string, lenient bool) error {
-		words, hyph, joined := splitName(spelling, &buf, n)
+		words, hyph := sp.split(spelling, n)
 		if len(words) == 0 {
 			return nil
 		}
 		var f *form
 		for _, g := range n.first[words[0]] {
-			if g.joined == joined {
+			if slices.Equal(g.words, words) {
 				f = g
 				break
 			}
@@ -207,6 +209,10 @@ func NewNames(noun string, list []Name) (*Names, error) {
 		for _, w := range words {
 			n.words[w] = w
 		}
+		// words and hyph are the splitter's: the form keeps copies.
+		words, ws = carve(ws, words)
+		hyph, hs = carve(hs, hyph)
+		joined := strings.Join(words, " ")
 		if len(block) == cap(block) {
 			block, ents = make([]form, 0, formBlock), make([]int, 0, formBlock)
 		}
@@ -251,7 +257,7 @@ func NewNames(noun string, list []Name) (*Names, error) {
 			if k >= 0 {
 				s = nm.Aliases[k]
 			}
-			shorts = shortForms(s, &buf, n, shorts[:0])
+			shorts = shortForms(s, &sp, n, shorts[:0])
 			for _, short := range shorts {
 				if err := add(i, short, true); err != nil {
 					return nil, err
@@ -270,6 +276,33 @@ func NewNames(noun string, list []Name) (*Names, error) {
 // formBlock is how many forms NewNames allocates at a time.
 const formBlock = 64
 
+// carve returns a copy of src cut from the free end of slab (a new slab
+// of at least formBlock when it has no room), and the slab after it. The
+// copy's capacity is its length, so appending to it never reaches into
+// the slab.
+func carve[T any](slab, src []T) (dst, rest []T) {
+	if cap(slab)-len(slab) < len(src) {
+		slab = make([]T, 0, max(formBlock, len(src)))
+	}
+	k := len(slab)
+	slab = append(slab, src...)
+	return slab[k:len(slab):len(slab)], slab
+}
+
+// nameSplitter splits spellings into words (splitName) with buffers it
+// reuses: what split returns is valid until its next call.
+type nameSplitter struct {
+	toks  []Token
+	words []string
+	hyph  []bool
+}
+
+// split is splitName into the splitter's buffers, without the joined form.
+func (sp *nameSplitter) split(s string, dict *Names) (words []string, hyph []bool) {
+	sp.toks, sp.words, sp.hyph = splitWords(s, sp.toks[:0], dict, sp.words[:0], sp.hyph[:0])
+	return sp.words, sp.hyph
+}
+
 func containsInt(xs []int, x int) bool {
 	for _, y := range xs {
 		if y == x {
@@ -279,12 +312,14 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
-// splitName normalises a spelling into words, noting where hyphens stood.
-// dict, if not nil, is the index the words go to (see normWordIn).
-func splitName(s string, buf *[]Token, dict *Names) (words []string, hyph []bool, joined string) {
-	*buf = tokenize(s, (*buf)[:0], dict)
+// splitWords normalises a spelling into words, noting where hyphens
+// stood (hyph[i]: one stood between words[i] and words[i+1]), appending
+// to toks, words and hyph. dict, if not nil, is the index the words go to
+// (see normWordIn).
+func splitWords(s string, toks []Token, dict *Names, words []string, hyph []bool) ([]Token, []string, []bool) {
+	toks = tokenize(s, toks, dict)
 	pendingHyphen := false
-	for _, t := range *buf {
+	for _, t := range toks {
 		if t.Kind == Punct {
 			if t.Norm == "-" && len(words) > 0 {
 				pendingHyphen = true
@@ -297,7 +332,7 @@ func splitName(s string, buf *[]Token, dict *Names) (words []string, hyph []bool
 		pendingHyphen = false
 		words = append(words, t.Norm)
 	}
-	return words, hyph, strings.Join(words, " ")
+	return toks, words, hyph
 }
 
 // genericWords may be left out of a place name when what remains is unique:
@@ -318,9 +353,9 @@ var reservedShort = map[string]bool{
 // shortForms generates the lenient spellings of a multi-word name: without
 // its generic words ("Adriatic", "Pelusium") and run together
 // ("StPetersburg", "MidAtlantic"), appended to out. dict is as for
-// splitName.
-func shortForms(s string, buf *[]Token, dict *Names, out []string) []string {
-	words, hyph, _ := splitName(s, buf, dict)
+// splitWords.
+func shortForms(s string, sp *nameSplitter, dict *Names, out []string) []string {
+	words, hyph := sp.split(s, dict)
 	if len(words) < 2 {
 		return out
 	}

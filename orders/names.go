@@ -2,7 +2,7 @@ package orders
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -31,6 +31,7 @@ type Names struct {
 	forms    []*form            // forms the prefix and typo matchers compare against
 	words    map[string]string  // every word of every spelling (shared strings for the tokenizer)
 	maxWords int
+	indexing bool // NewNames is filling words (normWordIn)
 }
 
 // form is one spelling of one or more names, split into normalised words.
@@ -149,22 +150,41 @@ func (n Name) Describe() string { return describe(n) }
 
 // NewNames indexes list. noun names what the list holds in messages
 // ("province"). It fails when two names share an id or a spelling.
+//
+// A process that reads one phase's orders (`pbemd adjudicate`) builds its
+// map's index once and reads a few lines with it, so building is most of
+// what the index costs there: the forms are made in blocks, a spelling's
+// form is found through its first word, and the words are normalised
+// without the mail reader's shared words (normWordIn).
 func NewNames(noun string, list []Name) (*Names, error) {
 	n := &Names{
-		noun:  noun,
-		list:  list,
-		byID:  make(map[string]int, len(list)),
-		first: make(map[string][]*form, 4*len(list)),
-		words: make(map[string]string, 4*len(list)),
+		noun:     noun,
+		list:     list,
+		byID:     make(map[string]int, len(list)),
+		first:    make(map[string][]*form, 2*len(list)),
+		words:    make(map[string]string, 4*len(list)),
+		indexing: true,
 	}
-	byKey := make(map[string]*form, 4*len(list))
-	var buf []Token
+	var (
+		sp    nameSplitter
+		block []form   // the forms are allocated in blocks of formBlock
+		ents  []int    // and their first entries likewise,
+		ws    []string // their words
+		hs    []bool   // and hyphens
+	)
 	add := func(i int, spelling string, lenient bool) error {
-		words, hyph, joined := splitName(spelling, &buf)
+		words, hyph := sp.split(spelling, n)
 		if len(words) == 0 {
 			return nil
 		}
-		if f, ok := byKey[joined]; ok {
+		var f *form
+		for _, g := range n.first[words[0]] {
+			if slices.Equal(g.words, words) {
+				f = g
+				break
+			}
+		}
+		if f != nil {
 			if f.entries[0] == i || containsInt(f.entries, i) {
 				if !lenient {
 					f.lenient = false
@@ -189,8 +209,17 @@ func NewNames(noun string, list []Name) (*Names, error) {
 		for _, w := range words {
 			n.words[w] = w
 		}
-		f := &form{words: words, hyph: hyph, joined: joined, entries: []int{i}, lenient: lenient, hist: histOf(joined)}
-		byKey[joined] = f
+		// words and hyph are the splitter's: the form keeps copies.
+		words, ws = carve(ws, words)
+		hyph, hs = carve(hs, hyph)
+		joined := strings.Join(words, " ")
+		if len(block) == cap(block) {
+			block, ents = make([]form, 0, formBlock), make([]int, 0, formBlock)
+		}
+		ents = append(ents, i)
+		block = append(block, form{words: words, hyph: hyph, joined: joined, entries: ents[len(ents)-1 : len(ents) : len(ents)], lenient: lenient, hist: histOf(joined)})
+		f = &block[len(block)-1]
+		n.forms = append(n.forms, f)
 		n.first[words[0]] = append(n.first[words[0]], f)
 		if len(words) > n.maxWords {
 			n.maxWords = len(words)
@@ -208,8 +237,12 @@ func NewNames(noun string, list []Name) (*Names, error) {
 		n.byID[id] = i
 	}
 	for i, nm := range list {
-		exact := append([]string{nm.ID, nm.Abbrev, nm.Full}, nm.Aliases...)
-		for _, s := range exact {
+		for _, s := range [...]string{nm.ID, nm.Abbrev, nm.Full} {
+			if err := add(i, s, false); err != nil {
+				return nil, err
+			}
+		}
+		for _, s := range nm.Aliases {
 			if err := add(i, s, false); err != nil {
 				return nil, err
 			}
@@ -217,28 +250,57 @@ func NewNames(noun string, list []Name) (*Names, error) {
 	}
 	// Generated short forms come after every exact spelling is known, so an
 	// exact spelling always wins.
+	var shorts []string
 	for i, nm := range list {
-		for _, s := range append([]string{nm.Full}, nm.Aliases...) {
-			for _, short := range shortForms(s, &buf) {
+		for k := -1; k < len(nm.Aliases); k++ {
+			s := nm.Full
+			if k >= 0 {
+				s = nm.Aliases[k]
+			}
+			shorts = shortForms(s, &sp, n, shorts[:0])
+			for _, short := range shorts {
 				if err := add(i, short, true); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
+	n.indexing = false
 	for _, fs := range n.first {
-		sort.SliceStable(fs, func(a, b int) bool { return len(fs[a].words) > len(fs[b].words) })
+		slices.SortStableFunc(fs, func(a, b *form) int { return len(b.words) - len(a.words) })
 	}
-	keys := make([]string, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		f := byKey[k]
-		n.forms = append(n.forms, f)
-	}
+	slices.SortFunc(n.forms, func(a, b *form) int { return strings.Compare(a.joined, b.joined) })
 	return n, nil
+}
+
+// formBlock is how many forms NewNames allocates at a time.
+const formBlock = 64
+
+// carve returns a copy of src cut from the free end of slab (a new slab
+// of at least formBlock when it has no room), and the slab after it. The
+// copy's capacity is its length, so appending to it never reaches into
+// the slab.
+func carve[T any](slab, src []T) (dst, rest []T) {
+	if cap(slab)-len(slab) < len(src) {
+		slab = make([]T, 0, max(formBlock, len(src)))
+	}
+	k := len(slab)
+	slab = append(slab, src...)
+	return slab[k:len(slab):len(slab)], slab
+}
+
+// nameSplitter splits spellings into words (splitName) with buffers it
+// reuses: what split returns is valid until its next call.
+type nameSplitter struct {
+	toks  []Token
+	words []string
+	hyph  []bool
+}
+
+// split is splitName into the splitter's buffers, without the joined form.
+func (sp *nameSplitter) split(s string, dict *Names) (words []string, hyph []bool) {
+	sp.toks, sp.words, sp.hyph = splitWords(s, sp.toks[:0], dict, sp.words[:0], sp.hyph[:0])
+	return sp.words, sp.hyph
 }
 
 func containsInt(xs []int, x int) bool {
@@ -250,11 +312,14 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
-// splitName normalises a spelling into words, noting where hyphens stood.
-func splitName(s string, buf *[]Token) (words []string, hyph []bool, joined string) {
-	*buf = tokenize(s, (*buf)[:0], nil)
+// splitWords normalises a spelling into words, noting where hyphens
+// stood (hyph[i]: one stood between words[i] and words[i+1]), appending
+// to toks, words and hyph. dict, if not nil, is the index the words go to
+// (see normWordIn).
+func splitWords(s string, toks []Token, dict *Names, words []string, hyph []bool) ([]Token, []string, []bool) {
+	toks = tokenize(s, toks, dict)
 	pendingHyphen := false
-	for _, t := range *buf {
+	for _, t := range toks {
 		if t.Kind == Punct {
 			if t.Norm == "-" && len(words) > 0 {
 				pendingHyphen = true
@@ -267,7 +332,7 @@ func splitName(s string, buf *[]Token) (words []string, hyph []bool, joined stri
 		pendingHyphen = false
 		words = append(words, t.Norm)
 	}
-	return words, hyph, strings.Join(words, " ")
+	return toks, words, hyph
 }
 
 // genericWords may be left out of a place name when what remains is unique:
@@ -287,13 +352,13 @@ var reservedShort = map[string]bool{
 
 // shortForms generates the lenient spellings of a multi-word name: without
 // its generic words ("Adriatic", "Pelusium") and run together
-// ("StPetersburg", "MidAtlantic").
-func shortForms(s string, buf *[]Token) []string {
-	words, hyph, _ := splitName(s, buf)
+// ("StPetersburg", "MidAtlantic"), appended to out. dict is as for
+// splitWords.
+func shortForms(s string, sp *nameSplitter, dict *Names, out []string) []string {
+	words, hyph := sp.split(s, dict)
 	if len(words) < 2 {
-		return nil
+		return out
 	}
-	var out []string
 	lo, hi := 0, len(words)
 	for lo < hi && genericWords[words[lo]] {
 		lo++

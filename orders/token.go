@@ -215,13 +215,19 @@ func normWordIn(text string, dict *Names) string {
 			b[n] = c
 			n++
 		}
-		if w, ok := internWords()[string(b[:n])]; ok {
-			return w
-		}
 		if dict != nil {
 			if w, ok := dict.words[string(b[:n])]; ok {
 				return w
 			}
+			if dict.indexing {
+				// NewNames is reading dict's own spellings: the word
+				// becomes one of dict's (and a process that reads no mail
+				// does not build the mail reader's table).
+				return string(b[:n])
+			}
+		}
+		if w, ok := internWords()[string(b[:n])]; ok {
+			return w
 		}
 		return string(b[:n])
 	}

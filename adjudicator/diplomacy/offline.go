@@ -63,12 +63,22 @@ func AdjudicateJSON(r io.Reader, w io.Writer) error {
 	if dec.More() {
 		return fmt.Errorf("%w: more than one JSON value", ErrBadInput)
 	}
+	out, err := in.adjudicate()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out.appendJSON(nil))
+	return err
+}
+
+// adjudicate is AdjudicateJSON on its decoded input.
+func (in *offlineIn) adjudicate() (*offlineOut, error) {
 	if in.Variant == "" {
-		return fmt.Errorf("%w: \"variant\" is required (one of: %v)", ErrBadInput, MapNames())
+		return nil, fmt.Errorf("%w: \"variant\" is required (one of: %v)", ErrBadInput, MapNames())
 	}
 	pos, err := decodePosition(&in.jsonPosition)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrBadInput, err)
+		return nil, fmt.Errorf("%w: %v", ErrBadInput, err)
 	}
 	m := pos.Map
 	e := &Engine{m: m}
@@ -84,7 +94,7 @@ func AdjudicateJSON(r io.Reader, w io.Writer) error {
 	for _, p := range names {
 		pw, ok := m.PowerID(p)
 		if !ok {
-			return fmt.Errorf("%w: orders for unknown power %q", ErrBadInput, p)
+			return nil, fmt.Errorf("%w: orders for unknown power %q", ErrBadInput, p)
 		}
 		for _, line := range in.Orders[p] {
 			o, _, err := ParseOrder(line, opts)
@@ -102,7 +112,7 @@ func AdjudicateJSON(r io.Reader, w io.Writer) error {
 	}
 	res, err := Adjudicate(pos, ords)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrBadInput, err)
+		return nil, fmt.Errorf("%w: %v", ErrBadInput, err)
 	}
 	out.Results = []offlineResult{}
 	for _, r := range res.Orders {
@@ -114,7 +124,5 @@ func AdjudicateJSON(r io.Reader, w io.Writer) error {
 	if res.Winner != "" {
 		out.Winner = m.PowerName(res.Winner)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return &out, nil
 }

@@ -23,9 +23,10 @@ type stateCache struct {
 	next  int
 }
 
-func newStateCache() *stateCache {
-	return &stateCache{byKey: make(map[string]*gameState, stateCacheSize)}
-}
+// newStateCache returns an empty cache. Its table is made at the first
+// put: a process that never decodes a stored state (`pbemd adjudicate`,
+// every map loaded to parse or draw) does not pay for it.
+func newStateCache() *stateCache { return &stateCache{} }
 
 // get returns a copy of the state decoded from data, if kept.
 func (c *stateCache) get(data []byte) (*gameState, bool) {
@@ -56,6 +57,9 @@ func (c *stateCache) put(data []byte, g *gameState) {
 		return
 	}
 	key := string(data)
+	if c.byKey == nil {
+		c.byKey = make(map[string]*gameState, stateCacheSize)
+	}
 	if len(c.ring) < stateCacheSize {
 		c.ring = append(c.ring, key)
 	} else {

@@ -30,8 +30,9 @@
 //
 // BenchmarkStartup runs `pbemd help` and `pbemd adjudicate` (the Spring
 // 1901 opening) as built by go build and with CGO_ENABLED=0, a Go program
-// that only writes a line, and one that links pbemd's dependencies but
-// none of its own packages: the floors a start cannot go below.
+// that only writes a line, one that links only the libraries pbemd is
+// required to build on, and one that links pbemd's dependencies but none
+// of its own packages: the floors a start cannot go below.
 package main
 
 import (

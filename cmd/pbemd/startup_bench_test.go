@@ -19,9 +19,10 @@ import (
 // standard map loaded, the orders read and adjudicated, the JSON out),
 // for the binary as `go build` makes it here and as CGO_ENABLED=0 makes
 // it (no libc to load and link: see the package doc), a Go program that
-// only writes a line (the floor of any Go process on the machine) and one
-// that links every package pbemd links but its own (the floor of pbemd's
-// dependencies: their inits and size).
+// only writes a line (the floor of any Go process on the machine), one
+// that links only the libraries pbemd is required to build on (the floor
+// of any pbemd) and one that links every package pbemd links but its own
+// (the floor of pbemd's dependencies: their inits and size).
 // Besides ns/op (wall) it reports the process's CPU time and minor page
 // faults, per run:
 //
@@ -49,6 +50,9 @@ func BenchmarkStartup(b *testing.B) {
 		return bin
 	}
 	b.Run("go-hello", func(b *testing.B) { runProcess(b, build("hello", dir, []string{"CGO_ENABLED=0"}, hello), "") })
+	b.Run("required-only", func(b *testing.B) {
+		runProcess(b, build("required", blankImports(b, dir, "required", requiredPackages), []string{"CGO_ENABLED=0"}, "."), "")
+	})
 	b.Run("deps-only", func(b *testing.B) { runProcess(b, build("deps", depsOnly(b, dir), []string{"CGO_ENABLED=0"}, "."), "") })
 	for _, v := range []struct{ name, env string }{{"default", ""}, {"cgo=0", "CGO_ENABLED=0"}} {
 		var env []string
@@ -95,6 +99,19 @@ func runProcess(b *testing.B, bin, in string, args ...string) {
 	b.ReportMetric(float64(faults)/float64(b.N), "minflt/op")
 }
 
+// requiredPackages are the libraries pbemd is required to build on: the
+// IMAP server and client, the SMTP server, the store and the scheduler.
+// A program linking only them is the floor any pbemd could reach, with
+// nothing of its own and none of the other libraries it chose.
+var requiredPackages = []string{
+	"github.com/emersion/go-imap/v2",
+	"github.com/emersion/go-imap/v2/imapclient",
+	"github.com/emersion/go-imap/v2/imapserver",
+	"github.com/emersion/go-smtp",
+	"go.etcd.io/bbolt",
+	"github.com/robfig/cron/v3",
+}
+
 // depsOnly writes, in a module of its own under dir, a program that
 // imports every package pbemd links except pbemd's own (and those only
 // the standard library may import), and returns its directory.
@@ -105,17 +122,28 @@ func depsOnly(b *testing.B, dir string) string {
 	if err != nil {
 		b.Fatalf("go list: %v", err)
 	}
-	var src strings.Builder
-	src.WriteString("package main\n\nimport (\n\t\"os\"\n")
+	var pkgs []string
 	for _, p := range strings.Fields(string(out)) {
 		internal := strings.HasPrefix(p, "internal/") || strings.Contains(p, "/internal/") || strings.HasSuffix(p, "/internal")
 		if p == "pbemd" || strings.HasPrefix(p, "pbemd/") || internal || strings.HasPrefix(p, "vendor/") || p == "os" || p == "unsafe" || strings.HasPrefix(p, "runtime") {
 			continue
 		}
+		pkgs = append(pkgs, p)
+	}
+	return blankImports(b, dir, "deps", pkgs)
+}
+
+// blankImports writes, in the module name under dir (pbemd's go.mod and
+// go.sum, so the same versions), a program that imports pkgs for their
+// inits only and writes a line, and returns its directory.
+func blankImports(b *testing.B, dir, name string, pkgs []string) string {
+	var src strings.Builder
+	src.WriteString("package main\n\nimport (\n\t\"os\"\n")
+	for _, p := range pkgs {
 		fmt.Fprintf(&src, "\t_ %q\n", p)
 	}
 	src.WriteString(")\n\nfunc main() { os.Stdout.WriteString(\"hello\\n\") }\n")
-	mod := filepath.Join(dir, "depsmod")
+	mod := filepath.Join(dir, name+"mod")
 	if err := os.MkdirAll(mod, 0o755); err != nil {
 		b.Fatal(err)
 	}
@@ -127,12 +155,12 @@ func depsOnly(b *testing.B, dir string) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for name, data := range map[string][]byte{
-		"go.mod":  []byte(strings.Replace(string(gomod), "module pbemd\n", "module deps\n", 1)),
+	for file, data := range map[string][]byte{
+		"go.mod":  []byte(strings.Replace(string(gomod), "module pbemd\n", "module "+name+"\n", 1)),
 		"go.sum":  gosum,
 		"main.go": []byte(src.String()),
 	} {
-		if err := os.WriteFile(filepath.Join(mod, name), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(mod, file), data, 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -679,8 +679,30 @@ func (tx *Tx) State(name string) ([]byte, error) {
 	return bytes.Clone(raw), nil
 }
 
+// SharedState is State for a reader that changes nothing: the bytes it
+// returns are the transaction's, the same for every SharedState of the
+// game until PutState (one copy of a state a transaction, not one a
+// mail, in a poll batch of order mails for one game). They stay as they
+// are after PutState, which only stops handing them out; the caller must
+// not change them.
+func (tx *Tx) SharedState(name string) ([]byte, error) {
+	if st, ok := tx.states[name]; ok {
+		return st, nil
+	}
+	st, err := tx.State(name)
+	if err != nil {
+		return nil, err
+	}
+	if tx.states == nil {
+		tx.states = map[string][]byte{}
+	}
+	tx.states[name] = st
+	return st, nil
+}
+
 // PutState replaces a game's engine state.
 func (tx *Tx) PutState(name string, state []byte) error {
+	delete(tx.states, name)
 	return tx.bucket(bucketStates).Put([]byte(name), state)
 }
 

@@ -215,6 +215,8 @@ type Tx struct {
 	games map[string]*txGame // the games it read or wrote (gamecache.go)
 	// the folds of the phases it read or wrote (standing.go), by phaseKey
 	standing map[string]*txStanding
+	// sets are the order sets it added, as they read back, by key (games.go)
+	sets map[string]OrderSet
 	// states are the engine states SharedState handed out, by game
 	states map[string][]byte
 	// lastIDTime is its DB's, in a write transaction (MessageIDTime)

@@ -424,7 +424,8 @@ func (mc *mailCtx) loadGame() error {
 	}
 	mc.engine = e
 	if mc.game.Status == store.Active {
-		st, err := mc.tx.State(mc.game.Name)
+		// read only (engines are pure), so the transaction's copy
+		st, err := mc.tx.SharedState(mc.game.Name)
 		if err != nil {
 			return err
 		}

@@ -286,8 +286,9 @@ func (d *Daemon) send(tx *txn, m *Outgoing) error {
 		return err
 	}
 	// Message-IDs begin with the time so the outbox's Message-ID index
-	// grows at its end, as the outbox itself does.
-	m.MsgID = fmt.Sprintf("%x.%s@%s", d.now().UnixNano(), hex.EncodeToString(rnd[:]), d.domain)
+	// grows at its end, as the outbox itself does (the store makes the
+	// times of one process grow even when the clock does not).
+	m.MsgID = fmt.Sprintf("%x.%s@%s", tx.MessageIDTime(d.now()), hex.EncodeToString(rnd[:]), d.domain)
 	for {
 		m.Code = verificationCode(d.now())
 		if !tx.CodeGiven(m.Code) && !tx.codes[m.Code] {

@@ -3,12 +3,10 @@ package store
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	berrors "go.etcd.io/bbolt/errors"
 )
@@ -104,7 +102,7 @@ func (tx *Tx) PrefetchGames(names []string) {
 // read or written the game.
 func (tx *Tx) GameIs(g *Game) bool {
 	c, ok := tx.games[g.Name]
-	return ok && reflect.DeepEqual(c.g, g)
+	return ok && sameGame(c.g, g)
 }
 
 // flushGames seals, encodes and puts every game written since the last
@@ -139,144 +137,4 @@ func (tx *Tx) writable() error {
 		return berrors.ErrTxNotWritable
 	}
 	return nil
-}
-
-var timeType = reflect.TypeFor[time.Time]()
-
-// copyPlan is how to deep-copy a value of one type, worked out once per
-// type: nil for a type whose values hold nothing to copy (plain values,
-// time.Time), else the fields (of a struct) or the element (of a slice,
-// array, map or pointer) that need copying in turn.
-type copyPlan struct {
-	kind   reflect.Kind
-	t      reflect.Type
-	fields []fieldPlan // a struct's fields that hold something to copy
-	elem   *copyPlan   // a slice's, array's, map's or pointer's element
-}
-
-type fieldPlan struct {
-	index int
-	plan  *copyPlan
-}
-
-var (
-	plansMu sync.Mutex
-	plans   = map[reflect.Type]*copyPlan{}
-	// gamePlan is the plan of Game, made on first use.
-	gamePlan = sync.OnceValue(func() *copyPlan { return planOf(reflect.TypeFor[Game]()) })
-)
-
-// planOf returns t's plan (nil: a plain copy will do).
-func planOf(t reflect.Type) *copyPlan {
-	plansMu.Lock()
-	defer plansMu.Unlock()
-	return planLocked(t, map[reflect.Type]bool{})
-}
-
-func planLocked(t reflect.Type, making map[reflect.Type]bool) *copyPlan {
-	if p, ok := plans[t]; ok {
-		return p
-	}
-	if making[t] {
-		panic(fmt.Sprintf("store: cannot copy the recursive type %s", t))
-	}
-	making[t] = true
-	defer delete(making, t)
-	var p *copyPlan
-	switch t.Kind() {
-	case reflect.Slice, reflect.Map, reflect.Pointer:
-		p = &copyPlan{kind: t.Kind(), t: t, elem: planLocked(t.Elem(), making)}
-	case reflect.Array:
-		if e := planLocked(t.Elem(), making); e != nil {
-			p = &copyPlan{kind: t.Kind(), t: t, elem: e}
-		}
-	case reflect.Interface:
-		panic(fmt.Sprintf("store: cannot copy a %s", t)) // no record holds one (TestCloneGameSharesNothing)
-	case reflect.Struct:
-		if t == timeType {
-			break
-		}
-		var fields []fieldPlan
-		for i := range t.NumField() {
-			if f := t.Field(i); f.IsExported() {
-				if fp := planLocked(f.Type, making); fp != nil {
-					fields = append(fields, fieldPlan{i, fp})
-				}
-			}
-		}
-		if len(fields) > 0 {
-			p = &copyPlan{kind: t.Kind(), t: t, fields: fields}
-		}
-	}
-	plans[t] = p
-	return p
-}
-
-// cloneGame is a deep copy of g: no slice, map or pointer of the copy is
-// shared with g. It copies by reflection so that a field added to Game
-// (or to the records in it) is copied without anyone remembering to;
-// TestCloneGameSharesNothing shows it. Struct fields that are not
-// exported are copied as values: among the types in a Game only
-// time.Time has any, and it is a value.
-func cloneGame(g *Game) *Game {
-	c := new(Game)
-	*c = *g
-	deepCopy(reflect.ValueOf(c).Elem(), reflect.ValueOf(g).Elem(), gamePlan())
-	return c
-}
-
-// deepCopy makes dst, which is settable and already holds a plain copy of
-// src, a deep copy of it, by p (not nil).
-func deepCopy(dst, src reflect.Value, p *copyPlan) {
-	switch p.kind {
-	case reflect.Struct:
-		for _, f := range p.fields {
-			deepCopy(dst.Field(f.index), src.Field(f.index), f.plan)
-		}
-	case reflect.Array:
-		for i := range src.Len() {
-			deepCopy(dst.Index(i), src.Index(i), p.elem)
-		}
-	case reflect.Slice:
-		if src.IsNil() {
-			return
-		}
-		s := reflect.MakeSlice(p.t, src.Len(), src.Len())
-		reflect.Copy(s, src)
-		if p.elem != nil {
-			for i := range src.Len() {
-				deepCopy(s.Index(i), src.Index(i), p.elem)
-			}
-		}
-		dst.Set(s)
-	case reflect.Map:
-		if src.IsNil() {
-			return
-		}
-		m := reflect.MakeMapWithSize(p.t, src.Len())
-		var v reflect.Value
-		if p.elem != nil {
-			v = reflect.New(p.t.Elem()).Elem()
-		}
-		for it := src.MapRange(); it.Next(); {
-			if p.elem == nil {
-				m.SetMapIndex(it.Key(), it.Value())
-				continue
-			}
-			v.Set(it.Value())
-			deepCopy(v, it.Value(), p.elem)
-			m.SetMapIndex(it.Key(), v) // SetMapIndex copies v
-		}
-		dst.Set(m)
-	case reflect.Pointer:
-		if src.IsNil() {
-			return
-		}
-		n := reflect.New(p.t.Elem())
-		n.Elem().Set(src.Elem())
-		if p.elem != nil {
-			deepCopy(n.Elem(), src.Elem(), p.elem)
-		}
-		dst.Set(n)
-	}
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 )
 
+var timeType = reflect.TypeFor[time.Time]()
+
 // fill sets every exported field reachable from v to a value that is not
 // zero (slices and maps of two elements, pointers set), n telling values
 // apart.
@@ -128,6 +130,187 @@ func TestCloneGameSharesNothing(t *testing.T) {
 	}
 }
 
+// change is one way to change a value: set changes v, addressable and of
+// the type it was made for, in place.
+type change struct {
+	path string
+	set  func(v reflect.Value)
+}
+
+// changes lists every way to change one thing in a value like sample:
+// each field, element, map key and value, and whether a slice, map or
+// pointer is nil, one change at a time.
+func changes(t *testing.T, sample reflect.Value, path string) []change {
+	var out []change
+	switch sample.Kind() {
+	case reflect.Struct:
+		if sample.Type() == timeType {
+			return []change{{path, func(v reflect.Value) {
+				v.Set(reflect.ValueOf(v.Interface().(time.Time).Add(time.Second)))
+			}}}
+		}
+		for i := range sample.NumField() {
+			for _, c := range changes(t, sample.Field(i), path+"."+sample.Type().Field(i).Name) {
+				out = append(out, change{c.path, func(v reflect.Value) { c.set(v.Field(i)) }})
+			}
+		}
+	case reflect.Slice:
+		if sample.IsNil() {
+			return []change{{path + " empty", func(v reflect.Value) { v.Set(reflect.MakeSlice(v.Type(), 0, 0)) }}}
+		}
+		out = append(out, change{path + " nil", func(v reflect.Value) { v.Set(reflect.Zero(v.Type())) }})
+		if sample.Len() > 0 {
+			out = append(out,
+				change{path + " shorter", func(v reflect.Value) { v.Set(v.Slice(0, v.Len()-1)) }},
+				change{path + " empty", func(v reflect.Value) { v.Set(reflect.MakeSlice(v.Type(), 0, 0)) }})
+		}
+		for i := range sample.Len() {
+			for _, c := range changes(t, sample.Index(i), fmt.Sprintf("%s[%d]", path, i)) {
+				out = append(out, change{c.path, func(v reflect.Value) { c.set(v.Index(i)) }})
+			}
+		}
+	case reflect.Map:
+		if sample.IsNil() {
+			return []change{{path + " empty", func(v reflect.Value) { v.Set(reflect.MakeMap(v.Type())) }}}
+		}
+		out = append(out, change{path + " nil", func(v reflect.Value) { v.Set(reflect.Zero(v.Type())) }})
+		if sample.Len() > 0 {
+			out = append(out, change{path + " empty", func(v reflect.Value) { v.Set(reflect.MakeMap(v.Type())) }})
+		}
+		for _, k := range sample.MapKeys() {
+			out = append(out, change{fmt.Sprintf("%s[%v] gone", path, k), func(v reflect.Value) { v.SetMapIndex(k, reflect.Value{}) }})
+			for _, c := range changes(t, k, fmt.Sprintf("%s key %v", path, k)) {
+				out = append(out, change{c.path, func(v reflect.Value) {
+					e, nk := v.MapIndex(k), reflect.New(k.Type()).Elem()
+					nk.Set(k)
+					c.set(nk)
+					v.SetMapIndex(k, reflect.Value{})
+					v.SetMapIndex(nk, e)
+				}})
+			}
+			for _, c := range changes(t, sample.MapIndex(k), fmt.Sprintf("%s[%v]", path, k)) {
+				out = append(out, change{c.path, func(v reflect.Value) {
+					e := reflect.New(v.Type().Elem()).Elem()
+					e.Set(v.MapIndex(k))
+					c.set(e)
+					v.SetMapIndex(k, e)
+				}})
+			}
+		}
+	case reflect.Pointer:
+		if sample.IsNil() {
+			return []change{{path + " set", func(v reflect.Value) { v.Set(reflect.New(v.Type().Elem())) }}}
+		}
+		out = append(out, change{path + " nil", func(v reflect.Value) { v.Set(reflect.Zero(v.Type())) }})
+		for _, c := range changes(t, sample.Elem(), path) {
+			out = append(out, change{c.path, func(v reflect.Value) { c.set(v.Elem()) }})
+		}
+	case reflect.String:
+		out = append(out, change{path, func(v reflect.Value) { v.SetString(v.String() + "x") }})
+	case reflect.Bool:
+		out = append(out, change{path, func(v reflect.Value) { v.SetBool(!v.Bool()) }})
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		out = append(out, change{path, func(v reflect.Value) { v.SetInt(v.Int() + 1) }})
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		out = append(out, change{path, func(v reflect.Value) { v.SetUint(v.Uint() + 1) }})
+	case reflect.Float32, reflect.Float64:
+		out = append(out, change{path, func(v reflect.Value) { v.SetFloat(v.Float() + 1) }})
+	default:
+		t.Fatalf("%s: a %s in a game record: teach sameGame and this test about it", path, sample.Type())
+	}
+	return out
+}
+
+// sameGame, which decides whether a mail's game is written back, sees a
+// change to any field of a game, however many fields Game grows: every
+// field is filled, then each field, element, key and value is changed
+// on a copy, one at a time, and the copy must differ from the game. An
+// unchanged copy, and the game itself, are the same.
+func TestSameGameSeesEveryField(t *testing.T) {
+	var g Game
+	n := 0
+	fill(t, reflect.ValueOf(&g).Elem(), &n, "Game")
+	if !sameGame(&g, &g) || !sameGame(&g, cloneGame(&g)) {
+		t.Fatal("a game differs from itself or from its copy")
+	}
+	var empty Game
+	if !sameGame(&empty, cloneGame(&empty)) || sameGame(&empty, &g) || sameGame(&g, &empty) {
+		t.Fatal("an empty game compared wrong")
+	}
+	// the filled game, and the empty one (a nil slice or map made empty)
+	tried := 0
+	for _, base := range []*Game{&g, &empty} {
+		for _, c := range changes(t, reflect.ValueOf(base).Elem(), "Game") {
+			changed := cloneGame(base)
+			c.set(reflect.ValueOf(changed).Elem())
+			if reflect.DeepEqual(changed, base) {
+				t.Fatalf("%s: the test's change changed nothing", c.path)
+			}
+			if sameGame(base, changed) || sameGame(changed, base) {
+				t.Errorf("%s changed, and sameGame did not see it", c.path)
+			}
+			tried++
+		}
+	}
+	if tried < 300 {
+		t.Fatalf("only %d changes tried: the test lost its way through Game", tried)
+	}
+}
+
+// A game a transaction changed and put, and then rolled back, is not what
+// the next transaction reads, nor is a copy changed and not put what a
+// later read of the same transaction gets: a transaction's games (what
+// Game hands out, what GameIs compares with) die with it.
+func TestGameChangedInRolledBackTransactionDoesNotLeak(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "pbemd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	g := benchGame()
+	if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); err != nil {
+		t.Fatal(err)
+	}
+	errNo := fmt.Errorf("no")
+	for _, put := range []bool{true, false} {
+		err := db.Update(func(tx *Tx) error {
+			got, err := tx.Game(g.Name)
+			if err != nil {
+				return err
+			}
+			got.Players[1].Power = "changed"
+			got.Ready["austria"] = true
+			got.Status = Finished
+			if put {
+				if err := tx.PutGame(got); err != nil {
+					return err
+				}
+				if !tx.GameIs(got) {
+					t.Error("a game put is not what the transaction holds")
+				}
+			} else if again, _ := tx.Game(g.Name); !sameGame(again, g) || tx.GameIs(got) {
+				t.Error("a copy changed and not put changed the game the transaction holds")
+			}
+			return errNo
+		})
+		if err != errNo {
+			t.Fatal(err)
+		}
+		for _, read := range []func(func(*Tx) error) error{db.View, db.Update} {
+			read(func(tx *Tx) error {
+				got, err := tx.Game(g.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !sameGame(got, g) || !tx.GameIs(g) {
+					t.Errorf("put %v: the game of a rolled back transaction leaked: %+v", put, got)
+				}
+				return nil
+			})
+		}
+	}
+}
+
 // A transaction reads what it wrote, later ones read what was committed,
 // and a rolled back one leaves nothing; a changed copy does not change the
 // game the transaction holds until it is put.
@@ -220,7 +403,7 @@ func BenchmarkGameIs(b *testing.B) {
 	c := cloneGame(g)
 	b.ReportAllocs()
 	for b.Loop() {
-		if !reflect.DeepEqual(c, g) {
+		if !sameGame(c, g) {
 			b.Fatal("differs")
 		}
 	}

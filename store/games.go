@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 var (
@@ -679,8 +680,30 @@ func (tx *Tx) State(name string) ([]byte, error) {
 	return bytes.Clone(raw), nil
 }
 
+// SharedState is State for a reader that changes nothing: the bytes it
+// returns are the transaction's, the same for every SharedState of the
+// game until PutState (one copy of a state a transaction, not one a
+// mail, in a poll batch of order mails for one game). They stay as they
+// are after PutState, which only stops handing them out; the caller must
+// not change them.
+func (tx *Tx) SharedState(name string) ([]byte, error) {
+	if st, ok := tx.states[name]; ok {
+		return st, nil
+	}
+	st, err := tx.State(name)
+	if err != nil {
+		return nil, err
+	}
+	if tx.states == nil {
+		tx.states = map[string][]byte{}
+	}
+	tx.states[name] = st
+	return st, nil
+}
+
 // PutState replaces a game's engine state.
 func (tx *Tx) PutState(name string, state []byte) error {
+	delete(tx.states, name)
 	return tx.bucket(bucketStates).Put([]byte(name), state)
 }
 
@@ -742,7 +765,52 @@ func (tx *Tx) AddOrderSet(game string, phase int, set OrderSet) error {
 	if err != nil {
 		return err
 	}
-	return putJSON(b, append(phaseKey(game, phase), u64(seq)...), set)
+	k := append(phaseKey(game, phase), u64(seq)...)
+	if err := putJSON(b, k, set); err != nil {
+		return err
+	}
+	if set, ok := asDecoded(set); ok {
+		if tx.sets == nil {
+			tx.sets = map[string]OrderSet{}
+		}
+		tx.sets[string(k)] = set
+	}
+	return nil
+}
+
+// A transaction keeps the order sets it added as they read back (Tx.sets),
+// so that reading them again in it (an order mail's acknowledgement folds
+// the version it has just stored) decodes nothing. An order set is never
+// written over, and one deleted is not under its key to be read, so the
+// kept sets need no care but to be handed out as copies.
+
+// asDecoded is set as it reads back from its JSON record, and whether that
+// is sure: the record holds its strings as valid UTF-8 (the encoder
+// replaces what is not) and its time in UTC as it was (another location
+// reads back as a fixed zone; a time in UTC has no monotonic reading).
+func asDecoded(set OrderSet) (OrderSet, bool) {
+	if set.Received.Location() != time.UTC || !utf8.ValidString(set.Power) || !utf8.ValidString(set.Address) || !utf8.ValidString(set.MsgID) {
+		return set, false
+	}
+	for _, l := range set.Lines {
+		if !utf8.ValidString(l) {
+			return set, false
+		}
+	}
+	set.Lines = slices.Clone(set.Lines)
+	return set, true
+}
+
+// orderSet decodes the order set v under key k, or copies the one the
+// transaction added there.
+func (tx *Tx) orderSet(k, v []byte) (OrderSet, error) {
+	if s, ok := tx.sets[string(k)]; ok {
+		s.Lines = slices.Clone(s.Lines)
+		return s, nil
+	}
+	var s OrderSet
+	err := json.Unmarshal(v, &s)
+	return s, err
 }
 
 // OrderSets returns every version received for a phase, oldest first.
@@ -750,10 +818,10 @@ func (tx *Tx) OrderSets(game string, phase int) ([]OrderSet, error) {
 	prefix := phaseKey(game, phase)
 	var sets []OrderSet
 	c := tx.bucket(bucketOrders).Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8; k, _ = c.Next() {
-		var s OrderSet
-		if err := getJSON(tx.bucket(bucketOrders), k, &s); err != nil {
-			return nil, err
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8; k, v = c.Next() {
+		s, err := tx.orderSet(k, v)
+		if err != nil {
+			return nil, fmt.Errorf("decode %s: %w", k, err)
 		}
 		sets = append(sets, s)
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -140,6 +141,46 @@ func TestDueBetween(t *testing.T) {
 	db.View(func(tx *Tx) error {
 		if got, want := tx.DueBetween(at.Add(300*time.Millisecond), at.Add(24*time.Hour)), []string{"now", "soon", "last"}; !slices.Equal(got, want) {
 			t.Errorf("DueBetween: %v, want %v", got, want)
+		}
+		return nil
+	})
+}
+
+// SharedState hands every reader of a transaction the same copy of a
+// game's state until PutState, after which it hands out the new one and
+// the copy given before stays as it was; the next transaction reads what
+// was committed.
+func TestSharedState(t *testing.T) {
+	db := openTest(t)
+	if err := db.Update(func(tx *Tx) error { return tx.PutState("g", []byte("one")) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *Tx) error {
+		a, err := tx.SharedState("g")
+		if err != nil {
+			return err
+		}
+		b, _ := tx.SharedState("g")
+		if string(a) != "one" || &a[0] != &b[0] {
+			t.Errorf("two reads: %q and %q, not one copy", a, b)
+		}
+		if err := tx.PutState("g", []byte("two")); err != nil {
+			return err
+		}
+		c, _ := tx.SharedState("g")
+		if string(c) != "two" || string(a) != "one" {
+			t.Errorf("after PutState: %q, and the copy before reads %q", c, a)
+		}
+		if _, err := tx.SharedState("missing"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a game without a state: %v", err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		if st, _ := tx.SharedState("g"); string(st) != "two" {
+			t.Errorf("committed: %q", st)
 		}
 		return nil
 	})

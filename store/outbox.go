@@ -107,6 +107,28 @@ type OutboxStatus struct {
 	Reason string    `json:"reason,omitempty"`
 }
 
+// MessageIDTime is the time, in Unix nanoseconds, that the Message-ID of
+// a mail sent at now begins with: now's, or one nanosecond after the last
+// this store gave when now is not later (a clock that stands still, as a
+// test's virtual one does, or that was set back). So the Message-IDs of
+// one process grow, and the outbox's index of them and the index of sent
+// mail (both keyed by Message-ID) grow at their ends: a commit writes the
+// last page or two of each, where keys that are random, or all begin with
+// the same time, land each on a page of its own, all over the index.
+func (tx *Tx) MessageIDTime(now time.Time) int64 {
+	ns := now.UnixNano()
+	if tx.lastIDTime == nil { // not a DB.Update transaction
+		return ns
+	}
+	for {
+		last := tx.lastIDTime.Load()
+		t := max(ns, last+1)
+		if tx.lastIDTime.CompareAndSwap(last, t) {
+			return t
+		}
+	}
+}
+
 // ErrDuplicateMessageID is returned (wrapped) by EnqueueMail when the
 // Message-ID is already queued, sent or failed.
 var ErrDuplicateMessageID = errors.New("message-id already in the outbox")

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -158,5 +159,33 @@ func TestOutboxSurvivesReopen(t *testing.T) {
 	got := due(t, db2, time.Now())
 	if len(got) != 1 || string(got[0].Raw) != "body" {
 		t.Fatalf("after reopen: %+v", got)
+	}
+}
+
+// The times Message-IDs begin with grow, in one transaction and from one
+// to the next, whether the clock stands still, is set back or moves on;
+// a clock that moves on is followed as it is.
+func TestMessageIDTimeGrows(t *testing.T) {
+	db := openTest(t)
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var got []int64
+	for _, now := range [][]time.Time{
+		{t0, t0, t0},                               // standing still
+		{t0, t0.Add(-time.Hour)},                   // next transaction, set back
+		{t0.Add(time.Second), t0.Add(time.Second)}, // moved on
+	} {
+		if err := db.Update(func(tx *Tx) error {
+			for _, n := range now {
+				got = append(got, tx.MessageIDTime(n))
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ns := t0.UnixNano()
+	want := []int64{ns, ns + 1, ns + 2, ns + 3, ns + 4, ns + int64(time.Second), ns + int64(time.Second) + 1}
+	if !slices.Equal(got, want) {
+		t.Errorf("times %v, want %v", got, want)
 	}
 }

@@ -75,8 +75,8 @@ func (tx *Tx) OrderSetsSince(game string, phase int, after uint64) ([]OrderSet, 
 	last := after
 	var sets []OrderSet
 	for k, v := c.Seek(append(bytes.Clone(prefix), u64(after+1)...)); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8; k, v = c.Next() {
-		var s OrderSet
-		if err := json.Unmarshal(v, &s); err != nil {
+		s, err := tx.orderSet(k, v)
+		if err != nil {
 			return nil, 0, fmt.Errorf("order set %s/%d: %w", game, phase, err)
 		}
 		sets = append(sets, s)

@@ -114,3 +114,55 @@ func TestStandingOrdersKeptByTheTransaction(t *testing.T) {
 		t.Error("a read-only transaction put folds")
 	}
 }
+
+// The order sets a transaction added read back in it (OrderSetsSince,
+// OrderSets) exactly as a later transaction decodes them from their
+// records, whatever they hold: a time in UTC, with a monotonic reading or
+// in another zone, strings that are not UTF-8; changing what was read
+// back changes neither the records nor the next read.
+func TestOrderSetsReadBackInTheTransactionAsDecoded(t *testing.T) {
+	db := openTest(t)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 600, time.UTC)
+	sets := []OrderSet{
+		{Power: "england", Address: "a@x", Rank: 1, MsgID: "m1@x", Received: at, Lines: []string{"F Lon - Nth", "A Lvp H"}},
+		{Power: "france", Address: "b@x", GM: true, MsgID: "m2@x", Received: time.Now().UTC(), Lines: []string{}},
+		{Power: "italy", MsgID: "m3@x", Received: at.In(time.FixedZone("X", 3600))},
+		{Power: "russia", Address: "c\xff@x", MsgID: "m4@x", Received: at},
+		{Power: "russia", Address: "c@x", MsgID: "m5\xfe@x", Received: at},
+		{Power: "russia", Address: "c@x", MsgID: "m6@x", Received: at, Lines: []string{"A Mos H", "A Mos \xff H"}},
+		{Power: "russia\xff", Address: "c@x", MsgID: "m7@x", Received: at},
+	}
+	var inTx, inTxAll []OrderSet
+	if err := db.Update(func(tx *Tx) error {
+		for _, s := range sets {
+			if err := tx.AddOrderSet("g", 3, s); err != nil {
+				return err
+			}
+		}
+		var err error
+		if inTx, _, err = tx.OrderSetsSince("g", 3, 0); err != nil {
+			return err
+		}
+		inTx[0].Lines[0] = "changed"
+		again, _, _ := tx.OrderSetsSince("g", 3, 0)
+		if again[0].Lines[0] != "F Lon - Nth" {
+			t.Errorf("changing a set read back changed the next read: %q", again[0].Lines)
+		}
+		inTx = again
+		inTxAll, err = tx.OrderSets("g", 3)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var later, laterAll []OrderSet
+	db.View(func(tx *Tx) (err error) {
+		if later, _, err = tx.OrderSetsSince("g", 3, 0); err != nil {
+			return err
+		}
+		laterAll, err = tx.OrderSets("g", 3)
+		return err
+	})
+	if len(later) != len(sets) || !reflect.DeepEqual(inTx, later) || !reflect.DeepEqual(inTxAll, laterAll) || !reflect.DeepEqual(later, laterAll) {
+		t.Errorf("read back in the transaction:\n%+v\nand later:\n%+v", inTx, later)
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -76,6 +77,8 @@ type DB struct {
 	// rewrite is set when an upgrade freed pages that hold secrets: Open
 	// rewrites the file (metaRewrite keeps the need across a crash).
 	rewrite bool
+	// lastIDTime is the last time MessageIDTime gave (outbox.go).
+	lastIDTime atomic.Int64
 }
 
 func (db *DB) prepare(tx *bolt.Tx) error {
@@ -136,7 +139,7 @@ func (db *DB) Update(fn func(tx *Tx) error) error {
 		return db.writeFailed(err)
 	}
 	defer btx.Rollback() // after an error or a panic in fn; a no-op after a commit
-	tx := &Tx{btx: btx, seal: db.seal}
+	tx := &Tx{btx: btx, seal: db.seal, lastIDTime: &db.lastIDTime}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -212,6 +215,12 @@ type Tx struct {
 	games map[string]*txGame // the games it read or wrote (gamecache.go)
 	// the folds of the phases it read or wrote (standing.go), by phaseKey
 	standing map[string]*txStanding
+	// sets are the order sets it added, as they read back, by key (games.go)
+	sets map[string]OrderSet
+	// states are the engine states SharedState handed out, by game
+	states map[string][]byte
+	// lastIDTime is its DB's, in a write transaction (MessageIDTime)
+	lastIDTime *atomic.Int64
 }
 
 // Bolt exposes the raw transaction to code inside this package's tests.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"pbemd/internal/proccpu"
 	"runtime"
 	"sync"
 	"testing"
@@ -108,7 +109,7 @@ func benchmarkDeadlineBurst(b *testing.B, games int, deferPictures bool) {
 		}
 		runtime.GC()
 		resetPeakRSS() // the burst's own peak, not Populate's
-		cpu := cpuTime()
+		cpu := proccpu.Used()
 		rss := sampleRSS()
 		b.StartTimer()
 		start = time.Now()
@@ -123,7 +124,7 @@ func benchmarkDeadlineBurst(b *testing.B, games int, deferPictures bool) {
 			b.ReportMetric(first.Sub(start).Seconds(), "first-report-s")
 		}
 		b.ReportMetric(lastCommit.Sub(start).Seconds(), "adjudicating-s")
-		b.ReportMetric((cpuTime() - cpu).Seconds(), "cpu-s")
+		b.ReportMetric((proccpu.Used() - cpu).Seconds(), "cpu-s")
 		if kb := peakRSSKB(); kb > 0 { // the burst's peak: before anything reads the outbox
 			b.ReportMetric(float64(kb)/1024, "peak-RSS-MB")
 		}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -46,15 +45,6 @@ func checkBurstPictures(b *testing.B, db *store.DB, queued int) {
 		b.ReportMetric(float64(fi.Size())/(1<<20), "store-MB")
 	}
 
-}
-
-// cpuTime is the CPU time (user and system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // resetPeakRSS starts the process's peak resident set (VmHWM) afresh from

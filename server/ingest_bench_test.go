@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/mail"
+	"pbemd/internal/proccpu"
 	"testing"
 	"time"
 
@@ -84,9 +85,9 @@ func benchIngestDaemon(b *testing.B, batch bool) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		cpu0 := processCPU()
+		cpu0 := proccpu.Used()
 		st, err := f.Poll(context.Background())
-		cpu += processCPU() - cpu0
+		cpu += proccpu.Used() - cpu0
 		b.StopTimer()
 		if err != nil || st.Handled != benchMails {
 			b.Fatalf("poll %+v %v", st, err)

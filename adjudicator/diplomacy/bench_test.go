@@ -1,6 +1,7 @@
 package diplomacy
 
 import (
+	"pbemd/internal/proccpu"
 	"strings"
 	"testing"
 	"unsafe"
@@ -136,7 +137,7 @@ func BenchmarkResolveSpring1901(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := proccpu.Used()
 	for i := 0; i < b.N; i++ {
 		if _, err := Adjudicate(pos, ords); err != nil {
 			b.Fatal(err)
@@ -144,7 +145,7 @@ func BenchmarkResolveSpring1901(b *testing.B) {
 	}
 	// The processor time (the process's, garbage collector included) says
 	// better than the wall clock what a phase costs on a shared machine.
-	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(proccpu.Used()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 func BenchmarkResolveMidgame(b *testing.B) {

@@ -11,6 +11,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
+	"pbemd/internal/proccpu"
 	"reflect"
 	"strings"
 	"testing"
@@ -204,7 +205,7 @@ func BenchmarkResolveCorpus(b *testing.B) {
 		b.Run(set.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := processCPU()
+			cpu0 := proccpu.Used()
 			for i := 0; i < b.N; i++ {
 				for _, c := range set.phases {
 					if _, err := Adjudicate(c.pos, c.ords); err != nil {
@@ -213,7 +214,7 @@ func BenchmarkResolveCorpus(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(set.phases)), "ns/phase")
-			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N*len(set.phases)), "cpu-ns/phase")
+			b.ReportMetric(float64(proccpu.Used()-cpu0)/float64(b.N*len(set.phases)), "cpu-ns/phase")
 			b.ReportMetric(float64(len(set.phases)), "phases")
 		})
 	}

@@ -3,6 +3,7 @@ package diplomacy
 import (
 	"bytes"
 	"math/rand/v2"
+	"pbemd/internal/proccpu"
 	"strings"
 	"testing"
 	"time"
@@ -75,7 +76,7 @@ func BenchmarkPictureBurst(b *testing.B) {
 			}
 			largest := 0
 			b.ReportAllocs()
-			cpu0 := processCPU()
+			cpu0 := proccpu.Used()
 			i := 0
 			for b.Loop() {
 				k := i % len(states)
@@ -90,7 +91,7 @@ func BenchmarkPictureBurst(b *testing.B) {
 				}
 				largest = max(largest, buf.Len())
 			}
-			b.ReportMetric(float64(processCPU()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(proccpu.Used()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(largest), "png-bytes")
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"pbemd/internal/proccpu"
 	"sort"
 	"strings"
 	"testing"
@@ -441,7 +442,7 @@ func BenchmarkPicturePNG(b *testing.B) {
 				b.Fatal("the first picture failed")
 			}
 			b.ReportAllocs()
-			cpu0 := processCPU()
+			cpu0 := proccpu.Used()
 			for b.Loop() {
 				buf.Reset()
 				p, err := e.Draw(st, res, "")
@@ -452,7 +453,7 @@ func BenchmarkPicturePNG(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(processCPU()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(proccpu.Used()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(buf.Len()), "bytes")
 		})
 	}
@@ -536,9 +537,9 @@ func BenchmarkPicturePNGParallel(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := proccpu.Used()
 	defer func() {
-		b.ReportMetric(float64(processCPU()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64(proccpu.Used()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 	}()
 	b.RunParallel(func(pb *testing.PB) {
 		var buf bytes.Buffer

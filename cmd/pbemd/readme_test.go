@@ -65,6 +65,7 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 		"picture/picturetest": {"picture"},
 		"internal/mapgeo":     {"adjudicator/diplomacy", "picture"},
 		"internal/skipnote":   {},
+		"internal/proccpu":    {},
 	}
 	for _, e := range engines {
 		may[e] = []string{"adjudicator", "orders", "picture"}

@@ -1283,8 +1283,27 @@ func (d *Daemon) showTime(t time.Time, p *store.Player) string {
 	if p != nil && p.Zone != "" {
 		zone = p.Zone
 	}
-	if loc, err := time.LoadLocation(zone); err == nil && zone != "UTC" {
+	if loc, err := loadZone(zone); err == nil && zone != "UTC" {
 		s += " = " + t.In(loc).Format("Mon 15:04 MST") + " (" + zone + ")"
 	}
 	return s
+}
+
+// zones holds the time zones read so far by name: time.LoadLocation reads
+// the zone's file from disk at every call, and showTime runs for every
+// mail to a player who set a zone (a changed zone file is read at the
+// next start).
+var zones sync.Map // string → *time.Location
+
+// loadZone is time.LoadLocation, each zone read from disk once.
+func loadZone(name string) (*time.Location, error) {
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	zones.Store(name, loc)
+	return loc, nil
 }

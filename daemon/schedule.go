@@ -134,7 +134,7 @@ func (s Schedule) atSlot(t time.Time) time.Time {
 	if s.DeadlineHour < 0 {
 		return t
 	}
-	loc, err := time.LoadLocation(s.DeadlineZone)
+	loc, err := loadZone(s.DeadlineZone)
 	if err != nil {
 		loc = time.UTC
 	}

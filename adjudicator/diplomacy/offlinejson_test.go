@@ -3,6 +3,8 @@ package diplomacy
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -68,7 +70,54 @@ func TestOfflineJSONAsEncoder(t *testing.T) {
 			Winner: s,
 		},
 		"nil lists": {Next: &jsonPosition{Dislodged: []jsonUnit{}, Winners: []string{}}},
+		"every field": everyFieldSet(t),
 	} {
 		t.Run(name, func(t *testing.T) { check(t, out) })
 	}
+}
+
+// everyFieldSet is an outcome with every field reachable from it set, by
+// reflection: a field added to the outcome or the position, which
+// appendJSON does not write, fails TestOfflineJSONAsEncoder.
+func everyFieldSet(t *testing.T) *offlineOut {
+	out := new(offlineOut)
+	n := 0
+	var fill func(v reflect.Value, path string)
+	fill = func(v reflect.Value, path string) {
+		n++
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				fill(v.Field(i), path+"."+v.Type().Field(i).Name)
+			}
+		case reflect.Pointer:
+			v.Set(reflect.New(v.Type().Elem()))
+			fill(v.Elem(), path)
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+			for i := range 2 {
+				fill(v.Index(i), fmt.Sprintf("%s[%d]", path, i))
+			}
+		case reflect.Map:
+			v.Set(reflect.MakeMap(v.Type()))
+			for range 2 {
+				k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+				fill(k, path+" key")
+				fill(e, path+" value")
+				v.SetMapIndex(k, e)
+			}
+		case reflect.String:
+			v.SetString(fmt.Sprintf("s%d<", n))
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			v.SetInt(int64(n%3 + 1))
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			v.SetUint(uint64(n%3 + 1)) // small: an Outcome has a name
+		default:
+			t.Fatalf("%s: a %s in the offline outcome: teach appendJSON and this test about it", path, v.Type())
+		}
+	}
+	fill(reflect.ValueOf(out).Elem(), "offlineOut")
+	return out
 }

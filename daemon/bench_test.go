@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"pbemd/internal/proccpu"
 	"runtime"
 	"sync"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	_ "pbemd/adjudicator/diplomacy"
 	"pbemd/daemon"
 	"pbemd/daemon/daemontest"
+	"pbemd/internal/proccpu"
 	"pbemd/server"
 	"pbemd/store"
 )

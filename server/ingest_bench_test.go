@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/mail"
-	"pbemd/internal/proccpu"
 	"testing"
 	"time"
 
 	"pbemd/daemon"
 	"pbemd/daemon/daemontest"
+	"pbemd/internal/proccpu"
 	"pbemd/mailer"
 	"pbemd/store"
 )

@@ -1,10 +1,11 @@
 package diplomacy
 
 import (
-	"pbemd/internal/proccpu"
 	"strings"
 	"testing"
 	"unsafe"
+
+	"pbemd/internal/proccpu"
 )
 
 // opening is the standard start with the 22 usual opening moves.

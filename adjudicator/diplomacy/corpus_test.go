@@ -11,10 +11,11 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
-	"pbemd/internal/proccpu"
 	"reflect"
 	"strings"
 	"testing"
+
+	"pbemd/internal/proccpu"
 )
 
 // The mid-game corpus, testdata/corpus/midgame.jsonl, is the input of

@@ -3,10 +3,11 @@ package diplomacy
 import (
 	"bytes"
 	"math/rand/v2"
-	"pbemd/internal/proccpu"
 	"strings"
 	"testing"
 	"time"
+
+	"pbemd/internal/proccpu"
 )
 
 // burstPositions plays n seeded random games of the map, each for a

@@ -11,12 +11,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"pbemd/internal/proccpu"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"pbemd/internal/proccpu"
 	"pbemd/picture"
 	"pbemd/picture/picturetest"
 )

@@ -69,7 +69,7 @@ func TestOfflineJSONAsEncoder(t *testing.T) {
 			},
 			Winner: s,
 		},
-		"nil lists": {Next: &jsonPosition{Dislodged: []jsonUnit{}, Winners: []string{}}},
+		"nil lists":   {Next: &jsonPosition{Dislodged: []jsonUnit{}, Winners: []string{}}},
 		"every field": everyFieldSet(t),
 	} {
 		t.Run(name, func(t *testing.T) { check(t, out) })

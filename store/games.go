@@ -16,17 +16,17 @@ import (
 )
 
 var (
-	bucketGames     = registerBucket([]byte("games"))     // name → Game
-	bucketStates    = registerBucket([]byte("states"))    // name → engine state of the current phase
-	bucketTokens    = registerBucket([]byte("tokens"))    // sha256(token) → TokenRef
-	bucketOrders    = registerBucket([]byte("orders"))    // name 0 phase(8) 0 seq(8) → OrderSet
-	bucketHistory   = registerBucket([]byte("history"))   // name 0 phase(8) → PhaseRecord
-	bucketDeadlines = registerBucket([]byte("deadlines")) // unix(8) name → nothing: the due-game index
-	bucketDueKey    = registerBucket([]byte("duekey"))    // name → its key in deadlines
-	bucketAudit     = registerBucket([]byte("audit"))     // seq(8) → AuditEntry
-	bucketPress     = registerBucket([]byte("press"))     // name 0 seq(8) → Press
-	bucketCodes     = registerBucket([]byte("codes"))     // code → Code
-	bucketSent      = registerBucket([]byte("sent"))      // Message-ID → code
+	bucketGames     = registerBucket([]byte("games"))        // name → Game
+	bucketStates    = registerBucket([]byte("states"))       // name → engine state of the current phase
+	bucketTokens    = registerBucket([]byte("tokens"))       // sha256(token) → TokenRef
+	bucketOrders    = registerBucket([]byte("orders"))       // name 0 phase(8) 0 seq(8) → OrderSet
+	bucketHistory   = registerBucket([]byte("history"))      // name 0 phase(8) → PhaseRecord
+	bucketDeadlines = registerBucket([]byte("deadlines"))    // unix(8) name → nothing: the due-game index
+	bucketDueKey    = registerBucket([]byte("duekey"))       // name → its key in deadlines
+	bucketAudit     = registerGrowingBucket([]byte("audit")) // seq(8) → AuditEntry
+	bucketPress     = registerBucket([]byte("press"))        // name 0 seq(8) → Press
+	bucketCodes     = registerBucket([]byte("codes"))        // code → Code
+	bucketSent      = registerGrowingBucket([]byte("sent"))  // Message-ID → code
 )
 
 // GameStatus is where a game is in its life.

@@ -34,10 +34,10 @@ import (
 //	              number of parts (u8): a mail that waits for that part,
 //	              and is not in outbox-due until it is made
 var (
-	bucketOutbox       = registerBucket([]byte("outbox"))
-	bucketOutboxRaw    = registerBucket([]byte("outbox-raw"))
+	bucketOutbox       = registerGrowingBucket([]byte("outbox"))
+	bucketOutboxRaw    = registerGrowingBucket([]byte("outbox-raw"))
 	bucketOutboxDue    = registerBucket([]byte("outbox-due"))
-	bucketOutboxMsgID  = registerBucket([]byte("outbox-msgid"))
+	bucketOutboxMsgID  = registerGrowingBucket([]byte("outbox-msgid"))
 	bucketOutboxFailed = registerBucket([]byte("outbox-failed"))
 	bucketOutboxParts  = registerBucket([]byte("outbox-parts"))
 	bucketOutboxRefs   = registerBucket([]byte("outbox-part-refs"))

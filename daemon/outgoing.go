@@ -69,21 +69,25 @@ var codeRandom io.Reader = rand.Reader
 
 // verificationCode returns a mail's verification code, like "7KQ2-M9XD".
 // Its first three characters count the minutes (they come round again
-// after about 20 days) and the five after them are random (about 25
-// bits), so the codes of one burst sit side by side in the store's index
-// of codes, a few pages dirtied a commit, where codes random from their
-// first character dirtied a page each (most of a 10,000-game burst's
-// commit writes). A code is a receipt, not a password: VERIFY shows whom
-// the mail with that code went to, so guessing one proves nothing.
-// Codes are unique: send draws again while the code is one already given.
-func verificationCode(now time.Time) string {
+// after about 20 days), the fourth is slot (the transaction's: txn.slot),
+// and the four after it are random (about 20 bits). So the codes of one
+// transaction sit side by side in the store's index of codes, after those
+// of the transactions before it, and a commit writes a few pages of it:
+// codes random after the minute put each of a burst's codes on a page of
+// its own among the minute's, 62,000 of the 155,000 pages a 10,000-game
+// burst wrote. A code is a receipt, not a password: VERIFY shows whom the
+// mail with that code went to, so guessing one proves nothing; a guess
+// at a minute's codes hits as often as before, the minute's codes spread
+// over 31 slots of a 31st of the room each. Codes are unique: send draws
+// again while the code is one already given.
+func verificationCode(now time.Time, slot int) string {
 	var b [8]byte
 	if _, err := io.ReadFull(codeRandom, b[:]); err != nil {
 		panic(err)
 	}
 	n := len(codeAlphabet)
 	minute := int(now.Unix()/60) % (n * n * n)
-	b[0], b[1], b[2] = byte(minute/(n*n)), byte(minute/n%n), byte(minute%n)
+	b[0], b[1], b[2], b[3] = byte(minute/(n*n)), byte(minute/n%n), byte(minute%n), byte(slot%n)
 	var s strings.Builder
 	s.Grow(9)
 	for i, c := range b {
@@ -128,6 +132,10 @@ type txn struct {
 	named    []*mailPicture        // the pictures named so far, in order (nameParts)
 	statuses map[string]statusMemo // by game (memo.go)
 	codes    map[string]bool       // verification codes given in this transaction (send)
+	// slot is the fourth character of the transaction's verification
+	// codes, once it gives one (send, verificationCode): the daemon's
+	// count of such transactions.
+	slot int
 }
 
 // update runs fn in one write transaction. The mails it sends are
@@ -289,14 +297,15 @@ func (d *Daemon) send(tx *txn, m *Outgoing) error {
 	// grows at its end, as the outbox itself does (the store makes the
 	// times of one process grow even when the clock does not).
 	m.MsgID = fmt.Sprintf("%x.%s@%s", tx.MessageIDTime(d.now()), hex.EncodeToString(rnd[:]), d.domain)
+	if tx.codes == nil {
+		tx.codes = map[string]bool{}
+		tx.slot = int(d.codeSlots.Add(1))
+	}
 	for {
-		m.Code = verificationCode(d.now())
+		m.Code = verificationCode(d.now(), tx.slot)
 		if !tx.CodeGiven(m.Code) && !tx.codes[m.Code] {
 			break
 		}
-	}
-	if tx.codes == nil {
-		tx.codes = map[string]bool{}
 	}
 	tx.codes[m.Code] = true
 	m.Text = strings.TrimRight(m.Text, "\n") + "\n\n-- \n" +

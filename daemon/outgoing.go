@@ -209,12 +209,12 @@ func (d *Daemon) writeMails(tx *txn, all bool) error {
 		if m.composed.err != nil {
 			return m.composed.err
 		}
-		ob := m.composed.ob
+		ob, code := m.composed.ob, m.composed.code
 		m.composed = nil // written: the store keeps only the sealed copy until the commit
 		if err := nameParts(tx, m, ob.Parts); err != nil {
 			return err
 		}
-		if err := d.write(tx.Tx, m, ob); err != nil {
+		if err := d.write(tx.Tx, m, ob, code); err != nil {
 			return err
 		}
 	}
@@ -227,6 +227,7 @@ type composedMail struct {
 	now  time.Time // the mail's Date and when it is queued
 	done chan struct{}
 	ob   store.OutboxMessage // sealed (store.SealRaw)
+	code store.EncodedCode   // the record of its verification code
 	err  error
 }
 
@@ -257,6 +258,9 @@ func (tx *txn) composing() *composer {
 				cm.ob, cm.err = compose(m, cm.now)
 				if cm.err == nil { // sealed here, on every core, not in write
 					cm.err = stx.SealRaw(&cm.ob)
+				}
+				if cm.err == nil { // and its code's record encoded
+					cm.code, cm.err = store.EncodeCode(codeRecord(m, cm.now))
 				}
 				m.Text = "" // composed: let it go
 				close(cm.done)
@@ -315,10 +319,16 @@ func (d *Daemon) send(tx *txn, m *Outgoing) error {
 	return nil
 }
 
-// write records a composed mail's code and puts it in the outbox. The
-// recipients of a mail with a reply token are known from then on: their
-// mails are not a stranger's (handle.go).
-func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage) error {
+// codeRecord is the record of m's verification code, m queued at now.
+func codeRecord(m *Outgoing, now time.Time) store.Code {
+	return store.Code{Code: m.Code, MsgID: m.MsgID, To: m.To, Subject: m.Subject, Sent: now.UTC(), Game: m.Game, Phase: m.Phase, Grey: m.Grey}
+}
+
+// write records a composed mail's code (its record encoded by the
+// composer) and puts it in the outbox. The recipients of a mail with a
+// reply token are known from then on: their mails are not a stranger's
+// (handle.go).
+func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage, code store.EncodedCode) error {
 	if m.ReplyToken != "" {
 		for _, to := range m.To {
 			if err := tx.NoteAddress(strings.ToLower(to)); err != nil {
@@ -326,9 +336,7 @@ func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage) error 
 			}
 		}
 	}
-	if err := tx.PutCode(store.Code{
-		Code: m.Code, MsgID: m.MsgID, To: m.To, Subject: m.Subject, Sent: d.now().UTC(), Game: m.Game, Phase: m.Phase, Grey: m.Grey,
-	}); err != nil {
+	if err := tx.PutEncodedCode(code); err != nil {
 		return err
 	}
 	if _, err := tx.EnqueueMail(ob); err != nil {

@@ -963,10 +963,39 @@ func (tx *Tx) PressLog(game string) ([]Press, error) {
 // PutCode records the verification code of a sent mail, findable by the
 // code and by the mail's Message-ID.
 func (tx *Tx) PutCode(c Code) error {
-	if err := tx.bucket(bucketSent).Put([]byte(c.MsgID), []byte(c.Code)); err != nil {
+	ec, err := EncodeCode(c)
+	if err != nil {
 		return err
 	}
-	return putJSON(tx.bucket(bucketCodes), []byte(c.Code), c)
+	return tx.PutEncodedCode(ec)
+}
+
+// EncodedCode is a Code record as the store keeps it, made without a
+// transaction (EncodeCode): the daemon encodes the codes of a burst's
+// mails on every core, and the transaction only puts them.
+type EncodedCode struct {
+	code, msgid string
+	raw         []byte
+}
+
+// EncodeCode encodes c for PutEncodedCode.
+func EncodeCode(c Code) (EncodedCode, error) {
+	raw, err := json.Marshal(c)
+	if err != nil {
+		return EncodedCode{}, fmt.Errorf("encode code %s: %w", c.Code, err)
+	}
+	return EncodedCode{code: c.Code, msgid: c.MsgID, raw: raw}, nil
+}
+
+// PutEncodedCode is PutCode of a record EncodeCode made.
+func (tx *Tx) PutEncodedCode(ec EncodedCode) error {
+	if ec.raw == nil {
+		return errors.New("put code: not encoded (EncodeCode)")
+	}
+	if err := tx.bucket(bucketSent).Put([]byte(ec.msgid), []byte(ec.code)); err != nil {
+		return err
+	}
+	return tx.bucket(bucketCodes).Put([]byte(ec.code), ec.raw)
 }
 
 // SentMail finds the record of a mail we sent, by its Message-ID (with or

@@ -142,7 +142,8 @@ func (d *Daemon) processBatch(tx *txn, names []string, now time.Time) (bool, err
 			}
 		}()
 	}
-	tx.PrefetchGames(names) // decoded on every core, before the resolvers start
+	tx.PrefetchGames(names)  // decoded on every core, before the resolvers start,
+	tx.PrefetchOrders(names) // and their open phases' standing orders
 	for _, name := range names {
 		job, moved, err := d.loadDue(tx, name, now)
 		if err != nil {

@@ -29,7 +29,7 @@ const (
 type Outgoing struct {
 	To         []string
 	Subject    string
-	Text       string
+	Text       string // without the signature, which compose adds (signed)
 	ReplyToken string // the token of the reply address ("" = our plain address)
 	InReplyTo  string
 	References []string
@@ -312,11 +312,15 @@ func (d *Daemon) send(tx *txn, m *Outgoing) error {
 		}
 	}
 	tx.codes[m.Code] = true
-	m.Text = strings.TrimRight(m.Text, "\n") + "\n\n-- \n" +
-		fmt.Sprintf("pbemd game master · verification code %s\n", m.Code) +
-		fmt.Sprintf("Forged mail is part of the game: to check that this one is mine, send VERIFY %s to %s.\n", m.Code, d.opt.Address)
-	tx.mails = append(tx.mails, m)
+	tx.mails = append(tx.mails, m) // signed as it is composed (signed)
 	return nil
+}
+
+// signed is m's text with the signature that gives its verification code.
+func signed(m *Outgoing) string {
+	return strings.TrimRight(m.Text, "\n") + "\n\n-- \n" +
+		"pbemd game master · verification code " + m.Code + "\n" +
+		"Forged mail is part of the game: to check that this one is mine, send VERIFY " + m.Code + " to " + m.From + ".\n"
 }
 
 // codeRecord is the record of m's verification code, m queued at now.
@@ -354,7 +358,7 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 		From:       mail.Address{Name: "pbemd game master", Address: m.From},
 		ReplyTo:    []mail.Address{{Address: m.ReplyTo}},
 		Subject:    m.Subject,
-		Text:       m.Text,
+		Text:       signed(m),
 		InReplyTo:  m.InReplyTo,
 		References: m.References,
 		Auto:       mailer.Auto(m.Auto),

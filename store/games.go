@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -851,6 +852,38 @@ func (tx *Tx) DeleteOrderSets(game string, phase int) error {
 // PutPhase writes a phase record. It refuses to overwrite one: a phase is
 // processed exactly once.
 func (tx *Tx) PutPhase(game string, rec PhaseRecord) error {
+	ep, err := EncodePhase(rec)
+	if err != nil {
+		return err
+	}
+	return tx.PutEncodedPhase(game, ep)
+}
+
+// EncodedPhase is a phase record encoded without a transaction
+// (EncodePhase): a deadline burst encodes each game's record on the core
+// that resolved it, and the transaction only checks and puts it.
+type EncodedPhase struct {
+	rec PhaseRecord
+	raw []byte // rec without its StateBefore
+}
+
+// EncodePhase encodes rec for PutEncodedPhase.
+func EncodePhase(rec PhaseRecord) (EncodedPhase, error) {
+	without := rec
+	without.StateBefore = nil
+	raw, err := json.Marshal(without)
+	if err != nil {
+		return EncodedPhase{}, fmt.Errorf("encode phase %d (%s): %w", rec.Phase, rec.PhaseID, err)
+	}
+	return EncodedPhase{rec: rec, raw: raw}, nil
+}
+
+// PutEncodedPhase is PutPhase of a record EncodePhase made.
+func (tx *Tx) PutEncodedPhase(game string, ep EncodedPhase) error {
+	if ep.raw == nil {
+		return errors.New("put phase: not encoded (EncodePhase)")
+	}
+	rec := ep.rec
 	b := tx.bucket(bucketHistory)
 	k := phaseKey(game, rec.Phase)
 	if b.Get(k) != nil {
@@ -860,15 +893,47 @@ func (tx *Tx) PutPhase(game string, rec PhaseRecord) error {
 	// before it (phases are processed in turn; ROLLBACK reopens the last
 	// one with its state before): then it is not kept twice, and Phase
 	// reads it from that record.
-	if rec.Phase > 0 && rec.StateBefore != nil {
+	if rec.StateBefore == nil {
+		return b.Put(k, ep.raw)
+	}
+	if rec.Phase > 0 {
 		if prev := b.Get(phaseKey(game, rec.Phase-1)); prev != nil {
-			var p stateAfter
-			if json.Unmarshal(prev, &p) == nil && bytes.Equal(p.StateAfter, rec.StateBefore) {
-				rec.StateBefore = nil
+			if after, ok := stateAfterIn(prev); ok && bytes.Equal(after, rec.StateBefore) {
+				return b.Put(k, ep.raw)
 			}
 		}
 	}
 	return putJSON(b, k, rec)
+}
+
+// stateAfterIn reads the state after a phase from its record's JSON. The
+// field is the record's first that is not a number, a time, a flag or a
+// string, so its key is the first `"state_after":` in the bytes (a quote
+// inside a string is escaped): a base64 string or null follows, read
+// here without decoding the whole record. Anything else, a record of
+// some other shape, is decoded (ok is false only when that fails).
+func stateAfterIn(raw []byte) (after []byte, ok bool) {
+	const key = `"state_after":`
+	if i := bytes.Index(raw, []byte(key)); i >= 0 {
+		v := raw[i+len(key):]
+		switch {
+		case bytes.HasPrefix(v, []byte("null")):
+			return nil, true
+		case len(v) > 0 && v[0] == '"':
+			if end := bytes.IndexByte(v[1:], '"'); end >= 0 {
+				enc := v[1 : 1+end]
+				out := make([]byte, base64.StdEncoding.DecodedLen(len(enc)))
+				if n, err := base64.StdEncoding.Decode(out, enc); err == nil && bytes.IndexByte(enc, '\\') < 0 {
+					return out[:n], true
+				}
+			}
+		}
+	}
+	var p stateAfter
+	if json.Unmarshal(raw, &p) != nil {
+		return nil, false
+	}
+	return p.StateAfter, true
 }
 
 // stateAfter is the one field of a phase record that the next record's

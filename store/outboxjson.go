@@ -166,9 +166,9 @@ func appendJSONTime(b []byte, t time.Time) ([]byte, bool) {
 }
 
 // appendJSONString appends s quoted as json.Marshal quotes it. A string
-// of printable ASCII without '"', '\\', '<', '>' or '&' is copied; any
-// other goes through encoding/json, which escapes controls, HTML's
-// characters, U+2028 and U+2029 and replaces invalid UTF-8.
+// of bytes 0x20–0x7f (DEL included) without '"', '\\', '<', '>' or '&' is
+// copied; any other goes through encoding/json, which escapes controls,
+// HTML's characters, U+2028 and U+2029 and replaces invalid UTF-8.
 func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if !jsonPlain[s[i]] {

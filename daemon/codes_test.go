@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -34,8 +35,9 @@ func codeOf(t *testing.T, text string) string {
 // TestVerificationCodesNeverRepeat: a verification code drawn again is
 // drawn anew, whether the mail that had it was committed before or is in
 // the same transaction, so VERIFY always names the one mail that carried
-// it; and the codes of one minute share their first three characters (so
-// a burst's codes sit side by side in the store) while the rest differ.
+// it; and the codes of one minute share their first three characters and
+// those of one transaction their fourth (so a burst's codes sit side by
+// side in the store, each commit's after the last's) while the rest differ.
 func TestVerificationCodesNeverRepeat(t *testing.T) {
 	h := newHarness(t)
 	_, tok := h.startToy("g1", "")
@@ -52,8 +54,10 @@ func TestVerificationCodesNeverRepeat(t *testing.T) {
 		t.Fatalf("want the two LIST answers, the press and its acknowledgement; got %d mails", len(ms))
 	}
 	seen := map[string]string{}
+	slots := map[string]string{} // recipient → the fourth character of its code
 	var prefix string
 	for _, m := range ms {
+		slots[m.To] = codeOf(t, m.Text)[3:4]
 		code := codeOf(t, m.Text)
 		if other, dup := seen[code]; dup {
 			t.Fatalf("code %s given to the mail to %v and to the mail to %s", code, m.To, other)
@@ -64,6 +68,18 @@ func TestVerificationCodesNeverRepeat(t *testing.T) {
 		} else if code[:3] != prefix {
 			t.Errorf("codes of one minute begin %s and %s", prefix, code[:3])
 		}
+	}
+	if slots["x@example.test"] == slots["y@example.test"] {
+		t.Errorf("the answers to two mails, two transactions, have codes of one slot %s", slots["x@example.test"])
+	}
+	var pressSlots []string
+	for to, slot := range slots {
+		if to != "x@example.test" && to != "y@example.test" {
+			pressSlots = append(pressSlots, slot)
+		}
+	}
+	if len(pressSlots) < 2 || len(slices.Compact(slices.Sorted(slices.Values(pressSlots)))) != 1 {
+		t.Errorf("the press and its acknowledgement, one transaction, have codes of slots %v", pressSlots)
 	}
 	codeRandom = old
 	for code, to := range seen {

@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"pbemd/adjudicator"
@@ -93,6 +94,9 @@ type Daemon struct {
 	local   string
 
 	tickMu sync.Mutex // one Tick at a time
+	// codeSlots counts the write transactions that have given
+	// verification codes (verificationCode's fourth character).
+	codeSlots atomic.Uint32
 }
 
 // New builds a daemon over an open store.

@@ -29,7 +29,7 @@ const (
 type Outgoing struct {
 	To         []string
 	Subject    string
-	Text       string
+	Text       string // without the signature, which compose adds (signed)
 	ReplyToken string // the token of the reply address ("" = our plain address)
 	InReplyTo  string
 	References []string
@@ -69,21 +69,25 @@ var codeRandom io.Reader = rand.Reader
 
 // verificationCode returns a mail's verification code, like "7KQ2-M9XD".
 // Its first three characters count the minutes (they come round again
-// after about 20 days) and the five after them are random (about 25
-// bits), so the codes of one burst sit side by side in the store's index
-// of codes, a few pages dirtied a commit, where codes random from their
-// first character dirtied a page each (most of a 10,000-game burst's
-// commit writes). A code is a receipt, not a password: VERIFY shows whom
-// the mail with that code went to, so guessing one proves nothing.
-// Codes are unique: send draws again while the code is one already given.
-func verificationCode(now time.Time) string {
+// after about 20 days), the fourth is slot (the transaction's: txn.slot),
+// and the four after it are random (about 20 bits). So the codes of one
+// transaction sit side by side in the store's index of codes, after those
+// of the transactions before it, and a commit writes a few pages of it:
+// codes random after the minute put each of a burst's codes on a page of
+// its own among the minute's, 62,000 of the 155,000 pages a 10,000-game
+// burst wrote. A code is a receipt, not a password: VERIFY shows whom the
+// mail with that code went to, so guessing one proves nothing; a guess
+// at a minute's codes hits as often as before, the minute's codes spread
+// over 31 slots of a 31st of the room each. Codes are unique: send draws
+// again while the code is one already given.
+func verificationCode(now time.Time, slot int) string {
 	var b [8]byte
 	if _, err := io.ReadFull(codeRandom, b[:]); err != nil {
 		panic(err)
 	}
 	n := len(codeAlphabet)
 	minute := int(now.Unix()/60) % (n * n * n)
-	b[0], b[1], b[2] = byte(minute/(n*n)), byte(minute/n%n), byte(minute%n)
+	b[0], b[1], b[2], b[3] = byte(minute/(n*n)), byte(minute/n%n), byte(minute%n), byte(slot%n)
 	var s strings.Builder
 	s.Grow(9)
 	for i, c := range b {
@@ -128,6 +132,10 @@ type txn struct {
 	named    []*mailPicture        // the pictures named so far, in order (nameParts)
 	statuses map[string]statusMemo // by game (memo.go)
 	codes    map[string]bool       // verification codes given in this transaction (send)
+	// slot is the fourth character of the transaction's verification
+	// codes, once it gives one (send, verificationCode): the daemon's
+	// count of such transactions.
+	slot int
 }
 
 // update runs fn in one write transaction. The mails it sends are
@@ -201,12 +209,12 @@ func (d *Daemon) writeMails(tx *txn, all bool) error {
 		if m.composed.err != nil {
 			return m.composed.err
 		}
-		ob := m.composed.ob
+		ob, code := m.composed.ob, m.composed.code
 		m.composed = nil // written: the store keeps only the sealed copy until the commit
 		if err := nameParts(tx, m, ob.Parts); err != nil {
 			return err
 		}
-		if err := d.write(tx.Tx, m, ob); err != nil {
+		if err := d.write(tx.Tx, m, ob, code); err != nil {
 			return err
 		}
 	}
@@ -219,6 +227,7 @@ type composedMail struct {
 	now  time.Time // the mail's Date and when it is queued
 	done chan struct{}
 	ob   store.OutboxMessage // sealed (store.SealRaw)
+	code store.EncodedCode   // the record of its verification code
 	err  error
 }
 
@@ -249,6 +258,9 @@ func (tx *txn) composing() *composer {
 				cm.ob, cm.err = compose(m, cm.now)
 				if cm.err == nil { // sealed here, on every core, not in write
 					cm.err = stx.SealRaw(&cm.ob)
+				}
+				if cm.err == nil { // and its code's record encoded
+					cm.code, cm.err = store.EncodeCode(codeRecord(m, cm.now))
 				}
 				m.Text = "" // composed: let it go
 				close(cm.done)
@@ -289,27 +301,38 @@ func (d *Daemon) send(tx *txn, m *Outgoing) error {
 	// grows at its end, as the outbox itself does (the store makes the
 	// times of one process grow even when the clock does not).
 	m.MsgID = fmt.Sprintf("%x.%s@%s", tx.MessageIDTime(d.now()), hex.EncodeToString(rnd[:]), d.domain)
+	if tx.codes == nil {
+		tx.codes = map[string]bool{}
+		tx.slot = int(d.codeSlots.Add(1))
+	}
 	for {
-		m.Code = verificationCode(d.now())
+		m.Code = verificationCode(d.now(), tx.slot)
 		if !tx.CodeGiven(m.Code) && !tx.codes[m.Code] {
 			break
 		}
 	}
-	if tx.codes == nil {
-		tx.codes = map[string]bool{}
-	}
 	tx.codes[m.Code] = true
-	m.Text = strings.TrimRight(m.Text, "\n") + "\n\n-- \n" +
-		fmt.Sprintf("pbemd game master · verification code %s\n", m.Code) +
-		fmt.Sprintf("Forged mail is part of the game: to check that this one is mine, send VERIFY %s to %s.\n", m.Code, d.opt.Address)
-	tx.mails = append(tx.mails, m)
+	tx.mails = append(tx.mails, m) // signed as it is composed (signed)
 	return nil
 }
 
-// write records a composed mail's code and puts it in the outbox. The
-// recipients of a mail with a reply token are known from then on: their
-// mails are not a stranger's (handle.go).
-func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage) error {
+// signed is m's text with the signature that gives its verification code.
+func signed(m *Outgoing) string {
+	return strings.TrimRight(m.Text, "\n") + "\n\n-- \n" +
+		"pbemd game master · verification code " + m.Code + "\n" +
+		"Forged mail is part of the game: to check that this one is mine, send VERIFY " + m.Code + " to " + m.From + ".\n"
+}
+
+// codeRecord is the record of m's verification code, m queued at now.
+func codeRecord(m *Outgoing, now time.Time) store.Code {
+	return store.Code{Code: m.Code, MsgID: m.MsgID, To: m.To, Subject: m.Subject, Sent: now.UTC(), Game: m.Game, Phase: m.Phase, Grey: m.Grey}
+}
+
+// write records a composed mail's code (its record encoded by the
+// composer) and puts it in the outbox. The recipients of a mail with a
+// reply token are known from then on: their mails are not a stranger's
+// (handle.go).
+func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage, code store.EncodedCode) error {
 	if m.ReplyToken != "" {
 		for _, to := range m.To {
 			if err := tx.NoteAddress(strings.ToLower(to)); err != nil {
@@ -317,9 +340,7 @@ func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage) error 
 			}
 		}
 	}
-	if err := tx.PutCode(store.Code{
-		Code: m.Code, MsgID: m.MsgID, To: m.To, Subject: m.Subject, Sent: d.now().UTC(), Game: m.Game, Phase: m.Phase, Grey: m.Grey,
-	}); err != nil {
+	if err := tx.PutEncodedCode(code); err != nil {
 		return err
 	}
 	if _, err := tx.EnqueueMail(ob); err != nil {
@@ -337,7 +358,7 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 		From:       mail.Address{Name: "pbemd game master", Address: m.From},
 		ReplyTo:    []mail.Address{{Address: m.ReplyTo}},
 		Subject:    m.Subject,
-		Text:       m.Text,
+		Text:       signed(m),
 		InReplyTo:  m.InReplyTo,
 		References: m.References,
 		Auto:       mailer.Auto(m.Auto),

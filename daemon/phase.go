@@ -116,6 +116,12 @@ type phaseJob struct {
 	// position is the position after the phase for its results
 	// (positionText), made here rather than in the transaction.
 	position string
+	// rec is the phase's record, made and encoded (enc) where it is
+	// resolved, processed at now (the batch's time) and late or not.
+	rec  store.PhaseRecord
+	enc  store.EncodedPhase
+	now  time.Time
+	late bool
 	// resolved is closed once out, st, err and dur are set (processBatch).
 	resolved chan struct{}
 }
@@ -142,7 +148,8 @@ func (d *Daemon) processBatch(tx *txn, names []string, now time.Time) (bool, err
 			}
 		}()
 	}
-	tx.PrefetchGames(names) // decoded on every core, before the resolvers start
+	tx.PrefetchGames(names)  // decoded on every core, before the resolvers start,
+	tx.PrefetchOrders(names) // and their open phases' standing orders
 	for _, name := range names {
 		job, moved, err := d.loadDue(tx, name, now)
 		if err != nil {
@@ -224,7 +231,7 @@ func (d *Daemon) loadDue(tx *txn, name string, now time.Time) (*phaseJob, bool, 
 		}
 		return nil, true, tx.PutGame(g)
 	}
-	job := &phaseJob{g: g, seed: seedOf(g), open: g.OpenPhase.Clone(), orders: orders}
+	job := &phaseJob{g: g, seed: seedOf(g), open: g.OpenPhase.Clone(), orders: orders, now: now, late: now.Sub(g.Deadline) > d.opt.Schedule.LateGrace}
 	if job.e, err = engineFor(g); err != nil {
 		return nil, false, err
 	}
@@ -246,9 +253,17 @@ func (j *phaseJob) resolve(now func() time.Time) {
 	if j.err == nil {
 		j.st, j.err = j.e.Status(j.out.Next)
 	}
-	if j.err == nil {
-		j.position = positionText(j.e, j.st)
+	if j.err != nil {
+		return
 	}
+	j.position = positionText(j.e, j.st)
+	g := j.g
+	j.rec = store.PhaseRecord{
+		Phase: g.Phase, PhaseID: g.PhaseID, Title: g.PhaseTitle, Seed: j.seed, Deadline: g.Deadline,
+		Processed: j.now.UTC(), Late: j.late, StateBefore: j.state, StateAfter: j.out.Next, Orders: j.ords,
+		Public: j.out.Report.Public, Position: j.position, Private: j.out.Report.Private, Data: j.out.Report.Data, Open: &j.open,
+	}
+	j.enc, j.err = store.EncodePhase(j.rec)
 }
 
 // seedOf is the seed of g's open phase: the one it was opened with or, for
@@ -285,14 +300,8 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 		}
 		return d.alertGM(tx, g, "Adjudication failed", fmt.Sprintf("I could not adjudicate %s of %s: %v\nThe game is paused. Check the orders (HISTORY, STATUS), fix with SET ORDERS or ROLLBACK, then RESUME.", g.PhaseTitle, g.Name, job.err))
 	}
-	out, st := job.out, job.st
-	late := now.Sub(g.Deadline) > d.opt.Schedule.LateGrace
-	rec := store.PhaseRecord{
-		Phase: g.Phase, PhaseID: g.PhaseID, Title: g.PhaseTitle, Seed: job.seed, Deadline: g.Deadline,
-		Processed: now.UTC(), Late: late, StateBefore: job.state, StateAfter: out.Next, Orders: job.ords,
-		Public: out.Report.Public, Position: job.position, Private: out.Report.Private, Data: out.Report.Data, Open: &job.open,
-	}
-	if err := tx.PutPhase(g.Name, rec); err != nil {
+	out, st, rec, late := job.out, job.st, job.rec, job.late
+	if err := tx.PutEncodedPhase(g.Name, job.enc); err != nil {
 		return err
 	}
 	if err := countPhase(tx.Tx, g, job.ords); err != nil { // reliability records (record.go)

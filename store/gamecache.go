@@ -69,23 +69,14 @@ func (tx *Tx) PrefetchGames(names []string) {
 	}
 	// The values are bbolt's, valid while the transaction lasts; nothing
 	// writes the transaction meanwhile.
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
-				var g Game
-				if json.Unmarshal(todo[i].raw, &g) != nil || tx.openGame(&g) != nil {
-					continue
-				}
-				g.upgrade()
-				todo[i].g = &g
-			}
-		}()
-	}
-	wg.Wait()
+	onCores(len(todo), func(i int) {
+		var g Game
+		if json.Unmarshal(todo[i].raw, &g) != nil || tx.openGame(&g) != nil {
+			return
+		}
+		g.upgrade()
+		todo[i].g = &g
+	})
 	if tx.games == nil {
 		tx.games = map[string]*txGame{}
 	}
@@ -115,19 +106,57 @@ func (tx *Tx) flushGames() error {
 		}
 	}
 	slices.Sort(names)
-	b := tx.bucket(bucketGames)
-	for _, name := range names {
-		c := tx.games[name]
-		sealed, err := tx.sealGame(c.g)
-		if err != nil {
-			return err
+	// Sealed and encoded on every core (a deadline burst's transaction
+	// writes hundreds of games), put in order.
+	raws, errs := make([][]byte, len(names)), make([]error, len(names))
+	encode := func(i int) {
+		sealed, err := tx.sealGame(tx.games[names[i]].g) // its errors name the game
+		if err == nil {
+			if raws[i], err = json.Marshal(sealed); err != nil {
+				err = fmt.Errorf("game %q: encode: %w", names[i], err)
+			}
 		}
-		if err := putJSON(b, []byte(name), sealed); err != nil {
+		errs[i] = err
+	}
+	if len(names) < flushOnCores {
+		for i := range names {
+			encode(i)
+		}
+	} else {
+		onCores(len(names), encode)
+	}
+	b := tx.bucket(bucketGames)
+	for i, name := range names {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if err := b.Put([]byte(name), raws[i]); err != nil {
 			return fmt.Errorf("game %q: %w", name, err)
 		}
-		c.dirty = false
+		tx.games[name].dirty = false
 	}
 	return nil
+}
+
+// flushOnCores is how many games a flush must write before it encodes
+// them on every core: a mail's transaction writes one or two.
+const flushOnCores = 8
+
+// onCores runs fn(0) … fn(n-1) on up to GOMAXPROCS goroutines; fn must
+// not write the transaction.
+func onCores(n int, fn func(int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // writable refuses writes in a read-only transaction at once, as a Put

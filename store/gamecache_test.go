@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -492,5 +494,54 @@ func TestPrefetchGames(t *testing.T) {
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFlushOfManyGames: a transaction that writes more games than
+// flushOnCores seals and encodes them on every core; each reads back in
+// the next transaction as written, its tokens opened, and none is kept
+// in the file in the clear.
+func TestFlushOfManyGames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pbemd.db")
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var want []*Game
+	for i := range 3 * flushOnCores {
+		name := fmt.Sprintf("g%02d", i)
+		want = append(want, &Game{Name: name, Variant: "standard", Status: Active, Seed: int64(i), GMToken: "gm-secret-" + name,
+			Players: []Player{{Address: name + "@x", Power: "england", Token: "player-secret-" + name}}})
+	}
+	if err := db.Update(func(tx *Tx) error {
+		for _, g := range want {
+			if err := tx.PutGame(g); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		for _, w := range want {
+			g, err := tx.Game(w.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(g, w) {
+				t.Errorf("game %s read back as %+v, want %+v", w.Name, g, w)
+			}
+		}
+		return nil
+	})
+	db.Close()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte("-secret-")) {
+		t.Error("a token is in the file in the clear")
 	}
 }

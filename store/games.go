@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -16,17 +17,17 @@ import (
 )
 
 var (
-	bucketGames     = registerBucket([]byte("games"))     // name → Game
-	bucketStates    = registerBucket([]byte("states"))    // name → engine state of the current phase
-	bucketTokens    = registerBucket([]byte("tokens"))    // sha256(token) → TokenRef
-	bucketOrders    = registerBucket([]byte("orders"))    // name 0 phase(8) 0 seq(8) → OrderSet
-	bucketHistory   = registerBucket([]byte("history"))   // name 0 phase(8) → PhaseRecord
-	bucketDeadlines = registerBucket([]byte("deadlines")) // unix(8) name → nothing: the due-game index
-	bucketDueKey    = registerBucket([]byte("duekey"))    // name → its key in deadlines
-	bucketAudit     = registerBucket([]byte("audit"))     // seq(8) → AuditEntry
-	bucketPress     = registerBucket([]byte("press"))     // name 0 seq(8) → Press
-	bucketCodes     = registerBucket([]byte("codes"))     // code → Code
-	bucketSent      = registerBucket([]byte("sent"))      // Message-ID → code
+	bucketGames     = registerBucket([]byte("games"))        // name → Game
+	bucketStates    = registerBucket([]byte("states"))       // name → engine state of the current phase
+	bucketTokens    = registerBucket([]byte("tokens"))       // sha256(token) → TokenRef
+	bucketOrders    = registerBucket([]byte("orders"))       // name 0 phase(8) 0 seq(8) → OrderSet
+	bucketHistory   = registerBucket([]byte("history"))      // name 0 phase(8) → PhaseRecord
+	bucketDeadlines = registerBucket([]byte("deadlines"))    // unix(8) name → nothing: the due-game index
+	bucketDueKey    = registerBucket([]byte("duekey"))       // name → its key in deadlines
+	bucketAudit     = registerGrowingBucket([]byte("audit")) // seq(8) → AuditEntry
+	bucketPress     = registerBucket([]byte("press"))        // name 0 seq(8) → Press
+	bucketCodes     = registerBucket([]byte("codes"))        // code → Code
+	bucketSent      = registerGrowingBucket([]byte("sent"))  // Message-ID → code
 )
 
 // GameStatus is where a game is in its life.
@@ -851,6 +852,38 @@ func (tx *Tx) DeleteOrderSets(game string, phase int) error {
 // PutPhase writes a phase record. It refuses to overwrite one: a phase is
 // processed exactly once.
 func (tx *Tx) PutPhase(game string, rec PhaseRecord) error {
+	ep, err := EncodePhase(rec)
+	if err != nil {
+		return err
+	}
+	return tx.PutEncodedPhase(game, ep)
+}
+
+// EncodedPhase is a phase record encoded without a transaction
+// (EncodePhase): a deadline burst encodes each game's record on the core
+// that resolved it, and the transaction only checks and puts it.
+type EncodedPhase struct {
+	rec PhaseRecord
+	raw []byte // rec without its StateBefore
+}
+
+// EncodePhase encodes rec for PutEncodedPhase.
+func EncodePhase(rec PhaseRecord) (EncodedPhase, error) {
+	without := rec
+	without.StateBefore = nil
+	raw, err := json.Marshal(without)
+	if err != nil {
+		return EncodedPhase{}, fmt.Errorf("encode phase %d (%s): %w", rec.Phase, rec.PhaseID, err)
+	}
+	return EncodedPhase{rec: rec, raw: raw}, nil
+}
+
+// PutEncodedPhase is PutPhase of a record EncodePhase made.
+func (tx *Tx) PutEncodedPhase(game string, ep EncodedPhase) error {
+	if ep.raw == nil {
+		return errors.New("put phase: not encoded (EncodePhase)")
+	}
+	rec := ep.rec
 	b := tx.bucket(bucketHistory)
 	k := phaseKey(game, rec.Phase)
 	if b.Get(k) != nil {
@@ -860,15 +893,47 @@ func (tx *Tx) PutPhase(game string, rec PhaseRecord) error {
 	// before it (phases are processed in turn; ROLLBACK reopens the last
 	// one with its state before): then it is not kept twice, and Phase
 	// reads it from that record.
-	if rec.Phase > 0 && rec.StateBefore != nil {
+	if rec.StateBefore == nil {
+		return b.Put(k, ep.raw)
+	}
+	if rec.Phase > 0 {
 		if prev := b.Get(phaseKey(game, rec.Phase-1)); prev != nil {
-			var p stateAfter
-			if json.Unmarshal(prev, &p) == nil && bytes.Equal(p.StateAfter, rec.StateBefore) {
-				rec.StateBefore = nil
+			if after, ok := stateAfterIn(prev); ok && bytes.Equal(after, rec.StateBefore) {
+				return b.Put(k, ep.raw)
 			}
 		}
 	}
 	return putJSON(b, k, rec)
+}
+
+// stateAfterIn reads the state after a phase from its record's JSON. The
+// field is the record's first that is not a number, a time, a flag or a
+// string, so its key is the first `"state_after":` in the bytes (a quote
+// inside a string is escaped): a base64 string or null follows, read
+// here without decoding the whole record. Anything else, a record of
+// some other shape, is decoded (ok is false only when that fails).
+func stateAfterIn(raw []byte) (after []byte, ok bool) {
+	const key = `"state_after":`
+	if i := bytes.Index(raw, []byte(key)); i >= 0 {
+		v := raw[i+len(key):]
+		switch {
+		case bytes.HasPrefix(v, []byte("null")):
+			return nil, true
+		case len(v) > 0 && v[0] == '"':
+			if end := bytes.IndexByte(v[1:], '"'); end >= 0 {
+				enc := v[1 : 1+end]
+				out := make([]byte, base64.StdEncoding.DecodedLen(len(enc)))
+				if n, err := base64.StdEncoding.Decode(out, enc); err == nil && bytes.IndexByte(enc, '\\') < 0 {
+					return out[:n], true
+				}
+			}
+		}
+	}
+	var p stateAfter
+	if json.Unmarshal(raw, &p) != nil {
+		return nil, false
+	}
+	return p.StateAfter, true
 }
 
 // stateAfter is the one field of a phase record that the next record's
@@ -963,10 +1028,39 @@ func (tx *Tx) PressLog(game string) ([]Press, error) {
 // PutCode records the verification code of a sent mail, findable by the
 // code and by the mail's Message-ID.
 func (tx *Tx) PutCode(c Code) error {
-	if err := tx.bucket(bucketSent).Put([]byte(c.MsgID), []byte(c.Code)); err != nil {
+	ec, err := EncodeCode(c)
+	if err != nil {
 		return err
 	}
-	return putJSON(tx.bucket(bucketCodes), []byte(c.Code), c)
+	return tx.PutEncodedCode(ec)
+}
+
+// EncodedCode is a Code record as the store keeps it, made without a
+// transaction (EncodeCode): the daemon encodes the codes of a burst's
+// mails on every core, and the transaction only puts them.
+type EncodedCode struct {
+	code, msgid string
+	raw         []byte
+}
+
+// EncodeCode encodes c for PutEncodedCode.
+func EncodeCode(c Code) (EncodedCode, error) {
+	raw, err := json.Marshal(c)
+	if err != nil {
+		return EncodedCode{}, fmt.Errorf("encode code %s: %w", c.Code, err)
+	}
+	return EncodedCode{code: c.Code, msgid: c.MsgID, raw: raw}, nil
+}
+
+// PutEncodedCode is PutCode of a record EncodeCode made.
+func (tx *Tx) PutEncodedCode(ec EncodedCode) error {
+	if ec.raw == nil {
+		return errors.New("put code: not encoded (EncodeCode)")
+	}
+	if err := tx.bucket(bucketSent).Put([]byte(ec.msgid), []byte(ec.code)); err != nil {
+		return err
+	}
+	return tx.bucket(bucketCodes).Put([]byte(ec.code), ec.raw)
 }
 
 // SentMail finds the record of a mail we sent, by its Message-ID (with or

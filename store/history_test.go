@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"testing"
 )
@@ -70,5 +71,33 @@ func TestPhaseRecordsKeepEachStateOnce(t *testing.T) {
 		return err
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// stateAfterIn reads a record's state after as json.Unmarshal does,
+// whatever the strings before it hold (a title that spells the key, with
+// quotes and backslashes), for states of every kind, none, and records
+// of other shapes (spaced, the field missing, not JSON).
+func TestStateAfterInReadsAsDecoding(t *testing.T) {
+	titles := []string{"Spring 1901", `x","state_after":"AAAA`, `"state_after":null`, `\`, `a\"state_after\":"QQ=="`, "\u2028<>&"}
+	states := [][]byte{nil, {}, []byte(`{"s":1}`), bytes.Repeat([]byte{0xff, 0, '"', '\\'}, 100)}
+	var raws [][]byte
+	for _, title := range titles {
+		for _, st := range states {
+			raw, err := json.Marshal(PhaseRecord{Phase: 3, PhaseID: title, Title: title, StateBefore: st, StateAfter: st, Public: title})
+			if err != nil {
+				t.Fatal(err)
+			}
+			raws = append(raws, raw, bytes.ReplaceAll(raw, []byte(`":`), []byte(`": `)))
+		}
+	}
+	raws = append(raws, []byte(`{"phase":1}`), []byte(`{"state_after":"not base64!"}`), []byte(`{"state_after":7}`), []byte(`not json`))
+	for _, raw := range raws {
+		var want stateAfter
+		wantOK := json.Unmarshal(raw, &want) == nil
+		got, ok := stateAfterIn(raw)
+		if ok != wantOK || !bytes.Equal(got, want.StateAfter) || (got == nil) != (want.StateAfter == nil) {
+			t.Errorf("%s:\nread %q %v, decoded %q %v", raw, got, ok, want.StateAfter, wantOK)
+		}
 	}
 }

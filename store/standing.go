@@ -148,6 +148,102 @@ func (tx *Tx) standingOf(game string, phase int) (*txStanding, error) {
 	return c, nil
 }
 
+// PrefetchOrders reads what the standing orders of the open phase of
+// each game of names need, for the games the transaction holds
+// (PrefetchGames): the phase's folds and the versions received after
+// them. It decodes them on every core into the transaction's caches, so
+// StandingOrders and OrderSetsSince then only copy. A deadline burst reads
+// hundreds of phases a transaction, one after the other. What does not
+// decode is left to those two, which say so.
+func (tx *Tx) PrefetchOrders(names []string) {
+	type phaseRead struct {
+		game  string
+		phase int
+		mark  FoldMark
+		keys  []string // powers
+		raws  [][]byte
+		folds map[string]StandingOrders
+	}
+	type setRead struct {
+		key, raw []byte
+		set      OrderSet
+		ok       bool
+	}
+	var phases []*phaseRead
+	var sets []*setRead
+	orders, standing := tx.bucket(bucketOrders), tx.bucket(bucketStanding)
+	for _, name := range names {
+		c, ok := tx.games[name]
+		if !ok {
+			continue
+		}
+		g := c.g
+		prefix := phaseKey(g.Name, g.Phase)
+		from := uint64(0)
+		if st, ok := tx.standing[string(prefix)]; ok {
+			from = st.mark.Folded
+		} else {
+			r := &phaseRead{game: g.Name, phase: g.Phase}
+			if raw := standing.Get(prefix); len(raw) >= 8 {
+				r.mark.Folded = binary.BigEndian.Uint64(raw)
+				if len(raw) >= 16 {
+					r.mark.Drops = int(binary.BigEndian.Uint64(raw[8:]))
+				}
+			}
+			sub := append(bytes.Clone(prefix), 0)
+			cur := standing.Cursor()
+			for k, v := cur.Seek(sub); k != nil && bytes.HasPrefix(k, sub); k, v = cur.Next() {
+				r.keys, r.raws = append(r.keys, string(k[len(sub):])), append(r.raws, v)
+			}
+			phases = append(phases, r)
+			from = r.mark.Folded
+		}
+		cur := orders.Cursor()
+		for k, v := cur.Seek(append(bytes.Clone(prefix), u64(from+1)...)); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8; k, v = cur.Next() {
+			if _, ok := tx.sets[string(k)]; !ok {
+				sets = append(sets, &setRead{key: k, raw: v})
+			}
+		}
+	}
+	// The values are bbolt's, valid while the transaction lasts; nothing
+	// writes the transaction meanwhile.
+	onCores(len(phases)+len(sets), func(i int) {
+		if i < len(phases) {
+			r := phases[i]
+			folds := make(map[string]StandingOrders, len(r.keys))
+			for j, power := range r.keys {
+				var so StandingOrders
+				if json.Unmarshal(r.raws[j], &so) != nil {
+					return
+				}
+				folds[power] = so
+			}
+			r.folds = folds
+			return
+		}
+		r := sets[i-len(phases)]
+		r.ok = json.Unmarshal(r.raw, &r.set) == nil
+	})
+	for _, r := range phases {
+		if r.folds == nil {
+			continue
+		}
+		if tx.standing == nil {
+			tx.standing = map[string]*txStanding{}
+		}
+		tx.standing[string(phaseKey(r.game, r.phase))] = &txStanding{game: r.game, phase: r.phase, folds: r.folds, mark: r.mark, dirty: map[string]bool{}}
+	}
+	for _, r := range sets {
+		if !r.ok {
+			continue
+		}
+		if tx.sets == nil {
+			tx.sets = map[string]OrderSet{}
+		}
+		tx.sets[string(r.key)] = r.set // decoded here: no one else holds it
+	}
+}
+
 // readStanding reads a phase's folds from the bucket.
 func (tx *Tx) readStanding(game string, phase int) (map[string]StandingOrders, FoldMark, error) {
 	prefix := phaseKey(game, phase)

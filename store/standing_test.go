@@ -166,3 +166,112 @@ func TestOrderSetsReadBackInTheTransactionAsDecoded(t *testing.T) {
 		t.Errorf("read back in the transaction:\n%+v\nand later:\n%+v", inTx, later)
 	}
 }
+
+// TestPrefetchOrders: after PrefetchOrders a transaction reads the
+// standing orders and the versions after them of each game's open phase
+// as one without it does, as copies; what it writes after the prefetch,
+// or wrote before it, reads back; a phase the transaction already holds is
+// not read again over what it wrote; a record that does not decode is
+// still reported.
+func TestPrefetchOrders(t *testing.T) {
+	db := openTest(t)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	en := StandingOrders{All: foldOf("F Lon - Nth", "A Lvp H")}
+	if err := db.Update(func(tx *Tx) error {
+		for i, name := range []string{"a", "b", "c", "d"} {
+			if err := tx.PutGame(&Game{Name: name, Variant: "standard", Status: Active, OpenPhase: OpenPhase{Phase: 3 + i}}); err != nil {
+				return err
+			}
+			for j, power := range []string{"england", "france", "italy"} {
+				if err := tx.AddOrderSet(name, 3+i, OrderSet{Power: power, MsgID: name + power, Received: at, Lines: []string{"A Par H", name}}); err != nil {
+					return err
+				}
+				if j == 0 && i%2 == 0 { // a and c have england folded
+					if err := tx.PutStandingOrders(name, 3+i, map[string]StandingOrders{"england": en}, FoldMark{Folded: 1}, false); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		// d's folds do not decode
+		return tx.bucket(bucketStanding).Put(standingKey("d", 6, "england"), []byte("{not json"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	type read struct {
+		folds map[string]StandingOrders
+		mark  FoldMark
+		sets  []OrderSet
+		last  uint64
+		err   error
+	}
+	readAll := func(tx *Tx) map[string]read {
+		out := map[string]read{}
+		for i, name := range []string{"a", "b", "c", "d"} {
+			var r read
+			r.folds, r.mark, r.err = tx.StandingOrders(name, 3+i)
+			if r.err == nil {
+				r.sets, r.last, r.err = tx.OrderSetsSince(name, 3+i, r.mark.Folded)
+			}
+			out[name] = r
+		}
+		return out
+	}
+	var without map[string]read
+	db.View(func(tx *Tx) error { without = readAll(tx); return nil })
+	if without["d"].err == nil {
+		t.Fatal("d's damaged folds read without an error")
+	}
+	fr := StandingOrders{All: foldOf("A Par - Bur")}
+	putC := func(tx *Tx) error { // c's folds, written before the prefetch: kept, not read over
+		return tx.PutStandingOrders("c", 5, map[string]StandingOrders{"france": fr}, FoldMark{Folded: 2}, false)
+	}
+	var wantC read
+	rollBack := errors.New("roll back")
+	db.Update(func(tx *Tx) error {
+		if err := putC(tx); err != nil {
+			t.Fatal(err)
+		}
+		wantC = readAll(tx)["c"]
+		return rollBack
+	})
+	if len(wantC.folds) != 2 {
+		t.Fatalf("c with france written: %+v", wantC)
+	}
+	if err := db.Update(func(tx *Tx) error {
+		if err := putC(tx); err != nil {
+			return err
+		}
+		names := []string{"a", "b", "c", "d", "missing"}
+		tx.PrefetchGames(names)
+		tx.PrefetchOrders(names)
+		with := readAll(tx)
+		for _, name := range []string{"a", "b"} {
+			if !reflect.DeepEqual(with[name], without[name]) {
+				t.Errorf("%s after the prefetch: %+v, want %+v", name, with[name], without[name])
+			}
+		}
+		if with["d"].err == nil {
+			t.Error("d's damaged folds read without an error after the prefetch")
+		}
+		if !reflect.DeepEqual(with["c"], wantC) {
+			t.Errorf("c, written before the prefetch: %+v, want %+v", with["c"], wantC)
+		}
+		with["a"].folds["england"].All.Lines[0] = "changed"
+		with["b"].sets[0].Lines[0] = "changed"
+		again := readAll(tx)
+		if again["a"].folds["england"].All.Lines[0] != "F Lon - Nth" || again["b"].sets[0].Lines[0] != "A Par H" {
+			t.Error("changing what was read changed the transaction's copy")
+		}
+		// written after the prefetch: read back
+		if err := tx.AddOrderSet("b", 4, OrderSet{Power: "russia", MsgID: "late", Received: at, Lines: []string{"A Mos H"}}); err != nil {
+			return err
+		}
+		if sets, _, _ := tx.OrderSetsSince("b", 4, 0); len(sets) != 4 || sets[3].Power != "russia" {
+			t.Errorf("b's versions after one added: %+v", sets)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,141 @@
+// Package supremacytest plays the shipped Supremacy presets through the
+// real daemon, where orders sent ahead (adjudicator.Aheader) and offers
+// between players (adjudicator.Offerer) meet the GM's overrides, STATUS
+// and the deadline reminders: what players expect from a judge. Each test
+// reads the mail every person concerned gets.
+//
+// It is a package of its own, with only test files, so that the daemon's
+// own test binary registers only the variants its golden mails list
+// (importing the engine registers its presets).
+package supremacytest_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	_ "pbemd/adjudicator/supremacy" // the shipped presets: an Aheader and an Offerer
+	"pbemd/daemon/daemontest"
+	"pbemd/store"
+)
+
+// supremacyTable starts a one-turn game of the shipped three-player
+// preset, plays its set-up and returns the table, the GM's token and the
+// players; the Salaries phase of turn 1 is open.
+func supremacyTable(t *testing.T, name string) (*daemontest.Table, string, map[string]daemontest.Player) {
+	t.Helper()
+	tb := daemontest.New(t)
+	gm := tb.Create(name, "supremacy-3", "seed=6 turns=1")
+	ps := tb.SignUp(name, []string{"usa", "russia", "china"})
+	tb.As(ps["usa"], "PLACE 9 ARMIES IN tex")
+	tb.As(ps["russia"], "PLACE 9 ARMIES IN sib")
+	tb.As(ps["china"], "PLACE 9 ARMIES IN man")
+	tb.Wait(time.Minute)
+	tb.Outbox()
+	if g := tb.Game(name); g.PhaseID != "T01-1" {
+		t.Fatalf("after set-up: %s", g.PhaseID)
+	}
+	return tb, gm, ps
+}
+
+func heldOrders(t *testing.T, tb *daemontest.Table, game string) map[string]string {
+	t.Helper()
+	var hs []store.AheadOrders
+	if err := tb.DB.View(func(tx *store.Tx) (err error) { hs, err = tx.Ahead(game); return err }); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, h := range hs {
+		out[h.Power+" "+h.PhaseID] = strings.Join(h.Lines, "; ")
+	}
+	return out
+}
+
+func orderSets(t *testing.T, tb *daemontest.Table, game string, phase int) []store.OrderSet {
+	t.Helper()
+	var sets []store.OrderSet
+	if err := tb.DB.View(func(tx *store.Tx) (err error) { sets, err = tx.OrderSets(game, phase); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return sets
+}
+
+// Gap 1: the GM's SET ORDERS may carry PHASE sections, as a player's mail
+// may, and they are held ahead for the power as its diplomats' would be
+// (the GM orders for a power whose player is away, a whole turn at once).
+// The GM is told what is held for which phase, the power's diplomats are
+// told too, a section with no orders withdraws what was held, and when
+// the phase opens the held orders become the power's orders, marked as
+// the GM's, and the GM hears what became of them. A body with only
+// sections leaves the open phase's orders as they were and says so.
+func TestGMSetOrdersHoldsPhaseSections(t *testing.T) {
+	tb, gm, ps := supremacyTable(t, "gmahead")
+	asGM := func(text string) (string, []daemontest.Mail) {
+		t.Helper()
+		tb.Send(daemontest.GM, gm, text)
+		ms := tb.Outbox()
+		return daemontest.One(t, ms, daemontest.GM, "Re:").Text, ms
+	}
+
+	help, _ := asGM("HELP")
+	daemontest.Contains(t, help, "SET ORDERS may carry orders for later phases of the turn too, each group\nunder a PHASE line: they are held for the power as its diplomats' would be.\n")
+	reply, ms := asGM("SET ORDERS china\nOPEN ALL\nPHASE trade\nBUY 1 GRAIN\nPHASE move\nMOVE 3 man - bei\nENDORDERS")
+	daemontest.Contains(t, reply, "Orders of China for Turn 1 Salaries set by the GM:\n  OPEN ALL\n",
+		"Held for China for Turn 1 Trade until it opens, then read against the position as if its diplomats mailed them then (a later mail of theirs with a section for trade replaces them):\n  BUY 1 GRAIN\n",
+		"Held for China for Turn 1 Move until it opens", "  MOVE 3 man - bei\n")
+	told := daemontest.One(t, ms, ps["china"].Addr, "The GM has set your orders").Text
+	daemontest.Contains(t, told, "The GM has set orders for China for Turn 1 Salaries:\n  OPEN ALL\n",
+		"The GM has also set orders for China for later phases of the turn, held until each opens and then read against the position as if you mailed them then:\n  Turn 1 Trade:\n    BUY 1 GRAIN\n  Turn 1 Move:\n    MOVE 3 man - bei\n")
+	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "GM orders").Text, "The GM has set the orders of China for Turn 1 Salaries, Turn 1 Trade and Turn 1 Move.")
+	daemontest.Lacks(t, daemontest.One(t, ms, ps["usa"].Addr, "GM orders").Text, "BUY", "MOVE")
+	if got := heldOrders(t, tb, "gmahead"); got["china T01-2"] != "BUY 1 GRAIN" || got["china T01-4"] != "MOVE 3 man - bei" {
+		t.Fatalf("held %v", got)
+	}
+
+	// Only sections: the open phase's orders are left alone; an empty
+	// section withdraws what was held for that phase.
+	reply, ms = asGM("SET ORDERS china\nPHASE move\nENDORDERS")
+	daemontest.Contains(t, reply, "The orders of China for Turn 1 Salaries are unchanged.",
+		"Nothing is held for China for Turn 1 Move any more: the section for it has no orders.")
+	daemontest.Contains(t, daemontest.One(t, ms, ps["china"].Addr, "The GM has changed").Text,
+		"The GM has withdrawn the orders held for China for Turn 1 Move: nothing is held for it any more.")
+	reply, ms = asGM("SET ORDERS russia\nPHASE trade\nBUY 1 OIL\nENDORDERS")
+	daemontest.Contains(t, reply, "The orders of Russian Federation for Turn 1 Salaries are unchanged.", "Held for Russian Federation for Turn 1 Trade until it opens", "  BUY 1 OIL\n")
+	daemontest.Lacks(t, reply, "refused", "no orders found")
+	daemontest.Contains(t, daemontest.One(t, ms, ps["russia"].Addr, "The GM has set your orders").Text,
+		"held until each opens", "  Turn 1 Trade:\n    BUY 1 OIL\n")
+	if got := heldOrders(t, tb, "gmahead"); got["china T01-4"] != "" || got["russia T01-2"] != "BUY 1 OIL" {
+		t.Fatalf("held %v", got)
+	}
+
+	// A bad line anywhere refuses the whole body: nothing is held either.
+	reply, _ = asGM("SET ORDERS usa\nOPEN ALL\nPHASE trade\nBUY 1 UNOBTAINIUM\nENDORDERS")
+	daemontest.Contains(t, reply, "SET ORDERS United States refused, nothing was stored", "BUY 1 UNOBTAINIUM")
+	if got := heldOrders(t, tb, "gmahead"); got["usa T01-2"] != "" {
+		t.Fatalf("held from a refused body: %v", got)
+	}
+
+	tb.As(ps["usa"], "OPEN ALL")
+	tb.As(ps["russia"], "OPEN ALL")
+	tb.Outbox()
+	tb.Wait(time.Minute) // salaries: the trade phase opens with the held orders
+	ms = tb.Outbox()
+	if g := tb.Game("gmahead"); g.PhaseID != "T01-2" {
+		t.Fatalf("after salaries: %s", g.PhaseID)
+	}
+	daemontest.Contains(t, daemontest.One(t, ms, ps["china"].Addr, "Turn 1 Trade — your orders sent ahead").Text,
+		"Turn 1 Trade has opened. The orders the GM set ahead for China (SET ORDERS, Sun 6 Dec 21:01 UTC) have been read against the position now",
+		"Accepted: your orders for Turn 1 Trade now stand as:\n  BUY 1 GRAIN\n")
+	daemontest.Contains(t, daemontest.One(t, ms, daemontest.GM, "Turn 1 Trade — orders the GM set ahead for China").Text,
+		"Accepted: the orders of China for Turn 1 Trade now stand as:\n  BUY 1 GRAIN\n")
+	daemontest.One(t, ms, daemontest.GM, "Turn 1 Trade — orders the GM set ahead for Russian Federation")
+	g := tb.Game("gmahead")
+	for _, s := range orderSets(t, tb, "gmahead", g.Phase) {
+		if !s.GM || s.Address != "" {
+			t.Errorf("orders the GM set ahead stored as %+v", s)
+		}
+	}
+	tb.As(ps["china"], "STATUS")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), ps["china"].Addr, "Re:").Text,
+		"The orders of China now stand as (who sent each):\n  BUY 1 GRAIN  the GM (SET ORDERS)")
+}

@@ -132,6 +132,7 @@ func (d *Daemon) openAhead(tx *txn, g *store.Game, e adjudicator.Engine, state [
 	type applied struct {
 		h     store.AheadOrders
 		check adjudicator.Check
+		told  []string // whom its offers were told to (offers.go)
 	}
 	var opened []applied
 	for _, h := range all {
@@ -157,7 +158,20 @@ func (d *Daemon) openAhead(tx *txn, g *store.Game, e adjudicator.Engine, state [
 			}
 			continue
 		}
+		var told []string
 		if len(c.Canonical) > 0 {
+			// The offers the orders make, change or answer are told as
+			// if the power had mailed them now (offers.go); the notice
+			// says whom they were told to: the power's ("your offer"),
+			// or, for orders the GM set, the GM's too (its name).
+			fw := &mailCtx{d: d, tx: tx, game: g, engine: e, state: state, now: now, log: d.log}
+			if h.Address != "" {
+				fw.player = &store.Player{Power: h.Power}
+			}
+			offers, _, err := fw.standingOffers()
+			if err != nil {
+				return err
+			}
 			// Held by the GM's SET ORDERS (no address): the GM's orders.
 			set := store.OrderSet{Power: h.Power, Address: h.Address, Rank: h.Rank, GM: h.Address == "", MsgID: h.MsgID, Received: now.UTC(), Lines: c.Canonical}
 			if err := tx.AddOrderSet(g.Name, g.Phase, set); err != nil {
@@ -166,8 +180,12 @@ func (d *Daemon) openAhead(tx *txn, g *store.Game, e adjudicator.Engine, state [
 			if err := tx.Audit(store.AuditEntry{Time: now.UTC(), Game: g.Name, Actor: "daemon", Action: "orders ahead", Detail: fmt.Sprintf("%s: %s: %d lines", h.Power, h.PhaseID, len(c.Canonical)), MsgID: h.MsgID}); err != nil {
 				return err
 			}
+			if err := fw.forwardOffers(offers); err != nil {
+				return err
+			}
+			told = fw.reply
 		}
-		opened = append(opened, applied{h, c})
+		opened = append(opened, applied{h, c, told})
 	}
 	if len(opened) == 0 {
 		return nil
@@ -192,7 +210,7 @@ func (d *Daemon) openAhead(tx *txn, g *store.Game, e adjudicator.Engine, state [
 			}
 			mc := &mailCtx{d: d, tx: tx, game: g, player: p, engine: e, state: state, now: now}
 			err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: fmt.Sprintf("[%s] %s — your orders sent ahead", g.Name, g.PhaseTitle),
-				Text: mc.aheadText(a.h, a.check, ps, st), ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID})
+				Text: mc.aheadText(a.h, a.check, a.told, ps, st), ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID})
 			if err != nil {
 				return err
 			}
@@ -200,7 +218,7 @@ func (d *Daemon) openAhead(tx *txn, g *store.Game, e adjudicator.Engine, state [
 		if a.h.Address == "" { // the GM set them: the GM hears what became of them
 			mc := &mailCtx{d: d, tx: tx, game: g, engine: e, state: state, now: now}
 			err := d.gmCopy(tx, g, fmt.Sprintf("[%s] %s — orders the GM set ahead for %s", g.Name, g.PhaseTitle, powerName(g, a.h.Power)),
-				mc.aheadText(a.h, a.check, ps, st))
+				mc.aheadText(a.h, a.check, a.told, ps, st))
 			if err != nil {
 				return err
 			}
@@ -214,8 +232,8 @@ func (d *Daemon) openAhead(tx *txn, g *store.Game, e adjudicator.Engine, state [
 
 // aheadText tells a player (mc.player; nil: the GM, of orders the GM set
 // ahead) what became of the orders held for the phase that has just
-// opened.
-func (mc *mailCtx) aheadText(h store.AheadOrders, c adjudicator.Check, ps adjudicator.Status, st *standing) string {
+// opened; told is whom the offers in them were told to.
+func (mc *mailCtx) aheadText(h store.AheadOrders, c adjudicator.Check, told []string, ps adjudicator.Status, st *standing) string {
 	g := mc.game
 	pn := powerName(g, h.Power)
 	var b strings.Builder
@@ -242,6 +260,9 @@ func (mc *mailCtx) aheadText(h store.AheadOrders, c adjudicator.Check, ps adjudi
 		fmt.Fprintf(&b, "\nNone of them could be accepted: %s has no orders for %s from them.\n", pn, g.PhaseTitle)
 	} else {
 		fmt.Fprintf(&b, "\nNone of them could be accepted: you have no orders for %s yet.\n", g.PhaseTitle)
+	}
+	if len(told) > 0 {
+		b.WriteString("\n" + strings.Join(told, "\n") + "\n")
 	}
 	var refused, warned []string
 	for i := range c.Lines {

@@ -133,6 +133,19 @@ func (mc *mailCtx) forwardOffers(before []adjudicator.Offer) error {
 				return err
 			}
 			told = append(told, fmt.Sprintf("I have told %s of %s offer %s now.", powerName(g, o.To), whose(o.From), o.ID))
+			if o.Answer != adjudicator.OfferOpen {
+				// Its receiver's orders answer it already (orders sent
+				// ahead, read as its phase opens): the offerer hears so.
+				if err := mc.tellAnswer(o); err != nil {
+					return err
+				}
+				answer := map[adjudicator.OfferAnswer]string{adjudicator.OfferAccepted: "accept", adjudicator.OfferRefused: "refuse"}[o.Answer]
+				if mc.player != nil && mc.player.Power == o.From {
+					told = append(told, fmt.Sprintf("The orders of %s already %s your offer %s (I have mailed you its answer).", powerName(g, o.To), answer, o.ID))
+				} else {
+					told = append(told, fmt.Sprintf("The orders of %s already %s %s offer %s; I have told %s.", powerName(g, o.To), answer, whose(o.From), o.ID, powerName(g, o.From)))
+				}
+			}
 		case old.Terms != o.Terms || old.Accept != o.Accept:
 			if err := mc.tellOffer(o, ords[o.To], fmt.Sprintf("Offer from %s changed", powerName(g, o.From)),
 				fmt.Sprintf("%s has changed its offer %s in %s. It read:\n  %s\nIt now reads:\n  %s\n", powerName(g, o.From), o.ID, g.PhaseTitle, old.Terms, o.Terms)); err != nil {

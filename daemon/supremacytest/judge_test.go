@@ -60,6 +60,16 @@ func orderSets(t *testing.T, tb *daemontest.Table, game string, phase int) []sto
 	return sets
 }
 
+func mailsTo(ms []daemontest.Mail, addr string) []daemontest.Mail {
+	var out []daemontest.Mail
+	for _, m := range ms {
+		if m.To == addr {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // Gap 1: the GM's SET ORDERS may carry PHASE sections, as a player's mail
 // may, and they are held ahead for the power as its diplomats' would be
 // (the GM orders for a power whose player is away, a whole turn at once).
@@ -138,4 +148,77 @@ func TestGMSetOrdersHoldsPhaseSections(t *testing.T) {
 	tb.As(ps["china"], "STATUS")
 	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), ps["china"].Addr, "Re:").Text,
 		"The orders of China now stand as (who sent each):\n  BUY 1 GRAIN  the GM (SET ORDERS)")
+}
+
+// Gap 3: an offer in orders sent ahead reaches its receiver when its
+// phase opens and the held orders are read, exactly as if the offerer had
+// mailed it then: the receiver is mailed the terms and the orders that
+// answer it, the offerer's notice says whom it told, the phase waits for
+// the answer, and the answer is told to the offerer.
+func TestOfferSentAheadToldWhenItsPhaseOpens(t *testing.T) {
+	tb, _, ps := supremacyTable(t, "offahead")
+	tb.As(ps["usa"], "OPEN ALL\nPHASE trade\nBUY 1 GRAIN\nOFFER TO russia: $100 FOR 1 OIL")
+	tb.As(ps["russia"], "OPEN ALL")
+	tb.As(ps["china"], "OPEN ALL")
+	ms := tb.Outbox()
+	if n := len(mailsTo(ms, ps["russia"].Addr)); n != 1 { // its acknowledgement only
+		t.Fatalf("Russia got %d mails before the trade phase opened", n)
+	}
+	tb.Wait(time.Minute) // salaries: the trade phase opens
+	ms = tb.Outbox()
+	if g := tb.Game("offahead"); g.PhaseID != "T01-2" {
+		t.Fatalf("after salaries: %s", g.PhaseID)
+	}
+	offer := daemontest.One(t, ms, ps["russia"].Addr, "Offer from United States").Text
+	daemontest.Contains(t, offer, "United States makes you an offer (offer 1) in Turn 1 Trade:\n  $100 for 1 oil\n",
+		"To accept it, send this order before the deadline", "  ACCEPT usa 1: $100 FOR 1 OIL\n", "To refuse it:\n  REFUSE usa 1\n",
+		"Your orders for this phase now stand as:\n  (none)\n")
+	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Trade — your orders sent ahead").Text,
+		"  OFFER 1 TO russia: $100 FOR 1 OIL\n", "I have told Russian Federation of your offer 1 now.")
+	for _, m := range mailsTo(ms, ps["china"].Addr) {
+		if strings.Contains(m.Text, "$100") {
+			t.Errorf("China hears of the offer: %s", m.Subject)
+		}
+	}
+
+	tb.As(ps["russia"], "BUY 1 OIL")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), ps["russia"].Addr, "Re:").Text, "Turn 1 Trade ends as soon as China has sent orders")
+	tb.As(ps["china"], "BUY 1 OIL")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), ps["china"].Addr, "Re:").Text,
+		"Every order Turn 1 Trade waits for is in, but an offer between players is still unanswered")
+	tb.Wait(time.Minute)
+	if g := tb.Game("offahead"); g.PhaseID != "T01-2" {
+		t.Fatalf("the phase ended with the offer sent ahead unanswered: %s", g.PhaseID)
+	}
+	tb.As(ps["russia"], "BUY 1 OIL\nACCEPT usa 1: $100 FOR 1 OIL")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Russian Federation accepts your offer 1").Text,
+		"Russian Federation has accepted your offer 1 in Turn 1 Trade:\n  $100 for 1 oil\n")
+	tb.Wait(time.Minute)
+	ms = tb.Outbox()
+	if g := tb.Game("offahead"); g.PhaseID != "T01-3" {
+		t.Fatalf("after the answer: %s", g.PhaseID)
+	}
+	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Trade — results").Text, "Offer 1 to Russian Federation carried out")
+}
+
+// Gap 3, both sides sent ahead: the receiver's held orders accept the
+// offer before the offerer's held orders make it (the engine reads the
+// held sets in the order of its powers). When the phase opens the
+// receiver is mailed the offer with its answer as its orders give it,
+// and the offerer is told the answer, as it would be of any answer.
+func TestOfferAnsweredAheadToldToTheOfferer(t *testing.T) {
+	tb, _, ps := supremacyTable(t, "ansahead")
+	tb.As(ps["usa"], "OPEN ALL\nPHASE trade\nBUY 1 GRAIN\nOFFER TO russia: $100 FOR 1 OIL")
+	tb.As(ps["russia"], "OPEN ALL\nPHASE trade\nBUY 1 OIL\nACCEPT usa 1: $100 FOR 1 OIL")
+	tb.As(ps["china"], "OPEN ALL")
+	tb.Outbox()
+	tb.Wait(time.Minute)
+	ms := tb.Outbox()
+	daemontest.Contains(t, daemontest.One(t, ms, ps["russia"].Addr, "Offer from United States").Text,
+		"United States makes you an offer (offer 1) in Turn 1 Trade:\n  $100 for 1 oil\n",
+		"Your orders as they stand accept it as it now reads. To refuse it, send:\n  REFUSE usa 1\n")
+	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "Russian Federation accepts your offer 1").Text,
+		"Russian Federation has accepted your offer 1 in Turn 1 Trade:\n  $100 for 1 oil\n")
+	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Trade — your orders sent ahead").Text,
+		"I have told Russian Federation of your offer 1 now.\nThe orders of Russian Federation already accept your offer 1 (I have mailed you its answer).")
 }

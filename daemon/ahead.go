@@ -331,13 +331,41 @@ func (mc *mailCtx) helpAhead() string {
 // statusAhead writes, for STATUS, what the reader's power holds for later
 // phases of the turn.
 func (mc *mailCtx) statusAhead(b *strings.Builder) error {
+	held, err := mc.heldList(mc.player.Power, nil)
+	if err != nil || len(held) == 0 {
+		return err
+	}
+	b.WriteString("Sent ahead, held until their phase opens:\n" + strings.Join(held, ""))
+	return nil
+}
+
+// stillHeld is the part of an acknowledgement that lists what the
+// sender's power still holds for later phases its mail had no section
+// for (sections: Check.Held), "" when nothing: a mail without a section
+// for a phase leaves what is held for it as it was.
+func (mc *mailCtx) stillHeld(sections []adjudicator.Held) (string, error) {
+	skip := map[string]bool{}
+	for _, h := range sections {
+		skip[h.Phase.ID] = true
+	}
+	held, err := mc.heldList(mc.player.Power, skip)
+	if err != nil || len(held) == 0 {
+		return "", err
+	}
+	return "Still held for later phases (this mail has no section for them):\n" + strings.TrimRight(strings.Join(held, ""), "\n"), nil
+}
+
+// heldList is what power holds for the later phases of the open turn but
+// those in skip, a line for each phase ("  Turn 1 Trade: BUY 1 GRAIN;
+// ..."); nil where the engine takes no orders ahead.
+func (mc *mailCtx) heldList(power string, skip map[string]bool) ([]string, error) {
 	ah, ok := mc.engine.(adjudicator.Aheader)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	turn, err := ah.Turn(mc.state)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ahead := map[string]bool{}
 	for _, tp := range turn {
@@ -345,18 +373,14 @@ func (mc *mailCtx) statusAhead(b *strings.Builder) error {
 	}
 	all, err := mc.tx.Ahead(mc.game.Name)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	first := true
+	var out []string
 	for _, h := range all {
-		if h.Power != mc.player.Power || !ahead[h.PhaseID] {
+		if h.Power != power || !ahead[h.PhaseID] || skip[h.PhaseID] {
 			continue
 		}
-		if first {
-			b.WriteString("Sent ahead, held until their phase opens:\n")
-			first = false
-		}
-		fmt.Fprintf(b, "  %s: %s\n", h.Title, strings.Join(h.Lines, "; "))
+		out = append(out, fmt.Sprintf("  %s: %s\n", h.Title, strings.Join(h.Lines, "; ")))
 	}
-	return nil
+	return out, nil
 }

@@ -150,6 +150,27 @@ func TestGMSetOrdersHoldsPhaseSections(t *testing.T) {
 		"The orders of China now stand as (who sent each):\n  BUY 1 GRAIN  the GM (SET ORDERS)")
 }
 
+// Gap 2: STATUS, the command that shows a player what the daemon has for
+// them, lists the orders held for later phases of the turn, each under
+// its phase, beside the open phase's orders; a mail with no section
+// leaves them held, and its acknowledgement says what is still held.
+func TestStatusListsHeldOrders(t *testing.T) {
+	tb, _, ps := supremacyTable(t, "stahead")
+	tb.As(ps["usa"], "OPEN ALL\nPHASE trade\nBUY 1 GRAIN\nIF OIL PRICE BELOW 100: BUY 3 OIL\nPHASE move\nMOVE 3 tex - usc")
+	tb.Outbox()
+	tb.As(ps["usa"], "STATUS")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Re:").Text,
+		"Your orders now stand as:\n  OPEN ALL\n",
+		"Sent ahead, held until their phase opens:\n  Turn 1 Trade: BUY 1 GRAIN; IF OIL PRICE BELOW 100: BUY 3 OIL\n  Turn 1 Move: MOVE 3 tex - usc\n")
+	tb.As(ps["russia"], "STATUS")
+	daemontest.Lacks(t, daemontest.One(t, tb.Outbox(), ps["russia"].Addr, "Re:").Text, "Sent ahead", "BUY 1 GRAIN")
+
+	tb.As(ps["usa"], "CLOSE ALL")
+	ack := daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Re:").Text
+	daemontest.Contains(t, ack, "Your orders now stand as:\n  CLOSE ALL\n",
+		"Still held for later phases (this mail has no section for them):\n  Turn 1 Trade: BUY 1 GRAIN; IF OIL PRICE BELOW 100: BUY 3 OIL\n  Turn 1 Move: MOVE 3 tex - usc\n")
+}
+
 // Gap 3: an offer in orders sent ahead reaches its receiver when its
 // phase opens and the held orders are read, exactly as if the offerer had
 // mailed it then: the receiver is mailed the terms and the orders that

@@ -222,6 +222,59 @@ func TestOfferSentAheadToldWhenItsPhaseOpens(t *testing.T) {
 	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Trade — results").Text, "Offer 1 to Russian Federation carried out")
 }
 
+// Gap 4: the deadline reminder tells a power that has not answered an
+// offer which offer it is and how to answer, with the orders that stand
+// (an answer is one of the power's orders, and a new mail replaces them
+// all): also a power whose orders are in and that gets no reminder for
+// them. Once it has answered it is not reminded again; the offerer and
+// the third power hear nothing of the offer.
+func TestReminderNamesUnansweredOffer(t *testing.T) {
+	tb, _, ps := supremacyTable(t, "offremind")
+	for _, p := range []string{"usa", "russia", "china"} {
+		tb.As(ps[p], "OPEN ALL")
+	}
+	tb.Wait(time.Minute)
+	tb.Outbox()
+	g := tb.Game("offremind")
+	if g.PhaseID != "T01-2" {
+		t.Fatalf("after salaries: %s", g.PhaseID)
+	}
+	tb.As(ps["russia"], "BUY 1 OIL")
+	tb.As(ps["china"], "BUY 1 GRAIN\nOFFER TO russia: $100 FOR 1 OIL")
+	tb.Outbox()
+
+	tb.Wait(g.Deadline.Sub(tb.Now()) - 23*time.Hour) // the 24-hour reminder
+	ms := tb.Outbox()
+	remind := daemontest.One(t, ms, ps["russia"].Addr, "Reminder: offer 1 of China").Text
+	daemontest.Contains(t, remind, "Reminder: you have not answered offer 1 of China in Turn 1 Trade of offremind:\n  $100 for 1 oil\n",
+		"Deadline: Tue 8 Dec 2026 21:00 UTC (in 23 hours).\n", "at the deadline an unanswered offer lapses.",
+		"To accept it, send this order:\n  ACCEPT china 1: $100 FOR 1 OIL\nTo refuse it:\n  REFUSE china 1\n",
+		"Your answer is one of your orders for Turn 1 Trade (a new mail of orders replaces all your standing orders for this phase)",
+		"Your orders for this phase now stand as:\n  BUY 1 OIL\n")
+	for _, m := range mailsTo(ms, ps["russia"].Addr) {
+		if strings.Contains(m.Subject, "orders due") {
+			t.Errorf("Russia, whose orders are in, is reminded of them: %s", m.Subject)
+		}
+	}
+	daemontest.One(t, ms, ps["usa"].Addr, "Reminder: Turn 1 Trade orders due")
+	for _, p := range []string{"usa", "china"} {
+		for _, m := range mailsTo(ms, ps[p].Addr) {
+			if strings.Contains(m.Subject, "offer") || strings.Contains(m.Text, "$100") {
+				t.Errorf("%s is reminded of the offer: %s", p, m.Subject)
+			}
+		}
+	}
+
+	tb.As(ps["russia"], "BUY 1 OIL\nREFUSE china 1")
+	tb.Outbox()
+	tb.Wait(g.Deadline.Sub(tb.Now()) - 90*time.Minute) // the 2-hour reminder
+	ms = tb.Outbox()
+	daemontest.One(t, ms, ps["usa"].Addr, "Reminder: Turn 1 Trade orders due")
+	for _, m := range mailsTo(ms, ps["russia"].Addr) {
+		t.Errorf("Russia, who answered, is reminded: %s", m.Subject)
+	}
+}
+
 // Gap 3, both sides sent ahead: the receiver's held orders accept the
 // offer before the offerer's held orders make it (the engine reads the
 // held sets in the order of its powers). When the phase opens the

@@ -387,8 +387,15 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 	if err != nil {
 		return err
 	}
+	still, err := mc.stillHeld(check.Held) // ahead.go: what the mail left held
+	if err != nil {
+		return err
+	}
 	if len(check.Canonical) == 0 && held != "" {
 		mc.say("%s", held)
+		if still != "" {
+			mc.say("%s", still)
+		}
 		return nil
 	}
 	if len(check.Canonical) == 0 {
@@ -424,6 +431,9 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 	mc.say("%s", ack)
 	if held != "" {
 		mc.say("%s", held)
+	}
+	if still != "" {
+		mc.say("%s", still)
 	}
 	if err := mc.forwardOffers(offers); err != nil {
 		return err

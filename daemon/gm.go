@@ -273,6 +273,11 @@ func gmExtend(mc *mailCtx, cmd *orders.Command) error {
 	return setDeadline(mc, base.Add(d), "extend")
 }
 
+// gmSetOrders is SET ORDERS <power> ... ENDORDERS: orders for the open
+// phase, and, where the engine takes orders ahead (ahead.go), sections
+// for later phases of the turn under PHASE lines, held for the power as
+// its diplomats' mail would hold them. A bad line anywhere refuses the
+// whole body; nothing of it is stored.
 func gmSetOrders(mc *mailCtx, cmd *orders.Command) error {
 	if !needActive(mc, orders.VerbSetOrders) {
 		return nil
@@ -295,39 +300,95 @@ func gmSetOrders(mc *mailCtx, cmd *orders.Command) error {
 			bad = append(bad, describeLine(l))
 		}
 	}
-	if len(bad) > 0 || len(check.Canonical) == 0 {
+	if _, ok := mc.engine.(adjudicator.Aheader); !ok && len(check.Held) > 0 {
+		bad = append(bad, "  (orders for later phases: this game takes none ahead)")
+	}
+	if len(bad) > 0 || (len(check.Canonical) == 0 && len(check.Held) == 0) {
 		if len(bad) == 0 {
 			bad = append(bad, "  (no orders found)")
 		}
 		mc.say("SET ORDERS %s refused, nothing was stored:\n%s", powerName(g, power), strings.Join(bad, "\n"))
 		return nil
 	}
-	offers, _, err := mc.standingOffers() // offers.go: told to their receivers
+	pn := powerName(g, power)
+	var offers []adjudicator.Offer
+	var set []string // the phases the GM set orders for, for the others
+	var told strings.Builder
+	if len(check.Canonical) > 0 {
+		offers, _, err = mc.standingOffers() // offers.go: told to their receivers
+		if err != nil {
+			return err
+		}
+		if err := mc.tx.AddOrderSet(g.Name, g.Phase, store.OrderSet{
+			Power: power, GM: true, MsgID: mc.in.MsgID, Received: mc.now.UTC(), Lines: check.Canonical,
+		}); err != nil {
+			return err
+		}
+		mc.say("Orders of %s for %s set by the GM:\n  %s\nThey count as the power's own orders: a later mail from its diplomats changes them as it would change theirs (each acknowledgement says which of yours still stand).",
+			pn, g.PhaseTitle, strings.Join(check.Canonical, "\n  "))
+		if err := mc.audit("set-orders", power+": "+strings.Join(check.Canonical, "; ")); err != nil {
+			return err
+		}
+		set = append(set, g.PhaseTitle)
+		fmt.Fprintf(&told, "The GM has set orders for %s for %s:\n  %s\n\nThey count as your power's own orders: they stand unless you send others, and a mail\nfrom you changes them as it would change your own (your acknowledgement shows\nwhich of the GM's orders still stand). STATUS shows them too.\n",
+			pn, g.PhaseTitle, strings.Join(check.Canonical, "\n  "))
+	} else {
+		mc.say("The orders of %s for %s are unchanged.", pn, g.PhaseTitle)
+	}
+	// Sections for later phases (ahead.go): held with the GM's mark.
+	changes, err := mc.keepHeld(power, "", 0, check.Held)
 	if err != nil {
 		return err
 	}
-	if err := mc.tx.AddOrderSet(g.Name, g.Phase, store.OrderSet{
-		Power: power, GM: true, MsgID: mc.in.MsgID, Received: mc.now.UTC(), Lines: check.Canonical,
-	}); err != nil {
-		return err
+	var held, gone []string
+	for _, h := range changes {
+		if len(h.lines) == 0 {
+			mc.say("Nothing is held for %s for %s any more: the section for it has no orders.", pn, h.phase.Title)
+			gone = append(gone, h.phase.Title)
+			continue
+		}
+		mc.say("Held for %s for %s until it opens, then read against the position as if its diplomats mailed them then (a later mail of theirs with a section for %s replaces them):\n  %s",
+			pn, h.phase.Title, h.phase.Key, strings.Join(h.lines, "\n  "))
+		set = append(set, h.phase.Title)
+		held = append(held, fmt.Sprintf("  %s:\n    %s\n", h.phase.Title, strings.Join(h.lines, "\n    ")))
 	}
-	pn := powerName(g, power)
-	mc.say("Orders of %s for %s set by the GM:\n  %s\nThey count as the power's own orders: a later mail from its diplomats changes them as it would change theirs (each acknowledgement says which of yours still stand).",
-		pn, g.PhaseTitle, strings.Join(check.Canonical, "\n  "))
-	if err := mc.audit("set-orders", power+": "+strings.Join(check.Canonical, "; ")); err != nil {
-		return err
+	if len(held) > 0 {
+		also := ""
+		if told.Len() > 0 {
+			told.WriteString("\n")
+			also = " also"
+		}
+		fmt.Fprintf(&told, "The GM has%s set orders for %s for later phases of the turn, held until each opens and then read against the position as if you mailed them then:\n%s",
+			also, pn, strings.Join(held, ""))
+		told.WriteString("A mail from you with a section for one of these phases replaces what is held for it. STATUS lists them.\n")
+	}
+	if len(gone) > 0 {
+		if told.Len() > 0 {
+			told.WriteString("\n")
+		}
+		fmt.Fprintf(&told, "The GM has withdrawn the orders held for %s for %s: nothing is held for %s any more.\n",
+			pn, adjudicator.List(gone), map[bool]string{true: "it", false: "them"}[len(gone) == 1])
 	}
 	// The power's diplomats see the orders; SILENT hides the change from
 	// the others only.
-	if err := mc.d.tellPower(mc.tx, g, power, "The GM has set your orders",
-		fmt.Sprintf("The GM has set orders for %s for %s:\n  %s\n\nThey count as your power's own orders: they stand unless you send others, and a mail\nfrom you changes them as it would change your own (your acknowledgement shows\nwhich of the GM's orders still stand). STATUS shows them too.\n",
-			pn, g.PhaseTitle, strings.Join(check.Canonical, "\n  "))); err != nil {
+	subject := "The GM has set your orders"
+	if len(set) == 0 {
+		subject = "The GM has changed your orders held ahead"
+	}
+	if err := mc.d.tellPower(mc.tx, g, power, subject, told.String()); err != nil {
 		return err
 	}
 	if err := mc.forwardOffers(offers); err != nil {
 		return err
 	}
-	return mc.announce("GM orders", fmt.Sprintf("The GM has set the orders of %s for %s.", pn, g.PhaseTitle), power)
+	var news []string
+	if len(set) > 0 {
+		news = append(news, fmt.Sprintf("The GM has set the orders of %s for %s.", pn, adjudicator.List(set)))
+	}
+	if len(gone) > 0 {
+		news = append(news, fmt.Sprintf("The GM has withdrawn the orders %s held for %s.", pn, adjudicator.List(gone)))
+	}
+	return mc.announce("GM orders", strings.Join(news, "\n"), power)
 }
 
 func hasError(ds []orders.Diagnostic) bool {

@@ -62,6 +62,9 @@ func helpText(mc *mailCtx) string {
 				writeUsage(&b, c.gm)
 			}
 		}
+		if mc.game != nil && mc.helpAhead() != "" { // ahead.go, gmSetOrders
+			b.WriteString("SET ORDERS may carry orders for later phases of the turn too, each group\nunder a PHASE line: they are held for the power as its diplomats' would be.\n")
+		}
 	}
 	return b.String()
 }

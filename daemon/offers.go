@@ -3,6 +3,7 @@ package daemon
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"pbemd/adjudicator"
 	"pbemd/store"
@@ -133,6 +134,19 @@ func (mc *mailCtx) forwardOffers(before []adjudicator.Offer) error {
 				return err
 			}
 			told = append(told, fmt.Sprintf("I have told %s of %s offer %s now.", powerName(g, o.To), whose(o.From), o.ID))
+			if o.Answer != adjudicator.OfferOpen {
+				// Its receiver's orders answer it already (orders sent
+				// ahead, read as its phase opens): the offerer hears so.
+				if err := mc.tellAnswer(o); err != nil {
+					return err
+				}
+				answer := map[adjudicator.OfferAnswer]string{adjudicator.OfferAccepted: "accept", adjudicator.OfferRefused: "refuse"}[o.Answer]
+				if mc.player != nil && mc.player.Power == o.From {
+					told = append(told, fmt.Sprintf("The orders of %s already %s your offer %s (I have mailed you its answer).", powerName(g, o.To), answer, o.ID))
+				} else {
+					told = append(told, fmt.Sprintf("The orders of %s already %s %s offer %s; I have told %s.", powerName(g, o.To), answer, whose(o.From), o.ID, powerName(g, o.From)))
+				}
+			}
 		case old.Terms != o.Terms || old.Accept != o.Accept:
 			if err := mc.tellOffer(o, ords[o.To], fmt.Sprintf("Offer from %s changed", powerName(g, o.From)),
 				fmt.Sprintf("%s has changed its offer %s in %s. It read:\n  %s\nIt now reads:\n  %s\n", powerName(g, o.From), o.ID, g.PhaseTitle, old.Terms, o.Terms)); err != nil {
@@ -184,6 +198,15 @@ func (mc *mailCtx) tellOffer(o adjudicator.Offer, standing []string, subject, he
 		fmt.Fprintf(&b, "\nTo accept it, send this order before the deadline (%s):\n  %s\nTo refuse it:\n  %s\n",
 			mc.d.showTime(g.Deadline, nil), o.Accept, o.Refuse)
 	}
+	mc.writeAnswerNote(&b, standing)
+	return mc.d.tellPower(mc.tx, g, o.To, subject, b.String())
+}
+
+// writeAnswerNote ends a mail that asks a power to answer an offer: the
+// answer is one of its orders, combined with those that stand as the
+// engine declares (a new mail may replace them all), and those orders.
+func (mc *mailCtx) writeAnswerNote(b *strings.Builder, standing []string) {
+	g := mc.game
 	combine := ""
 	if ps, err := mc.engine.Status(mc.state); err == nil {
 		combine = ps.CombineText
@@ -191,16 +214,84 @@ func (mc *mailCtx) tellOffer(o adjudicator.Offer, standing []string, subject, he
 			combine = ps.Combine.Sentence()
 		}
 	}
-	fmt.Fprintf(&b, "\nYour answer is one of your orders for %s (%s). %s does not end before its deadline while an offer made in it is unanswered; at the deadline an unanswered offer lapses.\n",
+	fmt.Fprintf(b, "\nYour answer is one of your orders for %s (%s). %s does not end before its deadline while an offer made in it is unanswered; at the deadline an unanswered offer lapses.\n",
 		g.PhaseTitle, combine, g.PhaseTitle)
 	b.WriteString("\nYour orders for this phase now stand as:\n")
 	if len(standing) == 0 {
 		b.WriteString("  (none)\n")
 	}
 	for _, l := range standing {
-		fmt.Fprintf(&b, "  %s\n", l)
+		fmt.Fprintf(b, "  %s\n", l)
 	}
-	return mc.d.tellPower(mc.tx, g, o.To, subject, b.String())
+}
+
+// remindOffers is the deadline reminder's part on offers (remindGame,
+// phase.go, calls it when a reminder goes out): each diplomat of a power
+// that has an offer it has not answered is told which, its terms and the
+// orders that answer it, whether or not the power's orders are in. Only
+// the receiver is reminded: an offer is private to its two powers, and
+// the offerer has nothing left to do. An offer to a power nobody plays
+// is no one's to answer (unanswered).
+func (d *Daemon) remindOffers(tx *txn, g *store.Game, now time.Time) error {
+	e, err := engineFor(g)
+	if err != nil {
+		return nil // the game's own tick reports it; the orders reminders go
+	}
+	if _, ok := e.(adjudicator.Offerer); !ok {
+		return nil
+	}
+	state, err := tx.State(g.Name)
+	if err != nil {
+		return err
+	}
+	mc := &mailCtx{d: d, tx: tx, game: g, engine: e, state: state, now: now, log: d.log}
+	offers, ords, err := mc.standingOffers()
+	if err != nil {
+		// An engine that cannot list its offers is a bug; the reminders
+		// of orders still go, as offersWait does without the offers.
+		d.log.Warn("offers not read for the reminder", "game", g.Name, "err", err)
+		return nil
+	}
+	byPower := map[string][]adjudicator.Offer{}
+	var powers []string // in the engine's order of the offers
+	for _, o := range unanswered(g, offers) {
+		if byPower[o.To] == nil {
+			powers = append(powers, o.To)
+		}
+		byPower[o.To] = append(byPower[o.To], o)
+	}
+	for _, power := range powers {
+		open := byPower[power]
+		subject := fmt.Sprintf("[%s] Reminder: offer %s of %s awaits your answer", g.Name, open[0].ID, powerName(g, open[0].From))
+		if len(open) > 1 {
+			subject = fmt.Sprintf("[%s] Reminder: %d offers await your answer", g.Name, len(open))
+		}
+		for i := range g.Players {
+			p := &g.Players[i]
+			if p.Left || p.Power != power {
+				continue
+			}
+			var b strings.Builder
+			if len(open) == 1 {
+				fmt.Fprintf(&b, "Reminder: you have not answered offer %s of %s in %s of %s:\n  %s\n", open[0].ID, powerName(g, open[0].From), g.PhaseTitle, g.Name, open[0].Terms)
+			} else {
+				fmt.Fprintf(&b, "Reminder: you have not answered %d offers in %s of %s.\n", len(open), g.PhaseTitle, g.Name)
+			}
+			fmt.Fprintf(&b, "Deadline: %s (in %s).\n", d.showTime(g.Deadline, p), humanDuration(g.Deadline.Sub(now)))
+			for _, o := range open {
+				b.WriteString("\n")
+				if len(open) > 1 {
+					fmt.Fprintf(&b, "Offer %s of %s:\n  %s\n", o.ID, powerName(g, o.From), o.Terms)
+				}
+				fmt.Fprintf(&b, "To accept it, send this order:\n  %s\nTo refuse it:\n  %s\n", o.Accept, o.Refuse)
+			}
+			mc.writeAnswerNote(&b, ords[power])
+			if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: b.String(), ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // tellAnswer mails an offerer the answer its offer has now.

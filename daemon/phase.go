@@ -741,6 +741,9 @@ func (d *Daemon) remindGame(tx *txn, name string, now time.Time) error {
 			}
 		}
 	}
+	if err := d.remindOffers(tx, g, now); err != nil { // offers.go
+		return err
+	}
 	return tx.PutGame(g)
 }
 

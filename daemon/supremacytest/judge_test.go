@@ -70,7 +70,7 @@ func mailsTo(ms []daemontest.Mail, addr string) []daemontest.Mail {
 	return out
 }
 
-// Gap 1: the GM's SET ORDERS may carry PHASE sections, as a player's mail
+// The GM's SET ORDERS may carry PHASE sections, as a player's mail
 // may, and they are held ahead for the power as its diplomats' would be
 // (the GM orders for a power whose player is away, a whole turn at once).
 // The GM is told what is held for which phase, the power's diplomats are
@@ -150,7 +150,7 @@ func TestGMSetOrdersHoldsPhaseSections(t *testing.T) {
 		"The orders of China now stand as (who sent each):\n  BUY 1 GRAIN  the GM (SET ORDERS)")
 }
 
-// Gap 2: STATUS, the command that shows a player what the daemon has for
+// STATUS, the command that shows a player what the daemon has for
 // them, lists the orders held for later phases of the turn, each under
 // its phase, beside the open phase's orders; a mail with no section
 // leaves them held, and its acknowledgement says what is still held.
@@ -171,7 +171,7 @@ func TestStatusListsHeldOrders(t *testing.T) {
 		"Still held for later phases (this mail has no section for them):\n  Turn 1 Trade: BUY 1 GRAIN; IF OIL PRICE BELOW 100: BUY 3 OIL\n  Turn 1 Move: MOVE 3 tex - usc\n")
 }
 
-// Gap 3: an offer in orders sent ahead reaches its receiver when its
+// An offer in orders sent ahead reaches its receiver when its
 // phase opens and the held orders are read, exactly as if the offerer had
 // mailed it then: the receiver is mailed the terms and the orders that
 // answer it, the offerer's notice says whom it told, the phase waits for
@@ -222,7 +222,7 @@ func TestOfferSentAheadToldWhenItsPhaseOpens(t *testing.T) {
 	daemontest.Contains(t, daemontest.One(t, ms, ps["usa"].Addr, "Turn 1 Trade — results").Text, "Offer 1 to Russian Federation carried out")
 }
 
-// Gap 4: the deadline reminder tells a power that has not answered an
+// The deadline reminder tells a power that has not answered an
 // offer which offer it is and how to answer, with the orders that stand
 // (an answer is one of the power's orders, and a new mail replaces them
 // all): also a power whose orders are in and that gets no reminder for
@@ -275,7 +275,7 @@ func TestReminderNamesUnansweredOffer(t *testing.T) {
 	}
 }
 
-// Gap 3, both sides sent ahead: the receiver's held orders accept the
+// Both sides sent ahead: the receiver's held orders accept the
 // offer before the offerer's held orders make it (the engine reads the
 // held sets in the order of its powers). When the phase opens the
 // receiver is mailed the offer with its answer as its orders give it,

@@ -122,7 +122,8 @@ type phaseJob struct {
 	enc  store.EncodedPhase
 	now  time.Time
 	late bool
-	// resolved is closed once out, st, err and dur are set (processBatch).
+	// resolved is closed once out, st, err, dur and the record (rec, enc)
+	// are set (processBatch).
 	resolved chan struct{}
 }
 

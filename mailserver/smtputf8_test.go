@@ -8,28 +8,15 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// TestSMTPUTF8: the SMTP server offers SMTPUTF8 (RFC 6531) and takes a
-// mail from and to non-ASCII addresses with it, delivered with its raw
-// UTF-8 header; a non-ASCII sender or recipient without it is refused
-// with 553 5.6.7, so a client that did not agree to UTF-8 addresses is
-// never answered as if it had.
+// TestSMTPUTF8: the SMTP server offers SMTPUTF8 (RFC 6531; sendSMTPWith
+// checks EHLO) and takes a mail from and to non-ASCII addresses with it,
+// delivered with its raw UTF-8 header; a non-ASCII sender or recipient
+// without it is refused with 553 5.6.7, so a client that did not agree to
+// UTF-8 addresses is never answered as if it had.
 func TestSMTPUTF8(t *testing.T) {
 	srv := startServer(t, "")
-	c, err := smtp.Dial(srv.SMTPAddr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Hello("client.test"); err != nil {
-		t.Fatal(err)
-	}
-	if ok, _ := c.Extension("SMTPUTF8"); !ok {
-		t.Fatal("EHLO does not offer SMTPUTF8")
-	}
-	c.Quit()
-
 	jurgen := "jürgen@" + testDomain
-	err = sendSMTP(t, srv, "jürgen@beispiel.de", []string{gm}, rawMail("jürgen@beispiel.de", gm, "hallo", "LIST"), 0)
+	err := sendSMTP(t, srv, "jürgen@beispiel.de", []string{gm}, rawMail("jürgen@beispiel.de", gm, "hallo", "LIST"), 0)
 	if smtpCode(err) != "553 5.6.7" {
 		t.Errorf("MAIL FROM a non-ASCII address without SMTPUTF8: %v, want 553 5.6.7", err)
 	}
@@ -42,28 +29,9 @@ func TestSMTPUTF8(t *testing.T) {
 	}
 
 	raw := rawMail("Jürgen <jürgen@beispiel.de>", jurgen, "hallo", "Grüße")
-	c, err = smtp.Dial(srv.SMTPAddr())
-	if err != nil {
-		t.Fatal(err)
+	if err := sendSMTPWith(t, srv, "jürgen@beispiel.de", []string{jurgen, gm}, raw, &smtp.MailOptions{UTF8: true}); err != nil {
+		t.Fatalf("with SMTPUTF8: %v", err)
 	}
-	defer c.Close()
-	if err := c.Mail("jürgen@beispiel.de", &smtp.MailOptions{UTF8: true}); err != nil {
-		t.Fatalf("MAIL FROM with SMTPUTF8: %v", err)
-	}
-	for _, rcpt := range []string{jurgen, gm} {
-		if err := c.Rcpt(rcpt, nil); err != nil {
-			t.Fatalf("RCPT TO:<%s> with SMTPUTF8: %v", rcpt, err)
-		}
-	}
-	w, err := c.Data()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Write(raw)
-	if err := w.Close(); err != nil {
-		t.Fatalf("DATA with SMTPUTF8: %v", err)
-	}
-	c.Quit()
 	ic := dialIMAP(t, srv, jurgen, "jürgen")
 	bodies := fetchBodies(t, ic, "INBOX")
 	if len(bodies) != 1 || !bytes.Contains(bodies[0], []byte("\r\nFrom: Jürgen <jürgen@beispiel.de>\r\n")) ||

@@ -762,6 +762,12 @@ func cmdHelp(mc *mailCtx, _ *orders.Command) error {
 	return nil
 }
 
+// cmdVerify says whether the daemon sent a mail with a code, its subject,
+// time and Message-ID. It names the mail's recipients only to one of them
+// (the answer goes to the asker's address, so its reader had the mail)
+// and to the GM of its game or the site's: a code found on a mail shown
+// around would otherwise name a player's address, which players of a game
+// need not know.
 func cmdVerify(mc *mailCtx, cmd *orders.Command) error {
 	code := strings.ToUpper(strings.TrimSpace(cmd.Arg))
 	c, ok := mc.tx.Code(code)
@@ -769,12 +775,33 @@ func cmdVerify(mc *mailCtx, cmd *orders.Command) error {
 		mc.say("VERIFY %s: I never sent a mail with that code. If a mail shows it, the mail is forged.", code)
 		return nil
 	}
-	mc.say("VERIFY %s: yes, I sent that mail.\n  To: %s\n  Subject: %s\n  Sent: %s\n  Message-ID: <%s>\nIf the mail you have says anything else in these fields, it is a forgery that reused the code.",
-		code, strings.Join(c.To, ", "), c.Subject, c.Sent.UTC().Format("2006-01-02 15:04 MST"), c.MsgID)
+	sent := c.Sent.UTC().Format("2006-01-02 15:04 MST")
+	if mayNameRecipients(mc, c) {
+		mc.say("VERIFY %s: yes, I sent that mail.\n  To: %s\n  Subject: %s\n  Sent: %s\n  Message-ID: <%s>\nIf the mail you have says anything else in these fields, it is a forgery that reused the code.",
+			code, strings.Join(c.To, ", "), c.Subject, sent, c.MsgID)
+	} else {
+		mc.say("VERIFY %s: yes, I sent that mail, but not to %s.\n  Subject: %s\n  Sent: %s\n  Message-ID: <%s>\nI name a mail's recipients only to them and to the GM. If the mail you have came to you straight from me, or says anything else in these fields, it is a forgery that reused the code.",
+			code, mc.sender, c.Subject, sent, c.MsgID)
+	}
 	if c.Grey != "" {
 		mc.say("It is grey press: I relayed it, but I do not vouch for its sender. It says it comes from %s; any player of the game may have written it.", c.Grey)
 	}
 	return nil
+}
+
+// mayNameRecipients reports whether VERIFY may tell the asker whom the
+// mail with code c went to: when the answer goes to one of them, or the
+// asker proved to be the site's GM or the GM of the mail's game.
+func mayNameRecipients(mc *mailCtx, c store.Code) bool {
+	if mc.siteGM || (mc.gm && mc.game != nil && c.Game != "" && mc.game.Name == c.Game) {
+		return true
+	}
+	for _, to := range c.To {
+		if strings.EqualFold(to, mc.sender) {
+			return true
+		}
+	}
+	return false
 }
 
 func cmdList(mc *mailCtx, cmd *orders.Command) error {

@@ -294,7 +294,11 @@ func TestVerifyTellsRealFromForged(t *testing.T) {
 	i := strings.Index(m.Text, "verification code ")
 	code := strings.Fields(m.Text[i+len("verification code "):])[0]
 	h.send("y@example.test", "", "VERIFY "+code)
-	mustContain(t, h.only(h.outbox(), "y@example.test").Text, "yes, I sent that mail", "x@example.test")
+	v := h.only(h.outbox(), "y@example.test").Text
+	mustContain(t, v, "yes, I sent that mail, but not to y@example.test", "Subject: Re: orders")
+	if strings.Contains(v, "x@example.test") {
+		t.Errorf("VERIFY names the recipient to another address:\n%s", v)
+	}
 	h.send("w@example.test", "", "VERIFY ABCD-EFGH") // y@ had its one answer of the day (a stranger)
 	mustContain(t, h.only(h.outbox(), "w@example.test").Text, "never sent")
 }

@@ -23,7 +23,7 @@ type goldens struct {
 
 var (
 	tokenRE    = regexp.MustCompile(`\b[a-z2-7]{26}\b`)
-	codeRE     = regexp.MustCompile(`\b[2-9A-Z]{4}-[2-9A-Z]{4}\b`)
+	codeRE     = regexp.MustCompile(`\b[2-9A-Z]{4}-[2-9A-Z]{4}(-[2-9A-Z]{5})?\b`)
 	passwordRE = regexp.MustCompile(`\b[2-9a-z]{4}-[2-9a-z]{4}\b`)
 	secretRE   = regexp.MustCompile(`\b[0-9a-f]{32}\b|\b[0-9a-f]{64}\b`)
 	msgidRE    = regexp.MustCompile(`\b[0-9a-f]{8,}\.[0-9a-f]{20}@`)

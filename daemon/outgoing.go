@@ -63,40 +63,62 @@ type Outgoing struct {
 // codeAlphabet avoids look-alikes (no 0/O, 1/I/L).
 const codeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 
+// codeRandomLetters is how many letters of a verification code are drawn
+// at random: 9 of 31, 44 bits, so that nobody guesses one (VERIFY names
+// the addresses a mail went to to its recipients and the GM).
+const codeRandomLetters = 9
+
 // codeRandom is where verification codes get their randomness (a test
 // repeats it to make codes collide).
 var codeRandom io.Reader = rand.Reader
 
-// verificationCode returns a mail's verification code, like "7KQ2-M9XD".
-// Its first three characters count the minutes (they come round again
-// after about 20 days), the fourth is slot (the transaction's: txn.slot),
-// and the four after it are random (about 20 bits). So the codes of one
-// transaction sit side by side in the store's index of codes, after those
-// of the transactions before it, and a commit writes a few pages of it:
-// codes random after the minute put each of a burst's codes on a page of
-// its own among the minute's, 62,000 of the 155,000 pages a 10,000-game
-// burst wrote. A code is a receipt, not a password: VERIFY shows whom the
-// mail with that code went to, so guessing one proves nothing; a guess
-// at a minute's codes hits as often as before, the minute's codes spread
-// over 31 slots of a 31st of the room each. Codes are unique: send draws
-// again while the code is one already given.
+// verificationCode returns a mail's verification code, like
+// "7KQ2-M9XD-AB3CE". Its first three letters count the minutes (they come
+// round again after about 20 days) and the fourth is slot (the
+// transaction's: txn.slot): so the codes of one transaction sit side by
+// side in the store's index of codes, after those of the transactions
+// before it, and a commit writes a few pages of the index instead of one
+// page per code among the minute's. The other nine letters are random,
+// each drawn without bias from crypto/rand: the prefix tells when a mail
+// was sent, never which mail. Codes are unique: send draws again while
+// the code is one already given. Codes of the earlier form
+// ("7KQ2-M9XD", four random letters) are looked up as they are.
 func verificationCode(now time.Time, slot int) string {
-	var b [8]byte
-	if _, err := io.ReadFull(codeRandom, b[:]); err != nil {
-		panic(err)
-	}
 	n := len(codeAlphabet)
 	minute := int(now.Unix()/60) % (n * n * n)
+	var b [4 + codeRandomLetters]byte
 	b[0], b[1], b[2], b[3] = byte(minute/(n*n)), byte(minute/n%n), byte(minute%n), byte(slot%n)
+	randomLetters(b[4:])
 	var s strings.Builder
-	s.Grow(9)
+	s.Grow(len(b) + 2)
 	for i, c := range b {
-		if i == 4 {
+		if i == 4 || i == 8 {
 			s.WriteByte('-')
 		}
-		s.WriteByte(codeAlphabet[int(c)%n])
+		s.WriteByte(codeAlphabet[c])
 	}
 	return s.String()
+}
+
+// randomLetters fills dst with indexes into codeAlphabet drawn from
+// codeRandom, each letter equally likely: a byte from 248 up (256 is not
+// a multiple of 31) is drawn again rather than folded onto the first
+// letters.
+func randomLetters(dst []byte) {
+	n := len(codeAlphabet)
+	limit := 256 - 256%n
+	var buf [16]byte
+	for len(dst) > 0 {
+		if _, err := io.ReadFull(codeRandom, buf[:len(dst)+2]); err != nil {
+			panic(err)
+		}
+		for _, c := range buf[:len(dst)+2] {
+			if int(c) < limit && len(dst) > 0 {
+				dst[0] = byte(int(c) % n)
+				dst = dst[1:]
+			}
+		}
+	}
 }
 
 // newCode returns a random code like "7KQ2-M9XD" (about 40 bits), for

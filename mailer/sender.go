@@ -476,7 +476,7 @@ func sessionUsable(err error) bool {
 // recipient aborts the whole transaction (a later retry sends to all, and
 // nobody got it yet). err is nil only after the server accepted the data.
 func (s *Sender) deliver(c *smtp.Client, m QueuedMail) (refused []refusal, err error) {
-	if err := c.Mail(m.From, nil); err != nil {
+	if err := startMail(c, m); err != nil { // SMTPUTF8 when m needs it (smtpclient.go)
 		return nil, fmt.Errorf("MAIL FROM: %w", err)
 	}
 	accepted := 0

@@ -1,6 +1,7 @@
 package mailer
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -112,10 +113,65 @@ func helloName(cfg SMTPConfig) string {
 	return "localhost"
 }
 
+// ErrNoSMTPUTF8 is why a mail that names a non-ASCII address was not
+// sent: the server did not offer SMTPUTF8 (RFC 6531), and raw UTF-8 in an
+// envelope or header (RFC 6532) may only go to a server that agreed to
+// it. It is permanent: no retry makes the server agree.
+var ErrNoSMTPUTF8 = errors.New("the mail names a non-ASCII address and the SMTP server does not offer SMTPUTF8 to carry it")
+
+// startMail sends MAIL FROM for m: with SMTPUTF8 when m needs it
+// (needsSMTPUTF8) and the server offers it; when it does not offer it,
+// nothing is sent and the error is ErrNoSMTPUTF8.
+func startMail(c *smtp.Client, m QueuedMail) error {
+	if !needsSMTPUTF8(m) {
+		return c.Mail(m.From, nil)
+	}
+	if ok, _ := c.Extension("SMTPUTF8"); !ok {
+		return ErrNoSMTPUTF8
+	}
+	return c.Mail(m.From, &smtp.MailOptions{UTF8: true})
+}
+
+// needsSMTPUTF8 reports whether m's envelope or header holds non-ASCII
+// bytes: an internationalised address, which has no ASCII form when its
+// local part is not ASCII (an encoded-word may not stand in an address).
+// Only a header with such an address has them: every other header
+// value is written in ASCII (RFC 2047 words).
+func needsSMTPUTF8(m QueuedMail) bool {
+	if !isASCII(m.From) {
+		return true
+	}
+	for _, to := range m.To {
+		if !isASCII(to) {
+			return true
+		}
+	}
+	header := m.Raw
+	if i := bytes.Index(header, []byte("\n\r\n")); i >= 0 {
+		header = header[:i]
+	}
+	if i := bytes.Index(header, []byte("\n\n")); i >= 0 {
+		header = header[:i]
+	}
+	return !isASCII(string(header))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // smtpTemporary classifies an error from MAIL, RCPT or DATA: 4xx replies
 // and anything that is not an SMTP reply (network, timeout) are
-// temporary; 5xx replies are permanent.
+// temporary; 5xx replies and ErrNoSMTPUTF8 are permanent.
 func smtpTemporary(err error) bool {
+	if errors.Is(err, ErrNoSMTPUTF8) {
+		return false
+	}
 	var se *smtp.SMTPError
 	if errors.As(err, &se) {
 		return se.Code < 500

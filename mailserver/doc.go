@@ -10,6 +10,8 @@
 //     passwords and mail cross it in clear);
 //   - SMTP takes mail from anyone on the machine, with or without AUTH
 //     (PLAIN, LOGIN), for recipients at its domain only (no relaying);
+//     it offers SMTPUTF8 (RFC 6531) and refuses a non-ASCII sender or
+//     recipient given without it (553 5.6.7);
 //     each delivered copy gets Return-Path, Delivered-To (the recipient as
 //     given, +tag included) and Received on top; gm+tag@domain is
 //     delivered to gm@domain;

@@ -115,6 +115,7 @@ func Start(cfg Config, log *slog.Logger) (*Server, error) {
 	s.smtp.AllowInsecureAuth = true
 	s.smtp.MaxMessageBytes = cfg.MaxMessageBytes
 	s.smtp.MaxRecipients = 100
+	s.smtp.EnableSMTPUTF8 = true // a non-ASCII address comes with SMTPUTF8 or not at all (Mail, Rcpt)
 	s.smtp.ReadTimeout = 5 * time.Minute
 	s.smtp.WriteTimeout = time.Minute
 	s.smtp.ErrorLog = slogPrintf{s.log}
@@ -507,6 +508,7 @@ type smtpSession struct {
 	srv    *Server
 	from   string
 	size   int64 // SIZE= of MAIL FROM, 0 if not given
+	utf8   bool  // MAIL FROM had SMTPUTF8 (RFC 6531)
 	to     []string
 	closed bool
 }
@@ -540,17 +542,45 @@ func (c *smtpSession) Auth(mech string) (sasl.Server, error) {
 	return nil, smtp.ErrAuthUnknownMechanism
 }
 
+// Mail starts a transaction. A non-ASCII sender needs the SMTPUTF8
+// parameter (RFC 6531): the client then knows that raw UTF-8 addresses
+// and headers are agreed on, and so does whoever answers the mail.
 func (c *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
-	c.from, c.size = from, 0
+	c.from, c.size, c.utf8 = "", 0, false
 	if opts != nil {
-		c.size = opts.Size
+		c.size, c.utf8 = opts.Size, opts.UTF8
 	}
+	if !c.utf8 && !isASCII(from) {
+		return errNeedsSMTPUTF8("sender")
+	}
+	c.from = from
 	return nil
 }
 
+// errNeedsSMTPUTF8 refuses a non-ASCII address given without SMTPUTF8:
+// 553 (mailbox name not allowed, RFC 5321) 5.6.7 (non-ASCII addresses not
+// permitted for that sender or recipient, RFC 6531).
+func errNeedsSMTPUTF8(role string) error {
+	return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 6, 7},
+		Message: "Non-ASCII address not permitted for that " + role + " without SMTPUTF8"}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // Rcpt accepts local recipients only, and refuses one whose mailbox is
-// already full (or too small for the SIZE the client announced).
+// already full (or too small for the SIZE the client announced), and a
+// non-ASCII one in a transaction without SMTPUTF8.
 func (c *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if !c.utf8 && !isASCII(to) {
+		return errNeedsSMTPUTF8("recipient")
+	}
 	base, err := c.srv.cfg.baseAddress(to)
 	if err != nil {
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
@@ -616,7 +646,7 @@ func smtpReply(err error) error {
 }
 
 func (c *smtpSession) Reset() {
-	c.from, c.to, c.size = "", nil, 0
+	c.from, c.to, c.size, c.utf8 = "", nil, 0, false
 }
 
 func (c *smtpSession) Logout() error {

@@ -164,6 +164,16 @@ func smtpAuthErr(t testing.TB, srv *Server, user, pass string) error {
 // and returns the first error of the transaction.
 func sendSMTP(t testing.TB, srv *Server, from string, to []string, raw []byte, size int64) error {
 	t.Helper()
+	var opts *smtp.MailOptions
+	if size > 0 {
+		opts = &smtp.MailOptions{Size: size}
+	}
+	return sendSMTPWith(t, srv, from, to, raw, opts)
+}
+
+// sendSMTPWith is sendSMTP with the MAIL FROM parameters opts (nil: none).
+func sendSMTPWith(t testing.TB, srv *Server, from string, to []string, raw []byte, opts *smtp.MailOptions) error {
+	t.Helper()
 	c, err := smtp.Dial(srv.SMTPAddr())
 	if err != nil {
 		t.Fatal(err)
@@ -172,9 +182,8 @@ func sendSMTP(t testing.TB, srv *Server, from string, to []string, raw []byte, s
 	if err := c.Hello("client.test"); err != nil {
 		t.Fatal(err)
 	}
-	var opts *smtp.MailOptions
-	if size > 0 {
-		opts = &smtp.MailOptions{Size: size}
+	if ok, _ := c.Extension("SMTPUTF8"); !ok && opts != nil && opts.UTF8 {
+		t.Fatal("EHLO does not offer SMTPUTF8")
 	}
 	if err := c.Mail(from, opts); err != nil {
 		return err

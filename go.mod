@@ -16,3 +16,5 @@ require (
 )
 
 require golang.org/x/text v0.44.0
+
+require golang.org/x/oauth2 v0.38.0

@@ -40,7 +40,7 @@ func (mc *mailCtx) holdAhead(lines []orders.Line, check *adjudicator.Check) (str
 	if len(check.Canonical) == 0 {
 		var problems []string
 		for i := range lines {
-			if len(lines[i].Diags) > 0 && (lines[i].Kind == orders.OrderLine || lines[i].Kind == orders.ErrorLine) {
+			if lines[i].Noted() {
 				problems = append(problems, describeLine(&lines[i]))
 			}
 		}

@@ -403,7 +403,7 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		// would count as "orders sent" and could end a turn).
 		var problems []string
 		for i := range lines {
-			if len(lines[i].Diags) > 0 && (lines[i].Kind == orders.OrderLine || lines[i].Kind == orders.ErrorLine) {
+			if lines[i].Noted() {
 				problems = append(problems, describeLine(&lines[i]))
 			}
 		}
@@ -498,7 +498,7 @@ func (mc *mailCtx) acknowledge(power string, lines []orders.Line, fresh []string
 	var warn []string
 	for i := range lines {
 		l := &lines[i]
-		if len(l.Diags) > 0 && (l.Kind == orders.OrderLine || l.Kind == orders.ErrorLine) {
+		if l.Noted() {
 			warn = append(warn, describeLine(l))
 		}
 	}

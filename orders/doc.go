@@ -48,22 +48,47 @@
 //
 // # Mail structure
 //
-// Ignored without complaint: blank lines; greetings and closing formulas
-// ("Hi GM,", "Thanks", "Regards", and after a closing formula the short
-// lines of the sender's name: three words at most, none a name or keyword
-// of the grammar's Vocabulary); such a name signed without a closing
-// formula as the mail's last line, after a blank line, starting with a
-// capital and unreadable by the grammar ("Amélie"); quoted reply text ("> " lines, "On … wrote:" headers, and
-// everything after such a header when the quote is not marked with ">");
-// everything after a signature separator ("-- ", "--"), an "-----Original
-// Message-----" or "____" rule, an Outlook "From: …" / "Sent: …" header
-// block, or njudge's SIGNOFF; comments ("# …", "// …",
-// also at the end of a line); mail client footers ("Sent from my iPhone");
-// lines that only announce orders ("My orders for Spring 1901:", "S1901M");
-// lines without a letter or digit ("-----", ":-)"). A line that is only a
-// power name ("England:", "FRANCE") is a heading: the grammar reads the
-// lines below it with Scanner.Heading set to that power. Everything else
-// that is not understood is an ErrorLine.
+// Before a line is read, what a player cannot see or did not mean is taken
+// out (clean.go): zero-width spaces and joiners, BOM, soft hyphens and
+// variation selectors are dropped, every Unicode space is a space, and
+// full-width letters are ASCII; every arrow players type ("->", "=>", "→",
+// "⇒", "➡", "➡️" …) and every dash is a move. The line is shown to the
+// player as written.
+//
+// Ignored without complaint: blank lines; greetings and closing formulas in
+// the languages most used in mail ("Hi GM,", "Thanks", "Viele Grüße",
+// "Bonne chance à tous,", "С уважением,", "よろしくお願いします。"), and
+// after a closing formula the short lines of the sender's name: three words
+// at most, none a name or keyword of the grammar's Vocabulary; such a name
+// signed without a closing formula as the mail's last line or above the
+// quote, after a blank line, starting with a capital and unreadable by the
+// grammar ("Amélie"); quoted reply text ("> " lines, attribution lines such
+// as "On … wrote:", "Am … schrieb …:", "Le … a écrit :", "… のメッセージ:",
+// also wrapped over two lines or written without a verb ("07.12.2026 14:01
+// Ann <ann@example.org>:"), and everything after such a line when the quote
+// is not marked with ">"); everything after a signature separator ("-- ",
+// "--"), a rule above an original or forwarded message in any of those
+// languages ("-----Original Message-----", "-----Ursprüngliche
+// Nachricht-----", "---------- Message transféré ---------", "____"), a
+// header block above the original ("From: …" / "Sent: …", "Von: …" /
+// "Gesendet: …", "De: …" / "Envoyé: …", "Od: …" / "Wysłano: …", "От: …" /
+// "Отправлено: …", "差出人: …" / "送信日時: …" …), or njudge's SIGNOFF;
+// comments ("# …", "// …", also at the end of a line, and the rest of a long
+// comment the client wrapped onto the next line); mail client footers
+// ("Sent from my iPhone", "Von meinem iPhone gesendet", "Sent from Yahoo Mail
+// on Android", "iPhoneから送信"); lines that only announce orders ("My orders
+// for Spring 1901:", "S1901M"); lines without a letter or digit ("-----",
+// ":-)"). The tables are in quote.go, each naming the clients it follows.
+//
+// A block below the orders whose lines the grammar cannot read and none of
+// which reads like an order (no place of the game, no move; a name, a
+// title, telephone numbers, a disclaimer) is a signature written without
+// "-- ": its first line carries one warning, "ignored as a signature", and
+// the rest are ignored (tail.go).
+//
+// A line that is only a power name ("England:", "FRANCE") is a heading: the
+// grammar reads the lines below it with Scanner.Heading set to that power.
+// Everything else that is not understood is an ErrorLine.
 //
 // # Commands
 //

@@ -25,6 +25,12 @@ type mailState struct {
 	stopped bool // the rest of the mail is signature or quoted original
 	closing bool // a closing formula ("Thanks", "Regards") was seen
 	last    int  // index of the last line with text (-1: none)
+	// end is the first line of the reply's tail: a quote, its attribution,
+	// a signature or a client's footer (len(lines): none).
+	end int
+	// comment is the index of the last line that is or ends with a comment
+	// (-1: none), for a comment the client wrapped onto the next line.
+	comment int
 	// noEndFrom[k]: no end line of kind k exists at or after this index
 	// (memo that keeps block look-ahead linear).
 	noEndFrom [nBlockEnds]int
@@ -38,9 +44,16 @@ func (m *mailState) run() {
 	for m.last >= 0 && strings.TrimSpace(m.lines[m.last]) == "" {
 		m.last--
 	}
+	m.end, m.comment = len(m.lines), -1
 	for i := 0; i < len(m.lines); i++ {
 		i = m.line(i)
 	}
+	m.signature()
+}
+
+// tail marks line i as part of the reply's tail (see mailState.end).
+func (m *mailState) tail(i int) {
+	m.end = min(m.end, i)
 }
 
 // line classifies line i and returns the index of the last line it used.
@@ -57,26 +70,36 @@ func (m *mailState) line(i int) int {
 		return i
 	case isSignature(t) || isOriginalMessage(t):
 		m.stopped = true
+		m.tail(i)
 		return i
 	case t[0] == '>':
+		m.tail(i)
 		return i
 	case strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//"):
+		m.comment = i
 		return i
 	case isClientFooter(t):
+		m.tail(i)
 		return i
 	}
 	if isQuoteHeader(t) {
+		m.tail(i)
 		return m.quoteHeader(i, i)
 	}
 	if m.headerBlock(i, t) {
-		m.stopped = true // an Outlook-style quoted original: "From: …" / "Sent: …"
+		m.stopped = true // an Outlook-style quoted original: "From: …" / "Sent: …", "Von: …" / "Gesendet: …"
+		m.tail(i)
 		return i
 	}
-	if i+1 < len(m.lines) && hasPrefixFold(t, "on ") && isQuoteHeader(strings.TrimSpace(m.lines[i+1])) {
+	if i+1 < len(m.lines) && (hasPrefixFold(t, "on ") && isQuoteHeader(strings.TrimSpace(m.lines[i+1])) || m.wrappedQuoteHeader(i, t)) {
 		m.out[i+1].Kind = Ignored
+		m.tail(i)
 		return m.quoteHeader(i, i+1)
 	}
-	t = stripComment(t)
+	if c := stripComment(t); c != t {
+		m.comment = i
+		t = c
+	}
 	if t == "" || !hasAlnum(t) {
 		return i // a divider ("-----", "*****") or a smiley
 	}
@@ -84,6 +107,7 @@ func (m *mailState) line(i int) int {
 	if word == "signoff" {
 		// njudge: nothing after SIGNOFF is read
 		m.stopped = true
+		m.tail(i)
 		return i
 	}
 	if e := endWord(t); e != endNone {
@@ -129,6 +153,9 @@ func (m *mailState) line(i int) int {
 			l.Kind = ErrorLine
 			if m.signedName(i, t) {
 				l.Kind, l.Diags = Ignored, nil
+			} else if m.wrappedComment(i) {
+				l.Kind, l.Diags = Ignored, nil
+				m.comment = i
 			}
 		}
 		return i
@@ -179,59 +206,9 @@ func (m *mailState) quoteHeader(i, j int) int {
 	return j
 }
 
-// headerBlock reports the header block some clients put above the quoted
-// original without any rule: "From: …" followed by "Sent:", "Date:", "To:"
-// or "Subject:" lines.
-func (m *mailState) headerBlock(i int, t string) bool {
-	if !hasPrefixFold(t, "from:") || i+1 >= len(m.lines) {
-		return false
-	}
-	next := strings.TrimSpace(m.lines[i+1])
-	for _, h := range []string{"sent:", "date:", "to:", "subject:", "cc:"} {
-		if hasPrefixFold(next, h) {
-			return true
-		}
-	}
-	return false
-}
-
 // isSignature reports a signature separator ("-- ", also written "--").
 func isSignature(t string) bool {
 	return t == "--" || t == "—" || t == "–"
-}
-
-// isOriginalMessage reports the line mail clients put above a quoted or
-// forwarded message without ">" marks.
-func isOriginalMessage(t string) bool {
-	if len(t) >= 5 && strings.Trim(t, "_") == "" {
-		return true // Outlook's rule above the original
-	}
-	if strings.HasPrefix(t, "-----") || strings.HasPrefix(t, "———") {
-		lt := strings.ToLower(t)
-		return strings.Contains(lt, "original message") || strings.Contains(lt, "forwarded message")
-	}
-	return hasPrefixFold(t, "begin forwarded message")
-}
-
-// isQuoteHeader reports a reply header: "On Mon, 5 Jan 2026, Ann <a@b> wrote:",
-// "Ann wrote:", and the same in a few other languages.
-func isQuoteHeader(t string) bool {
-	if !strings.HasSuffix(t, ":") || len(t) > 400 {
-		return false
-	}
-	lt := strings.ToLower(t)
-	for _, w := range []string{"wrote:", " a écrit :", " a écrit:", " schrieb ", "schrieb:", " escribió:", " ha scritto:", " schreef ", " skrev "} {
-		if strings.Contains(lt, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// isClientFooter reports a mail client's advertisement ("Sent from my iPhone").
-func isClientFooter(t string) bool {
-	return hasPrefixFold(t, "sent from my ") || hasPrefixFold(t, "sent from mail for ") ||
-		hasPrefixFold(t, "get outlook for ") || hasPrefixFold(t, "sent with ") || hasPrefixFold(t, "envoyé de mon ")
 }
 
 func hasPrefixFold(s, prefix string) bool {
@@ -286,11 +263,66 @@ var greetings = map[string]bool{
 	"kind": true, "warm": true, "warmest": true, "yours": true, "sincerely": true, "bye": true, "ciao": true,
 	"love": true, "cordially": true, "respectfully": true, "take": true, "later": true, "merci": true, "danke": true,
 	"br": true, "rgds": true, "done": true, "ok": true, "okay": true, "that's": true, "thats": true,
+	"good-bye": true, "goodbye": true, "talk": true, "see": true,
+	// German
+	"liebe": false, "lieber": false, "sehr": false, "guten": false, "moin": false, "servus": true,
+	"grüß": false, "viele": true, "viel": true, "beste": true, "mit": true, "lg": true, "mfg": true, "vg": true,
+	"gruß": true, "grüße": true, "gruss": true, "grüsse": true, "herzliche": true, "tschüss": true, "bis": true,
+	"vielen": true, "dankeschön": true,
+	// French
+	"bonsoir": false, "coucou": false, "cher": false, "chère": false, "chers": false, "madame": false,
+	"monsieur": false, "cordialement": true, "amicalement": true, "bises": true, "salutations": true,
+	"bien": true, "bonne": true, "amitiés": true, "au": true, "excellente": true,
+	// Spanish
+	"buenos": false, "buenas": false, "estimado": false, "estimada": false, "estimados": false, "querido": false,
+	"saludos": true, "un": true, "atentamente": true, "abrazos": true, "gracias": true, "suerte": true,
+	"buena": true, "hasta": true, "muchas": true,
+	// Portuguese
+	"olá": false, "oi": false, "prezado": false, "prezada": false, "bom": false, "abraços": true, "abraço": true,
+	"cumprimentos": true, "atenciosamente": true, "obrigado": true, "obrigada": true, "boa": true, "beijos": true,
+	// Italian
+	"buongiorno": false, "buonasera": false, "salve": false, "caro": false, "cara": false, "cari": false,
+	"gentile": false, "saluti": true, "cordiali": true, "distinti": true, "grazie": true, "buona": true,
+	// Dutch
+	"hoi": false, "goedemorgen": false, "goedemiddag": false, "goedenavond": false,
+	"groeten": true, "groetjes": true, "groet": true, "met": true, "bedankt": true, "succes": true, "veel": true,
+	"hartelijke": true, "vriendelijke": true,
+	// Polish
+	"cześć": false, "witam": false, "dzień": false, "szanowny": false, "szanowni": false, "drogi": false,
+	"pozdrawiam": true, "pozdrowienia": true, "dzięki": true, "dziękuję": true, "powodzenia": true, "serdeczne": true,
+	// Russian
+	"привет": false, "здравствуйте": false, "добрый": false, "уважаемый": false, "уважаемые": false,
+	"с": true, "спасибо": true, "удачи": true, "всего": true, "до": true, "пока": true,
+	// Nordic, Czech, Turkish
+	"hej": false, "hei": false, "moi": false, "ahoj": false, "dobrý": false, "merhaba": false, "mvh": true,
+	"hälsningar": true, "vänliga": true, "med": true, "tack": true, "takk": true, "tak": true, "kiitos": true,
+	"terveisin": true, "díky": true, "děkuji": true, "saygılarımla": true, "teşekkürler": true,
 }
+
+// openingPrefixes and closingPrefixes are greetings and closings written
+// without spaces (Japanese, Chinese, Korean): a short line that starts with
+// one is ignored.
+var (
+	openingPrefixes = []string{"お疲れ様", "おつかれさま", "こんにちは", "こんばんは", "おはよう", "いつもお世話", "お世話になって", "你好", "您好", "안녕하세요"}
+	closingPrefixes = []string{"よろしく", "宜しく", "ありがとう", "以上", "谢谢", "謝謝", "此致", "감사합니다"}
+)
 
 // greeting reports (and remembers) a greeting or closing formula.
 func (m *mailState) greeting(word, t string) bool {
 	closer, ok := greetings[word]
+	if !ok && word != "" && word[0] >= utf8.RuneSelf {
+		closer, ok = greetings[strings.ToLower(word)]
+	}
+	if !ok && len(t) <= 120 && t[0] >= utf8.RuneSelf {
+		for _, p := range openingPrefixes {
+			ok = ok || strings.HasPrefix(t, p)
+		}
+		for _, p := range closingPrefixes {
+			if strings.HasPrefix(t, p) {
+				ok, closer = true, true
+			}
+		}
+	}
 	if !ok {
 		if m.closing && m.nameLine(t) {
 			return true
@@ -382,7 +414,7 @@ var chatterWords = map[string]bool{
 	"following": true, "below": true, "please": true, "find": true, "see": true, "new": true, "updated": true,
 	"revised": true, "final": true, "of": true, "and": true, "in": true, "list": true, "end": true, "set": true,
 	"game": true, "i": true, "am": true, "sending": true, "send": true, "submit": true, "submitting": true,
-	"ad": true, "auc": true, "bc": true, "with": true, "from": true, "all": true, "units": true, "unit": true,
+	"ad": true, "auc": true, "bc": true, "with": true, "from": true, "units": true, "unit": true,
 }
 
 var anchorWords = map[string]bool{

@@ -102,7 +102,7 @@ func ParseLine(line string, opts Options) (any, []Diagnostic, error) {
 		d := Diagnostic{Severity: Error, Message: "this game has no orders to read"}
 		return nil, []Diagnostic{d}, fmt.Errorf("%w: %s", ErrNotUnderstood, d.Message)
 	}
-	text := stripComment(strings.TrimRight(line, "\r\n"))
+	text := stripComment(cleanLine(strings.TrimRight(line, "\r\n")))
 	v, diags := p.order(text)
 	if v == nil {
 		msg := "not understood"
@@ -167,6 +167,7 @@ func Parse(body string, opts Options) *Result {
 	res := &Result{Lines: make([]Line, len(lines))}
 	for i, text := range lines {
 		res.Lines[i] = Line{No: i + 1, Text: text}
+		lines[i] = cleanLine(text) // read without invisible characters (clean.go); shown as written
 	}
 	m := mailState{p: p, lines: lines, out: res.Lines}
 	m.run()

@@ -20,7 +20,7 @@ const (
 // Norm is the normalised form the grammars compare against: for a word, lower
 // case with accents folded and dots and apostrophes removed ("St." ⇒ "st",
 // "e.c." ⇒ "ec", "Sinaï" ⇒ "sinai"); for punctuation, one canonical mark:
-// every dash is "-", every arrow ("->", "=>", "-->", ">") is "->", every
+// every dash is "-", every arrow ("->", "=>", "-->", ">", "→", "⇒", "➡" …) is "->", every
 // double quote (straight, curly, guillemets) is `"`, "[" and "]" are "(" and ")".
 type Token struct {
 	Kind TokenKind
@@ -96,7 +96,7 @@ func tokenize(line string, buf []Token, dict *Names) []Token {
 			case unicode.IsSpace(r):
 				i += size
 				continue
-			case r == '–' || r == '—' || r == '−' || r == '‐' || r == '‑':
+			case isDashRune(r):
 				j := i + size
 				if j < len(line) && line[j] == '>' {
 					buf = append(buf, Token{Kind: Punct, Norm: "->", Text: line[i : j+1], Pos: i})
@@ -106,7 +106,7 @@ func tokenize(line string, buf []Token, dict *Names) []Token {
 				buf = append(buf, Token{Kind: Punct, Norm: "-", Text: line[i:j], Pos: i})
 				i = j
 				continue
-			case r == '→' || r == '⇒':
+			case isArrowRune(r):
 				buf = append(buf, Token{Kind: Punct, Norm: "->", Text: line[i : i+size], Pos: i})
 				i += size
 				continue
@@ -173,10 +173,31 @@ func isPunctByte(c byte) bool {
 
 func isPunctRune(r rune) bool {
 	switch r {
-	case '–', '—', '−', '‐', '‑', '→', '⇒', '“', '”', '„', '«', '»', '‘', '’', '•', '·', '…':
+	case '“', '”', '„', '«', '»', '‘', '’', '•', '·', '…':
 		return true
 	}
-	return r == utf8.RuneError
+	return r == utf8.RuneError || isDashRune(r) || isArrowRune(r)
+}
+
+// isDashRune reports the dashes players type for a move: en and em dash,
+// minus, hyphens, the horizontal bar.
+func isDashRune(r rune) bool {
+	switch r {
+	case '–', '—', '−', '‐', '‑', '‒', '―':
+		return true
+	}
+	return false
+}
+
+// isArrowRune reports the arrows players type for a move, from a keyboard's
+// symbols or a phone's emoji ("➡️" is "➡" and a variation selector, which
+// cleanLine drops).
+func isArrowRune(r rune) bool {
+	switch r {
+	case '→', '⇒', '➡', '➔', '➙', '➛', '➜', '➝', '➞', '➟', '➠', '➤', '⮕', '⟶', '⟹', '⇨', '⇾', '↦', '⭢', '🡒', '🠒', '🡺':
+		return true
+	}
+	return false
 }
 
 // normWord lower-cases a word, folds common accents and drops dots and

@@ -40,6 +40,14 @@ type Line struct {
 	Diags   []Diagnostic
 }
 
+// Noted reports a line whose diagnostics the player should read beside the
+// orders: an order read with a warning, a line not understood, or a note
+// on an ignored line ("ignored as a signature"). A command's diagnostics
+// are answered with the command.
+func (l *Line) Noted() bool {
+	return len(l.Diags) > 0 && (l.Kind == OrderLine || l.Kind == ErrorLine || l.Kind == Ignored)
+}
+
 // Verb names a mail command shared by all games.
 type Verb string
 

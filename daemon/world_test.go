@@ -1,0 +1,68 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+)
+
+// startStandard creates a standard game and seats its seven powers; it
+// returns each power's player (address and reply token).
+func startStandard(t *testing.T, h *harness, name string) map[string]player {
+	t.Helper()
+	h.send(harnessGM, "", "SIGNON GM - sesame\nCREATE "+name+" standard")
+	h.outbox()
+	pl := map[string]player{}
+	powers := []string{"austria", "england", "france", "germany", "italy", "russia", "turkey"}
+	for _, p := range powers {
+		h.send(p+"@example.test", "", "JOIN "+name+" prefer "+p)
+	}
+	ms := h.outbox()
+	for _, p := range powers {
+		m := h.subject(ms, p+"@example.test", "You are")
+		pl[p] = player{p + "@example.test", m.Token}
+	}
+	return pl
+}
+
+// TestOutlookReplyInGerman: a player whose Outlook speaks German answers an
+// acknowledgement with one new order above the original, which Outlook
+// quotes under "Von: / Gesendet: / An: / Betreff:" without ">". Only the
+// typed order is stored: the quoted standing orders are not read as the
+// player's, and the acknowledgement lists no misorder.
+func TestOutlookReplyInGerman(t *testing.T) {
+	h := newHarness(t)
+	pl := startStandard(t, h, "welt")
+	h.as(pl["germany"], "A Mun H\nF Kie - Den\nA Ber - Pru")
+	ack := h.only(h.outbox(), "germany@example.test")
+	mustContain(t, ack.Text, "A Mun H", "F Kie - Den", "A Ber - Pru")
+
+	reply := "A Mun - Ruh\n\nViele Grüße\nJürgen\n\n" +
+		"Von: pbemd game master <gm@example.test>\n" +
+		"Gesendet: Montag, 7. Dezember 2026 14:01\n" +
+		"An: germany@example.test\n" +
+		"Betreff: " + ack.Subject + "\n\n" + ack.Text
+	h.as(pl["germany"], reply)
+	got := h.only(h.outbox(), "germany@example.test")
+	mustContain(t, got.Text, "A Mun - Ruh", "F Kie - Den", "A Ber - Pru")
+	for _, bad := range []string{"A Mun H", "Please look again", "replaced by the later order", "\n  line "} {
+		if strings.Contains(got.Text, bad) {
+			t.Errorf("the acknowledgement says %q:\n%s", bad, got.Text)
+		}
+	}
+}
+
+// TestCorporateSignatureIsOneNote: a signature block written without "-- "
+// below the orders is one note in the acknowledgement, not a misorder a
+// line.
+func TestCorporateSignatureIsOneNote(t *testing.T) {
+	h := newHarness(t)
+	pl := startStandard(t, h, "firma")
+	h.as(pl["england"], "F Lon - Nth\nF Edi - Nwg\nA Lvp - Yor\n\n"+
+		"John Smith\nSenior Account Manager | Acme Logistics Ltd\nT: +44 20 7946 0958 | M: +44 7700 900123\n"+
+		"This e-mail and any attachments are confidential and intended solely for the addressee.")
+	got := h.only(h.outbox(), "england@example.test")
+	mustContain(t, got.Text, "F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor", "line 5: John Smith", "ignored as a signature")
+	if n := strings.Count(got.Text, "\n  line "); n != 1 {
+		t.Errorf("%d lines reported, want the one note:\n%s", n, got.Text)
+	}
+}

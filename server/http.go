@@ -21,10 +21,12 @@ const AdminTokenFile = "admin.token"
 
 // Handler serves the loopback endpoint:
 //
-//	GET  /healthz         200 "ok" when the store answers and can write and
-//	                      mail moves; else 503 "failing" and one line per
-//	                      problem (store cannot write, IMAP login refused,
-//	                      SMTP unreachable, mail waiting to be retried)
+//	GET  /healthz         200 "ok" when the store answers and can write,
+//	                      mail moves and deadlines are processed; else 503
+//	                      "failing" and one line per problem (store cannot
+//	                      write, a deadline check running for over a
+//	                      minute, IMAP login refused, SMTP unreachable,
+//	                      mail waiting to be retried)
 //	GET  /metrics         Prometheus text format
 //	GET  /backup          a consistent copy of the store (admin token)
 //	POST /games           create a game: JSON {name, variant, gm, options} (admin token)
@@ -84,12 +86,24 @@ func (s *Server) Handler(adminToken string) http.Handler {
 	return mux
 }
 
+// LongTick is how long one deadline check (Daemon.Tick) may run before
+// /healthz calls it a failure: one usually takes well under a second, a
+// burst of thousands of deadlines some seconds; while one runs no other
+// deadline and no GM's PROCESS is processed.
+const LongTick = time.Minute
+
 // healthProblems lists what is wrong now: the store's last commit failed,
-// or mail does not move (mailProblems).
+// the deadline check in progress has run longer than LongTick, or mail
+// does not move (mailProblems).
 func (s *Server) healthProblems() []string {
 	var out []string
 	if f := s.DB.LastWriteFailure(); f != nil {
 		out = append(out, fmt.Sprintf("store: %s cannot be written since %s: %v", s.DB.Path(), f.At.UTC().Format(time.RFC3339), f.Err))
+	}
+	if since, ok := s.Daemon.TickRunning(); ok {
+		if d := s.now().Sub(since); d > LongTick {
+			out = append(out, fmt.Sprintf("tick: the deadline check has run for %s (since %s): no deadline or PROCESS is processed until it ends", d.Round(time.Second), since.Format(time.RFC3339)))
+		}
 	}
 	return append(out, s.mailProblems()...)
 }

@@ -42,6 +42,7 @@ type Server struct {
 	log     *slog.Logger
 	cfg     Config
 	tick    chan struct{}
+	now     func() time.Time // the clock the daemon reads too
 }
 
 // Open wires a Server from cfg without starting its loops. now is the
@@ -78,7 +79,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{DB: db, log: log, cfg: cfg, tick: make(chan struct{}, 1)}
+	s := &Server{DB: db, log: log, cfg: cfg, tick: make(chan struct{}, 1), now: now}
 	fail := func(err error) (*Server, error) {
 		s.Close()
 		return nil, err

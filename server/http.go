@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -32,6 +33,8 @@ const AdminTokenFile = "admin.token"
 //	POST /games           create a game: JSON {name, variant, gm, options} (admin token)
 //
 // The admin token comes in the Authorization header ("Bearer <token>").
+// Every request must name a loopback host or one of http_hosts in its
+// Host header (allowedHost); any other gets 421 Misdirected Request.
 func (s *Server) Handler(adminToken string) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -83,7 +86,41 @@ func (s *Server) Handler(adminToken string) http.Handler {
 		}
 		fmt.Fprintln(w, msg)
 	}))
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !allowedHost(r.Host, s.cfg.HTTPHosts) {
+			http.Error(w, "misdirected request: this endpoint answers to localhost, loopback addresses and the config's http_hosts only", http.StatusMisdirectedRequest)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// allowedHost reports whether a request's Host header (host or host:port)
+// names this machine's loopback (localhost, 127.0.0.0/8, ::1) or one of
+// the configured names, in any case. The endpoint listens on loopback
+// only, but a web page whose name an attacker points at 127.0.0.1 (DNS
+// rebinding) reaches it too, with its own name in Host: that one is
+// refused.
+func allowedHost(host string, names []string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "" {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	if ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	for _, n := range names {
+		if strings.EqualFold(strings.TrimSuffix(n, "."), host) {
+			return true
+		}
+	}
+	return false
 }
 
 // LongTick is how long one deadline check (Daemon.Tick) may run before

@@ -362,7 +362,11 @@ func (mc *mailCtx) identifyByPassword(res *orders.Result) error {
 		return nil
 	case sc.refused != "":
 		mc.log.Info("password sign-on refused unchecked", "why", sc.refused, "target", sc.target)
-		mc.say("SIGNON refused: %s, so I did not check the password. Nothing in this mail was carried out as %s. Reply to one of my mails to you instead: that needs no password.", sc.refused, strings.ToUpper(cmd.Power))
+		again := ""
+		if !sc.retry.IsZero() {
+			again = fmt.Sprintf(" You may send it again after %s.", mc.d.showTime(sc.retry, nil))
+		}
+		mc.say("SIGNON refused: %s, so I did not check the password. Nothing in this mail was carried out as %s.%s Replying to one of my mails to you needs no password and always works.", sc.refused, strings.ToUpper(cmd.Power), again)
 		return nil
 	}
 	if mc.authenticate(sc) || mc.signedOnAsLeft(sc) {

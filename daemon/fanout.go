@@ -125,16 +125,18 @@ func (mc *mailCtx) fanOut(subject, text string, skip []string) error {
 		used += len(tx.mails) - first
 		return tx.PutMeta(key, fmt.Sprintf("%d %d", start.UnixNano(), used))
 	}
-	// Held: with the others of the game, until the sender's window ends.
+	// Held: with the others of the game, until the window of the sender
+	// over its budget ends (a sender within its budget waits behind
+	// what is held, so that nothing overtakes it, and moves nothing).
 	first := held == nil
 	if first {
 		held = &heldNews{Since: mc.now}
 	}
 	held.add(heldItem{Kind: kindOf(subject), Subject: subject, Text: text, Skip: skip, At: mc.now})
-	if due := start.Add(fanoutWindow); due.After(held.Due) {
+	if due := start.Add(fanoutWindow); used >= fanoutBudget && due.After(held.Due) {
 		held.Due = due
 	}
-	if !slices.Contains(held.Senders, mc.fanoutKey()) {
+	if used >= fanoutBudget && !slices.Contains(held.Senders, mc.fanoutKey()) {
 		held.Senders = append(held.Senders, mc.fanoutKey())
 	}
 	if err := putHeld(tx.Tx, g.Name, held); err != nil {

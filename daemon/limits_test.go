@@ -113,8 +113,11 @@ func TestRollbackForgetsTheFoldedOrdersOfThePhaseItDrops(t *testing.T) {
 // GM token are all carried out, but what they fan out is bounded: the
 // players get the first announcements (within one sender's budget of
 // mails an hour), the GM is told once that the rest are held, and an hour
-// later each player gets one mail with the latest state, resumed. Before
-// the budget, every player got 300 mails.
+// later each player gets one mail with the latest state, resumed. In this
+// 7-player game they queue 135 mails: the GM's 30 replies (its rate
+// limit), 13 announcements of 8 mails (the players and the GM's copy)
+// within the budget, and the one notice; an hour later 8 more. Before
+// the budget they queued 2,430: every player got 300.
 func TestGMCommandFloodIsBounded(t *testing.T) {
 	tb, gm, pl := standardTable(t, "flood")
 	for i := range 300 {
@@ -166,7 +169,7 @@ func TestGMCommandFloodIsBounded(t *testing.T) {
 // TestHeldAnnouncementsComeInOneMail: past the budget, announcements of
 // different kinds are held in the order they were last made, the latest
 // of a kind replacing the earlier, and an hour later each player gets
-// them in one mail.
+// them in one mail; a later announcement waits behind them.
 func TestHeldAnnouncementsComeInOneMail(t *testing.T) {
 	tb, gm, pl := standardTable(t, "held")
 	for range 13 { // 13 announcements of 8 mails: the budget is spent
@@ -179,11 +182,18 @@ func TestHeldAnnouncementsComeInOneMail(t *testing.T) {
 	if n := len(to(ms, pl["italy"].Addr)); n != 13 {
 		t.Errorf("italy got %d announcements at once, want 13", n)
 	}
-	tb.Wait(time.Hour)
+	// A player's announcement, within its own budget, waits behind what
+	// is held and does not put it off.
+	tb.Wait(30 * time.Minute)
+	tb.As(pl["england"], "SET ABSENCE from 2026-12-20 to 2026-12-21")
+	if ms := tb.Outbox(); len(to(ms, pl["italy"].Addr)) != 0 {
+		t.Errorf("an announcement overtook the held ones: %s", to(ms, pl["italy"].Addr)[0].Subject)
+	}
+	tb.Wait(30 * time.Minute)
 	later := tb.Outbox()
 	for power, p := range pl {
-		m := daemontest.One(t, later, p.Addr, "News held back: 2 announcements")
-		daemontest.Contains(t, m.Text, "== Game resumed", "== New deadline", "only the latest is told")
+		m := daemontest.One(t, later, p.Addr, "News held back: 3 announcements")
+		daemontest.Contains(t, m.Text, "== Game resumed", "== New deadline", "== Schedule: an absence", "only the latest is told")
 		daemontest.Lacks(t, m.Text, "second reason", "first reason")
 		if strings.Index(m.Text, "Game resumed") > strings.Index(m.Text, "New deadline") {
 			t.Errorf("%s: the held announcements are out of order:\n%s", power, m.Text)

@@ -7,6 +7,8 @@ import (
 	"image/png"
 	"sync"
 	"testing"
+
+	"pbemd/picture/flatpng"
 )
 
 // The shapes and layer of a small board: shapes that share edges, a hole,
@@ -80,10 +82,10 @@ func TestPNGConcurrent(t *testing.T) {
 	}
 }
 
-// WritePNG writes what image/png at BestSpeed writes for the picture as
-// an image.Paletted (8 bits a pixel), the palette's colours first: a
-// board, and a scene that is not one.
-func TestPNGIsImagePNG(t *testing.T) {
+// WritePNG writes the picture as an image.Paletted (8 bits a pixel), the
+// palette's colours first, through flatpng: a board, and a scene that is
+// not one.
+func TestPNGIsPaletted(t *testing.T) {
 	for name, p := range map[string]*Picture{
 		"board": boardOn(testRegions, testLayer, []Color{Colors[0], Colors[1], Colors[2], Colors[3], Colors[4]}),
 		"scene": scene(),
@@ -111,11 +113,11 @@ func TestPNGIsImagePNG(t *testing.T) {
 				}
 			}
 			var want bytes.Buffer
-			if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&want, pi); err != nil {
+			if err := flatpng.Encode(&want, pi); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want.Bytes()) {
-				t.Errorf("WritePNG wrote %d bytes, image/png at BestSpeed %d for the same pixels", got.Len(), want.Len())
+				t.Errorf("WritePNG wrote %d bytes, flatpng %d for the same pixels", got.Len(), want.Len())
 			}
 		})
 	}

@@ -51,9 +51,10 @@
 // with the palette colour under them, map to the nearest of them or of a
 // 6×6×6 colour cube. Set Palette to the engine's fixed colour list so the
 // colour table is built once. The indices are an image.Paletted, which
-// image/png writes at BestSpeed: flat colour compresses about as well there
-// as at the default level, for much less work. (Render draws the same scene
-// as RGBA.) Pictures are at most MaxSide pixels a side.
+// package flatpng writes: a PNG encoder for flat colour, kept beside
+// image/png because the deadline burst's pictures do not fit its time
+// budget without it (its package doc says why). (Render draws the same
+// scene as RGBA.) Pictures are at most MaxSide pixels a side.
 //
 // A board is drawn again for every picture, but what never changes in it
 // is rasterised once: a Regions value keeps its partition and a Layer its

@@ -4,18 +4,19 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"io"
 	"slices"
 	"sync"
+
+	"pbemd/picture/flatpng"
 )
 
 // MaxSide is the largest width or height WritePNG draws.
 const MaxSide = 16384
 
 // WritePNG renders the picture into the indices of a palette and writes it
-// with image/png at BestSpeed: a paletted PNG, 8 bits a pixel. It is safe
-// to call for pictures at once.
+// with flatpng: a paletted PNG, 8 bits a pixel. It is safe to call for
+// pictures at once.
 func (p *Picture) WritePNG(w io.Writer) error {
 	if p.Width <= 0 || p.Height <= 0 || p.Width > MaxSide || p.Height > MaxSide {
 		return fmt.Errorf("picture: size %d×%d (1 to %d pixels a side)", p.Width, p.Height, MaxSide)
@@ -31,27 +32,12 @@ func (p *Picture) WritePNG(w io.Writer) error {
 	r := &raster{dst: c}
 	r.items(p.Items)
 	img := &image.Paletted{Pix: c.pix, Stride: c.w, Rect: c.bounds(), Palette: q.palette}
-	return pngEncoder.Encode(w, img)
+	return flatpng.Encode(w, img)
 }
 
 // canvases are the pixels of pictures drawn before, reused: a board's
 // picture is over a megabyte of them.
 var canvases = sync.Pool{New: func() any { return new(canvas) }}
-
-// pngEncoder is image/png at BestSpeed: a board's flat colours compress
-// about as well as at the default level, in a fraction of the time. Its
-// pool keeps the compressor's buffers between pictures.
-var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: new(pngBuffers)}
-
-// pngBuffers is a png.EncoderBufferPool over a sync.Pool.
-type pngBuffers struct{ p sync.Pool }
-
-func (b *pngBuffers) Get() *png.EncoderBuffer {
-	e, _ := b.p.Get().(*png.EncoderBuffer)
-	return e
-}
-
-func (b *pngBuffers) Put(e *png.EncoderBuffer) { b.p.Put(e) }
 
 // sceneColors lists the distinct opaque colours a scene paints, in a stable
 // order, at most MaxPalette.

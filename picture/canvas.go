@@ -1,112 +1,84 @@
 package picture
 
 import (
-	"encoding/binary"
 	"image"
-	"slices"
-	"sync/atomic"
 )
 
-// canvas is a picture, or a band of its rows, drawn straight into palette
-// indices, one byte a pixel, each row led by the byte of its PNG filter
-// (0, none), so that its bytes are the PNG's scanlines as they stand.
-// Every pixel is opaque: a shape's edge or a translucent colour is blended
-// with the palette colour under it and mapped to the nearest palette entry
-// at once.
+// canvas is a picture drawn straight into palette indices, one byte a
+// pixel, row after row (the Pix of an image.Paletted). Every pixel is
+// opaque: a shape's edge or a translucent colour is blended with the
+// palette colour under it and mapped to the nearest palette entry at once.
+// It is the target WritePNG's raster draws on.
 type canvas struct {
-	w, h, stride int
-	y0           int     // the first row in pix
-	pix          []uint8 // rows y0 on
-	q            *quantizer
+	w, h int
+	pix  []uint8
+	q    *quantizer
 }
 
-// size sizes the canvas for a w×h picture, its pixels left as they are.
-func (c *canvas) size(w, h int, q *quantizer) { c.band(w, h, q, 0, h) }
-
-// band sizes the canvas for rows y0 to y1 of a w×h picture, its pixels
-// left as they are.
-func (c *canvas) band(w, h int, q *quantizer, y0, y1 int) {
-	c.w, c.h, c.stride, c.q, c.y0 = w, h, w+1, q, y0
-	n := c.stride * (y1 - y0)
-	if cap(c.pix) < n {
-		c.pix = make([]uint8, n)
-	}
-	c.pix = c.pix[:n]
-}
-
-// reset sizes the canvas for a w×h picture on background bg.
+// reset sizes the canvas for a w×h picture on background bg, reusing its
+// pixels' memory.
 func (c *canvas) reset(w, h int, q *quantizer, bg Color) {
-	c.size(w, h, q)
-	c.background(bg, 0, h)
+	c.w, c.h, c.q = w, h, q
+	if n := w * h; cap(c.pix) < n {
+		c.pix = make([]uint8, n)
+	} else {
+		c.pix = c.pix[:n]
+	}
+	pb := premul(bg) // on black, as a transparent background shows
+	fillIndex(c.pix, q.lut[key15(pb[0], pb[1], pb[2])])
 }
 
 // row returns the n pixels of row y from x.
 func (c *canvas) row(x, y, n int) []uint8 {
-	o := (y-c.y0)*c.stride + 1 + x
+	o := y*c.w + x
 	return c.pix[o : o+n]
 }
 
-// mix255 is (a·t + b·(255-t)) / 255, rounded.
-func mix255(a, b, t uint32) uint32 { return (a*t + b*(255-t) + 127) / 255 }
+func (c *canvas) bounds() image.Rectangle { return image.Rect(0, 0, c.w, c.h) }
 
-// blendTable is what painting one colour over a palette index gives, by
-// the index and the coverage (0..255): row d, entry m is the index of the
-// colour at coverage m (times its alpha) over palette colour d. Rows are
-// made at first use.
-type blendTable struct {
-	rows [256]atomic.Pointer[[256]uint8]
-}
-
-// row returns row d of t, the table of col in q.
-func (t *blendTable) row(q *quantizer, col Color, d uint8) *[256]uint8 {
-	if r := t.rows[d].Load(); r != nil {
-		return r
+// blend paints col over the w×h box at (x0, y0) through the coverage mask:
+// a pixel fully covered by an opaque colour takes its index, a partly
+// covered one the index nearest the colour at that coverage (times its
+// alpha) over the palette colour under it.
+func (c *canvas) blend(x0, y0, w, h int, mask []uint8, stride int, col Color) {
+	if col.A == 0 {
+		return
 	}
-	r := new([256]uint8)
+	q := c.q
+	full := q.lut[key15(col.R, col.G, col.B)]
 	sa := uint32(col.A)
-	r[0] = d
-	for m := 1; m < 256; m++ {
-		if m == 255 && sa == 255 {
-			r[m] = q.lut[key15(col.R, col.G, col.B)]
-			continue
+	// Neighbouring pixels of a stroke's edge often repeat the pair of the
+	// index under them and the coverage.
+	lastD, lastM, lastOut := -1, -1, uint8(0)
+	for y := 0; y < h; y++ {
+		m := mask[y*stride : y*stride+w]
+		d := c.row(x0, y0+y, w)
+		for x, v := range m {
+			switch {
+			case v == 0:
+			case v == 255 && sa == 255:
+				d[x] = full
+			default:
+				if int(d[x]) != lastD || int(v) != lastM {
+					lastD, lastM = int(d[x]), int(v)
+					lastOut = q.over(d[x], col, (uint32(v)*sa+127)/255)
+				}
+				d[x] = lastOut
+			}
 		}
-		r[m] = q.over(d, col, (uint32(m)*sa+127)/255)
 	}
-	// Two pictures may make a row at once; both make the same.
-	t.rows[d].Store(r)
-	return r
 }
 
-// blendTable returns the blend table of col (made at first use).
-func (q *quantizer) blendTable(col Color) *blendTable {
-	q.tablesMu.Lock()
-	defer q.tablesMu.Unlock()
-	t, ok := q.tables[col]
-	if !ok {
-		if q.tables == nil {
-			q.tables = map[Color]*blendTable{}
-		}
-		t = new(blendTable)
-		q.tables[col] = t
-	}
-	return t
-}
-
-// layer composites rows y0 to y1 of a Layer's raster (premultiplied RGBA
-// spans).
-func (c *canvas) layer(lr *layerRaster, y0, y1 int) {
+// layer composites a Layer's raster (premultiplied RGBA spans).
+func (c *canvas) layer(lr *layerRaster) {
 	if lr.w != c.w || lr.h != c.h {
 		return
 	}
 	q := c.q
-	first, last := lr.rows[y0], lr.rows[y1]
-	if first == last {
-		return
-	}
 	s := lr.pix
-	k := int(lr.at[first])
+	k := 0
 	lastKey, lastOut := uint64(1<<63), uint8(0)
-	for _, sp := range lr.spans[first:last] {
+	for _, sp := range lr.spans {
 		d := c.row(int(sp.x), int(sp.y), int(sp.n))
 		for x := range d {
 			px := [4]uint8{s[k], s[k+1], s[k+2], s[k+3]}
@@ -124,14 +96,14 @@ func (c *canvas) layer(lr *layerRaster, y0, y1 int) {
 	}
 }
 
-// regions paints rows y0 to y1 of a RegionFill: runs of one shape set to
-// its colour's index, edge pixels blended.
-func (c *canvas) regions(rr *regionRaster, fill []Color, y0, y1 int) {
+// regions paints a RegionFill: runs of one shape set to its colour's
+// index, edge pixels blended.
+func (c *canvas) regions(rr *regionRaster, fill []Color) {
 	if rr.w != c.w || rr.h != c.h {
 		return
 	}
 	q := c.q
-	for _, run := range rr.runs[rr.runRows[y0]:rr.runRows[y1]] {
+	for _, run := range rr.runs {
 		f := fillAt(fill, int(run.s))
 		d := c.row(int(run.x), int(run.y), int(run.n))
 		switch f.A {
@@ -144,22 +116,31 @@ func (c *canvas) regions(rr *regionRaster, fill []Color, y0, y1 int) {
 			}
 		}
 	}
-	for _, e := range rr.edges[rr.edgeRows[y0]:rr.edgeRows[y1]] {
+	for _, e := range rr.edges {
 		d := c.row(int(e.x), int(e.y), 1)
 		d[0] = q.edge(d[0], fillAt(fill, int(e.a)), e.ca, edgeFill(fill, e.b), e.cb)
 	}
 }
 
-// background sets rows y0 to y1 to the background bg, each led by its
-// filter byte.
-func (c *canvas) background(bg Color, y0, y1 int) {
-	pb := premul(bg) // on black, as a transparent background shows
-	v := c.q.lut[key15(pb[0], pb[1], pb[2])]
-	for y := y0; y < y1; y++ {
-		c.pix[(y-c.y0)*c.stride] = 0
-		fillIndex(c.row(0, y, c.w), v)
+// fillAt is shape s's colour in fill: none past its end.
+func fillAt(fill []Color, s int) Color {
+	if s < len(fill) {
+		return fill[s]
 	}
+	return Color{}
 }
+
+// edgeFill is fillAt for the second shape of an edge pixel, which may be
+// none.
+func edgeFill(fill []Color, s uint16) Color {
+	if s == noRegion {
+		return Color{}
+	}
+	return fillAt(fill, int(s))
+}
+
+// mix255 is (a·t + b·(255-t)) / 255, rounded.
+func mix255(a, b, t uint32) uint32 { return (a*t + b*(255-t) + 127) / 255 }
 
 // fill is the index of colour f painted over the palette colour d.
 func (q *quantizer) fill(d uint8, f Color) uint8 {
@@ -226,195 +207,5 @@ func fillIndex(d []uint8, v uint8) {
 	d[0] = v
 	for n := 1; n < len(d); n *= 2 {
 		copy(d[n:], d[:n])
-	}
-}
-
-// recorder is the target of a picture's items before the canvas is drawn:
-// it keeps what they paint (coverage masks, layers, region fills) in
-// order, so that the canvas can be drawn band by band, each band while it
-// is in the processor's cache. A mask is kept as its covered stretches
-// (segs), so that drawing it touches only the pixels it covers.
-type recorder struct {
-	w, h int
-	ops  []op
-	segs []seg   // the ops' stretches
-	cov  []uint8 // their coverages
-}
-
-// seg is a stretch of n covered pixels of a row from (x, y): fully
-// covered by an opaque colour (at < 0: painted with its index), or with
-// the coverages from at in its op's cov.
-type seg struct {
-	x, y, n int16
-	at      int32
-}
-
-// minFull is the shortest stretch of full coverage kept as one.
-const minFull = 16
-
-type op struct {
-	x, y, w, h int32 // the box painted
-	// A mask: its stretches (in rows, top down) and coverages; in the
-	// recorder's arenas from s0, s1 and c0, c1 until finish sets them.
-	segs           []seg
-	cov            []uint8
-	s0, s1, c0, c1 int32
-	col            Color
-	lr             *layerRaster  // a layer, or
-	rr             *regionRaster // a region fill
-	fill           []Color
-}
-
-func (r *recorder) reset(w, h int) {
-	r.w, r.h = w, h
-	clear(r.ops) // no pointers kept into the last picture
-	r.ops = r.ops[:0]
-	r.segs = r.segs[:0]
-	r.cov = r.cov[:0]
-}
-
-func (r *recorder) bounds() image.Rectangle { return image.Rect(0, 0, r.w, r.h) }
-
-func (r *recorder) blend(x0, y0, w, h int, mask []uint8, stride int, c Color) {
-	if c.A == 0 {
-		return
-	}
-	s0, c0 := len(r.segs), len(r.cov)
-	minX, maxX, minY, maxY := w, -1, h, -1
-	for y := 0; y < h; y++ {
-		row := mask[y*stride : y*stride+w]
-		for x := 0; x < w; {
-			// Uncovered pixels, eight at a time.
-			for x+8 <= w && binary.LittleEndian.Uint64(row[x:]) == 0 {
-				x += 8
-			}
-			for x < w && row[x] == 0 {
-				x++
-			}
-			if x >= w {
-				break
-			}
-			e := x + 1
-			for e < w && row[e] != 0 {
-				e++
-			}
-			r.stretch(row[x:e], x0+x, y0+y, c.A == 255, c0)
-			minX, maxX = min(minX, x), max(maxX, e-1)
-			minY, maxY = min(minY, y), y
-			x = e
-		}
-	}
-	if len(r.segs) == s0 {
-		return
-	}
-	r.ops = append(r.ops, op{x: int32(x0 + minX), y: int32(y0 + minY), w: int32(maxX - minX + 1), h: int32(maxY - minY + 1),
-		s0: int32(s0), s1: int32(len(r.segs)), c0: int32(c0), c1: int32(len(r.cov)), col: c})
-}
-
-// stretch keeps the covered pixels m from (x, y): full stretches of an
-// opaque colour as such, the others with their coverages (at counted from
-// c0, the op's first coverage).
-func (r *recorder) stretch(m []uint8, x, y int, opaque bool, c0 int) {
-	base := int32(len(r.cov) - c0)
-	for i := 0; i < len(m); {
-		if opaque && m[i] == 255 {
-			e := i + 1
-			for e < len(m) && m[e] == 255 {
-				e++
-			}
-			if e-i >= minFull {
-				r.segs = append(r.segs, seg{x: int16(x + i), y: int16(y), n: int16(e - i), at: -1})
-				i = e
-				continue
-			}
-		}
-		// Partial coverage up to the next full stretch.
-		e := i + 1
-		for e < len(m) && !(opaque && m[e] == 255 && fullFrom(m[e:])) {
-			e++
-		}
-		r.segs = append(r.segs, seg{x: int16(x + i), y: int16(y), n: int16(e - i), at: base})
-		r.cov = append(r.cov, m[i:e]...)
-		base += int32(e - i)
-		i = e
-	}
-}
-
-// fullFrom reports whether m begins with minFull full coverages.
-func fullFrom(m []uint8) bool {
-	if len(m) < minFull {
-		return false
-	}
-	for _, v := range m[:minFull] {
-		if v != 255 {
-			return false
-		}
-	}
-	return true
-}
-
-func (r *recorder) layer(lr *layerRaster) {
-	r.ops = append(r.ops, op{lr: lr, w: int32(r.w), h: int32(r.h)})
-}
-
-func (r *recorder) regions(rr *regionRaster, fill []Color) {
-	r.ops = append(r.ops, op{rr: rr, fill: fill, w: int32(r.w), h: int32(r.h)})
-}
-
-// finish gives the ops recorded in the arenas their stretches and
-// coverages: they are then as the item cache keeps them.
-func (r *recorder) finish() {
-	for i := range r.ops {
-		o := &r.ops[i]
-		if o.segs == nil && o.s1 > o.s0 {
-			o.segs, o.cov = r.segs[o.s0:o.s1], r.cov[o.c0:o.c1]
-		}
-	}
-}
-
-// play draws rows y0 to y1 of what was recorded (and finished) on c.
-func (r *recorder) play(c *canvas, y0, y1 int) {
-	for i := range r.ops {
-		o := &r.ops[i]
-		if max(int(o.y), y0) >= min(int(o.y+o.h), y1) {
-			continue
-		}
-		switch {
-		case o.lr != nil:
-			c.layer(o.lr, y0, y1)
-		case o.rr != nil:
-			c.regions(o.rr, o.fill, y0, y1)
-		default:
-			c.blendSegs(o.segs, o.cov, o.col, y0, y1)
-		}
-	}
-}
-
-// blendSegs paints col over the stretches of a mask in rows y0 to y1.
-func (c *canvas) blendSegs(segs []seg, cov []uint8, col Color, y0, y1 int) {
-	if int(segs[0].y) < y0 {
-		k, _ := slices.BinarySearchFunc(segs, y0, func(s seg, y int) int { return int(s.y) - y })
-		segs = segs[k:]
-	}
-	q := c.q
-	t := q.blendTable(col)
-	full := q.lut[key15(col.R, col.G, col.B)]
-	lastD, row := -1, (*[256]uint8)(nil)
-	for _, s := range segs {
-		if int(s.y) >= y1 {
-			break
-		}
-		d := c.row(int(s.x), int(s.y), int(s.n))
-		if s.at < 0 {
-			fillIndex(d, full)
-			continue
-		}
-		m := cov[s.at : int(s.at)+len(d)]
-		for k, v := range d {
-			if int(v) != lastD {
-				lastD, row = int(v), t.row(q, col, v)
-			}
-			d[k] = row[m[k]]
-		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"image/png"
 	"sync"
 	"testing"
+
+	"pbemd/picture/flatpng"
 )
 
 // The shapes and layer of a small board: shapes that share edges, a hole,
@@ -37,82 +39,9 @@ func boardOn(set *Regions, layer *Layer, fill []Color) *Picture {
 	return p
 }
 
-// drawDirect draws p on a canvas item by item, without the base cache,
-// all rows at once.
-func drawDirect(p *Picture) []uint8 {
-	var c canvas
-	c.reset(p.Width, p.Height, quantizerFor(p.Palette), p.Background)
-	var rec recorder
-	rec.reset(p.Width, p.Height)
-	r := &raster{dst: &rec}
-	r.items(p.Items)
-	rec.finish()
-	rec.play(&c, 0, p.Height)
-	return c.pix
-}
-
-// drawCached draws p as WritePNG does, from the base cache, in bands of 7
-// rows (so that shapes, edges and masks cross bands), and returns the
-// PNG's pixels as a canvas holds them.
-func drawCached(t *testing.T, p *Picture) []uint8 {
-	t.Helper()
-	e := &pngEncoder{bandRows: 7}
-	img, err := png.Decode(bytes.NewReader(e.encode(nil, p, quantizerFor(p.Palette))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pi, ok := img.(*image.Paletted)
-	if !ok {
-		t.Fatalf("PNG decodes to %T, want a paletted image", img)
-	}
-	var out []uint8
-	for y := 0; y < p.Height; y++ {
-		out = append(out, 0)
-		out = append(out, pi.Pix[y*pi.Stride:y*pi.Stride+p.Width]...)
-	}
-	return out
-}
-
-// A board drawn from the base cache — its template, the patches of shapes
-// whose colour changed, the edges between them — is the board drawn item
-// by item, index for index, whatever the fills: the first, changed ones,
-// translucent and missing ones, more colours than a shape keeps patches
-// for, and again once the patches are kept.
-func TestBaseCacheMatchesDirectDrawing(t *testing.T) {
-	set := NewRegions("cells", testRegions.shapes, nil)
-	layer := NewLayer("borders", testLayer.items...)
-	fills := [][]Color{
-		{Colors[0], Colors[1], Colors[2], Colors[3], Colors[4]},
-		{Colors[0], Colors[5], Colors[2], Colors[3], Colors[4]},
-		{Colors[6], Colors[5], Colors[2].Alpha(128), {}, Colors[4]},
-		{Colors[0], Colors[1]}, // the others unpainted
-		{Colors[1], Colors[1], Colors[1], Colors[1], Colors[1], Colors[1]},
-	}
-	for k := 0; k < 2*maxPatches; k++ { // more colours than patches kept
-		fills = append(fills, []Color{Colors[0].Mix(Black, float64(k)/30), Colors[1], Colors[2], Colors[3], Colors[4]})
-	}
-	for round := 0; round < 2; round++ {
-		for i, f := range fills {
-			p := boardOn(set, layer, f)
-			want, got := drawDirect(p), drawCached(t, p)
-			if !bytes.Equal(got, want) {
-				diff := 0
-				for k := range got {
-					if got[k] != want[k] {
-						diff++
-					}
-				}
-				t.Errorf("round %d, fill %d: %d of %d pixels differ from direct drawing", round, i, diff, len(got))
-			}
-		}
-	}
-	if len(layer.bases) != 1 {
-		t.Errorf("%d bases kept for one board, want 1", len(layer.bases))
-	}
-}
-
-// Pictures encoded at once (sharing the caches of one board) come out as
-// they do one at a time. Run with -race.
+// Pictures encoded at once (sharing one board's Regions and Layer, their
+// rasters and the palette's colour table) come out as they do one at a
+// time. Run with -race.
 func TestPNGConcurrent(t *testing.T) {
 	set := NewRegions("cells", testRegions.shapes, nil)
 	layer := NewLayer("borders", testLayer.items...)
@@ -153,39 +82,43 @@ func TestPNGConcurrent(t *testing.T) {
 	}
 }
 
-// Shapes drawn from the item cache's masks (the second time a picture is
-// encoded, and in another picture that has the same shapes) paint what
-// rasterising them paints, index for index: paths with holes and lines,
-// dashed rings, straight, curved, dashed and hollow-headed arrows, and a
-// haloed text.
-func TestItemCacheMatchesDirectDrawing(t *testing.T) {
-	set := NewRegions("cells", testRegions.shapes, nil)
-	layer := NewLayer("borders", testLayer.items...)
-	shapes := []Item{
-		&Path{Rings: [][]Point{{{10, 10}, {60, 12}, {40, 70}}, {{30, 30}, {40, 30}, {35, 40}}}, Lines: [][]Point{{{5, 100}, {90, 110}, {150, 20}}}, Style: Style{Fill: Colors[3], Stroke: Black, StrokeWidth: 2}},
-		&Circle{C: Pt(120, 70), R: 14, Style: Style{Fill: White.Alpha(160), Stroke: Colors[5], StrokeWidth: 1.8, Dash: []float64{4, 2}}},
-		&Arrow{From: Pt(20, 20), To: Pt(180, 110), Head: 11, Style: Style{Stroke: Colors[4], StrokeWidth: 3}},
-		&Arrow{From: Pt(190, 10), To: Pt(15, 90), Via: Pt(100, 120), Curve: true, Head: 9, HeadFill: White, Style: Style{Stroke: Colors[7], StrokeWidth: 2, Dash: []float64{6, 4}}},
-		&Text{At: Pt(100, 64), S: "Kept", Size: 13, Bold: true, Anchor: Middle, Color: Black, Halo: White.Alpha(200)},
-	}
-	var pics []*Picture
-	for k := range 3 {
-		p := boardOn(set, layer, []Color{Colors[k], Colors[1], Colors[2], Colors[3], Colors[4]})
-		p.Add(shapes[k:]...)
-		pics = append(pics, p)
-	}
-	for round := 0; round < 2; round++ {
-		for i, p := range pics {
-			if want, got := drawDirect(p), drawCached(t, p); !bytes.Equal(got, want) {
-				t.Errorf("round %d, picture %d: differs from direct drawing", round, i)
+// WritePNG writes the picture as an image.Paletted (8 bits a pixel), the
+// palette's colours first, through flatpng: a board, and a scene that is
+// not one.
+func TestPNGIsPaletted(t *testing.T) {
+	for name, p := range map[string]*Picture{
+		"board": boardOn(testRegions, testLayer, []Color{Colors[0], Colors[1], Colors[2], Colors[3], Colors[4]}),
+		"scene": scene(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var got bytes.Buffer
+			if err := p.WritePNG(&got); err != nil {
+				t.Fatal(err)
 			}
-		}
-	}
-	key, _ := itemKey(nil, shapes[2], 200, 125)
-	itemMasks.RLock()
-	_, kept := itemMasks.m[string(key)]
-	itemMasks.RUnlock()
-	if !kept {
-		t.Error("an arrow drawn in three pictures was not kept")
+			img, err := png.Decode(bytes.NewReader(got.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pi, ok := img.(*image.Paletted)
+			if !ok {
+				t.Fatalf("PNG decodes to %T, want a paletted image", img)
+			}
+			pal := p.Palette
+			if len(pal) == 0 {
+				pal = sceneColors(p)
+			}
+			for i, c := range pal {
+				if r, g, b, _ := pi.Palette[i].RGBA(); (Color{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 255}) != c {
+					t.Errorf("palette entry %d is %v, want %v", i, pi.Palette[i], c)
+				}
+			}
+			var want bytes.Buffer
+			if err := flatpng.Encode(&want, pi); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("WritePNG wrote %d bytes, flatpng %d for the same pixels", got.Len(), want.Len())
+			}
+		})
 	}
 }

@@ -6,8 +6,8 @@
 // It is a leaf package an engine may import: it knows no game, does no I/O
 // but writing to the io.Writer it is given, reads no clock and keeps no
 // state but caches of things that never change (parsed fonts, glyph masks,
-// colour tables, and the rasters of Regions and Layers and a board's base,
-// which live in those values themselves) and buffers it reuses.
+// colour tables, and the rasters of Regions and Layers, which live in
+// those values themselves) and buffers it reuses.
 //
 // # The scene
 //
@@ -25,13 +25,13 @@
 //     legible on any background;
 //   - Group: items under an id (an SVG <g>);
 //   - Layer: a group that never changes once made (a board's borders and
-//     names): the PNG encoder rasterises it once per picture size and reuses
-//     the raster, so keep one *Layer (e.g. in a sync.OnceValue) and put it in
+//     names): WritePNG rasterises it once per picture size and reuses the
+//     raster, so keep one *Layer (e.g. in a sync.OnceValue) and put it in
 //     every picture;
 //   - RegionFill: a fixed partition of the picture into shapes (provinces,
 //     areas, hexes: a Regions value, made once and kept) with one fill
-//     colour per shape for this picture; the PNG encoder rasterises the
-//     partition once and colours it per picture in one pass.
+//     colour per shape for this picture; WritePNG rasterises the partition
+//     once and colours it per picture in one pass.
 //
 // A Style says how a shape is painted: Fill and Stroke colours (a zero
 // Color paints nothing), StrokeWidth, and Dash (lengths of dashes and gaps).
@@ -50,50 +50,19 @@
 // 40) are kept exactly, and antialiasing and translucent colours, blended
 // with the palette colour under them, map to the nearest of them or of a
 // 6×6×6 colour cube. Set Palette to the engine's fixed colour list so the
-// colour table is built once. (Render draws the same scene as RGBA.)
+// colour table is built once. The indices are an image.Paletted, which
+// package flatpng writes: a PNG encoder for flat colour, kept beside
+// image/png because the deadline burst's pictures do not fit its time
+// budget without it (its package doc says why). (Render draws the same
+// scene as RGBA.) Pictures are at most MaxSide pixels a side.
 //
-// WritePNG is made for the deadline burst (thousands of pictures at once):
-//   - a picture that begins with a RegionFill and then a Layer (a board: its
-//     provinces, then its borders and names) starts from a base kept in the
-//     Layer: the two composited once (the template, made with the first
-//     picture's fill), kept compressed (below); per picture only the
-//     chunks of 64 bytes of a row that may differ from the template — those
-//     of the shapes whose colour differs, and those the items cover — are
-//     drawn, on a canvas of the whole picture of which nothing else is
-//     touched: the changed shapes' runs are copied from patches kept per
-//     shape and colour, their edges from patches kept per pair of shapes and
-//     colours (base.go);
-//   - the other items are recorded first as coverage masks, each kept as its
-//     covered stretches, the masks of Paths, Circles, Arrows and Texts kept
-//     by value, so that a unit, centre, move or legend line drawn before
-//     costs a look-up (itemcache.go); a mask is painted through a table per
-//     colour of what it gives over each palette index at each coverage;
-//   - a board's template is kept compressed, as one bit string in one
-//     Huffman code made for the board, each chunk after the template's
-//     byte before it and each the other way too: a stretch of chunks that
-//     are the template's is one copy of bits (its Adler-32 share from
-//     prefix sums), and only the chunks that differ, about a fifth of a
-//     Diplomacy board's, are compressed, their runs found with bit masks
-//     and their Adler-32 summed in the same pass (zbase.go);
-//   - a picture that is not a board is drawn and compressed band by band
-//     (about 64 KB of rows), each band while it is still in the
-//     processor's cache, by a zlib compressor made for flat colour: it
-//     finds runs of a repeated index (no other matches: on boards they
-//     compress as well as the row above does, and cost far less), codes
-//     them with dynamic Huffman codes, and sums the Adler-32 of a run in
-//     closed form;
-//   - its buffers are pooled, so pictures drawn at once share nothing
-//     mutable but the locked caches.
-//
-// BenchmarkPictureBurst (adjudicator/diplomacy) measures it: a standard
-// Diplomacy board (1200×1171, a different game each time, drawn from
-// state and results and encoded, 126 KB). On this project's shared 2-core
-// machine, under loads of 4 to 6, medians of five took 1.03 and 1.07 ms
-// of CPU, against 2.18 and 2.05 in alternating runs of the encoder before
-// its template was one bit string, its masks stretches and its blends
-// tables (cachegrind: about 11 million instructions a picture against
-// 22.8); the same picture again and again (BenchmarkPicturePNG) took 1.6
-// and 1.1 ms against 3.0 and 2.9. Pictures are at most MaxSide pixels a side.
+// A board is drawn again for every picture, but what never changes in it
+// is rasterised once: a Regions value keeps its partition and a Layer its
+// raster, per picture size, so a picture costs filling the partition's runs
+// and compositing the layer's pixels, then rasterising the items that
+// change (units, orders, legend). The package keeps nothing else between
+// pictures but parsed fonts and glyph masks, the colour tables of the last
+// palettes used, and buffers it reuses.
 
 // # For engines
 //
@@ -262,7 +231,6 @@ type Layer struct {
 
 	mu     sync.Mutex
 	raster []*layerRaster
-	bases  []*base
 }
 
 // NewLayer returns a Layer of items.

@@ -25,7 +25,7 @@ func (p *Picture) renderInto(img *image.RGBA) {
 	r.items(p.Items)
 }
 
-// target is what a raster draws on: an RGBA image (Render, and the caches
+// target is what a raster draws on: an RGBA image (Render, and the rasters
 // of Layers) or a canvas of palette indices (WritePNG).
 type target interface {
 	bounds() image.Rectangle
@@ -48,20 +48,10 @@ type raster struct {
 	pts   []Point
 	boxes []image.Rectangle
 	mask  []uint8 // coverage of one fill, reused
-	// cache, when set (and dst is a recorder), takes the masks of Paths,
-	// Circles, Arrows and Texts from the item cache (itemcache.go); key is
-	// its reused key.
-	cache bool
-	key   []byte
 }
 
 func (r *raster) items(items []Item) {
 	for _, it := range items {
-		if r.cache {
-			if rec, ok := r.dst.(*recorder); ok && r.cachedItem(rec, it) {
-				continue
-			}
-		}
 		switch v := it.(type) {
 		case *Path:
 			r.path(v)

@@ -67,8 +67,9 @@ func AdjudicateJSON(r io.Reader, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(out.appendJSON(nil))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 // adjudicate is AdjudicateJSON on its decoded input.

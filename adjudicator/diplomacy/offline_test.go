@@ -4,9 +4,53 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
+
+var updateOffline = flag.Bool("update-offline", false, "rewrite the expected outcomes testdata/offline/*.out")
+
+// TestAdjudicateJSONGolden: `pbemd adjudicate` on each input
+// testdata/offline/NAME.json writes NAME.out, byte for byte (indented
+// JSON: scripts and diffs of saved outcomes depend on its bytes). The
+// inputs cover an opening, a movement with a standoff and a dislodged
+// unit, a retreat with an unreadable order that needs escaping, and a
+// solo victory.
+func TestAdjudicateJSONGolden(t *testing.T) {
+	ins, err := filepath.Glob("testdata/offline/*.json")
+	if err != nil || len(ins) == 0 {
+		t.Fatalf("no inputs in testdata/offline (%v)", err)
+	}
+	for _, in := range ins {
+		name := strings.TrimSuffix(in, ".json")
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			raw, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := AdjudicateJSON(bytes.NewReader(raw), &got); err != nil {
+				t.Fatal(err)
+			}
+			if *updateOffline {
+				if err := os.WriteFile(name+".out", got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(name + ".out")
+			if err != nil {
+				t.Fatalf("%v (go test -update-offline writes it)", err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("adjudicate wrote\n%s\nwant %s.out\n%s", got.Bytes(), name, want)
+			}
+		})
+	}
+}
 
 func TestAdjudicateJSON(t *testing.T) {
 	tests := []struct {

@@ -1,4 +1,4 @@
-package picture
+package flatpng
 
 import (
 	"encoding/binary"
@@ -6,14 +6,10 @@ import (
 	"slices"
 )
 
-// This file is a zlib (RFC 1950) / deflate (RFC 1951) compressor made for
-// the scanlines of a flat-colour raster, and nothing else: it finds runs
-// of a repeated byte (matches at distance 1) and no other matches. On the
-// board pictures runs alone compress as well as runs plus the row above
-// (whose distance codes cost about what the few literals they would save
-// do), and they make the work small: no hash table, a run's Adler-32 share
-// in closed form. Literals and runs are coded with dynamic Huffman codes,
-// a block per blockTokens of them.
+// This file is the zlib (RFC 1950) / deflate (RFC 1951) compressor the
+// package doc describes: runs of a repeated byte (matches at distance 1)
+// and literals, coded with dynamic Huffman codes, a block per blockTokens
+// of them.
 
 const (
 	minMatch    = 3
@@ -31,7 +27,6 @@ const (
 type deflater struct {
 	bw   bitWriter
 	prev int // the last byte written, or -1
-	kept int // in a base's stream: the first chunk not yet written
 	sum  uint32
 	// The block being gathered: its seqs, their literals in order, and
 	// the literals written since the last seq (pending, in lits too).
@@ -588,34 +583,22 @@ func (w *bitWriter) flush() {
 
 const adlerMod = 65521
 
-// adlerUpdate updates the Adler-32 checksum sum (RFC 1950; 1 for no data yet)
-// with p, eight bytes a step: for bytes x0…x7, a grows by their sum and b
-// by 8a + 8x0 + 7x1 + … + 1x7, both weighted sums taken by multiplying
-// the bytes, spread into 16-bit lanes, by the weights.
+// adlerUpdate updates the Adler-32 checksum sum (RFC 1950; 1 for no data
+// yet) with p.
 func adlerUpdate(sum uint32, p []byte) uint32 {
-	const mod = adlerMod
-	// nmax bytes at most between reductions, so that b stays in 32 bits.
-	const nmax = 5552 / 8 * 8
-	const lanes = 0x00FF00FF00FF00FF
-	a, b := uint64(sum&0xFFFF), uint64(sum>>16)
+	// At most nmax bytes between reductions keep b in 32 bits (RFC 1950's
+	// sample code).
+	const nmax = 5552
+	a, b := sum&0xFFFF, sum>>16
 	for len(p) > 0 {
 		q := p[:min(len(p), nmax)]
 		p = p[len(q):]
-		for len(q) >= 8 {
-			v := binary.LittleEndian.Uint64(q)
-			e := v & lanes        // x0, x2, x4, x6
-			o := (v >> 8) & lanes // x1, x3, x5, x7
-			w := (e*0x0008000600040002)>>48 + (o*0x0007000500030001)>>48
-			b += 8*a + w
-			a += ((e + o) * 0x0001000100010001) >> 48
-			q = q[8:]
-		}
 		for _, c := range q {
-			a += uint64(c)
+			a += uint32(c)
 			b += a
 		}
-		a %= mod
-		b %= mod
+		a %= adlerMod
+		b %= adlerMod
 	}
-	return uint32(b<<16 | a)
+	return b<<16 | a
 }

@@ -1,4 +1,4 @@
-package picture
+package flatpng
 
 import (
 	"bytes"
@@ -136,8 +136,8 @@ func TestHuffmanLengths(t *testing.T) {
 	}
 }
 
-// The eight-bytes-a-step Adler-32 agrees with hash/adler32, at every
-// length and in pieces, on bytes that make its sums largest.
+// adlerUpdate agrees with hash/adler32, at every length and in pieces, on
+// bytes that make its sums largest.
 func TestAdler32(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	data := make([]byte, 40000)
@@ -158,8 +158,8 @@ func TestAdler32(t *testing.T) {
 	}
 }
 
-// A stream written in pieces (as WritePNG writes a picture's bands)
-// decodes to the whole, and the same pieces give the same stream.
+// A stream written in pieces (as Encode writes an image's rows) decodes
+// to the whole, and the same pieces give the same stream.
 func TestZlibInPieces(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	const w, h = 301, 90
@@ -194,118 +194,4 @@ func TestZlibInPieces(t *testing.T) {
 			t.Fatalf("in pieces of %d rows: two streams differ", rows)
 		}
 	}
-}
-
-// encodeByTokens is the board code's encoder written plainly, token by
-// token as tokens finds them: what zcode.encode must write.
-func encodeByTokens(c *zcode, w *bitWriter, p []byte, prev int) {
-	tokens(p, prev, func(v byte) {
-		k := c.lit[v]
-		w.write(uint64(k&0xFFFF), uint(k>>24))
-	}, func(l int) { w.write(uint64(c.run[l]), uint(c.runBits[l])) })
-}
-
-// The board code's encoder, which finds runs with bit masks, writes the
-// bits that coding token by token writes, and sums the chunk's share of
-// an Adler-32: for chunks of every length to
-// 64, flat, striped, random and in runs of every length, after a byte
-// that continues them or not.
-func TestZcodeEncodeMatchesTokens(t *testing.T) {
-	var z zcode
-	for s := range z.litL {
-		z.litL[s] = 9
-	}
-	for s := 0; s < 30; s++ { // any code will do: 30 symbols of 8 bits, the others 9
-		z.litL[s] = 8
-	}
-	z.distL[0], z.distL[1] = 1, 1
-	z.build()
-	r := rand.New(rand.NewPCG(3, 4))
-	for trial := 0; trial < 4000; trial++ {
-		n := 1 + r.IntN(64)
-		p := make([]byte, n)
-		switch trial % 4 {
-		case 0: // runs of random lengths of a few values
-			for i := 0; i < n; {
-				v, l := byte(r.IntN(3)), 1+r.IntN(9)
-				for ; l > 0 && i < n; l, i = l-1, i+1 {
-					p[i] = v
-				}
-			}
-		case 1:
-			for i := range p {
-				p[i] = byte(r.IntN(256))
-			}
-		case 2:
-			for i := range p {
-				p[i] = byte(i / (1 + trial%5) % 2 * 255)
-			}
-		case 3:
-			for i := range p {
-				p[i] = 7
-			}
-		}
-		prev := -1
-		if k := r.IntN(3); k == 1 {
-			prev = int(p[0])
-		} else if k == 2 {
-			prev = r.IntN(256)
-		}
-		var a, b bitWriter
-		// Both start at a random bit, as chunks do in a stream.
-		lead := uint(r.IntN(31))
-		a.write(0, lead)
-		b.write(0, lead)
-		s1, s2 := z.encode(&a, p, prev)
-		if w1, w2 := adlerShare(p); s1%adlerMod != w1 || s2%adlerMod != w2 {
-			t.Fatalf("chunk %v: encode's Adler-32 share %d, %d, want %d, %d", p, s1, s2, w1, w2)
-		}
-		encodeByTokens(&z, &b, p, prev)
-		a.flush()
-		b.flush()
-		if !bytes.Equal(a.out, b.out) {
-			t.Fatalf("chunk %v after %d: encode wrote %x, tokens %x", p, prev, a.out, b.out)
-		}
-	}
-}
-
-// copyBits copies any stretch of bits, from any bit, after any number of
-// bits already written, as writing them one by one does.
-func TestCopyBits(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	src := make([]byte, 64)
-	for i := range src {
-		src[i] = byte(r.IntN(256))
-	}
-	src = append(src, make([]byte, 8)...)
-	for trial := 0; trial < 3000; trial++ {
-		lead, from := uint(r.IntN(32)), r.IntN(200)
-		n := r.IntN(8*64 - from + 1)
-		var a, b bitWriter
-		a.write(uint64(r.IntN(1<<20)), 20)
-		b = bitWriter{out: append([]byte(nil), a.out...), acc: a.acc, nbits: a.nbits}
-		a.write(0, lead)
-		b.write(0, lead)
-		a.copyBits(src, from, n)
-		for k := from; k < from+n; k++ {
-			b.write(uint64(src[k>>3]>>(k&7)&1), 1)
-		}
-		a.flush()
-		b.flush()
-		if !bytes.Equal(a.out, b.out) {
-			t.Fatalf("%d bits from bit %d after %d: copyBits wrote %x, bit by bit %x", n, from, 20+lead, a.out, b.out)
-		}
-	}
-}
-
-// adlerShare is p's share of an Adler-32: the sum of its bytes and
-// Σ (n-i)·p[i], mod 65521.
-func adlerShare(p []byte) (s1, s2 uint32) {
-	// Summed from a = 0, b = 0: after p, a = Σ p[i] and b = Σ (n-i)·p[i].
-	var a, b uint64
-	for _, v := range p {
-		a += uint64(v)
-		b += a
-	}
-	return uint32(a % adlerMod), uint32(b % adlerMod)
 }

@@ -13,6 +13,5 @@ require (
 	golang.org/x/crypto v0.59.0
 	golang.org/x/image v0.48.0
 	golang.org/x/sys v0.50.0
+	golang.org/x/text v0.44.0
 )
-
-require golang.org/x/text v0.44.0 // indirect

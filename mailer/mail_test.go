@@ -68,12 +68,16 @@ func TestDecodeCharset(t *testing.T) {
 		{"iso-8859-1", []byte("caf\xe9 \x92"), "café ’"}, // read as Windows-1252
 		{"latin1", []byte("\xe0"), "à"},
 		{"windows-1252", []byte("\x80\x93x\x94\x9f"), "€“x”Ÿ"},
-		{"cp1252", []byte("\x81"), "\u0081"}, // undefined byte: the C1 control
+		{"cp1252", []byte("\x81"), "\ufffd"}, // undefined byte: x/text decodes it as U+FFFD
 		{"iso-8859-15", []byte("\xa4\xbd"), "€œ"},
 		{"utf-8", []byte("d'\xe9t\xe9 \xe2\x80\x94"), "d'été —"}, // invalid bytes as 1252
 		{"x-unknown", []byte("caf\xc3\xa9"), "café"},             // valid UTF-8 kept
 		{"x-unknown", []byte("caf\xe9"), "café"},                 // else 1252
 		{`"ISO-8859-1"`, []byte("\xe9"), "é"},
+		{"iso_8859-2", []byte("\xbf\xf3\xb3w"), "żółw"},                 // a WHATWG label
+		{"ibm850", []byte("\x82t\x82"), "été"},                          // an IANA name WHATWG lacks
+		{"iso-2022-kr", []byte("caf\xc3\xa9"), "café"},                  // never decoded (WHATWG): unknown
+		{"x-mac-weird", []byte("\x1b$B=U$N\x1b(B"), "\x1b$B=U$N\x1b(B"}, // unknown, valid UTF-8: kept
 	}
 	for _, c := range cases {
 		t.Run(c.charset, func(t *testing.T) {

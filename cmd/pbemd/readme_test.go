@@ -55,10 +55,11 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 	engines := []string{"adjudicator/diplomacy", "adjudicator/empire", "adjudicator/supplychain", "adjudicator/supremacy"}
 	may := map[string][]string{
 		"cmd/pbemd":   append([]string{"server", "demo", "adjudicator"}, engines...),
-		"server":      {"daemon", "mailer", "mailserver", "store"},
-		"daemon":      {"store", "orders", "adjudicator", "mailer"},
+		"server":      {"daemon", "mailer", "mailserver", "store", "internal/logredact"},
+		"daemon":      {"store", "orders", "adjudicator", "mailer", "internal/logredact"},
 		"adjudicator": {"orders", "picture"},
-		"orders":      {}, "mailer": {}, "mailserver": {}, "store": {}, "picture": {},
+		"mailer":      {"internal/logredact"},
+		"orders":      {}, "mailserver": {}, "store": {}, "picture": {},
 		"demo":                append([]string{"server", "mailer", "mailserver", "store", "orders", "adjudicator"}, engines...),
 		"daemon/daemontest":   {"daemon", "store", "store/storetest", "adjudicator"},
 		"store/storetest":     {"store", "mailer"},
@@ -66,6 +67,7 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 		"internal/mapgeo":     {"adjudicator/diplomacy", "picture"},
 		"internal/skipnote":   {},
 		"internal/proccpu":    {},
+		"internal/logredact":  {},
 	}
 	for _, e := range engines {
 		may[e] = []string{"adjudicator", "orders", "picture"}

@@ -10,6 +10,7 @@ import (
 	"mime"
 	"mime/quotedprintable"
 	"net/mail"
+	nettextproto "net/textproto"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -323,17 +324,34 @@ type mimeWriter struct {
 // part writes the header gathered so far with fields added, and the blank
 // line that ends it.
 func (w *mimeWriter) part(fields ...HeaderField) {
-	var h textproto.Header
-	all := append(w.header, fields...)
-	// textproto.WriteHeader writes the last field added first
-	for i := len(all) - 1; i >= 0; i-- {
-		h.Add(all[i].Key, all[i].Value)
+	for _, f := range append(w.header, fields...) {
+		w.field(f.Key, f.Value)
 	}
 	w.header = w.header[:0]
+	w.buf.WriteString("\r\n")
+}
+
+// field writes the header field k: v. One longer than a line is folded by
+// go-message's textproto; a shorter one, the most of them, it would write
+// as it is.
+func (w *mimeWriter) field(k, v string) {
+	k = nettextproto.CanonicalMIMEHeaderKey(k)
+	if len(k)+len(": ")+len(v) <= foldAt {
+		w.buf.WriteString(k + ": ")
+		w.buf.WriteString(v)
+		w.buf.WriteString("\r\n")
+		return
+	}
+	var h textproto.Header
+	h.Add(k, v)
 	if err := textproto.WriteHeader(&w.buf, h); err != nil && w.err == nil {
 		w.err = err
 	}
+	w.buf.Truncate(w.buf.Len() - len("\r\n")) // the end of the header
 }
+
+// foldAt is the length of the header lines go-message's textproto folds.
+const foldAt = 76
 
 // body writes the body of m: the text | alternative(text, html), inside
 // mixed(…, attachments…) when there are attachments. It returns where
@@ -356,7 +374,7 @@ func (w *mimeWriter) body(m *Outgoing) []Hole {
 			// the part's header is written: its body goes here
 			holes = append(holes, Hole{Off: w.buf.Len(), Data: a.Encoded})
 		} else {
-			w.buf.Write(Base64Lines(a.Data))
+			w.buf.Write(appendBase64Lines(w.buf.AvailableBuffer(), a.Data))
 		}
 	}
 	w.buf.WriteString("\r\n--" + boundary + "--\r\n")
@@ -463,15 +481,18 @@ func newBoundary() string {
 // that follows the part begins with one). It is the one base64 writer of
 // Compose and of the callers that encode a part ahead (Attachment.Encoded).
 func Base64Lines(data []byte) []byte {
-	const perLine = 57 // bytes of data in a line of 76 characters
 	n := base64.StdEncoding.EncodedLen(len(data))
-	out := make([]byte, 0, n+n/76*2)
+	return appendBase64Lines(make([]byte, 0, n+n/76*2), data)
+}
+
+func appendBase64Lines(b, data []byte) []byte {
+	const perLine = 57 // bytes of data in a line of 76 characters
 	for len(data) > perLine {
-		out = base64.StdEncoding.AppendEncode(out, data[:perLine])
-		out = append(out, '\r', '\n')
+		b = base64.StdEncoding.AppendEncode(b, data[:perLine])
+		b = append(b, '\r', '\n')
 		data = data[perLine:]
 	}
-	return base64.StdEncoding.AppendEncode(out, data)
+	return base64.StdEncoding.AppendEncode(b, data)
 }
 
 // maxFieldName is the longest name of an extra header field: the name and

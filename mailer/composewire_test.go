@@ -285,9 +285,9 @@ func checkParts(t *testing.T, i int, o *Outgoing, raw []byte) {
 		}
 	}
 	walk(e)
-	want := []string{wantCRLF(o.Text)}
+	want := []string{crlf(o.Text)}
 	if o.HTML != "" {
-		want = append(want, wantCRLF(o.HTML))
+		want = append(want, crlf(o.HTML))
 	}
 	if strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Errorf("mail %d: text parts %q, want %q", i, texts, want)
@@ -357,15 +357,4 @@ func TestBase64Lines(t *testing.T) {
 			t.Fatalf("%d bytes: %q, want %q", n, got, strings.Join(want, "\r\n"))
 		}
 	}
-}
-
-// wantCRLF is a text as it reads back: every line end CRLF, one at the
-// end.
-func wantCRLF(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	if !strings.HasSuffix(s, "\n") {
-		s += "\n"
-	}
-	return strings.ReplaceAll(s, "\n", "\r\n")
 }

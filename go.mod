@@ -12,9 +12,9 @@ require (
 	go.etcd.io/bbolt v1.4.3
 	golang.org/x/crypto v0.59.0
 	golang.org/x/image v0.48.0
+	golang.org/x/net v0.63.0
 	golang.org/x/sys v0.50.0
+	golang.org/x/text v0.44.0
 )
-
-require golang.org/x/text v0.44.0
 
 require golang.org/x/oauth2 v0.38.0

@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"pbemd/adjudicator"
-	"pbemd/mailer"
+	"pbemd/internal/logredact"
 	"pbemd/store"
 )
 
@@ -111,7 +111,7 @@ func New(db *store.DB, opt Options) (*Daemon, error) {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	} else {
 		// Tokens, passwords and the GM password never reach the log.
-		opt.Logger = slog.New(mailer.NewRedactingHandler(opt.Logger.Handler(), opt.GMPassword))
+		opt.Logger = slog.New(logredact.NewHandler(opt.Logger.Handler(), opt.GMPassword))
 	}
 	if opt.Kick == nil {
 		opt.Kick = func() {}

@@ -1,16 +1,22 @@
 package mailer
 
 import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"mime"
+	"mime/quotedprintable"
 	"net/mail"
-	"net/textproto"
+	nettextproto "net/textproto"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	gomail "github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 )
 
 // Auto is the Auto-Submitted value of an outgoing mail (RFC 3834).
@@ -40,13 +46,6 @@ type Attachment struct {
 	// it out of Raw: Composed.Holes says where it goes. A caller that sends
 	// one picture to many readers encodes and stores it once.
 	Encoded []byte
-}
-
-// Base64Lines encodes data as the body of a base64 part: lines of 76
-// characters ended by CRLF, the last one without its CRLF (the boundary
-// that follows the part begins with one).
-func Base64Lines(data []byte) []byte {
-	return appendBase64Lines(make([]byte, 0, base64LinesLen(len(data))), data)
 }
 
 // Hole is where an attachment given Encoded goes in Composed.Raw: its
@@ -164,9 +163,9 @@ func isManaged(key string) bool {
 // 7bit when it is ASCII without NUL and with lines of at most 899 bytes,
 // quoted-printable otherwise; attachments go in base64. Header values are
 // ASCII too, but for a non-ASCII address or extra field value, written as
-// it is (RFC 6532). The mail is written straight into one buffer sized up
-// front (mimewrite.go, TestComposeAllocates), the bytes go-message wrote
-// before (TestComposeSameAsGoMessage).
+// it is (RFC 6532). Header fields are written and folded by go-message's
+// textproto, Subjects encoded by mime.QEncoding, texts by
+// mime/quotedprintable; TestComposeGolden holds the bytes.
 func Compose(m *Outgoing) (*Composed, error) {
 	if m.From.Address == "" {
 		return nil, errors.New("compose: From has no address")
@@ -202,16 +201,15 @@ func Compose(m *Outgoing) (*Composed, error) {
 		msgID, _ = h.MessageID()
 	}
 
-	text := newTextBody(m.Text)
-	var html textBody
-	if m.HTML != "" {
-		html = newTextBody(m.HTML)
+	var w mimeWriter
+	w.buf.Grow(m.sizeHint())
+	w.header = m.appendHeader(w.header, date, msgID, auto)
+	holes := w.body(m)
+	if w.err != nil {
+		return nil, fmt.Errorf("compose: %w", w.err)
 	}
-	b := make([]byte, 0, m.sizeHint(text, html))
-	b = m.appendHeader(b, date, msgID, auto)
-	b, holes := m.appendBody(b, text, html)
 
-	c := &Composed{MessageID: msgID, Raw: b, Holes: holes}
+	c := &Composed{MessageID: msgID, Raw: w.buf.Bytes(), Holes: holes}
 	switch m.EnvelopeFrom {
 	case "":
 		c.EnvelopeFrom = m.From.Address
@@ -227,206 +225,279 @@ func Compose(m *Outgoing) (*Composed, error) {
 // recipients lists the addresses of the lists once each, compared without
 // case, in order.
 func recipients(lists ...[]mail.Address) []string {
-	n := 0
+	var out []string
+	seen := map[string]bool{}
 	for _, l := range lists {
-		n += len(l)
-	}
-	out := make([]string, 0, n)
-	if n > 16 {
-		seen := make(map[string]bool, n)
-		for _, l := range lists {
-			for _, a := range l {
-				if k := strings.ToLower(a.Address); !seen[k] {
-					seen[k] = true
-					out = append(out, a.Address)
-				}
-			}
-		}
-		return out
-	}
-	for _, l := range lists {
-	next:
 		for _, a := range l {
-			for _, r := range out {
-				if sameAddress(a.Address, r) {
-					continue next
-				}
+			if k := strings.ToLower(a.Address); !seen[k] {
+				seen[k] = true
+				out = append(out, a.Address)
 			}
-			out = append(out, a.Address)
 		}
 	}
 	return out
 }
 
-// sameAddress is strings.ToLower(a) == strings.ToLower(b), without
-// allocating for ASCII.
-func sameAddress(a, b string) bool {
-	if !hasNonASCII(a) && !hasNonASCII(b) {
-		return strings.EqualFold(a, b)
-	}
-	// not strings.EqualFold, which folds more than ToLower (ſ is s)
-	la, lb := strings.ToLower(a), strings.ToLower(b)
-	return la == lb
-}
-
 // sizeHint is about the size of the composed mail, so that one buffer
 // holds it.
-func (m *Outgoing) sizeHint(text, html textBody) int {
-	n := 512 + 3*len(m.Subject) + text.size + html.size
-	for _, l := range [...][]mail.Address{{m.From}, m.To, m.Cc, m.ReplyTo} {
-		for _, a := range l {
-			n += 3*len(a.Name) + len(a.Address) + 8
-		}
-	}
-	for _, f := range m.Headers {
-		n += len(f.Key) + len(f.Value) + 8
-	}
-	n += len(m.InReplyTo) + 20
-	for _, r := range m.References {
-		n += len(r) + 4
-	}
-	if html.s != "" {
-		n += 200
-	}
-	if len(m.Attachments) > 0 {
-		n += 160
-	}
+func (m *Outgoing) sizeHint() int {
+	n := 1024 + 3*len(m.Subject) + len(m.Text) + len(m.Text)/8 + len(m.HTML) + len(m.HTML)/8
 	for _, a := range m.Attachments {
 		n += 256 + 3*len(a.Filename)
 		if a.Encoded == nil {
-			n += base64LinesLen(len(a.Data))
+			n += len(a.Data)*4/3 + len(a.Data)/20
 		}
 	}
 	return n
 }
 
-// appendHeader writes the message header down to MIME-Version, in the
-// order go-message wrote it: Date, From, To, Cc, Reply-To, Subject,
-// Message-Id, In-Reply-To, References, Auto-Submitted, the extra fields.
-func (m *Outgoing) appendHeader(b []byte, date time.Time, msgID string, auto Auto) []byte {
-	b = append(b, "Date: "...)
-	b = appendDate(b, date)
-	b = append(b, '\r', '\n')
-	var at int
-	b, at = fieldStart(b, "From")
-	b = appendAddress(b, m.From)
-	b = endField(b, "From", at)
-	for _, f := range [...]struct {
-		key  string
-		list []mail.Address
-	}{{"To", m.To}, {"Cc", m.Cc}, {"Reply-To", m.ReplyTo}} {
-		if len(f.list) > 0 {
-			b, at = fieldStart(b, f.key)
-			b = appendAddresses(b, f.list)
-			b = endField(b, f.key, at)
-		}
+// appendHeader adds the message's header fields down to MIME-Version to
+// fields: Date, From, To, Cc, Reply-To, Subject, Message-Id, In-Reply-To,
+// References, Auto-Submitted, the extra fields.
+func (m *Outgoing) appendHeader(fields []HeaderField, date time.Time, msgID string, auto Auto) []HeaderField {
+	add := func(k, v string) { fields = append(fields, HeaderField{k, v}) }
+	add("Date", date.Format(time.RFC1123Z))
+	add("From", formatAddresses([]mail.Address{m.From}))
+	if len(m.To) > 0 {
+		add("To", formatAddresses(m.To))
 	}
-	b, at = fieldStart(b, "Subject")
-	b = appendHeaderWords(b, cleanHeaderText(m.Subject))
-	b = endField(b, "Subject", at)
-	b, at = fieldStart(b, "Message-Id")
-	b = appendMsgID(b, msgID)
-	b = endField(b, "Message-Id", at)
+	if len(m.Cc) > 0 {
+		add("Cc", formatAddresses(m.Cc))
+	}
+	if len(m.ReplyTo) > 0 {
+		add("Reply-To", formatAddresses(m.ReplyTo))
+	}
+	subject := cleanHeaderText(m.Subject)
+	if hasNonASCII(subject) {
+		subject = mime.QEncoding.Encode("utf-8", subject)
+	}
+	add("Subject", subject)
+	add("Message-Id", "<"+msgID+">")
 	if m.InReplyTo != "" {
-		b, at = fieldStart(b, "In-Reply-To")
-		b = appendMsgID(b, m.InReplyTo)
-		b = endField(b, "In-Reply-To", at)
+		add("In-Reply-To", "<"+m.InReplyTo+">")
 	}
 	// References: the thread, with InReplyTo appended when it is not last
-	inThread := len(m.References) > 0 && m.References[len(m.References)-1] == m.InReplyTo
-	if len(m.References) > 0 || m.InReplyTo != "" {
-		b, at = fieldStart(b, "References")
-		for i, r := range m.References {
-			if i > 0 {
-				b = append(b, ' ')
-			}
-			b = appendMsgID(b, r)
-		}
-		if m.InReplyTo != "" && !inThread {
-			if len(m.References) > 0 {
-				b = append(b, ' ')
-			}
-			b = appendMsgID(b, m.InReplyTo)
-		}
-		b = endField(b, "References", at)
+	refs := m.References
+	if m.InReplyTo != "" && (len(refs) == 0 || refs[len(refs)-1] != m.InReplyTo) {
+		refs = append(refs[:len(refs):len(refs)], m.InReplyTo)
 	}
-	b = appendField(b, "Auto-Submitted", string(auto))
+	if len(refs) > 0 {
+		add("References", "<"+strings.Join(refs, "> <")+">")
+	}
+	add("Auto-Submitted", string(auto))
 	for _, f := range m.Headers {
-		b = appendField(b, textproto.CanonicalMIMEHeaderKey(f.Key), cleanHeaderText(f.Value))
+		add(f.Key, cleanHeaderText(f.Value))
 	}
-	return append(b, "Mime-Version: 1.0\r\n"...)
+	add("Mime-Version", "1.0")
+	return fields
 }
 
-func appendMsgID(b []byte, id string) []byte {
-	b = append(b, '<')
-	b = append(b, id...)
-	return append(b, '>')
+// formatAddresses writes l as net/mail does, the display names cleaned of
+// control characters.
+func formatAddresses(l []mail.Address) string {
+	s := make([]string, len(l))
+	for i, a := range l {
+		a.Name = cleanHeaderText(a.Name)
+		s[i] = a.String()
+	}
+	return strings.Join(s, ", ")
 }
 
-// appendBody writes the Content-Type of the message and its body: the
-// text | alternative(text, html), inside mixed(…, attachments…) when
-// there are attachments.
-func (m *Outgoing) appendBody(b []byte, text, html textBody) ([]byte, []Hole) {
+func hasNonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// mimeWriter writes a message part by part into buf: each part's header
+// is gathered in header (the message's own fields first), then written
+// with its Content-Type by part.
+type mimeWriter struct {
+	buf    bytes.Buffer
+	header []HeaderField
+	err    error
+}
+
+// part writes the header gathered so far with fields added, and the blank
+// line that ends it.
+func (w *mimeWriter) part(fields ...HeaderField) {
+	for _, f := range append(w.header, fields...) {
+		w.field(f.Key, f.Value)
+	}
+	w.header = w.header[:0]
+	w.buf.WriteString("\r\n")
+}
+
+// field writes the header field k: v. One longer than a line is folded by
+// go-message's textproto; a shorter one, the most of them, it would write
+// as it is.
+func (w *mimeWriter) field(k, v string) {
+	k = nettextproto.CanonicalMIMEHeaderKey(k)
+	if len(k)+len(": ")+len(v) <= foldAt {
+		w.buf.WriteString(k + ": ")
+		w.buf.WriteString(v)
+		w.buf.WriteString("\r\n")
+		return
+	}
+	var h textproto.Header
+	h.Add(k, v)
+	if err := textproto.WriteHeader(&w.buf, h); err != nil && w.err == nil {
+		w.err = err
+	}
+	w.buf.Truncate(w.buf.Len() - len("\r\n")) // the end of the header
+}
+
+// foldAt is the length of the header lines go-message's textproto folds.
+const foldAt = 76
+
+// body writes the body of m: the text | alternative(text, html), inside
+// mixed(…, attachments…) when there are attachments. It returns where
+// the bodies of the attachments given Encoded go.
+func (w *mimeWriter) body(m *Outgoing) []Hole {
 	if len(m.Attachments) == 0 {
-		return appendMain(b, text, html), nil
+		w.main(m)
+		return nil
 	}
-	b = append(b, "Content-Type: multipart/mixed; boundary="...)
-	at := len(b)
-	b = appendBoundary(b)
-	b = append(b, "\r\n\r\n--"...)
-	b = append(b, b[at:at+boundaryLen]...)
-	b = append(b, '\r', '\n')
-	b = appendMain(b, text, html)
+	boundary := newBoundary()
+	w.part(HeaderField{"Content-Type", "multipart/mixed; boundary=" + boundary})
+	w.boundary(boundary, true)
+	w.main(m)
 	var holes []Hole
 	for i := range m.Attachments {
 		a := &m.Attachments[i]
-		b = append(b, "\r\n--"...)
-		b = append(b, b[at:at+boundaryLen]...)
-		b = append(b, '\r', '\n')
-		b = appendPartHeader(b, a)
+		w.boundary(boundary, false)
+		w.part(attachmentFields(a)...)
 		if a.Encoded != nil {
 			// the part's header is written: its body goes here
-			holes = append(holes, Hole{Off: len(b), Data: a.Encoded})
+			holes = append(holes, Hole{Off: w.buf.Len(), Data: a.Encoded})
 		} else {
-			b = appendBase64Lines(b, a.Data)
+			w.buf.Write(appendBase64Lines(w.buf.AvailableBuffer(), a.Data))
 		}
 	}
-	b = append(b, "\r\n--"...)
-	b = append(b, b[at:at+boundaryLen]...)
-	return append(b, "--\r\n"...), holes
+	w.buf.WriteString("\r\n--" + boundary + "--\r\n")
+	return holes
 }
 
-// appendMain writes the text part, or the alternative of text and html,
-// from its Content-Type on.
-func appendMain(b []byte, text, html textBody) []byte {
-	if html.s == "" {
-		return appendTextPart(b, "text/plain; charset=utf-8", text)
+// boundary writes the delimiter line that opens a part.
+func (w *mimeWriter) boundary(b string, first bool) {
+	if !first {
+		w.buf.WriteString("\r\n")
 	}
-	// as go-message folds it
-	b = append(b, "Content-Type: multipart/alternative;\r\n boundary="...)
-	at := len(b)
-	b = appendBoundary(b)
-	b = append(b, "\r\n\r\n--"...)
-	b = append(b, b[at:at+boundaryLen]...)
-	b = append(b, '\r', '\n')
-	b = appendTextPart(b, "text/plain; charset=utf-8", text)
-	b = append(b, "\r\n--"...)
-	b = append(b, b[at:at+boundaryLen]...)
-	b = append(b, '\r', '\n')
-	b = appendTextPart(b, "text/html; charset=utf-8", html)
-	b = append(b, "\r\n--"...)
-	b = append(b, b[at:at+boundaryLen]...)
-	return append(b, "--\r\n"...)
+	w.buf.WriteString("--" + b + "\r\n")
 }
 
-func appendTextPart(b []byte, contentType string, t textBody) []byte {
-	b = append(b, "Content-Type: "...)
-	b = append(b, contentType...)
-	b = append(b, "\r\nContent-Transfer-Encoding: "...)
-	b = append(b, t.encoding()...)
-	b = append(b, "\r\n\r\n"...)
-	return t.appendTo(b)
+// main writes the text part, or the alternative of text and html.
+func (w *mimeWriter) main(m *Outgoing) {
+	if m.HTML == "" {
+		w.text("text/plain", m.Text)
+		return
+	}
+	boundary := newBoundary()
+	w.part(HeaderField{"Content-Type", "multipart/alternative; boundary=" + boundary})
+	w.boundary(boundary, true)
+	w.text("text/plain", m.Text)
+	w.boundary(boundary, false)
+	w.text("text/html", m.HTML)
+	w.buf.WriteString("\r\n--" + boundary + "--\r\n")
 }
+
+// text writes a text part: CRLF line ends, ending in one, 7bit when that
+// is ASCII without NUL and with lines of at most 899 bytes, quoted-
+// printable otherwise.
+func (w *mimeWriter) text(mediaType, s string) {
+	s = crlf(s)
+	enc := "7bit"
+	if hasNonASCII(s) || strings.IndexByte(s, 0) >= 0 || hasLongLine(s, 899) {
+		enc = "quoted-printable"
+	}
+	w.part(HeaderField{"Content-Type", mediaType + "; charset=utf-8"}, HeaderField{"Content-Transfer-Encoding", enc})
+	if enc == "7bit" {
+		w.buf.WriteString(s)
+		return
+	}
+	qp := quotedprintable.NewWriter(&w.buf)
+	qp.Write([]byte(s)) // writes to a bytes.Buffer do not fail
+	qp.Close()
+}
+
+// crlf makes every line end (CRLF, CR, LF) of s a CRLF and adds one at
+// the end when s lacks it.
+func crlf(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return strings.ReplaceAll(s, "\n", "\r\n")
+}
+
+// hasLongLine reports whether a line of s, CRLF ended, is longer than max
+// bytes.
+func hasLongLine(s string, max int) bool {
+	for line := range strings.SplitSeq(s, "\r\n") {
+		if len(line) > max {
+			return true
+		}
+	}
+	return false
+}
+
+// attachmentFields are the Content-Type, Content-Transfer-Encoding and
+// Content-Disposition of an attachment's part, with its file name.
+func attachmentFields(a *Attachment) []HeaderField {
+	ct := a.ContentType
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	mt, params, _ := mime.ParseMediaType(ct) // Compose checked it
+	filename := cleanHeaderText(a.Filename)
+	disp := "attachment"
+	if a.Inline {
+		disp = "inline"
+	}
+	if filename != "" {
+		params["name"] = filename
+		disp = mime.FormatMediaType(disp, map[string]string{"filename": filename})
+	}
+	return []HeaderField{
+		{"Content-Type", mime.FormatMediaType(mt, params)},
+		{"Content-Transfer-Encoding", "base64"},
+		{"Content-Disposition", disp},
+	}
+}
+
+// newBoundary returns a fresh random MIME boundary.
+func newBoundary() string {
+	var b [15]byte
+	rand.Read(b[:])
+	return "pbemd-" + hex.EncodeToString(b[:])
+}
+
+// Base64Lines encodes data as the body of a base64 part: lines of 76
+// characters ended by CRLF, the last one without its CRLF (the boundary
+// that follows the part begins with one). It is the one base64 writer of
+// Compose and of the callers that encode a part ahead (Attachment.Encoded).
+func Base64Lines(data []byte) []byte {
+	n := base64.StdEncoding.EncodedLen(len(data))
+	return appendBase64Lines(make([]byte, 0, n+n/76*2), data)
+}
+
+func appendBase64Lines(b, data []byte) []byte {
+	const perLine = 57 // bytes of data in a line of 76 characters
+	for len(data) > perLine {
+		b = base64.StdEncoding.AppendEncode(b, data[:perLine])
+		b = append(b, '\r', '\n')
+		data = data[perLine:]
+	}
+	return base64.StdEncoding.AppendEncode(b, data)
+}
+
+// maxFieldName is the longest name of an extra header field: the name and
+// the start of its value must fit on the first line of a folded field.
+const maxFieldName = 64
 
 // check rejects every value that would end up in a header line and
 // contains CR or LF, structured values with any control character, and
@@ -476,6 +547,9 @@ func (m *Outgoing) check() error {
 		if f.Key == "" || strings.IndexFunc(f.Key, func(r rune) bool { return r <= ' ' || r > '~' || r == ':' }) >= 0 {
 			return fmt.Errorf("compose: header name %q is not a field name: %w", f.Key, ErrBadHeader)
 		}
+		if len(f.Key) > maxFieldName {
+			return fmt.Errorf("compose: header name %q is longer than %d bytes: %w", f.Key, maxFieldName, ErrBadHeader)
+		}
 		if isManaged(f.Key) {
 			return fmt.Errorf("compose: header %s is written by Compose itself: %w", f.Key, ErrBadHeader)
 		}
@@ -490,7 +564,7 @@ func (m *Outgoing) check() error {
 		if err := checkStructured("attachment content type", "", a.ContentType, classes(a.ContentType)); err != nil {
 			return err
 		}
-		if a.ContentType != "" && !simpleMediaType(a.ContentType) {
+		if a.ContentType != "" {
 			if _, _, err := mime.ParseMediaType(a.ContentType); err != nil {
 				return fmt.Errorf("compose: attachment content type %q: %w", a.ContentType, ErrBadHeader)
 			}

@@ -165,6 +165,7 @@ func TestComposeRefusesHeaderInjection(t *testing.T) {
 		"extra key":           func(o *Outgoing) { o.Headers = []HeaderField{{"X-Game\r\nBcc", "v"}} },
 		"extra key colon":     func(o *Outgoing) { o.Headers = []HeaderField{{"X:Game", "v"}} },
 		"extra key space":     func(o *Outgoing) { o.Headers = []HeaderField{{"X Game", "v"}} },
+		"extra key too long":  func(o *Outgoing) { o.Headers = []HeaderField{{"X-" + strings.Repeat("k", 80), "v w"}} },
 		"managed header":      func(o *Outgoing) { o.Headers = []HeaderField{{"Subject", "other"}} },
 		"managed header case": func(o *Outgoing) { o.Headers = []HeaderField{{"bcc", "v@x.org"}} },
 		"attachment filename": func(o *Outgoing) { o.Attachments = []Attachment{{Filename: "a\r\n.txt"}} },

@@ -3,6 +3,7 @@ package mailer
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -150,31 +151,6 @@ func wireMails() []Outgoing {
 	return out
 }
 
-// TestComposeSameAsGoMessage: the hand-written writer writes, byte for
-// byte, what Compose wrote on go-message before (composeRef), boundaries
-// aside.
-func TestComposeSameAsGoMessage(t *testing.T) {
-	mails := append(wireMails(), composeShapesOutgoing()...)
-	for i, o := range mails {
-		got, err := Compose(&o)
-		want, werr := composeRef(&o)
-		if (err != nil) != (werr != nil) || err != nil && err.Error() != werr.Error() {
-			t.Fatalf("mail %d: Compose error %v, go-message %v", i, err, werr)
-		}
-		if err != nil {
-			continue
-		}
-		if g, w := sameBoundaries(got.Raw), sameBoundaries(want.Raw); g != w {
-			t.Errorf("mail %d differs from go-message's:\n--- got\n%s\n--- want\n%s", i, g, w)
-			continue
-		}
-		if fmt.Sprint(got.Holes) != fmt.Sprint(want.Holes) || got.MessageID != want.MessageID ||
-			got.EnvelopeFrom != want.EnvelopeFrom || strings.Join(got.Recipients, ",") != strings.Join(want.Recipients, ",") {
-			t.Errorf("mail %d: composed %+v, go-message %+v", i, got, want)
-		}
-	}
-}
-
 func composeShapesOutgoing() []Outgoing {
 	var out []Outgoing
 	for _, s := range composeShapes() {
@@ -309,9 +285,9 @@ func checkParts(t *testing.T, i int, o *Outgoing, raw []byte) {
 		}
 	}
 	walk(e)
-	want := []string{crlfRef(o.Text)}
+	want := []string{crlf(o.Text)}
 	if o.HTML != "" {
-		want = append(want, crlfRef(o.HTML))
+		want = append(want, crlf(o.HTML))
 	}
 	if strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Errorf("mail %d: text parts %q, want %q", i, texts, want)
@@ -334,8 +310,7 @@ func checkParts(t *testing.T, i int, o *Outgoing, raw []byte) {
 }
 
 // FuzzCompose: whatever the subject, names, text, extra header and file
-// name, Compose writes what go-message wrote, and the text and the file
-// read back.
+// name, Compose writes a mail whose text and file read back.
 func FuzzCompose(f *testing.F) {
 	for _, o := range wireMails() {
 		filename := ""
@@ -352,15 +327,11 @@ func FuzzCompose(f *testing.F) {
 			o.Attachments = []Attachment{{Filename: filename, ContentType: "image/png", Inline: len(filename)%2 == 0, Data: []byte(text)}}
 		}
 		got, err := Compose(&o)
-		want, werr := composeRef(&o)
-		if (err != nil) != (werr != nil) {
-			t.Fatalf("Compose error %v, go-message %v", err, werr)
-		}
 		if err != nil {
+			if !errors.Is(err, ErrBadHeader) {
+				t.Fatalf("Compose: %v, want ErrBadHeader or none", err)
+			}
 			return
-		}
-		if g, w := sameBoundaries(got.Raw), sameBoundaries(want.Raw); g != w {
-			t.Fatalf("differs from go-message's:\n--- got\n%q\n--- want\n%q", g, w)
 		}
 		checkParts(t, 0, &o, got.Raw)
 	})
@@ -384,48 +355,6 @@ func TestBase64Lines(t *testing.T) {
 		want = append(want, enc)
 		if got := string(Base64Lines(data[:n])); got != strings.Join(want, "\r\n") {
 			t.Fatalf("%d bytes: %q, want %q", n, got, strings.Join(want, "\r\n"))
-		}
-		if got := base64LinesLen(n); got != len(Base64Lines(data[:n])) {
-			t.Fatalf("base64LinesLen(%d) = %d, want %d", n, got, len(Base64Lines(data[:n])))
-		}
-	}
-}
-
-// TestAppendDate: the Date field is written as time.RFC1123Z writes it, in
-// every zone (a zone of seconds too) and for years out of four digits.
-func TestAppendDate(t *testing.T) {
-	zones := []*time.Location{time.UTC, time.FixedZone("", 5*3600+45*60), time.FixedZone("", -(3*3600 + 30*60)),
-		time.FixedZone("", -30), time.FixedZone("", 14*3600), time.FixedZone("", -12*3600)}
-	if paris, err := time.LoadLocation("Europe/Paris"); err == nil {
-		zones = append(zones, paris)
-	}
-	base := time.Date(2026, 12, 8, 21, 0, 0, 0, time.UTC)
-	for _, z := range zones {
-		for _, d := range []time.Time{base, base.AddDate(0, 6, 0), time.Date(1000, 1, 1, 0, 0, 0, 0, z), time.Date(9999, 12, 31, 23, 59, 59, 0, z),
-			time.Date(999, 5, 5, 5, 5, 5, 0, z), time.Date(10000, 1, 2, 3, 4, 5, 0, z), time.Date(-5, 1, 1, 0, 0, 0, 0, z), time.Date(2026, 2, 3, 4, 5, 6, 7, z)} {
-			for _, tm := range []time.Time{d, d.In(z), d.Add(37*time.Hour + 13*time.Minute + 59*time.Second)} {
-				tm = tm.In(z)
-				if got, want := string(appendDate(nil, tm)), tm.Format(time.RFC1123Z); got != want {
-					t.Errorf("%v: %q, want %q", tm, got, want)
-				}
-			}
-		}
-	}
-}
-
-// TestComposeAllocates: Compose writes a mail into one buffer sized up
-// front: an acknowledgement or a results mail takes three allocations
-// (the Composed, its Raw, its Recipients), one more for a picture's hole.
-func TestComposeAllocates(t *testing.T) {
-	want := map[string]float64{"ack": 3, "results": 3, "results+png-hole": 4, "results+png-data": 3}
-	for _, s := range composeShapes() {
-		got := testing.AllocsPerRun(20, func() {
-			if _, err := Compose(&s.out); err != nil {
-				t.Fatal(err)
-			}
-		})
-		if got > want[s.name] {
-			t.Errorf("%s: %v allocations, want %v", s.name, got, want[s.name])
 		}
 	}
 }

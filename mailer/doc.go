@@ -47,10 +47,12 @@
 //   - unknown transfer encodings are read as 8bit; base64 with line
 //     breaks, stray characters or missing padding is decoded as far as it
 //     goes;
-//   - ISO-8859-1 is read as Windows-1252; invalid bytes in UTF-8 text and
-//     raw 8-bit header bytes are read as Windows-1252 byte by byte; an
-//     unknown charset is read as UTF-8 if valid, else Windows-1252, and is
-//     named in Mail.UnknownCharset;
+//   - charsets are read by their WHATWG labels (as browsers and mail
+//     clients read them: ISO-8859-1 as Windows-1252, GB2312 as GBK) or
+//     their IANA names, with golang.org/x/text; invalid bytes in UTF-8
+//     text and raw 8-bit header bytes are read as Windows-1252 byte by
+//     byte; an unknown charset is read as UTF-8 if valid, else
+//     Windows-1252, and is named in Mail.UnknownCharset;
 //   - address lists net/mail rejects are split at commas and each piece is
 //     parsed alone, keeping anything that looks like an address;
 //   - Message-IDs are taken with or without angle brackets; white space,

@@ -1019,8 +1019,8 @@ func (f *Fetcher) handOver(ctx context.Context, ms []*Mail) []error {
 var errNotHandedOver error = notHandedOver{}
 
 // notHandedOver is what fmt.Errorf("%w: a mail before this one waits",
-// ErrRetryLater) makes, without the call: at package init it was the
-// first use of fmt's formatting, about 40 µs of every start of pbemd.
+// ErrRetryLater) makes, without the call: package init, which every start
+// of pbemd runs, need not set up fmt's formatting for it.
 type notHandedOver struct{}
 
 func (notHandedOver) Error() string { return ErrRetryLater.Error() + ": a mail before this one waits" }

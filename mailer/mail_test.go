@@ -18,6 +18,8 @@ func TestHTMLToText(t *testing.T) {
 		{"nested blockquote", "top<blockquote>one<blockquote>two</blockquote>back</blockquote>end", "top\n\n> one\n>\n> > two\n>\n> back\n\nend"},
 		{"paragraphs", "<p>one</p><p>two</p>", "one\n\ntwo"},
 		{"table cells", "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>", "a b\nc"},
+		{"table cells in divs", "<table><tr><td><div>A Par</div></td><td><div>-</div></td><td><p>Bur</p></td></tr><tr><td><div>F Bre - Mao</div></td></tr></table>", "A Par - Bur\nF Bre - Mao"},
+		{"cell of two paragraphs", "<table><tr><td><p>one</p><p>two</p></td><td>three</td></tr></table>", "one\ntwo three"},
 		{"lone angle bracket", "A < B and 3<4", "A < B and 3<4"},
 		{"attribute with >", `<a href="x>y">link</a> text`, "link text"},
 		{"unclosed tag at end", "text <b", "text"},
@@ -29,6 +31,23 @@ func TestHTMLToText(t *testing.T) {
 				t.Errorf("htmlToText(%q)\n got %q\nwant %q", c.in, got, c.want)
 			}
 		})
+	}
+}
+
+// TestParseMailHTMLTable: orders a webmail sent as an HTML table, each
+// cell's text wrapped in a div or a paragraph, read one order per line.
+func TestParseMailHTMLTable(t *testing.T) {
+	raw, err := os.ReadFile("testdata/mail/html-table-orders.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ParseMail(raw, "gm@example.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "My orders for France:\n\nUnit Order To\nA Par - Bur\nA Mar - Spa\nF Bre - Mao\n\nThanks,\nMarie"
+	if !m.TextFromHTML || m.Text != want {
+		t.Errorf("Text (from HTML %v):\n%s\nwant:\n%s", m.TextFromHTML, m.Text, want)
 	}
 }
 
@@ -68,12 +87,16 @@ func TestDecodeCharset(t *testing.T) {
 		{"iso-8859-1", []byte("caf\xe9 \x92"), "café ’"}, // read as Windows-1252
 		{"latin1", []byte("\xe0"), "à"},
 		{"windows-1252", []byte("\x80\x93x\x94\x9f"), "€“x”Ÿ"},
-		{"cp1252", []byte("\x81"), "\u0081"}, // undefined byte: the C1 control
+		{"cp1252", []byte("\x81"), "\ufffd"}, // undefined byte: x/text decodes it as U+FFFD
 		{"iso-8859-15", []byte("\xa4\xbd"), "€œ"},
 		{"utf-8", []byte("d'\xe9t\xe9 \xe2\x80\x94"), "d'été —"}, // invalid bytes as 1252
 		{"x-unknown", []byte("caf\xc3\xa9"), "café"},             // valid UTF-8 kept
 		{"x-unknown", []byte("caf\xe9"), "café"},                 // else 1252
 		{`"ISO-8859-1"`, []byte("\xe9"), "é"},
+		{"iso_8859-2", []byte("\xbf\xf3\xb3w"), "żółw"},                 // a WHATWG label
+		{"ibm850", []byte("\x82t\x82"), "été"},                          // an IANA name WHATWG lacks
+		{"iso-2022-kr", []byte("caf\xc3\xa9"), "café"},                  // never decoded (WHATWG): unknown
+		{"x-mac-weird", []byte("\x1b$B=U$N\x1b(B"), "\x1b$B=U$N\x1b(B"}, // unknown, valid UTF-8: kept
 	}
 	for _, c := range cases {
 		t.Run(c.charset, func(t *testing.T) {

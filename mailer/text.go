@@ -1,202 +1,194 @@
 package mailer
 
 import (
-	"html"
 	"strings"
+
+	"golang.org/x/net/html"
 )
 
 // htmlToText renders an HTML body as readable plain text: block elements
 // and <br> become line breaks, <blockquote> becomes "> " quoting, <script>,
 // <style>, <head> and comments vanish, entities are decoded, runs of white
-// space collapse outside <pre>. It is not a browser: it never fails, and
-// it keeps every word the reader would have seen.
+// space collapse outside <pre>, and a table row is one line, its cells
+// separated by a space (a webmail wraps each cell's text in a <div> or
+// <p>: that breaks a line only between two texts of one cell). It is not
+// a browser: it never fails, and it keeps every word the reader would
+// have seen. The tokenizer is golang.org/x/net/html's.
 func htmlToText(src string) string {
-	var (
-		out      strings.Builder
-		quote    int    // blockquote depth
-		pre      int    // <pre> depth
-		skip     string // element whose content is dropped (script, style, …)
-		lineOpen bool   // something written on the current line
-		space    bool   // a collapsed space is pending
-	)
-	newline := func() {
-		out.WriteByte('\n')
-		lineOpen = false
-		space = false
-	}
-	writeText := func(s string) {
-		for _, r := range s {
-			if r == '\u00a0' {
-				r = ' '
-			}
-			if pre == 0 && (r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f') {
-				if lineOpen {
-					space = true
-				}
-				continue
-			}
-			if pre > 0 && r == '\r' {
-				continue
-			}
-			if pre > 0 && r == '\n' {
-				if !lineOpen {
-					out.WriteString(strings.Repeat("> ", quote))
-				}
-				newline()
-				continue
-			}
-			if !lineOpen {
-				out.WriteString(strings.Repeat("> ", quote))
-				lineOpen = true
-			} else if space {
-				out.WriteByte(' ')
-			}
-			space = false
-			out.WriteRune(r)
-		}
-	}
-	breakLine := func() {
-		if lineOpen {
-			newline()
-		}
-	}
-	paragraph := func() {
-		breakLine()
-		// at most one blank line between blocks; trimmed at the end
-		s := out.String()
-		if !strings.HasSuffix(s, "\n\n") && s != "" {
-			out.WriteString(strings.Repeat("> ", quote))
-			newline()
-		}
-	}
-
-	i := 0
-	for i < len(src) {
-		lt := strings.IndexByte(src[i:], '<')
-		if lt < 0 {
+	var r htmlRenderer
+	z := html.NewTokenizer(strings.NewReader(src))
+	skip := "" // element whose content is dropped (script, style, …)
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken: // the end of src (reading a string fails no other way)
+			return tidyText(r.out.String())
+		case html.TextToken:
 			if skip == "" {
-				writeText(html.UnescapeString(src[i:]))
+				r.text(string(z.Text()))
 			}
-			break
-		}
-		if lt > 0 && skip == "" {
-			writeText(html.UnescapeString(src[i : i+lt]))
-		}
-		i += lt
-		// comment, doctype, CDATA, processing instruction
-		if strings.HasPrefix(src[i:], "<!--") {
-			end := strings.Index(src[i+4:], "-->")
-			if end < 0 {
-				break
-			}
-			i += 4 + end + 3
-			continue
-		}
-		if strings.HasPrefix(src[i:], "<!") || strings.HasPrefix(src[i:], "<?") {
-			end := strings.IndexByte(src[i:], '>')
-			if end < 0 {
-				break
-			}
-			i += end + 1
-			continue
-		}
-		name, closing, end, ok := scanTag(src, i)
-		if !ok {
-			// a lone '<' in text
-			if skip == "" {
-				writeText("<")
-			}
-			i++
-			continue
-		}
-		i = end
-		if skip != "" {
-			if closing && name == skip {
-				skip = ""
-			}
-			continue
-		}
-		switch name {
-		case "script", "style", "head", "title", "template", "noscript":
-			if !closing {
-				skip = name
-			}
-		case "br":
-			if !lineOpen {
-				out.WriteString(strings.Repeat("> ", quote))
-			}
-			newline()
-		case "p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "dl", "hr":
-			paragraph()
-		case "blockquote":
-			if closing {
-				breakLine()
-				if quote > 0 {
-					quote--
+		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
+			name, _ := z.TagName()
+			closing := tt == html.EndTagToken
+			if skip != "" {
+				if closing && string(name) == skip {
+					skip = ""
 				}
-				paragraph()
-			} else {
-				paragraph()
-				quote++
+				continue
 			}
-		case "pre":
-			breakLine()
-			if closing {
-				if pre > 0 {
-					pre--
+			switch n := string(name); n {
+			case "script", "style", "head", "title", "template", "noscript":
+				if tt == html.StartTagToken {
+					skip = n
 				}
-			} else {
-				pre++
-			}
-		case "div", "tr", "li", "dt", "dd", "section", "article", "header", "footer", "address", "center", "form", "fieldset":
-			breakLine()
-		case "td", "th":
-			if !closing && lineOpen {
-				space = true
+			default:
+				r.tag(n, closing)
 			}
 		}
 	}
-	return tidyText(out.String())
 }
 
-// scanTag reads the tag starting at src[i] == '<'. It returns the lowercase
-// element name, whether it is a closing tag, and the index after '>'.
-func scanTag(src string, i int) (name string, closing bool, end int, ok bool) {
-	j := i + 1
-	if j < len(src) && src[j] == '/' {
-		closing = true
-		j++
+// htmlRenderer writes the text of an HTML document as htmlToText says.
+type htmlRenderer struct {
+	out      strings.Builder
+	quote    int  // blockquote depth
+	pre      int  // <pre> depth
+	lineOpen bool // something written on the current line
+	space    bool // a collapsed space is pending
+	// cells has, for each table the renderer is in (innermost last),
+	// whether it is in one of its cells
+	cells []bool
+	// cellText is set when the current cell has text; cellBreak is a line
+	// break asked for after it, written only when more text of the cell
+	// follows
+	cellText, cellBreak bool
+}
+
+func (r *htmlRenderer) inCell() bool { return len(r.cells) > 0 && r.cells[len(r.cells)-1] }
+
+func (r *htmlRenderer) newline() {
+	r.out.WriteByte('\n')
+	r.lineOpen = false
+	r.space = false
+}
+
+func (r *htmlRenderer) breakLine() {
+	if r.lineOpen {
+		r.newline()
 	}
-	if j >= len(src) || !(src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z') {
-		return "", false, 0, false // "3<4" is text
+}
+
+// paragraph ends the line and leaves one blank line (at most one between
+// blocks; tidyText trims them at the end).
+func (r *htmlRenderer) paragraph() {
+	r.breakLine()
+	if s := r.out.String(); s != "" && !strings.HasSuffix(s, "\n\n") {
+		r.out.WriteString(strings.Repeat("> ", r.quote))
+		r.newline()
 	}
-	start := j
-	for j < len(src) && (isAlnum(src[j]) || src[j] == '-' || src[j] == ':') {
-		j++
+}
+
+// setCell records whether the renderer is in a cell of the innermost table.
+func (r *htmlRenderer) setCell(in bool) {
+	if len(r.cells) > 0 {
+		r.cells[len(r.cells)-1] = in
 	}
-	if j == start {
-		return "", false, 0, false
+	r.cellText, r.cellBreak = false, false
+}
+
+func (r *htmlRenderer) text(s string) {
+	for _, c := range s {
+		if c == '\u00a0' {
+			c = ' '
+		}
+		if r.pre == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+			if r.lineOpen {
+				r.space = true
+			}
+			continue
+		}
+		if r.pre > 0 && c == '\r' {
+			continue
+		}
+		if r.cellBreak {
+			r.cellBreak = false
+			r.breakLine()
+		}
+		r.cellText = true
+		if r.pre > 0 && c == '\n' {
+			if !r.lineOpen {
+				r.out.WriteString(strings.Repeat("> ", r.quote))
+			}
+			r.newline()
+			continue
+		}
+		if !r.lineOpen {
+			r.out.WriteString(strings.Repeat("> ", r.quote))
+			r.lineOpen = true
+		} else if r.space {
+			r.out.WriteByte(' ')
+		}
+		r.space = false
+		r.out.WriteRune(c)
 	}
-	name = strings.ToLower(src[start:j])
-	var q byte
-	for ; j < len(src); j++ {
-		c := src[j]
+}
+
+func (r *htmlRenderer) tag(name string, closing bool) {
+	switch name {
+	case "table":
+		r.paragraph()
+		if closing {
+			if len(r.cells) > 0 {
+				r.cells = r.cells[:len(r.cells)-1]
+			}
+		} else {
+			r.cells = append(r.cells, false)
+		}
+		r.cellText, r.cellBreak = false, false
+	case "tr":
+		r.setCell(false)
+		r.breakLine()
+	case "td", "th":
+		r.setCell(!closing)
+		if !closing && r.lineOpen {
+			r.space = true
+		}
+	case "br", "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "hr",
+		"div", "li", "dt", "dd", "section", "article", "header", "footer", "address", "center", "form", "fieldset":
 		switch {
-		case q != 0:
-			if c == q {
-				q = 0
+		case r.inCell():
+			r.cellBreak = r.cellText
+		case name == "br":
+			if !r.lineOpen {
+				r.out.WriteString(strings.Repeat("> ", r.quote))
 			}
-		case c == '"' || c == '\'':
-			q = c
-		case c == '>':
-			return name, closing, j + 1, true
+			r.newline()
+		case len(name) == 2 && name[0] == 'h' || name == "p" || name == "ul" || name == "ol" || name == "dl":
+			r.paragraph()
+		default:
+			r.breakLine()
+		}
+	case "blockquote":
+		if closing {
+			r.breakLine()
+			if r.quote > 0 {
+				r.quote--
+			}
+			r.paragraph()
+		} else {
+			r.paragraph()
+			r.quote++
+		}
+	case "pre":
+		r.breakLine()
+		if closing {
+			if r.pre > 0 {
+				r.pre--
+			}
+		} else {
+			r.pre++
 		}
 	}
-	return name, closing, len(src), true
-}
-
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // tidyText normalises line ends to \n, strips trailing blanks from each

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"pbemd/internal/logredact"
 )
 
 // transcript is an io.Writer for protocol debug output (imapclient
@@ -22,7 +24,8 @@ import (
 // the final "." and every IMAP literal ({n} bytes: FETCH bodies, LOGIN
 // arguments) are replaced by one line saying how much was left out, as
 // a mail carries reply tokens, passwords (SIGNON, the password mail) and
-// whatever else players write. Every other line passes through Redact.
+// whatever else players write. Every other line passes through
+// logredact.Redact.
 type transcript struct {
 	log     *slog.Logger
 	proto   string
@@ -172,7 +175,7 @@ func redactLine(line string, inSASL *bool, secrets []string) string {
 			line = strings.ReplaceAll(line, s, "<redacted>")
 		}
 	}
-	line = Redact(line) // tokens, SIGNON, "password:"
+	line = logredact.Redact(line) // tokens, SIGNON, "password:"
 	if len(line) > maxTranscriptLine {
 		line = line[:maxTranscriptLine] + "…"
 	}

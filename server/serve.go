@@ -23,6 +23,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"pbemd/daemon"
+	"pbemd/internal/logredact"
 	"pbemd/mailer"
 	"pbemd/mailserver"
 	"pbemd/store"
@@ -57,7 +58,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	// No credential reaches the log, at any level (mailer/redact.go).
+	// No credential reaches the log, at any level (internal/logredact).
 	secrets := []string{cfg.GMPassword, cfg.Mailserver.PlayerPassword}
 	for _, a := range cfg.Mailserver.Accounts {
 		secrets = append(secrets, a.Password)
@@ -68,7 +69,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if cfg.SMTP != nil {
 		secrets = append(secrets, cfg.SMTP.Password)
 	}
-	log = slog.New(mailer.NewRedactingHandler(log.Handler(), secrets...))
+	log = slog.New(logredact.NewHandler(log.Handler(), secrets...))
 	for _, w := range cfg.Warnings() {
 		log.Warn("config: " + w)
 	}

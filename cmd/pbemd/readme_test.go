@@ -55,10 +55,11 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 	engines := []string{"adjudicator/diplomacy", "adjudicator/empire", "adjudicator/supplychain", "adjudicator/supremacy"}
 	may := map[string][]string{
 		"cmd/pbemd":   append([]string{"server", "demo", "adjudicator"}, engines...),
-		"server":      {"daemon", "mailer", "mailserver", "store"},
-		"daemon":      {"store", "orders", "adjudicator", "mailer"},
+		"server":      {"daemon", "mailer", "mailserver", "store", "internal/logredact"},
+		"daemon":      {"store", "orders", "adjudicator", "mailer", "internal/logredact"},
 		"adjudicator": {"orders", "picture"},
-		"orders":      {}, "mailer": {}, "mailserver": {}, "store": {},
+		"mailer":      {"internal/logredact"},
+		"orders":      {}, "mailserver": {}, "store": {},
 		"picture":             {"picture/flatpng"},
 		"picture/flatpng":     {},
 		"demo":                append([]string{"server", "mailer", "mailserver", "store", "orders", "adjudicator"}, engines...),
@@ -68,6 +69,7 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 		"internal/mapgeo":     {"adjudicator/diplomacy", "picture"},
 		"internal/skipnote":   {},
 		"internal/proccpu":    {},
+		"internal/logredact":  {},
 	}
 	for _, e := range engines {
 		may[e] = []string{"adjudicator", "orders", "picture"}

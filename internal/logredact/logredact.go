@@ -1,4 +1,9 @@
-package mailer
+// Package logredact keeps credentials out of pbemd's logs: Redact cleans
+// one text, NewHandler wraps the slog handler the logging set-up installs
+// so that every record passes through it. It knows nothing of mail or
+// games; it must never log, and never let a value it was given through
+// unredacted.
+package logredact
 
 import (
 	"context"
@@ -14,9 +19,9 @@ import (
 // bare 26-character token), the rest of a SIGNON line (its password), the
 // value after "password:" or "password=", and each configured secret
 // (passwords from the configuration; those shorter than minSecret are not
-// searched for, as they would match ordinary text). NewRedactingHandler
-// applies it to every record a logger writes, and the protocol
-// transcripts apply it to every line (transcript.go).
+// searched for, as they would match ordinary text). NewHandler applies
+// it to every record a logger writes, and the protocol
+// transcripts apply it to every line (package mailer).
 const minSecret = 4
 
 // The patterns are compiled at their first use, not by every start of
@@ -66,11 +71,11 @@ func secretKey(k string) bool {
 	return strings.Contains(k, "password") || strings.Contains(k, "token") || strings.Contains(k, "secret") || k == "pass"
 }
 
-// NewRedactingHandler wraps h so that the message and every attribute of
+// NewHandler wraps h so that the message and every attribute of
 // every record pass through Redact (with secrets) first: strings, errors
 // and anything printed, inside groups too. Numbers, times and durations
 // pass unchanged.
-func NewRedactingHandler(h slog.Handler, secrets ...string) slog.Handler {
+func NewHandler(h slog.Handler, secrets ...string) slog.Handler {
 	var keep []string
 	for _, s := range secrets {
 		if len(s) >= minSecret {

@@ -220,6 +220,14 @@ func NewSource(c Config, file TokenFile, client *http.Client) (*Source, error) {
 func (s *Source) Token() (*oauth2.Token, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.err != nil {
+		// signed in again (pbemd auth login) while serve runs: take the
+		// new token
+		if tok, err := s.file.Load(); err == nil && tok.RefreshToken != s.refresh {
+			s.src = s.cfg.oauth2Config().TokenSource(s.ctx, tok)
+			s.refresh, s.err = tok.RefreshToken, nil
+		}
+	}
 	tok, err := s.src.Token()
 	if err != nil {
 		var re *oauth2.RetrieveError

@@ -94,6 +94,9 @@ type Daemon struct {
 	local   string
 
 	tickMu sync.Mutex // one Tick at a time
+	// tickStarted is when the Tick in progress started (Unix nanoseconds
+	// by the daemon's clock), 0 between ticks (TickRunning).
+	tickStarted atomic.Int64
 	// codeSlots counts the write transactions that have given
 	// verification codes (verificationCode's fourth character).
 	codeSlots atomic.Uint32

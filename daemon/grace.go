@@ -198,14 +198,14 @@ func (d *Daemon) atDeadline(tx *txn, g *store.Game, st *standing, now time.Time)
 				g.GraceUsed[a] = g.Phase
 			}
 		}
-		until = base.Add(graceOf(g.Options))
+		until = wholeSecondAfter(base.Add(graceOf(g.Options)))
 	case latePolicyExtend:
 		limit := g.FirstDeadline.Add(lateLimit(g.Options))
 		if !base.Before(limit) {
 			return false, nil
 		}
 		wait = missing
-		until = base.Add(graceOf(g.Options))
+		until = wholeSecondAfter(base.Add(graceOf(g.Options)))
 		if until.After(limit) {
 			until = limit
 		}
@@ -228,6 +228,17 @@ func (d *Daemon) atDeadline(tx *txn, g *store.Game, st *standing, now time.Time)
 		}
 	}
 	return true, d.tellLate(tx, g, wait, missing)
+}
+
+// wholeSecondAfter is t rounded up to a whole second: a deadline a late
+// policy counts from the tick's clock (which has no reason to fall on a
+// second) is as whole as the due index's seconds and the times players
+// are shown.
+func wholeSecondAfter(t time.Time) time.Time {
+	if t.Nanosecond() == 0 {
+		return t
+	}
+	return t.Truncate(time.Second).Add(time.Second)
 }
 
 // hasGrace reports whether the player of power (its senior diplomat) may

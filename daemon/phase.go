@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"log/slog"
 	"maps"
 	"runtime"
 	"slices"
@@ -33,6 +34,8 @@ func (d *Daemon) Tick(ctx context.Context) error {
 	d.tickMu.Lock()
 	defer d.tickMu.Unlock()
 	now := d.now()
+	d.tickStarted.Store(now.UnixNano())
+	defer d.tickStarted.Store(0)
 	if err := d.remind(now); err != nil {
 		return err
 	}
@@ -48,6 +51,17 @@ func (d *Daemon) Tick(ctx context.Context) error {
 	return d.processDue(ctx, now)
 }
 
+// TickRunning reports when the Tick in progress started, by the daemon's
+// clock, if one is in progress: a health check calls a tick that has run
+// for long a failure (no deadline is processed meanwhile).
+func (d *Daemon) TickRunning() (time.Time, bool) {
+	ns := d.tickStarted.Load()
+	if ns == 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(0, ns).UTC(), true
+}
+
 // processDue processes every game whose deadline has passed, tickBatch
 // games a transaction; each batch's pictures are drawn while the next is
 // adjudicated (pictureLine).
@@ -58,6 +72,11 @@ func (d *Daemon) processDue(ctx context.Context, now time.Time) (err error) {
 			err = lerr
 		}
 	}()
+	// A pass lists what is due and handles it; a phase processed may open
+	// one that is due at once, so passes go on while one moved something.
+	// Each game handled comes back in a later pass only once it has moved
+	// on (dueGuard), so the passes end.
+	guard := newDueGuard(d.log)
 	for {
 		var due []string
 		if err := d.db.View(func(tx *store.Tx) error {
@@ -77,7 +96,7 @@ func (d *Daemon) processDue(ctx context.Context, now time.Time) (err error) {
 			batch := due[:min(tickBatch, len(due))]
 			due = due[len(batch):]
 			pics, err := d.updateHeld(func(tx *txn) error {
-				moved, err := d.processBatch(tx, batch, now)
+				moved, err := d.processBatch(tx, batch, now, guard)
 				progressed = progressed || moved
 				return err
 			})
@@ -133,7 +152,7 @@ type phaseJob struct {
 // next games are written (writeMails). The write lock of the transaction
 // is held throughout, so no mail can change a game between the read and
 // the write.
-func (d *Daemon) processBatch(tx *txn, names []string, now time.Time) (bool, error) {
+func (d *Daemon) processBatch(tx *txn, names []string, now time.Time, guard *dueGuard) (bool, error) {
 	progressed := false
 	var jobs []*phaseJob
 	resolving := make(chan *phaseJob, len(names))
@@ -152,7 +171,7 @@ func (d *Daemon) processBatch(tx *txn, names []string, now time.Time) (bool, err
 	tx.PrefetchGames(names)  // decoded on every core, before the resolvers start,
 	tx.PrefetchOrders(names) // and their open phases' standing orders
 	for _, name := range names {
-		job, moved, err := d.loadDue(tx, name, now)
+		job, moved, err := d.loadDue(tx, name, now, guard)
 		if err != nil {
 			close(resolving)
 			return false, fmt.Errorf("game %s: %w", name, err)
@@ -201,23 +220,29 @@ func parallel(n int, fn func(int)) {
 }
 
 // loadDue handles one game found in the due index: paused and stale
-// entries are settled here; a game to adjudicate comes back as a job.
-func (d *Daemon) loadDue(tx *txn, name string, now time.Time) (*phaseJob, bool, error) {
+// entries are settled here; a game to adjudicate comes back as a job. It
+// reports whether it changed anything (moved): a game the index lists
+// but that is not due yet (its deadline falls later in now's second)
+// changes nothing and waits for a later tick.
+func (d *Daemon) loadDue(tx *txn, name string, now time.Time, guard *dueGuard) (*phaseJob, bool, error) {
 	g, err := tx.Game(name)
 	if err != nil {
 		return nil, false, err
 	}
 	if g.Status != store.Active {
-		return nil, true, tx.PutGame(g) // drops the stale index entry
+		return reindex(tx, g) // drops the stale index entry
+	}
+	if g.Paused && now.Before(g.PausedUntil) {
+		return reindex(tx, g)
+	}
+	if !g.Paused && (g.Pending != nil || g.Deadline.IsZero() || g.Deadline.After(now)) {
+		return reindex(tx, g) // index out of step with the record, or due later in now's second
+	}
+	if guard.again(g) {
+		return nil, false, nil
 	}
 	if g.Paused {
-		if now.Before(g.PausedUntil) {
-			return nil, false, nil
-		}
 		return nil, true, d.resume(tx, g, now, "The pause has run out (a pause must be renewed by the GM to last longer).")
-	}
-	if g.Pending != nil || g.Deadline.IsZero() || g.Deadline.After(now) {
-		return nil, true, tx.PutGame(g) // index out of step with the record: rewrite it
 	}
 	// The standing orders are read once, for the late policy and the
 	// adjudication: atDeadline changes nothing they were read by (the
@@ -240,6 +265,60 @@ func (d *Daemon) loadDue(tx *txn, name string, now time.Time) (*phaseJob, bool, 
 		return nil, false, err
 	}
 	return job, true, nil
+}
+
+// reindex puts g's due-index entry in step; it moved something only when
+// the entry was stale.
+func reindex(tx *txn, g *store.Game) (*phaseJob, bool, error) {
+	moved, err := tx.Reindex(g)
+	return nil, moved, err
+}
+
+// dueGuard keeps one tick's passes from handling a game twice at the same
+// point: a game handled in one pass (resumed, its deadline moved by the
+// late policy, its phase processed) is handled again in a later pass of
+// the same tick only when it has moved on: a later phase, a pause begun
+// or ended, or a due time strictly later. Otherwise it is left for the
+// next tick and logged, once a tick, as the bug it is.
+type dueGuard struct {
+	log     *slog.Logger
+	handled map[string]dueMark
+	skipped map[string]bool
+}
+
+// dueMark is where a game stood when a pass handled it.
+type dueMark struct {
+	phase  int
+	paused bool
+	due    time.Time
+}
+
+func newDueGuard(log *slog.Logger) *dueGuard {
+	return &dueGuard{log: log, handled: map[string]dueMark{}, skipped: map[string]bool{}}
+}
+
+func markOf(g *store.Game) dueMark {
+	if g.Paused {
+		return dueMark{phase: g.Phase, paused: true, due: g.PausedUntil}
+	}
+	return dueMark{phase: g.Phase, due: g.Deadline}
+}
+
+// again reports whether g was handled earlier in this tick and has not
+// moved on since; otherwise it records g as handled now (call it before
+// changing g).
+func (gd *dueGuard) again(g *store.Game) bool {
+	now := markOf(g)
+	if last, ok := gd.handled[g.Name]; ok && now.phase == last.phase && now.paused == last.paused && !now.due.After(last.due) {
+		if !gd.skipped[g.Name] {
+			gd.skipped[g.Name] = true
+			gd.log.Error("game due again in the same tick without having moved on; left for the next tick",
+				"game", g.Name, "phase", g.PhaseID, "due", now.due, "paused", now.paused)
+		}
+		return true
+	}
+	gd.handled[g.Name] = now
+	return false
 }
 
 // resolve runs the engine: no store; the clock only to time it for the

@@ -83,24 +83,24 @@ func newPassword() (string, error) {
 
 // systemPasswords returns a password for every system account: those in
 // the password file, new ones for the others (then the file is rewritten,
-// mode 0600). A file that others may read is refused: its passwords may
-// have leaked.
-func systemPasswords(path string, addrs []string) (map[string]string, error) {
-	out := map[string]string{}
+// mode 0600), and which of them are new (made). A file that others may
+// read is refused: its passwords may have leaked.
+func systemPasswords(path string, addrs []string) (map[string]string, map[string]bool, error) {
+	out, made := map[string]string{}, map[string]bool{}
 	lines := map[string]string{} // everything in the file, kept on rewrite
 	if path != "" {
 		raw, err := os.ReadFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return nil, fmt.Errorf("mailserver: password file: %w", err)
+			return nil, nil, fmt.Errorf("mailserver: password file: %w", err)
 		default:
 			fi, err := os.Stat(path)
 			if err != nil {
-				return nil, fmt.Errorf("mailserver: password file: %w", err)
+				return nil, nil, fmt.Errorf("mailserver: password file: %w", err)
 			}
 			if fi.Mode().Perm()&0o077 != 0 {
-				return nil, fmt.Errorf("mailserver: password file %s has mode %04o: others may have read it. Delete it (new passwords are made at start) or chmod 600 it", path, fi.Mode().Perm())
+				return nil, nil, fmt.Errorf("mailserver: password file %s has mode %04o: others may have read it. Delete it (new passwords are made at start) or chmod 600 it", path, fi.Mode().Perm())
 			}
 			sc := bufio.NewScanner(bytes.NewReader(raw))
 			for n := 1; sc.Scan(); n++ {
@@ -111,7 +111,7 @@ func systemPasswords(path string, addrs []string) (map[string]string, error) {
 				addr, pw, ok := strings.Cut(line, " ")
 				pw = strings.TrimSpace(pw)
 				if !ok || pw == "" {
-					return nil, fmt.Errorf("mailserver: password file %s line %d: want \"address password\"", path, n)
+					return nil, nil, fmt.Errorf("mailserver: password file %s line %d: want \"address password\"", path, n)
 				}
 				lines[strings.ToLower(addr)] = pw
 			}
@@ -125,17 +125,17 @@ func systemPasswords(path string, addrs []string) (map[string]string, error) {
 		}
 		pw, err := newPassword()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out[a], lines[a] = pw, pw
+		out[a], lines[a], made[a] = pw, pw, true
 		changed = true
 	}
 	if changed && path != "" {
 		if err := writePasswordFile(path, lines); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return out, made, nil
 }
 
 func writePasswordFile(path string, lines map[string]string) error {

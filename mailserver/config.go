@@ -147,7 +147,7 @@ func (c Config) Validate() error {
 			return fmt.Errorf("mailserver: account %s has no password", a.Address)
 		}
 		if system[local+"@"+domain] {
-			return fmt.Errorf("mailserver: %s is a system account: its password is generated (the start-up banner shows it); remove it from [[mailserver.accounts]]", a.Address)
+			return fmt.Errorf("mailserver: %s is a system account: its password is generated (the banner of the start that made it shows it, and the password file keeps it); remove it from [[mailserver.accounts]]", a.Address)
 		}
 	}
 	for _, q := range []struct {

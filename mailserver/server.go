@@ -27,6 +27,7 @@ type Server struct {
 	store  *store
 	system map[string]bool   // base addresses of the system accounts
 	known  map[string]string // passwords this process was given or made (under store.mu)
+	made   map[string]bool   // system accounts whose password this start made (set at Start)
 	player [32]byte          // digest of Config.PlayerPassword
 
 	throttle *throttle
@@ -73,10 +74,11 @@ func Start(cfg Config, log *slog.Logger) (*Server, error) {
 			systemAddrs = append(systemAddrs, base)
 		}
 	}
-	passwords, err := systemPasswords(cfg.PasswordFile, systemAddrs)
+	passwords, made, err := systemPasswords(cfg.PasswordFile, systemAddrs)
 	if err != nil {
 		return nil, err
 	}
+	s.made = made
 	lim := limits{mailboxBytes: cfg.MailboxQuota, totalBytes: cfg.TotalQuota, mailboxMsgs: cfg.MailboxMaxMessages, totalMsgs: cfg.TotalMaxMessages}
 	if s.store, err = openStore(cfg.StateFile, lim, s.hashPassword); err != nil {
 		return nil, err
@@ -267,8 +269,17 @@ func (s *Server) Accounts() []AccountInfo {
 	return out
 }
 
+// PasswordMadeNow reports whether this start made the password of the
+// system account addr (it was not in the password file): the start-up
+// banner shows only such a password, once; a later start names the file.
+func (s *Server) PasswordMadeNow(addr string) bool {
+	base, err := s.cfg.baseAddress(addr)
+	return err == nil && s.made[base]
+}
+
 // SystemAccounts lists the system accounts with their generated
-// passwords, for the start-up banner.
+// passwords (the daemon logs in with its own; the start-up banner shows
+// those PasswordMadeNow).
 func (s *Server) SystemAccounts() []Account {
 	s.store.mu.Lock()
 	defer s.store.mu.Unlock()

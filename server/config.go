@@ -32,6 +32,7 @@ type Config struct {
 	Poll         Every    `toml:"poll"` // how often the mailbox is read (IDLE brings mail sooner)
 	Tick         Every    `toml:"tick"` // how often deadlines and reminders are checked
 	HTTP         string   `toml:"http"`
+	HTTPHosts    []string `toml:"http_hosts"` // Host names the endpoint answers to besides loopback (http.go)
 	RateLimit    int      `toml:"rate_limit"`
 	LogLevel     string   `toml:"log_level"`
 	PasswordCost int      `toml:"password_cost"`
@@ -69,6 +70,7 @@ func DefaultConfig() Config {
 		Poll:      Every{D: time.Minute},
 		Tick:      Every{D: time.Minute},
 		HTTP:      "127.0.0.1:8025",
+		HTTPHosts: []string{},
 		RateLimit: 30,
 		LogLevel:  "info",
 		Mailserver: mailserver.Config{
@@ -181,6 +183,11 @@ func (c *Config) Validate() error {
 		}
 		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 			return fmt.Errorf("http %q: the health and admin endpoint listens on loopback only", c.HTTP)
+		}
+	}
+	for _, h := range c.HTTPHosts {
+		if h == "" || strings.ContainsAny(h, " /\r\n[]") || strings.Contains(h, ":") && net.ParseIP(h) == nil {
+			return fmt.Errorf("http_hosts %q: give a host name or address as a browser sends it in Host, without a port (e.g. \"pbemd.internal\")", h)
 		}
 	}
 	if c.PasswordCost != 0 && (c.PasswordCost < 4 || c.PasswordCost > 31) {

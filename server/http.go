@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -21,15 +22,19 @@ const AdminTokenFile = "admin.token"
 
 // Handler serves the loopback endpoint:
 //
-//	GET  /healthz         200 "ok" when the store answers and can write and
-//	                      mail moves; else 503 "failing" and one line per
-//	                      problem (store cannot write, IMAP login refused,
-//	                      SMTP unreachable, mail waiting to be retried)
+//	GET  /healthz         200 "ok" when the store answers and can write,
+//	                      mail moves and deadlines are processed; else 503
+//	                      "failing" and one line per problem (store cannot
+//	                      write, a deadline check running for over a
+//	                      minute, IMAP login refused, SMTP unreachable,
+//	                      mail waiting to be retried)
 //	GET  /metrics         Prometheus text format
 //	GET  /backup          a consistent copy of the store (admin token)
 //	POST /games           create a game: JSON {name, variant, gm, options} (admin token)
 //
 // The admin token comes in the Authorization header ("Bearer <token>").
+// Every request must name a loopback host or one of http_hosts in its
+// Host header (allowedHost); any other gets 421 Misdirected Request.
 func (s *Server) Handler(adminToken string) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -81,15 +86,61 @@ func (s *Server) Handler(adminToken string) http.Handler {
 		}
 		fmt.Fprintln(w, msg)
 	}))
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !allowedHost(r.Host, s.cfg.HTTPHosts) {
+			http.Error(w, "misdirected request: this endpoint answers to localhost, loopback addresses and the config's http_hosts only", http.StatusMisdirectedRequest)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
+// allowedHost reports whether a request's Host header (host or host:port)
+// names this machine's loopback (localhost, 127.0.0.0/8, ::1) or one of
+// the configured names, in any case. The endpoint listens on loopback
+// only, but a web page whose name an attacker points at 127.0.0.1 (DNS
+// rebinding) reaches it too, with its own name in Host: that one is
+// refused.
+func allowedHost(host string, names []string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "" {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	if ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	for _, n := range names {
+		if strings.EqualFold(strings.TrimSuffix(n, "."), host) {
+			return true
+		}
+	}
+	return false
+}
+
+// LongTick is how long one deadline check (Daemon.Tick) may run before
+// /healthz calls it a failure: one usually takes well under a second, a
+// burst of thousands of deadlines some seconds; while one runs no other
+// deadline and no GM's PROCESS is processed.
+const LongTick = time.Minute
+
 // healthProblems lists what is wrong now: the store's last commit failed,
-// or mail does not move (mailProblems).
+// the deadline check in progress has run longer than LongTick, or mail
+// does not move (mailProblems).
 func (s *Server) healthProblems() []string {
 	var out []string
 	if f := s.DB.LastWriteFailure(); f != nil {
 		out = append(out, fmt.Sprintf("store: %s cannot be written since %s: %v", s.DB.Path(), f.At.UTC().Format(time.RFC3339), f.Err))
+	}
+	if since, ok := s.Daemon.TickRunning(); ok {
+		if d := s.now().Sub(since); d > LongTick {
+			out = append(out, fmt.Sprintf("tick: the deadline check has run for %s (since %s): no deadline or PROCESS is processed until it ends", d.Round(time.Second), since.Format(time.RFC3339)))
+		}
 	}
 	return append(out, s.mailProblems()...)
 }

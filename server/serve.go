@@ -44,6 +44,7 @@ type Server struct {
 	log     *slog.Logger
 	cfg     Config
 	tick    chan struct{}
+	now     func() time.Time // the clock the daemon reads too
 }
 
 // Open wires a Server from cfg without starting its loops. now is the
@@ -80,7 +81,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{DB: db, log: log, cfg: cfg, tick: make(chan struct{}, 1)}
+	s := &Server{DB: db, log: log, cfg: cfg, tick: make(chan struct{}, 1), now: now}
 	fail := func(err error) (*Server, error) {
 		s.Close()
 		return nil, err
@@ -454,10 +455,24 @@ func (s *Server) Close() error {
 func (s *Server) Describe(w io.Writer) {
 	if s.Mail != nil {
 		fmt.Fprintf(w, "embedded mail server: IMAP %s, SMTP %s (no encryption), domain %s\n", s.Mail.IMAPAddr(), s.Mail.SMTPAddr(), s.Mail.Domain())
+		// A password is shown at the start that made it only: the banner
+		// of every later start lands in the journal under systemd, and
+		// gm@'s password opens the mailbox that holds every reply token.
+		file := filepath.Join(s.cfg.DataDir, MailPasswordFile)
+		var kept []string
 		for _, a := range s.Mail.SystemAccounts() {
-			fmt.Fprintf(w, "  %s  password %s\n", a.Address, a.Password)
+			if s.Mail.PasswordMadeNow(a.Address) {
+				fmt.Fprintf(w, "  %s  password %s\n", a.Address, a.Password)
+			} else {
+				kept = append(kept, a.Address)
+			}
 		}
-		fmt.Fprintf(w, "  (generated, kept in %s; nothing else opens these)\n", filepath.Join(s.cfg.DataDir, MailPasswordFile))
+		if len(kept) < len(s.Mail.SystemAccounts()) {
+			fmt.Fprintf(w, "  (generated now and kept in %s; shown at this start only; nothing else opens these)\n", file)
+		}
+		if len(kept) > 0 {
+			fmt.Fprintf(w, "  %s: %s in %s (generated at an earlier start; nothing else opens these)\n", strings.Join(kept, ", "), map[bool]string{true: "password", false: "passwords"}[len(kept) == 1], file)
+		}
 		if s.cfg.Mailserver.PlayerPassword != "" {
 			fmt.Fprintf(w, "  every other address @%s is a mailbox, created on first use; its password is the configured player_password\n", s.Mail.Domain())
 		} else {

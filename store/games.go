@@ -555,45 +555,90 @@ func (tx *Tx) PutGame(g *Game) error {
 	if err := tx.writable(); err != nil {
 		return err
 	}
-	dl, dk := tx.bucket(bucketDeadlines), tx.bucket(bucketDueKey)
-	name := []byte(g.Name)
-	if old := dk.Get(name); old != nil {
-		if err := dl.Delete(bytes.Clone(old)); err != nil {
-			return err
-		}
-		if err := dk.Delete(name); err != nil {
-			return err
-		}
-	}
-	due := g.Deadline
-	if g.Paused {
-		due = g.PausedUntil
-	}
-	if g.Status == Active && !due.IsZero() {
-		k := deadlineKey(due, g.Name)
-		if err := dl.Put(k, nil); err != nil {
-			return err
-		}
-		if err := dk.Put(name, k); err != nil {
-			return err
-		}
+	if _, err := tx.reindex(g); err != nil {
+		return err
 	}
 	tx.keepGame(g, true)
 	return nil
 }
 
+// Reindex puts g's entry in the due index in step with g without writing
+// the record, and reports whether it had to change it: false when the
+// entry was already right (a game listed by Due whose deadline falls
+// later in now's second), true when it was stale (an entry of an older
+// release, or of a game that is no longer active) and is rewritten or
+// dropped.
+func (tx *Tx) Reindex(g *Game) (bool, error) {
+	if err := tx.writable(); err != nil {
+		return false, err
+	}
+	return tx.reindex(g)
+}
+
+func (tx *Tx) reindex(g *Game) (bool, error) {
+	dl, dk := tx.bucket(bucketDeadlines), tx.bucket(bucketDueKey)
+	name := []byte(g.Name)
+	var want []byte
+	due := g.Deadline
+	if g.Paused {
+		due = g.PausedUntil
+	}
+	if g.Status == Active && !due.IsZero() {
+		want = deadlineKey(due, g.Name)
+	}
+	old := dk.Get(name)
+	if bytes.Equal(old, want) {
+		return false, nil
+	}
+	if old != nil {
+		if err := dl.Delete(bytes.Clone(old)); err != nil {
+			return false, err
+		}
+		if err := dk.Delete(name); err != nil {
+			return false, err
+		}
+	}
+	if want != nil {
+		if err := dl.Put(want, nil); err != nil {
+			return false, err
+		}
+		if err := dk.Put(name, want); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// deadlineKey is a game's key in the due index: its due time in whole
+// seconds, rounded up, so that the index never holds a game under a
+// second before its deadline, then its name. (Releases before this one
+// rounded down; such an entry is rewritten when its game is next put or
+// reindexed, and meanwhile it only lists the game up to a second early.)
 func deadlineKey(t time.Time, name string) []byte {
 	k := make([]byte, 8, 8+len(name))
-	binary.BigEndian.PutUint64(k, uint64(t.Unix()))
+	binary.BigEndian.PutUint64(k, uint64(secondAtOrAfter(t)))
 	return append(k, name...)
 }
 
-// Due lists the names of active games whose deadline is at or before now,
-// earliest first, at most max (0 = all).
+// secondAtOrAfter is t in Unix seconds, rounded up.
+func secondAtOrAfter(t time.Time) int64 {
+	s := t.Unix()
+	if t.Nanosecond() > 0 {
+		s++
+	}
+	return s
+}
+
+// Due lists the names of active games due by the end of now's second,
+// earliest first, at most max (0 = all): every game whose deadline is at
+// or before now, and those whose deadline falls later in that second (the
+// index holds whole seconds): the caller compares the exact deadline, and
+// leaves those for a later tick (Reindex tells an entry in step from a
+// stale one).
 func (tx *Tx) Due(now time.Time, max int) []string {
 	var names []string
 	c := tx.bucket(bucketDeadlines).Cursor()
-	limit := uint64(now.Unix())
+	limit := uint64(secondAtOrAfter(now))
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		if binary.BigEndian.Uint64(k[:8]) > limit {
 			break
@@ -606,14 +651,16 @@ func (tx *Tx) Due(now time.Time, max int) []string {
 	return names
 }
 
-// DueBetween lists the names of active games whose deadline falls in the
-// seconds from from to until (both included), earliest first: the games
-// that a reminder may be owed to, without those already due (Due) before
-// from's second.
+// DueBetween lists the names of active games whose deadline may fall in
+// from … until (both included), earliest first: the games that a
+// reminder may be owed to, without those due in the seconds before
+// from's. The index holds whole seconds, so a game due within from's or
+// until's second may be listed although it falls just outside; the
+// caller compares the exact deadline.
 func (tx *Tx) DueBetween(from, until time.Time) []string {
 	var names []string
 	c := tx.bucket(bucketDeadlines).Cursor()
-	limit := uint64(until.Unix())
+	limit := uint64(secondAtOrAfter(until))
 	for k, _ := c.Seek(deadlineKey(from, "")); k != nil; k, _ = c.Next() {
 		if binary.BigEndian.Uint64(k[:8]) > limit {
 			break
@@ -623,7 +670,8 @@ func (tx *Tx) DueBetween(from, until time.Time) []string {
 	return names
 }
 
-// NextDeadline returns the earliest indexed deadline, if any.
+// NextDeadline returns the earliest indexed deadline, rounded up to its
+// second, if any.
 func (tx *Tx) NextDeadline() (time.Time, bool) {
 	k, _ := tx.bucket(bucketDeadlines).Cursor().First()
 	if k == nil {

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"path/filepath"
@@ -144,6 +146,79 @@ func TestDueBetween(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// The due index holds a deadline at its second rounded up: Due lists a
+// game from that second on, never in the seconds before its deadline.
+// An entry written by an older release (rounded down) still lists the
+// game, and Reindex puts it right once; an entry in step is left alone.
+func TestDueIndexRoundsUp(t *testing.T) {
+	db := openTest(t)
+	at := time.Date(2026, 12, 8, 21, 0, 0, 0, time.UTC)
+	g := &Game{Name: "sub", Variant: "standard", Status: Active, OpenPhase: OpenPhase{Deadline: at.Add(700 * time.Millisecond)}}
+	if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); err != nil {
+		t.Fatal(err)
+	}
+	due := func(now time.Time) []string {
+		var names []string
+		db.View(func(tx *Tx) error { names = tx.Due(now, 0); return nil })
+		return names
+	}
+	if got := due(at.Add(-300 * time.Millisecond)); len(got) != 0 {
+		t.Errorf("Due a second before the deadline's: %v", got)
+	}
+	if got := due(at.Add(300 * time.Millisecond)); !slices.Equal(got, []string{"sub"}) {
+		t.Errorf("Due within the deadline's second: %v", got)
+	}
+	db.View(func(tx *Tx) error {
+		if next, ok := tx.NextDeadline(); !ok || !next.Equal(at.Add(time.Second)) {
+			t.Errorf("NextDeadline: %s %v, want %s", next, ok, at.Add(time.Second))
+		}
+		return nil
+	})
+
+	// an older release's entry: the second rounded down
+	if err := db.Update(func(tx *Tx) error {
+		dl, dk := tx.bucket(bucketDeadlines), tx.bucket(bucketDueKey)
+		if err := dl.Delete(bytes.Clone(dk.Get([]byte("sub")))); err != nil {
+			return err
+		}
+		old := make([]byte, 8, 8+len("sub"))
+		binary.BigEndian.PutUint64(old, uint64(at.Unix()))
+		old = append(old, "sub"...)
+		if err := dl.Put(old, nil); err != nil {
+			return err
+		}
+		return dk.Put([]byte("sub"), old)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := due(at.Add(-300 * time.Millisecond)); !slices.Equal(got, []string{"sub"}) {
+		t.Fatalf("an old entry: Due %v", got)
+	}
+	reindex := func() bool {
+		var moved bool
+		if err := db.Update(func(tx *Tx) (err error) {
+			g, err := tx.Game("sub")
+			if err != nil {
+				return err
+			}
+			moved, err = tx.Reindex(g)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return moved
+	}
+	if !reindex() {
+		t.Error("Reindex left an old entry as it was")
+	}
+	if got := due(at.Add(-300 * time.Millisecond)); len(got) != 0 {
+		t.Errorf("after Reindex, Due a second before the deadline's: %v", got)
+	}
+	if reindex() {
+		t.Error("Reindex changed an entry in step")
+	}
 }
 
 // SharedState hands every reader of a transaction the same copy of a

@@ -89,11 +89,31 @@ func (tb *Table) Wait(d time.Duration) {
 	tb.Tick()
 }
 
+// Advance moves the clock on by d without a deadline check.
+func (tb *Table) Advance(d time.Duration) {
+	tb.mu.Lock()
+	tb.now = tb.now.Add(d)
+	tb.mu.Unlock()
+}
+
 // Tick runs the daemon's deadline check now.
 func (tb *Table) Tick() {
 	tb.T.Helper()
 	if err := tb.D.Tick(context.Background()); err != nil {
 		tb.T.Fatal(err)
+	}
+}
+
+// TickWithin runs the daemon's deadline check now and fails the test when
+// it has not ended within limit: the check is stopped through its context
+// (it looks between batches), so a tick that would spin fails the test
+// instead of hanging it.
+func (tb *Table) TickWithin(limit time.Duration) {
+	tb.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	if err := tb.D.Tick(ctx); err != nil {
+		tb.T.Fatalf("the tick at %s did not end within %s: %v", tb.Now().Format(time.StampMilli), limit, err)
 	}
 }
 

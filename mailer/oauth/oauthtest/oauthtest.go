@@ -125,5 +125,14 @@ const (
 	Scope    = "mail"
 )
 
+// Unrevoke lets the provider sign in again (the GM logs in anew; the
+// refresh tokens revoked stay dead).
+func (p *Provider) Unrevoke() {
+	p.mu.Lock()
+	p.revoked = false
+	p.refresh = map[string]bool{}
+	p.mu.Unlock()
+}
+
 // URL is the provider's base address.
 func (p *Provider) URL() string { return p.srv.URL }

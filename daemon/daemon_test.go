@@ -240,8 +240,9 @@ func TestAutoRepliesAreNeverAnswered(t *testing.T) {
 	}
 }
 
-// TestTooBigMailRefusedOncePerHour: a player gets one refusal an hour; a
-// stranger (an address never mailed as a player) one a day.
+// TestTooBigMailRefusedOncePerHour: a player gets one refusal an hour,
+// and so does a stranger (an address never mailed as a player), within
+// its budget of answers a day (TestStrangerHasASmallDailyBudget).
 func TestTooBigMailRefusedOncePerHour(t *testing.T) {
 	h := newHarness(t)
 	_, tok := h.startToy("big", "")
@@ -259,8 +260,15 @@ func TestTooBigMailRefusedOncePerHour(t *testing.T) {
 	h.clock.Add(61 * time.Minute)
 	h.sendMail(&Incoming{MsgID: "bigz@test", From: x, TooBig: true})
 	h.sendMail(&Incoming{MsgID: "sbigz@test", From: "stranger@example.test", TooBig: true})
-	if ms := h.outbox(); len(ms) != 1 || ms[0].To != x {
-		t.Fatalf("after an hour: %d refusals, want 1 (to the player)", len(ms))
+	if ms := h.outbox(); len(ms) != 2 {
+		t.Fatalf("after an hour: %d refusals, want 2", len(ms))
+	}
+	for i := range strangerAnswers {
+		h.clock.Add(61 * time.Minute)
+		h.sendMail(&Incoming{MsgID: "sbig" + strings.Repeat("y", i+1) + "@test", From: "stranger@example.test", TooBig: true})
+	}
+	if n := len(h.outbox()); n != strangerAnswers-2 {
+		t.Fatalf("a stranger got %d more refusals within a day, want %d", n, strangerAnswers-2)
 	}
 }
 

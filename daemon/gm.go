@@ -106,11 +106,8 @@ func gmResume(mc *mailCtx, _ *orders.Command) error {
 		return err
 	}
 	mc.say("%s resumes.", g.Name)
-	if mc.silent {
-		endPause(g, mc.now)
-		return nil
-	}
-	return mc.d.resume(mc.tx, g, mc.now, "The GM has resumed the game.")
+	endPause(g, mc.now)
+	return mc.announce("Game resumed", mc.d.resumedText(g, "The GM has resumed the game."))
 }
 
 // pauseGame stops the clock of g's phase, at most until until; a pause
@@ -146,8 +143,12 @@ func (d *Daemon) resume(tx *txn, g *store.Game, now time.Time, why string) error
 	if err := tx.PutGame(g); err != nil {
 		return err
 	}
-	return d.publish(tx, g, fmt.Sprintf("[%s] Game resumed", g.Name),
-		fmt.Sprintf("%s\n%s — deadline %s.\n", why, g.PhaseTitle, d.showTime(g.Deadline, nil)), nil)
+	return d.publish(tx, g, fmt.Sprintf("[%s] Game resumed", g.Name), d.resumedText(g, why), nil)
+}
+
+// resumedText is the announcement of a resumed game.
+func (d *Daemon) resumedText(g *store.Game, why string) string {
+	return fmt.Sprintf("%s\n%s — deadline %s.\n", why, g.PhaseTitle, d.showTime(g.Deadline, nil))
 }
 
 // The bounds of what a GM may write: every duration (EXTEND, DEADLINE +…,

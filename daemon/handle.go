@@ -137,13 +137,13 @@ func (d *Daemon) handleIn(tx *txn, p *prepared) (counted string, err error) {
 	}
 	if in.TooBig {
 		// Not read, so not proven: answered at its From address, once
-		// an hour, and a stranger once a day.
+		// an hour, and a stranger within its budget.
 		to := in.unproven()
 		once, err := tx.AllowOncePer("too-big:"+to, now, time.Hour)
 		if err != nil || !once {
 			return "", err
 		}
-		if ok, err := d.mayAnswerUnproven(tx.Tx, to, now, log); err != nil || !ok {
+		if ok, _, err := d.mayAnswerUnproven(tx.Tx, to, now, log); err != nil || !ok {
 			return "", err
 		}
 		if d.rate.check(to, now) == silent {
@@ -165,8 +165,12 @@ func (d *Daemon) handleIn(tx *txn, p *prepared) (counted string, err error) {
 		return "", nil
 	}
 	if !mc.identified() {
-		if ok, err := d.mayAnswerUnproven(tx.Tx, mc.sender, now, log); err != nil || !ok {
+		ok, last, err := d.mayAnswerUnproven(tx.Tx, mc.sender, now, log)
+		if err != nil || !ok {
 			return "", err
+		}
+		if last {
+			mc.say("(I answer an address I do not know yet at most %d times a day, and this is the last answer today. Once you have joined a game, I answer replies to my mails to you.)", strangerAnswers)
 		}
 	}
 	switch d.rate.check(mc.sender, now) {
@@ -187,9 +191,18 @@ func (d *Daemon) handleIn(tx *txn, p *prepared) (counted string, err error) {
 // while a forged From of a domain that publishes DMARC is refused on its
 // way in. Even so, From is forgeable, so such a mail from an address the
 // daemon has never mailed as a player, observer or GM (a stranger) is
-// answered at most once a day per address (durably: strangerEvery), and
-// the daemon cannot be made to reflect mail at an address for long.
-const strangerEvery = 24 * time.Hour
+// answered within a small budget, durably (a restart does not reopen the
+// tap): strangerAnswers a day per address, enough for a newcomer's HELP,
+// LIST and questions (mailing-list managers answer about ten automatic
+// replies a day per address), and strangersPerHour an hour to all
+// strangers together, so the daemon cannot be made to reflect much mail
+// at anyone by forged senders. Past either, it is silent. A JOIN or
+// OBSERVE makes the sender known and is always answered.
+const (
+	strangerDay      = 24 * time.Hour
+	strangerAnswers  = 10  // per stranger address and strangerDay
+	strangersPerHour = 100 // to all strangers together
+)
 
 // unproven is the address an unproven mail is answered at: its From.
 func (in *Incoming) unproven() string {
@@ -200,17 +213,27 @@ func (in *Incoming) unproven() string {
 }
 
 // mayAnswerUnproven reports whether an answer to a mail that proved
-// nothing may go to addr: always to a known address, once a day to a
-// stranger.
-func (d *Daemon) mayAnswerUnproven(tx *store.Tx, addr string, now time.Time, log *slog.Logger) (bool, error) {
+// nothing may go to addr: always to a known address, within the budgets
+// above to a stranger; last says that this is the stranger's last answer
+// of the day.
+func (d *Daemon) mayAnswerUnproven(tx *store.Tx, addr string, now time.Time, log *slog.Logger) (ok, last bool, err error) {
 	if tx.KnownAddress(addr) {
-		return true, nil
+		return true, false, nil
 	}
-	ok, err := tx.AllowOncePer("stranger:"+addr, now, strangerEvery)
+	// The address's own budget first: one address past it uses up
+	// nothing of the budget all strangers share.
+	ok, left, err := tx.AllowNPer("stranger-day:"+addr, now, strangerDay, strangerAnswers)
+	if err != nil || !ok {
+		if err == nil {
+			log.Info("stranger answered as often as a day allows: not answered", "to", addr, "limit", strangerAnswers)
+		}
+		return false, false, err
+	}
+	ok, _, err = tx.AllowNPer("strangers-hour", now, time.Hour, strangersPerHour)
 	if err == nil && !ok {
-		log.Info("stranger answered less than a day ago: not answered", "to", addr)
+		log.Warn("strangers answered as often as an hour allows: not answered", "to", addr, "limit", strangersPerHour)
 	}
-	return ok, err
+	return ok, left == 0, err
 }
 
 // identified reports whether the mail proved who sent it (by token or
@@ -219,7 +242,7 @@ func (mc *mailCtx) identified() bool {
 	return mc.player != nil || mc.gm || mc.siteGM || mc.observer || mc.game != nil
 }
 
-// settleSender sets where the answer goes (see strangerEvery).
+// settleSender sets where the answer goes (see strangerAnswers).
 func (mc *mailCtx) settleSender() {
 	if mc.identified() {
 		mc.sender = mc.in.Sender()
@@ -362,7 +385,11 @@ func (mc *mailCtx) identifyByPassword(res *orders.Result) error {
 		return nil
 	case sc.refused != "":
 		mc.log.Info("password sign-on refused unchecked", "why", sc.refused, "target", sc.target)
-		mc.say("SIGNON refused: %s, so I did not check the password. Nothing in this mail was carried out as %s. Reply to one of my mails to you instead: that needs no password.", sc.refused, strings.ToUpper(cmd.Power))
+		again := ""
+		if !sc.retry.IsZero() {
+			again = fmt.Sprintf(" You may send it again after %s.", mc.d.showTime(sc.retry, nil))
+		}
+		mc.say("SIGNON refused: %s, so I did not check the password. Nothing in this mail was carried out as %s.%s Replying to one of my mails to you needs no password and always works.", sc.refused, strings.ToUpper(cmd.Power), again)
 		return nil
 	}
 	if mc.authenticate(sc) || mc.signedOnAsLeft(sc) {

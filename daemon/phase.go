@@ -39,6 +39,9 @@ func (d *Daemon) Tick(ctx context.Context) error {
 	if err := d.remind(now); err != nil {
 		return err
 	}
+	if err := d.sendHeldDue(now); err != nil { // fanout.go
+		return err
+	}
 	// A picture left undrawn by a daemon killed last time is drawn
 	// first. Then each batch of due games has its results committed, their
 	// mails held, and its pictures drawn outside the write transaction
@@ -719,22 +722,6 @@ func phaseOf(g *store.Game) string {
 		return ""
 	}
 	return g.PhaseID
-}
-
-// announce tells everyone in the mail's game, unless the GM said SILENT.
-// The diplomats of the powers named in skipPowers get nothing (they were
-// told in their own words).
-func (mc *mailCtx) announce(subject, text string, skipPowers ...string) error {
-	if mc.silent || mc.game == nil {
-		return nil
-	}
-	skip := map[string]bool{}
-	for _, p := range mc.game.Players {
-		if !p.Left && slices.Contains(skipPowers, p.Power) {
-			skip[p.Address] = true
-		}
-	}
-	return mc.d.publish(mc.tx, mc.game, fmt.Sprintf("[%s] %s", mc.game.Name, subject), text, skip)
 }
 
 // remind mails the powers that still owe orders when a deadline comes

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/subtle"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -16,14 +17,28 @@ import (
 
 // Password sign-on (SIGNON <power> <game> <password>, or SIGNON GM …).
 //
-// Guessing is bounded: failed SIGNONs are counted per sender address, per
-// target (one game's power, or the GM password) and over all, for an
-// hour; past a limit, password sign-on is refused for that sender, that
-// target or everyone — without comparing the password, so a refused
-// guess costs no bcrypt and tells nothing. The GM is alerted once when a
-// limit is reached (not per attempt), every failure is logged at warn.
-// Reply tokens are never limited: a player or GM locked out of password
-// sign-on replies to one of the daemon's mails instead.
+// Guessing is bounded, and it is the guesser who is stopped, not the
+// owner of the password. Failed SIGNONs are counted for an hour per
+// sender address, per target (one game's power, or the GM password) and
+// over all:
+//
+//   - an address with signonPerSender failures may not sign on by
+//     password for the rest of the hour: its SIGNONs are refused without
+//     comparing the password, so a refused guess costs no bcrypt and
+//     tells nothing;
+//   - past signonPerTarget failures against one target, or signonOverall
+//     in all, the password is only delayed: it is compared at most once
+//     per signonSpacing for mail from other addresses (the rest are
+//     refused with the time to try again), which caps what a guesser
+//     with many addresses learns without locking anyone out;
+//   - the owner's own address (the power's player, a GM of the site or of
+//     the game named for SIGNON GM) is never delayed by the others'
+//     failures: only its own count stops it.
+//
+// The GM is alerted once when a limit is reached (not per attempt), every
+// failure is logged at warn. Reply tokens are never limited: a player or
+// GM refused password sign-on replies to one of the daemon's mails
+// instead.
 //
 // bcrypt (tens of milliseconds at the default cost) runs before the
 // mail's write transaction, on what a read-only transaction found; the
@@ -32,47 +47,84 @@ import (
 // while hashing.
 const (
 	signonWindow    = time.Hour
-	signonPerSender = 5  // failures from one address
-	signonPerTarget = 10 // failures against one power (or the GM password)
-	signonOverall   = 50 // failures in all
+	signonPerSender = 5  // failures from one address: it is stopped
+	signonPerTarget = 10 // failures against one power (or the GM password): it is delayed
+	signonOverall   = 50 // failures in all: every password is delayed
+	signonSpacing   = time.Minute
 )
 
 // signonGuard counts failed SIGNONs in memory (a restart clears it; the
-// limits are per hour anyway). Its maps hold at most signonOverall
-// entries a window: only failures add to them, and failures stop there.
+// limits are per hour anyway). Its maps stay small: past signonOverall
+// failures a window, only one check a signonSpacing may fail, besides the
+// owners' own addresses, each stopped after signonPerSender failures.
 type signonGuard struct {
-	mu       sync.Mutex
-	start    time.Time // of the current window
-	all      int
-	bySender map[string]int
-	byTarget map[string]int
-	tripped  map[string]bool // limits reached this window (alerted once)
+	mu        sync.Mutex
+	start     time.Time // of the current window
+	all       int
+	lastAll   time.Time // the last check made past the overall limit
+	bySender  map[string]int
+	byTarget  map[string]int
+	lastCheck map[string]time.Time // per target, the last check made past its limit
+	tripped   map[string]bool      // limits reached this window (alerted once)
 }
 
 func newSignonGuard() *signonGuard { return &signonGuard{} }
 
 func (s *signonGuard) roll(now time.Time) {
 	if s.bySender == nil || now.Sub(s.start) >= signonWindow || now.Before(s.start) {
-		s.start, s.all = now, 0
+		s.start, s.all, s.lastAll = now, 0, time.Time{}
 		s.bySender, s.byTarget, s.tripped = map[string]int{}, map[string]int{}, map[string]bool{}
+		s.lastCheck = map[string]time.Time{}
 	}
 }
 
-// refused returns why a SIGNON from sender against target is not even
-// checked now ("" when it may be).
-func (s *signonGuard) refused(sender, target string, now time.Time) string {
+// admit returns why a SIGNON from sender against target is not even
+// checked now ("" when it may be), and for a delay when it may be sent
+// again. owner says that sender is the target's own address. A check
+// admitted past the target's or the overall limit takes that limit's one
+// slot per signonSpacing.
+func (s *signonGuard) admit(sender, target string, owner bool, now time.Time) (why string, retry time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.roll(now)
-	switch {
-	case s.all >= signonOverall:
-		return "too many failed SIGNONs on this game master in the last hour"
-	case s.byTarget[target] >= signonPerTarget:
-		return "too many failed SIGNONs for this power in the last hour"
-	case s.bySender[sender] >= signonPerSender:
-		return "too many failed SIGNONs from your address in the last hour"
+	if s.bySender[sender] >= signonPerSender {
+		return "too many failed SIGNONs from your address in the last hour", time.Time{}
 	}
-	return ""
+	if owner {
+		return "", time.Time{}
+	}
+	overTarget, overAll := s.byTarget[target] >= signonPerTarget, s.all >= signonOverall
+	next := now
+	if overTarget {
+		next = later(next, s.lastCheck[target].Add(signonSpacing))
+	}
+	if overAll {
+		next = later(next, s.lastAll.Add(signonSpacing))
+	}
+	if next.After(now) {
+		what := "for this power"
+		if overAll && !(overTarget && s.lastCheck[target].Add(signonSpacing).After(now)) {
+			what = "on this game master"
+		}
+		if r := next.Truncate(time.Minute); r.Before(next) {
+			next = r.Add(time.Minute) // shown to the minute: not before it
+		}
+		return "many SIGNONs " + what + " have failed in the last hour, so I compare a password at most once a minute from addresses other than its owner's", next
+	}
+	if overTarget {
+		s.lastCheck[target] = now
+	}
+	if overAll {
+		s.lastAll = now
+	}
+	return "", time.Time{}
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // fail counts one failure and returns the limits it reached just now
@@ -104,6 +156,8 @@ type signonCheck struct {
 	cmd     *orders.Command // its first SIGNON, nil if none
 	target  string          // "gm", or game/power
 	refused string          // why it was not checked (the guard), or ""
+	retry   time.Time       // … when it may be sent again (zero: not within the hour)
+	owner   bool            // the sender is the target's own address
 	skipped bool            // not checked: the mail has a reply token
 	ok      bool            // the password matched
 	gm      bool            // … the GM password
@@ -147,6 +201,11 @@ func (d *Daemon) checkSignon(in *Incoming, now time.Time) (*signonCheck, error) 
 		}
 		if isGM {
 			sc.target = "gm"
+			gms := d.opt.GM
+			if g, err := tx.Game(game); err == nil {
+				gms = append(slices.Clip(gms), g.GM...)
+			}
+			sc.owner = slices.ContainsFunc(gms, func(a string) bool { return strings.EqualFold(a, in.unproven()) })
 			return nil
 		}
 		sc.target = game + "/" + power
@@ -177,7 +236,8 @@ func (d *Daemon) checkSignon(in *Incoming, now time.Time) (*signonCheck, error) 
 	if err != nil || sc.skipped {
 		return sc, err
 	}
-	if sc.refused = d.signons.refused(in.unproven(), sc.target, now); sc.refused != "" {
+	sc.owner = sc.owner || slices.ContainsFunc(cands, func(c candidate) bool { return c.address == in.unproven() })
+	if sc.refused, sc.retry = d.signons.admit(in.unproven(), sc.target, sc.owner, now); sc.refused != "" {
 		return sc, nil
 	}
 	if isGM {
@@ -260,8 +320,8 @@ func (mc *mailCtx) signonFailed(sc *signonCheck) error {
 		g, _ = mc.tx.Game(game)
 	}
 	what := map[string]string{
-		"overall": fmt.Sprintf("%d SIGNONs have failed on this game master within the hour: password sign-on is suspended for everyone", signonOverall),
-		"target":  fmt.Sprintf("%d SIGNONs for %s have failed within the hour: password sign-on for it is suspended", signonPerTarget, sc.target),
+		"overall": fmt.Sprintf("%d SIGNONs have failed on this game master within the hour: passwords are now compared at most once a minute from addresses other than their owners'", signonOverall),
+		"target":  fmt.Sprintf("%d SIGNONs for %s have failed within the hour: its password is now compared at most once a minute from addresses other than its owner's", signonPerTarget, sc.target),
 		"sender":  fmt.Sprintf("%d SIGNONs from %s have failed within the hour: that address may not sign on by password", signonPerSender, mc.sender),
 	}
 	var lines []string
@@ -269,6 +329,8 @@ func (mc *mailCtx) signonFailed(sc *signonCheck) error {
 		lines = append(lines, what[r])
 	}
 	return d.alertLimited(mc.tx, g, alertSignon, "Failed SIGNONs",
-		fmt.Sprintf("%s, until at most %s.\nThe latest attempt came from %s. Someone may be guessing passwords. Reply tokens still work: players and GMs reply to one of my mails, which needs no password.",
+		fmt.Sprintf("%s, until at most %s.\nThe latest attempt came from %s. Someone may be guessing passwords.\n\n"+
+			"A reply to any of my GM mails always works, whatever these limits: its reply address carries your GM token, which needs no password. "+
+			"So does a player's reply to one of my mails. A SIGNON from the power's own address (for SIGNON GM, a GM's address) is not delayed by others' failures.",
 			strings.Join(lines, ";\n"), d.showTime(mc.now.Add(signonWindow), nil), mc.sender))
 }

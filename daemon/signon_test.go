@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
-	"time"
 )
 
 // signonGame makes a toy game with carol (blue) and dave (red) and
@@ -87,69 +86,112 @@ func TestSignonGuessingFromOneAddressIsLimited(t *testing.T) {
 	}
 }
 
-// TestSignonGuessingAgainstOnePowerIsLimited: ten wrong passwords for
-// Blue from ten addresses lock password sign-on for Blue (even with the
-// right password, from anywhere) but not for Red; the GM is alerted once;
-// Blue's reply token still works.
-func TestSignonGuessingAgainstOnePowerIsLimited(t *testing.T) {
+// TestSignonGuessingAgainstOnePowerIsDelayed: ten wrong passwords for
+// Blue from ten addresses do not lock Blue out: from then on Blue's
+// password is compared at most once a minute for mail from other
+// addresses (the rest are told when to try again), while Blue's own
+// address signs on at once and Red is not affected; the GM is alerted
+// once.
+func TestSignonGuessingAgainstOnePowerIsDelayed(t *testing.T) {
 	h := newHarness(t)
 	pw, _ := signonGame(t, h, "target")
 	var ms []sent
-	for i := 0; i < signonPerTarget; i++ {
+	for i := 0; i <= signonPerTarget; i++ { // the last takes the minute's one check
 		h.send(fmt.Sprintf("bot%d@example.test", i), "", fmt.Sprintf("SIGNON b target wrong%d\nscore 2", i))
 		ms = append(ms, h.outbox()...)
 	}
-	h.send("carol@elsewhere.test", "", "SIGNON blue target "+pw+"\nscore 2")
-	m := h.only(h.outbox(), "carol@elsewhere.test")
-	mustContain(t, m.Text, "too many failed SIGNONs for this power", "did not check the password")
 	if n := alertsTo(ms, harnessGM); n != 1 {
 		t.Errorf("%d alerts to the GM, want 1", n)
 	}
-	// Red is not locked.
+	h.send("carol@elsewhere.test", "", "SIGNON blue target "+pw+"\nscore 2")
+	m := h.only(h.outbox(), "carol@elsewhere.test")
+	mustContain(t, m.Text, "at most once a minute", "did not check the password", "You may send it again after")
+	// Blue's own address is not delayed by the others' failures.
+	h.send("carol@example.test", "", "SIGNON blue target "+pw+"\nscore 3")
+	mustContain(t, h.only(h.outbox(), "carol@example.test").Text, "Signed on as Blue")
+	// Red is not delayed.
 	h.send("dave@example.test", "", "SIGNON red target wrong\nscore 1")
 	mustContain(t, h.only(h.outbox(), "dave@example.test").Text, "SIGNON failed")
+	// A minute later the other address is checked again.
+	h.clock.Add(signonSpacing)
+	h.send("carol@elsewhere.test", "", "SIGNON blue target "+pw+"\nscore 4")
+	mustContain(t, h.only(h.outbox(), "carol@elsewhere.test").Text, "Signed on as Blue")
 }
 
-// TestGMPasswordGuessingIsLimited: ten wrong GM passwords from ten
-// addresses, and the right one is refused unchecked for the hour; the
-// site GM is told once; the GM's reply token still works.
-func TestGMPasswordGuessingIsLimited(t *testing.T) {
+// TestSignonGuesserIsStoppedNotTheGM: one address guessing the GM
+// password is stopped after signonPerSender failures, even with the
+// right password; more guessers from other addresses only delay the GM
+// password for addresses that are not a GM's; the GM, from its own
+// address, still signs on with the password; the alert tells the site GM
+// that a reply to a GM mail always works.
+func TestSignonGuesserIsStoppedNotTheGM(t *testing.T) {
 	h := newHarness(t)
 	gm := h.createToy("gmg", "")
+	const griefer = "griefer@example.test"
 	var ms []sent
-	for i := 0; i < signonPerTarget; i++ {
-		h.send(fmt.Sprintf("bot%d@example.test", i), "", fmt.Sprintf("SIGNON GM gmg guess%d\nRULES\nNo bots.\nENDRULES", i))
+	for i := 0; i < 20; i++ {
+		h.send(griefer, "", fmt.Sprintf("SIGNON GM gmg guess%d\nRULES\nNo bots.\nENDRULES", i))
 		ms = append(ms, h.outbox()...)
 	}
-	h.send(harnessGM, "", "SIGNON GM gmg sesame\nRULES\nNo bots.\nENDRULES")
+	h.send(griefer, "", "SIGNON GM gmg sesame\nRULES\nNo bots.\nENDRULES")
 	ms = append(ms, h.outbox()...)
 	if h.game("gmg").HouseRules != "" {
-		t.Fatal("the GM password was checked after ten failures")
+		t.Fatal("the guesser's right password was taken after its failures")
 	}
-	mustContain(t, h.reply(ms, harnessGM).Text, "too many failed SIGNONs")
+	if n := h.d.signons.byTarget["gm"]; n != signonPerSender {
+		t.Errorf("%d of the guesser's SIGNONs compared, want %d", n, signonPerSender)
+	}
+	// Twenty more guessers pass the limit on the GM password.
+	for i := 0; i < 20; i++ {
+		h.send(fmt.Sprintf("bot%d@example.test", i), "", fmt.Sprintf("SIGNON GM gmg bot%d\nRULES\nNo bots.\nENDRULES", i))
+		ms = append(ms, h.outbox()...)
+	}
 	if n := alertsTo(ms, harnessGM); n != 1 {
 		t.Errorf("%d alerts to the site GM, want 1", n)
 	}
-	h.send(harnessGM, gm, "RULES\nNo bots.\nENDRULES")
-	h.outbox()
+	for _, m := range to(ms, harnessGM) {
+		if strings.Contains(m.Subject, "GM: Failed SIGNONs") {
+			mustContain(t, m.Text, "A reply to any of my GM mails always works", griefer)
+		}
+	}
+	// The GM from its own address: signed on at once.
+	h.send(harnessGM, "", "SIGNON GM gmg sesame\nRULES\nNo bots.\nENDRULES")
+	mustContain(t, h.reply(h.outbox(), harnessGM).Text, "Signed on as the GM of gmg")
 	if h.game("gmg").HouseRules == "" {
+		t.Fatal("the GM was locked out of its own game by others' guesses")
+	}
+	// From another address the GM password waits for its minute.
+	h.send("boss-at-home@example.test", "", "SIGNON GM gmg sesame\nRULES\nNo spam.\nENDRULES")
+	mustContain(t, h.only(h.outbox(), "boss-at-home@example.test").Text, "You may send it again after")
+	h.clock.Add(signonSpacing)
+	h.send("boss-at-home@example.test", "", "SIGNON GM gmg sesame\nRULES\nNo spam.\nENDRULES")
+	h.outbox()
+	if !strings.Contains(h.game("gmg").HouseRules, "No spam.") {
+		t.Error("a minute later the GM password was still refused from another address")
+	}
+	// The GM token needs no password at all.
+	h.send(harnessGM, gm, "RULES\nTokens work.\nENDRULES")
+	h.outbox()
+	if !strings.Contains(h.game("gmg").HouseRules, "Tokens work.") {
 		t.Fatal("the GM token stopped working")
 	}
 }
 
-// TestSignonGuessingOverallIsLimited: fifty failures in all, spread so
-// that no address and no power reaches its own limit, stop password
-// sign-on for everyone for the hour.
-func TestSignonGuessingOverallIsLimited(t *testing.T) {
+// TestSignonGuessingOverallIsDelayed: fifty failures in all, spread so
+// that no address and no power reaches its own limit, delay password
+// sign-on for everyone but the owners by a minute, not an hour.
+func TestSignonGuessingOverallIsDelayed(t *testing.T) {
 	h := newHarness(t)
 	pw, _ := signonGame(t, h, "all")
-	for i := 0; i < signonOverall; i++ {
+	for i := 0; i <= signonOverall; i++ { // the last takes the minute's one check
 		h.send(fmt.Sprintf("bot%d@example.test", i), "", fmt.Sprintf("SIGNON blue game%d wrong\nscore 2", i))
 	}
 	h.outbox()
 	h.send("carol@elsewhere.test", "", "SIGNON blue all "+pw+"\nscore 2")
-	mustContain(t, h.only(h.outbox(), "carol@elsewhere.test").Text, "too many failed SIGNONs on this game master")
-	h.clock.Add(signonWindow + time.Second)
+	mustContain(t, h.only(h.outbox(), "carol@elsewhere.test").Text, "many SIGNONs on this game master have failed", "You may send it again after")
+	h.send("carol@example.test", "", "SIGNON blue all "+pw+"\nscore 2")
+	mustContain(t, h.only(h.outbox(), "carol@example.test").Text, "Signed on as Blue")
+	h.clock.Add(signonSpacing)
 	h.send("carol@elsewhere2.test", "", "SIGNON blue all "+pw+"\nscore 2")
 	mustContain(t, h.only(h.outbox(), "carol@elsewhere2.test").Text, "Signed on as Blue")
 }

@@ -1,32 +1,49 @@
 package daemon
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"pbemd/store"
 )
 
-// TestStrangerIsAnsweredOncePerDay: a mail that proves nothing from an
-// address the daemon never mailed as someone it knows is answered once a
-// day — durably, so a restart does not reopen the tap — and the answer
-// goes to its From address, never to its Reply-To.
-func TestStrangerIsAnsweredOncePerDay(t *testing.T) {
+// TestStrangerHasASmallDailyBudget: a mail that proves nothing from an
+// address the daemon never mailed as someone it knows is answered up to
+// strangerAnswers times a day (the last answer says so), then not at all
+// — durably, so a restart does not reopen the tap — and every answer goes
+// to its From address, never to its Reply-To.
+func TestStrangerHasASmallDailyBudget(t *testing.T) {
 	h := newHarness(t)
 	stranger := func(text string) {
 		h.seq++
 		h.sendMail(&Incoming{MsgID: "s" + strings.Repeat("x", h.seq) + "@test", From: "mallory@example.test", ReplyTo: "victim@example.test", Subject: "hi", Text: text})
 	}
-	stranger("LIST")
-	ms := h.outbox()
-	mustContain(t, h.only(ms, "mallory@example.test").Text, "Games on this game master")
-	if got := to(ms, "victim@example.test"); len(got) != 0 {
-		t.Fatalf("a stranger's Reply-To was answered: %q", got[0].Subject)
+	var ms []sent
+	for i := 0; i < strangerAnswers; i++ {
+		text := "LIST"
+		if i == 0 {
+			text = "HELP"
+		}
+		stranger(text)
+		got := h.outbox()
+		if len(to(got, "victim@example.test")) != 0 {
+			t.Fatalf("a stranger's Reply-To was answered (mail %d)", i+1)
+		}
+		m := h.only(got, "mallory@example.test")
+		if i < strangerAnswers-1 && strings.Contains(m.Text, "last answer today") {
+			t.Fatalf("answer %d says it is the last", i+1)
+		}
+		ms = append(ms, m)
 	}
+	mustContain(t, ms[0].Text, "LIST")
+	mustContain(t, ms[1].Text, "Games on this game master")
+	mustContain(t, ms[len(ms)-1].Text, "Games on this game master", "at most 10 times a day, and this is the last answer today")
 	stranger("HELP")
 	stranger("LIST")
 	if ms := h.outbox(); len(ms) != 0 {
-		t.Fatalf("a stranger got %d more answers the same day", len(ms))
+		t.Fatalf("past its budget a stranger got %d more answers the same day", len(ms))
 	}
 	// A restart forgets the in-memory rate limit, not this.
 	d, err := New(h.db, h.d.opt)
@@ -38,9 +55,57 @@ func TestStrangerIsAnsweredOncePerDay(t *testing.T) {
 	if ms := h.outbox(); len(ms) != 0 {
 		t.Fatalf("after a restart a stranger got %d more answers the same day", len(ms))
 	}
-	h.clock.Add(strangerEvery)
+	h.clock.Add(strangerDay)
 	stranger("LIST")
 	h.only(h.outbox(), "mallory@example.test")
+}
+
+// TestNewcomerIsAnsweredEachStep: a newcomer who asks for HELP, then
+// LIST, then JOINs gets an answer to each, at the From address.
+func TestNewcomerIsAnsweredEachStep(t *testing.T) {
+	h := newHarness(t)
+	h.createToy("open", "")
+	h.outbox()
+	for i, step := range []struct{ text, want string }{
+		{"HELP", "JOIN"},
+		{"LIST", "open"},
+		{"JOIN open", "You are signed up for open"},
+	} {
+		h.sendMail(&Incoming{MsgID: fmt.Sprintf("n%d@test", i), From: "newbie@example.test", ReplyTo: "elsewhere@example.test", Text: step.text})
+		ms := h.outbox()
+		mustContain(t, h.only(ms, "newbie@example.test").Text, step.want)
+		if len(to(ms, "elsewhere@example.test")) != 0 {
+			t.Fatalf("%s of an unproven mail was answered at its Reply-To", step.text)
+		}
+	}
+}
+
+// TestStrangersShareAnHourlyCap: forged senders cannot make the daemon
+// mail many addresses: past strangersPerHour answers to strangers in an
+// hour, a stranger's first mail is not answered either, until the hour
+// is over.
+func TestStrangersShareAnHourlyCap(t *testing.T) {
+	h := newHarness(t)
+	// One address past its own budget uses up nothing of the shared one.
+	for i := 0; i < 3*strangerAnswers; i++ {
+		h.sendMail(&Incoming{MsgID: fmt.Sprintf("one%d@test", i), From: "loud@example.test", Text: "LIST"})
+	}
+	if n := len(h.outbox()); n != strangerAnswers {
+		t.Fatalf("one stranger got %d answers, want %d", n, strangerAnswers)
+	}
+	for i := strangerAnswers; i < strangersPerHour; i++ {
+		h.sendMail(&Incoming{MsgID: fmt.Sprintf("cap%d@test", i), From: fmt.Sprintf("forged%d@example.test", i), Text: "LIST"})
+	}
+	if n := len(h.outbox()); n != strangersPerHour-strangerAnswers {
+		t.Fatalf("%d strangers answered, want %d", n, strangersPerHour-strangerAnswers)
+	}
+	h.sendMail(&Incoming{MsgID: "over@test", From: "late@example.test", Text: "LIST"})
+	if ms := h.outbox(); len(ms) != 0 {
+		t.Fatalf("past the hourly cap a stranger was answered: %s", ms[0].To)
+	}
+	h.clock.Add(time.Hour)
+	h.sendMail(&Incoming{MsgID: "next@test", From: "late@example.test", Text: "LIST"})
+	h.only(h.outbox(), "late@example.test")
 }
 
 // TestJoiningIsAlwaysAnswered: the once-a-day rule is for mails that

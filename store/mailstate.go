@@ -164,3 +164,28 @@ func (tx *Tx) AllowOncePer(key string, now time.Time, period time.Duration) (boo
 	}
 	return true, b.Put(k, u64(uint64(now.UnixNano())))
 }
+
+// AllowNPer reports whether an action keyed by key may happen at now,
+// given that it may happen at most n times per period, the period counted
+// from the first action of it; when it may, it is counted, and left says
+// how many more the period allows. Use it for a budget of answers, e.g. to
+// an address the daemon does not know: key "stranger-day:" + address.
+func (tx *Tx) AllowNPer(key string, now time.Time, period time.Duration, n int) (ok bool, left int, err error) {
+	if period <= 0 || n <= 0 {
+		return false, 0, fmt.Errorf("allow %d per %v: both must be positive", n, period)
+	}
+	b := tx.bucket(bucketMailRateLimit)
+	k := mailKey(key)
+	start, count := now, 0
+	if raw := b.Get(k); len(raw) == 16 { // window start, count
+		s := time.Unix(0, int64(u64Of(raw[:8])))
+		if !now.Before(s) && now.Before(s.Add(period)) {
+			start, count = s, int(u64Of(raw[8:]))
+		}
+	}
+	if count >= n {
+		return false, 0, nil
+	}
+	count++
+	return true, n - count, b.Put(k, append(u64(uint64(start.UnixNano())), u64(uint64(count))...))
+}

@@ -145,3 +145,38 @@ func TestProcessedRecordIsItsJSON(t *testing.T) {
 		t.Error("a year past 9999 encoded")
 	}
 }
+
+func TestAllowNPer(t *testing.T) {
+	db := openTest(t)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		key  string
+		at   time.Duration
+		want bool
+		left int
+	}{
+		{"a@x", 0, true, 2},
+		{"a@x", time.Minute, true, 1},
+		{"b@x", time.Minute, true, 2},
+		{"a@x", 59 * time.Minute, true, 0},
+		{"a@x", 59 * time.Minute, false, 0},
+		{"a@x", 60 * time.Minute, true, 2}, // a new period, from the first action
+		{"a@x", 119 * time.Minute, true, 1},
+		{"a@x", 119 * time.Minute, true, 0},
+		{"a@x", 119 * time.Minute, false, 0},
+		{"a@x", 120 * time.Minute, true, 2},
+	}
+	for _, c := range cases {
+		var got bool
+		var left int
+		if err := db.Update(func(tx *Tx) (err error) {
+			got, left, err = tx.AllowNPer(c.key, t0.Add(c.at), time.Hour, 3)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want || left != c.left {
+			t.Errorf("%s at +%v = %v, %d left; want %v, %d", c.key, c.at, got, left, c.want, c.left)
+		}
+	}
+}

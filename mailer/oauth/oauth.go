@@ -232,7 +232,10 @@ func (s *Source) Token() (*oauth2.Token, error) {
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500 {
-			s.err = fmt.Errorf("%w (%s)", ErrSignInAgain, re.ErrorCode)
+			s.err = ErrSignInAgain
+			if re.ErrorCode != "" {
+				s.err = fmt.Errorf("%w (the provider says %s)", ErrSignInAgain, re.ErrorCode)
+			}
 			return nil, s.err
 		}
 		return nil, fmt.Errorf("oauth: refresh the access token: %w", err)

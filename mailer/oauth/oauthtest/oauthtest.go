@@ -47,15 +47,13 @@ func NewProvider(t testing.TB) *Provider {
 		case "urn:ietf:params:oauth:grant-type:device_code":
 			p.polls++
 			if !p.approved {
-				w.WriteHeader(http.StatusBadRequest)
-				writeJSON(w, map[string]any{"error": "authorization_pending"})
+				writeError(w, "authorization_pending")
 				return
 			}
 		case "refresh_token":
 			rt := r.FormValue("refresh_token")
 			if p.revoked || !p.refresh[rt] {
-				w.WriteHeader(http.StatusBadRequest)
-				writeJSON(w, map[string]any{"error": "invalid_grant", "error_description": "the refresh token was revoked"})
+				writeError(w, "invalid_grant")
 				return
 			}
 			delete(p.refresh, rt) // rotated: each refresh token works once
@@ -78,6 +76,13 @@ func NewProvider(t testing.TB) *Provider {
 	p.srv = httptest.NewServer(mux)
 	t.Cleanup(p.srv.Close)
 	return p
+}
+
+// writeError answers as a token endpoint refuses (RFC 6749 5.2).
+func writeError(w http.ResponseWriter, code string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	json.NewEncoder(w).Encode(map[string]string{"error": code})
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

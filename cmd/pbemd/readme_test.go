@@ -55,17 +55,20 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 	engines := []string{"adjudicator/diplomacy", "adjudicator/empire", "adjudicator/supplychain", "adjudicator/supremacy"}
 	may := map[string][]string{
 		"cmd/pbemd":   append([]string{"server", "demo", "adjudicator"}, engines...),
-		"server":      {"daemon", "mailer", "mailserver", "store"},
+		"server":      {"daemon", "mailer", "mailer/oauth", "mailserver", "store"},
 		"daemon":      {"store", "orders", "adjudicator", "mailer"},
 		"adjudicator": {"orders", "picture"},
 		"orders":      {}, "mailer": {}, "mailserver": {}, "store": {}, "picture": {},
-		"demo":                append([]string{"server", "mailer", "mailserver", "store", "orders", "adjudicator"}, engines...),
-		"daemon/daemontest":   {"daemon", "store", "store/storetest", "adjudicator"},
-		"store/storetest":     {"store", "mailer"},
-		"picture/picturetest": {"picture"},
-		"internal/mapgeo":     {"adjudicator/diplomacy", "picture"},
-		"internal/skipnote":   {},
-		"internal/proccpu":    {},
+		"demo":                   append([]string{"server", "mailer", "mailserver", "store", "orders", "adjudicator"}, engines...),
+		"daemon/daemontest":      {"daemon", "store", "store/storetest", "adjudicator"},
+		"store/storetest":        {"store", "mailer"},
+		"picture/picturetest":    {"picture"},
+		"internal/mapgeo":        {"adjudicator/diplomacy", "picture"},
+		"internal/skipnote":      {},
+		"internal/proccpu":       {},
+		"mailer/oauth":           {"store"},
+		"mailer/oauth/oauthtest": {},
+		"adjudicator/scoring":    {},
 	}
 	for _, e := range engines {
 		may[e] = []string{"adjudicator", "orders", "picture"}

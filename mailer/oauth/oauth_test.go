@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,6 +159,54 @@ func TestLoginRefreshRotationAndRevocation(t *testing.T) {
 				t.Errorf("Err = %v after revocation", src2.Err())
 			}
 		})
+	}
+}
+
+// TestBrowserLogin: the authorization code grant with PKCE and a loopback
+// redirect, Google's way (its device flow does not grant the mail scope).
+// The test is the GM's browser: it opens the address pbemd prints and
+// follows the provider's redirect back to pbemd's loopback port.
+func TestBrowserLogin(t *testing.T) {
+	p := oauthtest.NewProvider(t)
+	p.Approve()
+	cfg := Config{ClientID: oauthtest.ClientID, Scopes: []string{oauthtest.Scope}, AuthURL: p.AuthURL(), TokenURL: p.TokenURL()}
+	if cfg.flow() != "browser" {
+		t.Fatalf("flow %q, want browser", cfg.flow())
+	}
+	var out bytes.Buffer
+	browsed := make(chan error, 1)
+	go func() {
+		for !strings.Contains(outString(&out), "Waiting") {
+			time.Sleep(10 * time.Millisecond)
+		}
+		var addr string
+		for _, l := range strings.Split(outString(&out), "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "http") {
+				addr = l
+			}
+		}
+		resp, err := http.Get(addr)
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !strings.Contains(string(body), "signed in") {
+				err = fmt.Errorf("the browser shows %q", body)
+			}
+		}
+		browsed <- err
+	}()
+	tok, err := Login(t.Context(), cfg, nil, &lockedWriter{w: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-browsed; err != nil {
+		t.Fatal(err)
+	}
+	if tok.RefreshToken == "" || tok.AccessToken == "" {
+		t.Errorf("token %+v", tok)
+	}
+	if !strings.Contains(outString(&out), "ssh -L") {
+		t.Errorf("a GM on a server is not told how to forward the port:\n%s", outString(&out))
 	}
 }
 

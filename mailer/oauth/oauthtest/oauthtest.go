@@ -4,11 +4,15 @@
 package oauthtest
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -28,6 +32,8 @@ type Provider struct {
 	refresh  map[string]bool // live refresh tokens
 	n        int
 	revoked  bool
+
+	challenge, redirect string // of the browser sign-in under way
 }
 
 func NewProvider(t testing.TB) *Provider {
@@ -40,10 +46,36 @@ func NewProvider(t testing.TB) *Provider {
 		}
 		writeJSON(w, map[string]any{"device_code": "dev-1", "user_code": "WDJB-MJHT", "verification_uri": p.srv.URL + "/activate", "expires_in": 60, "interval": 1})
 	})
+	// the browser's sign-in page: once approved it sends the browser back
+	// to the app's loopback address with a code tied to the PKCE challenge
+	mux.HandleFunc("GET /authorize", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if q.Get("client_id") != ClientID || q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" ||
+			!strings.HasPrefix(q.Get("redirect_uri"), "http://127.0.0.1:") {
+			http.Error(w, "bad authorization request", http.StatusBadRequest)
+			return
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if !p.approved {
+			fmt.Fprint(w, "sign in first")
+			return
+		}
+		p.challenge, p.redirect = q.Get("code_challenge"), q.Get("redirect_uri")
+		http.Redirect(w, r, q.Get("redirect_uri")+"?code=code-1&state="+url.QueryEscape(q.Get("state")), http.StatusFound)
+	})
 	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		switch r.FormValue("grant_type") {
+		case "authorization_code":
+			sum := sha256.Sum256([]byte(r.FormValue("code_verifier")))
+			if r.FormValue("code") != "code-1" || p.challenge == "" || base64.RawURLEncoding.EncodeToString(sum[:]) != p.challenge ||
+				r.FormValue("redirect_uri") != p.redirect {
+				writeError(w, "invalid_grant")
+				return
+			}
+			p.challenge = "" // a code works once
 		case "urn:ietf:params:oauth:grant-type:device_code":
 			p.polls++
 			if !p.approved {
@@ -119,6 +151,9 @@ func (p *Provider) Introspect(token string) error {
 	}
 	return nil
 }
+
+// AuthURL is the provider's browser sign-in endpoint.
+func (p *Provider) AuthURL() string { return p.srv.URL + "/authorize" }
 
 // DeviceURL and TokenURL are the provider's endpoints; its client id is
 // ClientID and its one scope Scope.

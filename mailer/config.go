@@ -7,6 +7,8 @@ import (
 	"net"
 	"strings"
 	"time"
+
+	"github.com/emersion/go-sasl"
 )
 
 // Security says how a connection to a mail server is protected.
@@ -48,12 +50,22 @@ const (
 //	max_size = 1048576
 //	max_failures = 3
 //	delete_handled_after = "" # e.g. "720h"; empty or 0: keep handled mail for ever
+//
+// SASLSource gives the SASL client that signs a user in with a fresh
+// credential (an OAuth 2.0 access token: mailer/oauth.Source).
+type SASLSource interface {
+	SASL(user string) (sasl.Client, error)
+}
+
 type IMAPConfig struct {
 	// Addr is host:port of the IMAP server.
-	Addr     string   `toml:"addr"`
-	Username string   `toml:"username"`
-	Password string   `toml:"password"`
-	Security Security `toml:"security"`
+	Addr     string `toml:"addr"`
+	Username string `toml:"username"`
+	Password string `toml:"password"`
+	// OAuth, when set, signs in with an OAuth 2.0 access token instead of
+	// the password (the [oauth] table of pbemd's config; mailer/oauth).
+	OAuth    SASLSource `toml:"-"`
+	Security Security   `toml:"security"`
 	// AllowInsecure permits Security "plain" to a non-loopback host. Never
 	// set it in production: the password crosses the network in clear.
 	AllowInsecure bool `toml:"allow_insecure"`
@@ -168,12 +180,13 @@ func (c IMAPConfig) withDefaults() IMAPConfig {
 //	auth = ""                 # "" (PLAIN if a username is set), plain, login, none
 //	hello = ""                # EHLO name; default: the local host name
 type SMTPConfig struct {
-	Addr               string   `toml:"addr"`
-	Username           string   `toml:"username"`
-	Password           string   `toml:"password"`
-	Security           Security `toml:"security"`
-	AllowInsecure      bool     `toml:"allow_insecure"`
-	InsecureSkipVerify bool     `toml:"insecure_skip_verify"`
+	Addr               string     `toml:"addr"`
+	Username           string     `toml:"username"`
+	Password           string     `toml:"password"`
+	OAuth              SASLSource `toml:"-"` // as IMAPConfig.OAuth
+	Security           Security   `toml:"security"`
+	AllowInsecure      bool       `toml:"allow_insecure"`
+	InsecureSkipVerify bool       `toml:"insecure_skip_verify"`
 	// Auth is the SASL mechanism: "plain", "login" or "none". Empty means
 	// plain when Username is set, none otherwise.
 	Auth string `toml:"auth"`

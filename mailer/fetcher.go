@@ -438,9 +438,15 @@ func (f *Fetcher) connect(ctx context.Context) error {
 		c.Close()
 		return fmt.Errorf("greeting: %w", err)
 	}
-	if c.Caps().Has(imap.CapLoginDisabled) {
+	switch {
+	case f.cfg.OAuth != nil:
+		var a sasl.Client
+		if a, err = f.cfg.OAuth.SASL(f.cfg.Username); err == nil {
+			err = c.Authenticate(a)
+		}
+	case c.Caps().Has(imap.CapLoginDisabled):
 		err = c.Authenticate(sasl.NewPlainClient("", f.cfg.Username, f.cfg.Password))
-	} else {
+	default:
 		err = c.Login(f.cfg.Username, f.cfg.Password).Wait()
 	}
 	if err != nil {

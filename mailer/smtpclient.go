@@ -90,6 +90,16 @@ func dialSMTP(ctx context.Context, cfg SMTPConfig, log *slog.Logger) (*smtp.Clie
 	if err := c.Hello(helloName(cfg)); err != nil {
 		return fail("hello", err)
 	}
+	if cfg.OAuth != nil {
+		a, err := cfg.OAuth.SASL(cfg.Username)
+		if err != nil {
+			return fail("oauth", err)
+		}
+		if err := c.Auth(a); err != nil {
+			return fail("auth oauth", err)
+		}
+		return c, nil
+	}
 	switch cfg.Auth {
 	case "plain":
 		if err := c.Auth(sasl.NewPlainClient("", cfg.Username, cfg.Password)); err != nil {

@@ -19,8 +19,14 @@ type Config struct {
 	StateFile string `toml:"state_file"` // empty: a temporary file, gone at Close
 	// PlayerPassword, when set, is the password of every automatic
 	// account instead of its local part. It never opens a system account.
-	PlayerPassword string    `toml:"player_password"`
-	Accounts       []Account `toml:"accounts"`
+	PlayerPassword string `toml:"player_password"`
+	// BearerCheck, when set, makes IMAP and SMTP also take the XOAUTH2 and
+	// OAUTHBEARER mechanisms, and asks it whether a bearer token signs
+	// user in, as a provider's mail server asks its authorization server:
+	// the way to test OAuth 2.0 clients on loopback. Not in the config
+	// file.
+	BearerCheck func(user, token string) error `toml:"-"`
+	Accounts    []Account                      `toml:"accounts"`
 	// MaxMessageBytes is the largest mail SMTP accepts (0: 32 MiB, well
 	// above the daemon's own size limit, so that an oversized mail reaches
 	// the daemon and gets its polite answer instead of an SMTP error).

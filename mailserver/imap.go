@@ -90,7 +90,7 @@ func (s *imapSession) Login(username, password string) error {
 	return nil
 }
 
-func (s *imapSession) AuthenticateMechanisms() []string { return []string{"PLAIN", "LOGIN"} }
+func (s *imapSession) AuthenticateMechanisms() []string { return s.srv.mechanisms() }
 
 func (s *imapSession) Authenticate(mech string) (sasl.Server, error) {
 	login := func(identity, username, password string) error {
@@ -104,6 +104,19 @@ func (s *imapSession) Authenticate(mech string) (sasl.Server, error) {
 		return sasl.NewPlainServer(login), nil
 	case "LOGIN":
 		return newLoginServer(func(u, p string) error { return login("", u, p) }), nil
+	}
+	if s.srv.cfg.BearerCheck != nil {
+		bearer := func(user, token string) error {
+			u, err := s.srv.bearerLogin(user, token)
+			if err != nil {
+				return imapserver.ErrAuthFailed
+			}
+			s.user = u
+			return nil
+		}
+		if srv := newBearerServer(strings.ToUpper(mech), bearer); srv != nil {
+			return srv, nil
+		}
 	}
 	return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "Unsupported SASL mechanism"}
 }

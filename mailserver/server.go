@@ -385,6 +385,30 @@ func (s *Server) ensureUserLocked(base string) (*user, error) {
 // login checks a password, creating an automatic account on first use.
 // bcrypt runs outside the store lock, and only as far as the throttle
 // allows (errThrottled otherwise).
+// bearerLogin signs username in with an OAuth 2.0 bearer token, checked
+// by Config.BearerCheck.
+func (s *Server) bearerLogin(username, token string) (*user, error) {
+	base, err := s.cfg.baseAddress(username)
+	if err != nil || s.cfg.BearerCheck == nil || s.cfg.BearerCheck(username, token) != nil {
+		return nil, errAuth
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if u := st.users[base]; u != nil {
+		return u, nil
+	}
+	return s.ensureUserLocked(base)
+}
+
+// mechanisms are the SASL mechanisms IMAP and SMTP offer.
+func (s *Server) mechanisms() []string {
+	if s.cfg.BearerCheck != nil {
+		return []string{sasl.Plain, sasl.Login, "XOAUTH2", sasl.OAuthBearer}
+	}
+	return []string{sasl.Plain, sasl.Login}
+}
+
 func (s *Server) login(username, password string) (*user, error) {
 	base, err := s.cfg.baseAddress(username)
 	if err != nil {
@@ -526,7 +550,7 @@ type smtpSession struct {
 
 var _ smtp.AuthSession = (*smtpSession)(nil)
 
-func (c *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain, sasl.Login} }
+func (c *smtpSession) AuthMechanisms() []string { return c.srv.mechanisms() }
 
 func (c *smtpSession) Auth(mech string) (sasl.Server, error) {
 	check := func(username, password string) error {
@@ -549,6 +573,17 @@ func (c *smtpSession) Auth(mech string) (sasl.Server, error) {
 		}), nil
 	case sasl.Login:
 		return newLoginServer(check), nil
+	}
+	if c.srv.cfg.BearerCheck != nil {
+		bearer := func(user, token string) error {
+			if _, err := c.srv.bearerLogin(user, token); err != nil {
+				return smtp.ErrAuthFailed
+			}
+			return nil
+		}
+		if srv := newBearerServer(mech, bearer); srv != nil {
+			return srv, nil
+		}
 	}
 	return nil, smtp.ErrAuthUnknownMechanism
 }

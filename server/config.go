@@ -15,6 +15,7 @@ import (
 
 	"pbemd/daemon"
 	"pbemd/mailer"
+	"pbemd/mailer/oauth"
 	"pbemd/mailserver"
 )
 
@@ -38,10 +39,14 @@ type Config struct {
 
 	// IMAP and SMTP are the real mail accounts. When both are absent the
 	// embedded mail server is used.
-	IMAP       *mailer.IMAPConfig `toml:"imap"`
-	SMTP       *mailer.SMTPConfig `toml:"smtp"`
-	Mailserver mailserver.Config  `toml:"mailserver"`
-	Schedule   daemon.Schedule    `toml:"schedule"`
+	IMAP *mailer.IMAPConfig `toml:"imap"`
+	SMTP *mailer.SMTPConfig `toml:"smtp"`
+	// OAuth, with a real account, signs in to it with OAuth 2.0 instead
+	// of the passwords (Outlook.com, Microsoft 365, Gmail): `pbemd auth
+	// login` first (docs/real-mail.md).
+	OAuth      *oauth.Config     `toml:"oauth"`
+	Mailserver mailserver.Config `toml:"mailserver"`
+	Schedule   daemon.Schedule   `toml:"schedule"`
 
 	warnings []string // old spellings DecodeConfig read (see Warnings)
 }
@@ -211,6 +216,14 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
+	if c.OAuth != nil {
+		if c.IMAP == nil {
+			return errors.New("the config sets [oauth] without [imap] and [smtp]: OAuth signs in to a real mail account (docs/real-mail.md)")
+		}
+		if err := c.OAuth.Validate(); err != nil {
+			return err
+		}
+	}
 	if c.UsesEmbedded() {
 		if err := c.embeddedConfig().Validate(); err != nil {
 			return err
@@ -267,3 +280,9 @@ const MailPasswordFile = "mail-passwords"
 
 // DBPath is the bbolt file inside the data folder.
 func (c *Config) DBPath() string { return filepath.Join(c.DataDir, "pbemd.db") }
+
+// OAuthTokenFile is where `pbemd auth login` keeps the mailbox's OAuth
+// token, sealed with the store's key.
+func (c *Config) OAuthTokenFile() oauth.TokenFile {
+	return oauth.TokenFile{StorePath: c.DBPath(), Path: filepath.Join(c.DataDir, "oauth-token")}
+}

@@ -25,6 +25,7 @@ import (
 	"pbemd/daemon"
 	"pbemd/internal/logredact"
 	"pbemd/mailer"
+	"pbemd/mailer/oauth"
 	"pbemd/mailserver"
 	"pbemd/store"
 )
@@ -40,6 +41,7 @@ type Server struct {
 	HTTP    string // the endpoint's address, "" when off
 	fetcher *mailer.Fetcher
 	sender  *mailer.Sender
+	oauth   *oauth.Source // the mailbox's OAuth sign-in, nil with passwords
 	log     *slog.Logger
 	cfg     Config
 	tick    chan struct{}
@@ -106,6 +108,12 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 		s.IMAP, s.SMTP = *cfg.IMAP, *cfg.SMTP
 		if s.IMAP.Address == "" {
 			s.IMAP.Address = cfg.Address
+		}
+		if cfg.OAuth != nil {
+			if s.oauth, err = oauth.NewSource(*cfg.OAuth, cfg.OAuthTokenFile(), nil); err != nil {
+				return fail(err)
+			}
+			s.IMAP.OAuth, s.SMTP.OAuth = s.oauth, s.oauth
 		}
 	}
 	s.IMAP.Poll = cfg.Poll.D // the one poll interval (0 with an old cron poll: the fetcher's default)
@@ -182,6 +190,11 @@ func (s *Server) gaveUp(g mailer.GiveUp) {
 // for /healthz.
 func (s *Server) mailProblems() []string {
 	var out []string
+	if s.oauth != nil {
+		if err := s.oauth.Err(); err != nil {
+			out = append(out, "mail sign-in: "+err.Error())
+		}
+	}
 	if s.fetcher != nil {
 		if h := s.fetcher.Health(); !h.OK() {
 			out = append(out, fmt.Sprintf("incoming mail: %s (since %s)", h.Problem, h.Since.UTC().Format(time.RFC3339)))

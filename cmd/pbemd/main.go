@@ -9,6 +9,7 @@
 //	pbemd backup [-config FILE] FILE
 //	pbemd check [-config FILE] [FILE…]
 //	pbemd config example
+//	pbemd auth login [-config FILE]
 //
 // Everything testable lives in packages; this file parses flags, builds
 // the config and the logger, wires and waits for a signal.
@@ -76,6 +77,8 @@ usage:
   pbemd check [-config FILE] [FILE…]  look for damage in the store and the embedded mail server's
                                       file (or in FILE, e.g. a backup before restoring it)
   pbemd config example                print a commented config file
+  pbemd auth login [-config FILE]     sign the mailbox in with OAuth 2.0 (the config's [oauth] table):
+                                      prints a code to enter in a browser, keeps the token
 `
 
 func main() {
@@ -110,6 +113,8 @@ func main() {
 		err = backup(args)
 	case "check":
 		err = check(args)
+	case "auth":
+		err = auth(args)
 	case "config":
 		if len(args) == 1 && args[0] == "example" {
 			fmt.Print(server.ExampleConfig())
@@ -127,6 +132,25 @@ func main() {
 		fmt.Fprintf(os.Stderr, "pbemd %s: %v\n", cmd, err)
 		os.Exit(1)
 	}
+}
+
+// auth runs `pbemd auth login`.
+func auth(args []string) error {
+	fs := flag.NewFlagSet("auth", flag.ContinueOnError)
+	path := fs.String("config", "", "config file")
+	if len(args) == 0 || args[0] != "login" {
+		return errors.New("usage: pbemd auth login [-config FILE]")
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(*path)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return server.AuthLogin(ctx, cfg, nil, os.Stdout)
 }
 
 // loadConfig reads -config, or the defaults when none is given.

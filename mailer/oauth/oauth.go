@@ -52,9 +52,16 @@ type Config struct {
 	Tenant string `toml:"tenant"`
 	// Scopes override the provider's.
 	Scopes []string `toml:"scopes"`
-	// DeviceURL and TokenURL override the provider's endpoints.
+	// DeviceURL, AuthURL and TokenURL override the provider's endpoints.
 	DeviceURL string `toml:"device_url"`
+	AuthURL   string `toml:"auth_url"`
 	TokenURL  string `toml:"token_url"`
+	// Flow is how `pbemd auth login` signs in: "device" (a code to enter
+	// in any browser; Microsoft's default) or "browser" (a browser on the
+	// same machine opens the provider's page, which sends the answer back
+	// to pbemd on a loopback port; Google's default, since Google's
+	// device flow does not grant the mail scope).
+	Flow string `toml:"flow"`
 	// Mechanism is the SASL mechanism: "xoauth2" (default) or "oauthbearer".
 	Mechanism string `toml:"mechanism"`
 }
@@ -64,8 +71,8 @@ func (c Config) Validate() error {
 	switch c.Provider {
 	case "google", "microsoft":
 	case "":
-		if c.DeviceURL == "" || c.TokenURL == "" || len(c.Scopes) == 0 {
-			return errors.New(`oauth: set provider = "google" or "microsoft", or give device_url, token_url and scopes`)
+		if c.DeviceURL == "" && c.AuthURL == "" || c.TokenURL == "" || len(c.Scopes) == 0 {
+			return errors.New(`oauth: set provider = "google" or "microsoft", or give device_url (or auth_url), token_url and scopes`)
 		}
 	default:
 		return fmt.Errorf(`oauth: provider %q is not known (known: "google", "microsoft"; or leave it out and give device_url, token_url and scopes)`, c.Provider)
@@ -78,7 +85,23 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf(`oauth: mechanism %q is not known (known: "xoauth2", "oauthbearer")`, c.Mechanism)
 	}
+	switch c.flow() {
+	case "device", "browser":
+	default:
+		return fmt.Errorf(`oauth: flow %q is not known (known: "device", "browser")`, c.Flow)
+	}
 	return nil
+}
+
+// flow is the sign-in flow: the config's, else the provider's.
+func (c Config) flow() string {
+	switch {
+	case c.Flow != "":
+		return strings.ToLower(c.Flow)
+	case c.Provider == "google", c.Provider == "" && c.DeviceURL == "":
+		return "browser"
+	}
+	return "device"
 }
 
 // oauth2Config is the x/oauth2 configuration c describes.
@@ -87,6 +110,7 @@ func (c Config) oauth2Config() *oauth2.Config {
 	switch c.Provider {
 	case "google":
 		oc.Endpoint = oauth2.Endpoint{
+			AuthURL:       "https://accounts.google.com/o/oauth2/v2/auth",
 			DeviceAuthURL: "https://oauth2.googleapis.com/device/code",
 			TokenURL:      "https://oauth2.googleapis.com/token",
 			AuthStyle:     oauth2.AuthStyleInParams,
@@ -100,13 +124,16 @@ func (c Config) oauth2Config() *oauth2.Config {
 			tenant = "common"
 		}
 		base := "https://login.microsoftonline.com/" + tenant + "/oauth2/v2.0/"
-		oc.Endpoint = oauth2.Endpoint{DeviceAuthURL: base + "devicecode", TokenURL: base + "token", AuthStyle: oauth2.AuthStyleInParams}
+		oc.Endpoint = oauth2.Endpoint{AuthURL: base + "authorize", DeviceAuthURL: base + "devicecode", TokenURL: base + "token", AuthStyle: oauth2.AuthStyleInParams}
 		if len(oc.Scopes) == 0 {
 			oc.Scopes = []string{"https://outlook.office.com/IMAP.AccessAsUser.All", "https://outlook.office.com/SMTP.Send", "offline_access"}
 		}
 	}
 	if c.DeviceURL != "" {
 		oc.Endpoint.DeviceAuthURL = c.DeviceURL
+	}
+	if c.AuthURL != "" {
+		oc.Endpoint.AuthURL = c.AuthURL
 	}
 	if c.TokenURL != "" {
 		oc.Endpoint.TokenURL = c.TokenURL
@@ -128,7 +155,24 @@ func Login(ctx context.Context, c Config, client *http.Client, out io.Writer) (*
 	if client != nil {
 		ctx = context.WithValue(ctx, oauth2.HTTPClient, client)
 	}
-	oc := c.oauth2Config()
+	var tok *oauth2.Token
+	var err error
+	if c.flow() == "browser" {
+		tok, err = browserLogin(ctx, c.oauth2Config(), out)
+	} else {
+		tok, err = deviceLogin(ctx, c.oauth2Config(), out)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if tok.RefreshToken == "" {
+		return nil, errors.New("oauth: the provider gave no refresh token, so pbemd could not sign in again later (Microsoft: add the offline_access scope)")
+	}
+	return tok, nil
+}
+
+// deviceLogin is the device authorization grant (RFC 8628).
+func deviceLogin(ctx context.Context, oc *oauth2.Config, out io.Writer) (*oauth2.Token, error) {
 	da, err := oc.DeviceAuth(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: ask %s for a sign-in code: %w", oc.Endpoint.DeviceAuthURL, err)
@@ -141,9 +185,6 @@ func Login(ctx context.Context, c Config, client *http.Client, out io.Writer) (*
 	tok, err := oc.DeviceAccessToken(ctx, da)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: sign-in was not completed: %w", err)
-	}
-	if tok.RefreshToken == "" {
-		return nil, errors.New("oauth: the provider gave no refresh token, so pbemd could not sign in again later (Microsoft: add the offline_access scope)")
 	}
 	return tok, nil
 }
@@ -220,11 +261,22 @@ func NewSource(c Config, file TokenFile, client *http.Client) (*Source, error) {
 func (s *Source) Token() (*oauth2.Token, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.err != nil {
+		// signed in again (pbemd auth login) while serve runs: take the
+		// new token
+		if tok, err := s.file.Load(); err == nil && tok.RefreshToken != s.refresh {
+			s.src = s.cfg.oauth2Config().TokenSource(s.ctx, tok)
+			s.refresh, s.err = tok.RefreshToken, nil
+		}
+	}
 	tok, err := s.src.Token()
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500 {
-			s.err = fmt.Errorf("%w (%s)", ErrSignInAgain, re.ErrorCode)
+			s.err = ErrSignInAgain
+			if re.ErrorCode != "" {
+				s.err = fmt.Errorf("%w (the provider says %s)", ErrSignInAgain, re.ErrorCode)
+			}
 			return nil, s.err
 		}
 		return nil, fmt.Errorf("oauth: refresh the access token: %w", err)

@@ -2,13 +2,11 @@ package oauth
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
+	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,200 +14,33 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
+	"golang.org/x/crypto/bcrypt"
+
+	"pbemd/mailer/oauth/oauthtest"
+	"pbemd/mailserver"
 )
 
-// provider is an OAuth 2.0 authorization server of the test's own on
-// loopback: the device authorization endpoint (RFC 8628), the token
-// endpoint with refresh tokens that rotate at every use, and an
-// introspection endpoint (RFC 7662) the mail server asks about a bearer
-// token. The GM "signs in" when the test calls approve.
-type provider struct {
-	srv *httptest.Server
-
-	mu       sync.Mutex
-	approved bool
-	polls    int
-	access   map[string]bool // live access tokens
-	refresh  map[string]bool // live refresh tokens
-	n        int
-	revoked  bool
-}
-
-func newProvider(t *testing.T) *provider {
-	p := &provider{access: map[string]bool{}, refresh: map[string]bool{}}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /device", func(w http.ResponseWriter, r *http.Request) {
-		if r.FormValue("client_id") != "pbemd-test" || r.FormValue("scope") != "mail" {
-			http.Error(w, `{"error":"invalid_client"}`, http.StatusBadRequest)
-			return
-		}
-		writeJSON(w, map[string]any{"device_code": "dev-1", "user_code": "WDJB-MJHT", "verification_uri": p.srv.URL + "/activate", "expires_in": 60, "interval": 1})
-	})
-	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		switch r.FormValue("grant_type") {
-		case "urn:ietf:params:oauth:grant-type:device_code":
-			p.polls++
-			if !p.approved {
-				w.WriteHeader(http.StatusBadRequest)
-				writeJSON(w, map[string]any{"error": "authorization_pending"})
-				return
-			}
-		case "refresh_token":
-			rt := r.FormValue("refresh_token")
-			if p.revoked || !p.refresh[rt] {
-				w.WriteHeader(http.StatusBadRequest)
-				writeJSON(w, map[string]any{"error": "invalid_grant", "error_description": "the refresh token was revoked"})
-				return
-			}
-			delete(p.refresh, rt) // rotated: each refresh token works once
-		default:
-			http.Error(w, `{"error":"unsupported_grant_type"}`, http.StatusBadRequest)
-			return
-		}
-		p.n++
-		at, rt := fmt.Sprintf("access-%d", p.n), fmt.Sprintf("refresh-%d", p.n)
-		p.access[at], p.refresh[rt] = true, true
-		// expires_in 1: within x/oauth2's margin, so every Token call
-		// refreshes, and the rotation is exercised at every use
-		writeJSON(w, map[string]any{"access_token": at, "refresh_token": rt, "token_type": "Bearer", "expires_in": 1})
-	})
-	mux.HandleFunc("POST /introspect", func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		writeJSON(w, map[string]any{"active": p.access[r.FormValue("token")] && !p.revoked})
-	})
-	p.srv = httptest.NewServer(mux)
-	t.Cleanup(p.srv.Close)
-	return p
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(v)
-}
-
-func (p *provider) approve() {
-	p.mu.Lock()
-	p.approved = true
-	p.mu.Unlock()
-}
-
-func (p *provider) revoke() {
-	p.mu.Lock()
-	p.revoked = true
-	p.mu.Unlock()
-}
-
-// introspect asks the provider whether token is live, as a mail server
-// with an OAuth 2.0 passdb does.
-func (p *provider) introspect(token string) error {
-	resp, err := http.PostForm(p.srv.URL+"/introspect", map[string][]string{"token": {token}})
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	var r struct{ Active bool }
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		return err
-	}
-	if !r.Active {
-		return errors.New("token not active")
-	}
-	return nil
-}
-
-func (p *provider) config(mech string) Config {
-	return Config{ClientID: "pbemd-test", Scopes: []string{"mail"}, DeviceURL: p.srv.URL + "/device", TokenURL: p.srv.URL + "/token", Mechanism: mech}
-}
-
-// bearerSMTP is an SMTP server on loopback that signs users in only with
-// XOAUTH2 or OAUTHBEARER and a token the provider says is live.
-type bearerSMTP struct {
-	addr string
-	mu   sync.Mutex
-	got  []string // "user: body" of each mail received
-}
-
-func newBearerSMTP(t *testing.T, p *provider) *bearerSMTP {
-	b := &bearerSMTP{}
-	s := smtp.NewServer(smtpBackend{b: b, p: p})
-	s.Domain = "localhost"
-	s.AllowInsecureAuth = true
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+// mailServer is the embedded mail server in its bearer mode: IMAP and
+// SMTP sign users in with XOAUTH2 or OAUTHBEARER and a token the provider
+// says is live (mailserver.Config.BearerCheck).
+func mailServer(t *testing.T, p *oauthtest.Provider) *mailserver.Server {
+	srv, err := mailserver.Start(mailserver.Config{
+		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "example.org",
+		StateFile: filepath.Join(t.TempDir(), "mail.db"), HashCost: bcrypt.MinCost,
+		BearerCheck: func(user, token string) error { return p.Introspect(token) },
+	}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.addr = l.Addr().String()
-	go s.Serve(l)
-	t.Cleanup(func() { s.Close() })
-	return b
+	t.Cleanup(func() { srv.Close() })
+	return srv
 }
 
-type smtpBackend struct {
-	b *bearerSMTP
-	p *provider
-}
-
-func (be smtpBackend) NewSession(*smtp.Conn) (smtp.Session, error) {
-	return &smtpSession{be: be}, nil
-}
-
-type smtpSession struct {
-	be   smtpBackend
-	user string
-}
-
-func (s *smtpSession) AuthMechanisms() []string { return []string{"XOAUTH2", "OAUTHBEARER"} }
-
-func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
-	switch mech {
-	case "XOAUTH2":
-		return XOAUTH2Server(func(user, token string) error {
-			if err := s.be.p.introspect(token); err != nil {
-				return err
-			}
-			s.user = user
-			return nil
-		}), nil
-	case "OAUTHBEARER":
-		return sasl.NewOAuthBearerServer(func(o sasl.OAuthBearerOptions) *sasl.OAuthBearerError {
-			if err := s.be.p.introspect(o.Token); err != nil {
-				return &sasl.OAuthBearerError{Status: "invalid_token", Schemes: "bearer"}
-			}
-			s.user = o.Username
-			return nil
-		}), nil
-	}
-	return nil, errors.New("unknown mechanism")
-}
-
-func (s *smtpSession) Mail(string, *smtp.MailOptions) error {
-	if s.user == "" {
-		return smtp.ErrAuthRequired
-	}
-	return nil
-}
-func (s *smtpSession) Rcpt(string, *smtp.RcptOptions) error { return nil }
-func (s *smtpSession) Data(r io.Reader) error {
-	body, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	s.be.b.mu.Lock()
-	s.be.b.got = append(s.be.b.got, s.user+": "+strings.TrimSpace(string(body)))
-	s.be.b.mu.Unlock()
-	return nil
-}
-func (s *smtpSession) Reset()        {}
-func (s *smtpSession) Logout() error { return nil }
-
-// send signs in with src and sends one mail.
-func (b *bearerSMTP) send(src *Source, user, body string) error {
-	c, err := smtp.Dial(b.addr)
+// send signs in over SMTP with src and sends one mail.
+func send(srv *mailserver.Server, src *Source, user, body string) error {
+	c, err := smtp.Dial(srv.SMTPAddr())
 	if err != nil {
 		return err
 	}
@@ -221,17 +52,38 @@ func (b *bearerSMTP) send(src *Source, user, body string) error {
 	if err := c.Auth(auth); err != nil {
 		return err
 	}
-	return c.SendMail(user, []string{"player@example.org"}, strings.NewReader("Subject: t\r\n\r\n"+body+"\r\n"))
+	return c.SendMail(user, []string{user}, strings.NewReader("Subject: t\r\n\r\n"+body+"\r\n"))
+}
+
+// count signs in over IMAP with src and counts the mails in the inbox.
+func count(srv *mailserver.Server, src *Source, user string) (uint32, error) {
+	c, err := imapclient.DialInsecure(srv.IMAPAddr(), nil)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	auth, err := src.SASL(user)
+	if err != nil {
+		return 0, err
+	}
+	if err := c.Authenticate(auth); err != nil {
+		return 0, err
+	}
+	d, err := c.Select("INBOX", nil).Wait()
+	if err != nil {
+		return 0, err
+	}
+	return d.NumMessages, nil
 }
 
 func TestLoginRefreshRotationAndRevocation(t *testing.T) {
 	for _, mech := range []string{"xoauth2", "oauthbearer"} {
 		t.Run(mech, func(t *testing.T) {
-			p := newProvider(t)
-			mail := newBearerSMTP(t, p)
+			p := oauthtest.NewProvider(t)
+			mail := mailServer(t, p)
 			dir := t.TempDir()
 			file := TokenFile{StorePath: filepath.Join(dir, "pbemd.db"), Path: filepath.Join(dir, "oauth-token")}
-			cfg := p.config(mech)
+			cfg := Config{ClientID: oauthtest.ClientID, Scopes: []string{oauthtest.Scope}, DeviceURL: p.DeviceURL(), TokenURL: p.TokenURL(), Mechanism: mech}
 
 			// The GM signs in once: pbemd prints the address and the code,
 			// and waits while the provider says "pending".
@@ -240,13 +92,13 @@ func TestLoginRefreshRotationAndRevocation(t *testing.T) {
 				for !strings.Contains(outString(&out), "WDJB-MJHT") {
 					time.Sleep(10 * time.Millisecond)
 				}
-				p.approve()
+				p.Approve()
 			}()
 			tok, err := Login(t.Context(), cfg, nil, &lockedWriter{w: &out})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(outString(&out), p.srv.URL+"/activate") {
+			if !strings.Contains(outString(&out), p.URL()+"/activate") {
 				t.Errorf("the GM is not told where to sign in:\n%s", outString(&out))
 			}
 			if err := file.Save(tok); err != nil {
@@ -271,7 +123,7 @@ func TestLoginRefreshRotationAndRevocation(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i := range 3 {
-				if err := mail.send(src, "gm@example.org", fmt.Sprintf("mail %d", i)); err != nil {
+				if err := send(mail, src, "gm@example.org", fmt.Sprintf("mail %d", i)); err != nil {
 					t.Fatalf("send %d: %v", i, err)
 				}
 			}
@@ -287,22 +139,19 @@ func TestLoginRefreshRotationAndRevocation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := mail.send(src2, "gm@example.org", "after a restart"); err != nil {
+			if err := send(mail, src2, "gm@example.org", "after a restart"); err != nil {
 				t.Fatalf("after a restart: %v", err)
 			}
-			mail.mu.Lock()
-			got := len(mail.got)
-			mail.mu.Unlock()
-			if got != 4 {
-				t.Errorf("%d mails arrived, want 4", got)
+			if n, err := count(mail, src2, "gm@example.org"); err != nil || n != 4 {
+				t.Errorf("IMAP: %d mails in the inbox (%v), want 4", n, err)
 			}
 			if src2.Err() != nil {
 				t.Errorf("Err = %v while the sign-in works", src2.Err())
 			}
 
 			// Revoked: a permanent failure, said once and kept for /healthz.
-			p.revoke()
-			err = mail.send(src2, "gm@example.org", "after revocation")
+			p.Revoke()
+			err = send(mail, src2, "gm@example.org", "after revocation")
 			if !errors.Is(err, ErrSignInAgain) {
 				t.Errorf("send after revocation: %v, want ErrSignInAgain", err)
 			}
@@ -313,10 +162,58 @@ func TestLoginRefreshRotationAndRevocation(t *testing.T) {
 	}
 }
 
+// TestBrowserLogin: the authorization code grant with PKCE and a loopback
+// redirect, Google's way (its device flow does not grant the mail scope).
+// The test is the GM's browser: it opens the address pbemd prints and
+// follows the provider's redirect back to pbemd's loopback port.
+func TestBrowserLogin(t *testing.T) {
+	p := oauthtest.NewProvider(t)
+	p.Approve()
+	cfg := Config{ClientID: oauthtest.ClientID, Scopes: []string{oauthtest.Scope}, AuthURL: p.AuthURL(), TokenURL: p.TokenURL()}
+	if cfg.flow() != "browser" {
+		t.Fatalf("flow %q, want browser", cfg.flow())
+	}
+	var out bytes.Buffer
+	browsed := make(chan error, 1)
+	go func() {
+		for !strings.Contains(outString(&out), "Waiting") {
+			time.Sleep(10 * time.Millisecond)
+		}
+		var addr string
+		for _, l := range strings.Split(outString(&out), "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "http") {
+				addr = l
+			}
+		}
+		resp, err := http.Get(addr)
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !strings.Contains(string(body), "signed in") {
+				err = fmt.Errorf("the browser shows %q", body)
+			}
+		}
+		browsed <- err
+	}()
+	tok, err := Login(t.Context(), cfg, nil, &lockedWriter{w: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-browsed; err != nil {
+		t.Fatal(err)
+	}
+	if tok.RefreshToken == "" || tok.AccessToken == "" {
+		t.Errorf("token %+v", tok)
+	}
+	if !strings.Contains(outString(&out), "ssh -L") {
+		t.Errorf("a GM on a server is not told how to forward the port:\n%s", outString(&out))
+	}
+}
+
 func TestRefusedTokenFailsTheSignIn(t *testing.T) {
-	p := newProvider(t)
-	mail := newBearerSMTP(t, p)
-	c, err := smtp.Dial(mail.addr)
+	p := oauthtest.NewProvider(t)
+	mail := mailServer(t, p)
+	c, err := smtp.Dial(mail.SMTPAddr())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,8 +222,13 @@ func TestRefusedTokenFailsTheSignIn(t *testing.T) {
 	if err == nil {
 		t.Fatal("a forged token signed in")
 	}
-	if err := c.Mail("gm@example.org", nil); err == nil {
-		t.Error("MAIL accepted without a sign-in")
+	ic, err := imapclient.DialInsecure(mail.IMAPAddr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ic.Close()
+	if err := ic.Authenticate(&xoauth2Client{user: "gm@example.org", token: "forged"}); err == nil {
+		t.Error("IMAP: a forged token signed in")
 	}
 }
 

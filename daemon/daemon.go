@@ -46,6 +46,9 @@ type Incoming struct {
 	Auto bool
 	// TooBig is true when the mail was over the size limit and not parsed.
 	TooBig bool
+	// UnknownCharset names the character set the mail declared and no
+	// decoder knows: its text was guessed, and the answer says so.
+	UnknownCharset string
 }
 
 // Sender is the address replies go to.

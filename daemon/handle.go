@@ -164,6 +164,11 @@ func (d *Daemon) handleIn(tx *txn, p *prepared) (counted string, err error) {
 	if len(mc.reply) == 0 {
 		return "", nil
 	}
+	if in.UnknownCharset != "" {
+		mc.reply = append([]string{fmt.Sprintf("Your mail says its text is in the character set %q, which I cannot read, so I guessed at its letters: "+
+			"anything outside plain English letters may have been misread below. If something is wrong, set your mail program to send UTF-8 and send it again.",
+			in.UnknownCharset)}, mc.reply...)
+	}
 	if !mc.identified() {
 		ok, last, err := d.mayAnswerUnproven(tx.Tx, mc.sender, now, log)
 		if err != nil || !ok {

@@ -18,7 +18,7 @@ func IncomingFromMail(m *mailer.Mail) *daemon.Incoming {
 	in := &daemon.Incoming{
 		MsgID: m.ID, Token: m.Token, Subject: m.Subject, Date: m.Date,
 		InReplyTo: m.InReplyTo, References: m.References, Text: m.Text,
-		Auto: m.NoReply(), TooBig: m.TooBig,
+		Auto: m.NoReply(), TooBig: m.TooBig, UnknownCharset: m.UnknownCharset,
 	}
 	if m.From != nil {
 		in.From = strings.ToLower(m.From.Address)

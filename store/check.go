@@ -18,16 +18,20 @@ import (
 // A store file is checked in three steps, each for what the one before
 // cannot see:
 //
-//  1. Before bbolt sees the file, its size and its meta pages (precheck):
-//     bbolt initialises an empty file as a new store, and reads a file
-//     cut short past the end of its memory map, a fault that no recover
-//     catches when it happens in Tx.Check's goroutine.
+//  1. Before bbolt sees the file (precheck): its size, its meta pages
+//     (magic, version, checksum, the page count) and the headers bbolt
+//     asserts, then the shape of its trees (shape: page ids, where the
+//     elements lie, no page reached twice). bbolt initialises an empty
+//     file as a new store, reads past the end of its memory map on a file
+//     cut short or an element outside its page, and loops for ever on
+//     pages that point in a circle; in Tx.Check, which runs in a
+//     goroutine of its own, no recover reaches such a fault or a failed
+//     assertion.
 //  2. bbolt opens it, read-only under a shared lock, and every bucket and
-//     key is read through its cursors (walk), with the values of pbemd's
-//     own buckets checked for the shape their code writes (JSON decodes,
-//     counters are 8 bytes). A panic or a memory fault of bbolt on a page
-//     the first step could not see is recovered here, in this goroutine,
-//     into a finding.
+//     key is read through its cursors (walker), with the values of
+//     pbemd's own buckets checked for the shape their code writes (JSON
+//     decodes, counters are 8 bytes). A panic or a memory fault of bbolt
+//     here is recovered into a finding.
 //  3. When the walk found nothing, bbolt's own Tx.Check: every page
 //     referenced once, none both free and in use, none lost, keys in
 //     order.
@@ -136,7 +140,7 @@ func checkFile(path string, depth Depth, wait time.Duration) (*Report, error) {
 	r.Free = b.Stats().FreePageN
 	err = recovered(path, func() error {
 		return b.View(func(tx *bolt.Tx) error {
-			(&walker{r: r, depth: depth, budget: r.Size/16 + 1}).bucket(tx.Cursor(), "", 0)
+			(&walker{r: r, depth: depth}).bucket(tx.Cursor(), "")
 			if !r.OK() {
 				return nil // Tx.Check runs only on what the walk could read
 			}
@@ -305,6 +309,10 @@ type shape struct {
 	err    error
 }
 
+// maxDepth bounds the walk: a sound bbolt tree of any size the disk can
+// hold is a few levels deep, nested buckets add a few more.
+const maxDepth = 64
+
 const (
 	branchPage = 0x01
 	leafPage   = 0x02
@@ -410,32 +418,18 @@ func inside(buf []byte, off, n int) bool {
 	return off >= 0 && n >= 0 && off <= len(buf) && n <= len(buf)-off
 }
 
-// walker reads every bucket and key of a file through bbolt's cursors.
+// walker reads every bucket and key of a file through bbolt's cursors
+// (on a file whose shape was checked: no circle to follow).
 type walker struct {
 	r     *Report
 	depth Depth
-	// budget bounds the keys read: a sound file holds at most one per 16
-	// bytes. Pages that point back to their parents would otherwise make
-	// the walk endless.
-	budget int64
 }
-
-// maxDepth bounds the nesting of buckets: pbemd nests a few levels.
-const maxDepth = 64
 
 // bucket reads the keys under c, in the bucket named name ("" for the
 // file's root), and the buckets nested in it.
-func (w *walker) bucket(c *bolt.Cursor, name string, depth int) {
-	if depth > maxDepth {
-		w.r.problem("buckets nest more than %d deep: pages point in a circle", maxDepth)
-		return
-	}
+func (w *walker) bucket(c *bolt.Cursor, name string) {
 	var prev []byte
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if w.budget--; w.budget < 0 {
-			w.r.problem("bucket %s holds more keys than the file has room for: pages point in a circle", quoteKey([]byte(name)))
-			return
-		}
 		if prev != nil && bytes.Compare(prev, k) >= 0 {
 			w.r.problem("bucket %s: key %s is not after key %s: a page is damaged", quoteKey([]byte(name)), quoteKey(k), quoteKey(prev))
 			return
@@ -458,10 +452,7 @@ func (w *walker) bucket(c *bolt.Cursor, name string, depth int) {
 		if name != "" {
 			full = name + "/" + full
 		}
-		w.bucket(sub.Cursor(), full, depth+1)
-		if w.budget < 0 {
-			return
-		}
+		w.bucket(sub.Cursor(), full)
 	}
 }
 

@@ -334,38 +334,44 @@ func (s *shape) tree(id uint64, depth int) {
 		return
 	}
 	s.seen[id] = true
-	var h [16]byte
-	if _, err := s.f.ReadAt(h[:], int64(id)*s.ps); err != nil {
+	// The first page holds the elements of all but the fullest pages; the
+	// values they point to are not read (but a bucket's header, in node).
+	buf := make([]byte, s.ps)
+	if _, err := s.f.ReadAt(buf, int64(id)*s.ps); err != nil {
 		s.err = err
 		return
 	}
 	le := binary.LittleEndian
-	overflow := uint64(le.Uint32(h[12:]))
+	overflow := uint64(le.Uint32(buf[12:]))
 	switch {
-	case le.Uint64(h[:]) != id:
-		s.r.problem("page %d carries the id %d: it was overwritten", id, le.Uint64(h[:]))
+	case le.Uint64(buf) != id:
+		s.r.problem("page %d carries the id %d: it was overwritten", id, le.Uint64(buf))
 		return
 	case id+overflow >= s.r.Pages:
 		s.r.problem("page %d runs over %d more pages, past the file's %d pages", id, overflow, s.r.Pages)
 		return
 	}
-	buf := make([]byte, int64(overflow+1)*s.ps)
-	if _, err := s.f.ReadAt(buf, int64(id)*s.ps); err != nil {
-		s.err = err
-		return
+	size := int(overflow+1) * int(s.ps)
+	if n := 16 + 16*int(le.Uint16(buf[10:])); n > len(buf) && n <= size {
+		buf = make([]byte, n)
+		if _, err := s.f.ReadAt(buf, int64(id)*s.ps); err != nil {
+			s.err = err
+			return
+		}
 	}
-	s.node(buf, id, depth)
+	s.node(buf, size, id, depth)
 }
 
-// node checks the elements of a page (buf; id 0 for an inline bucket's).
-func (s *shape) node(buf []byte, id uint64, depth int) {
+// node checks the elements of a page of size bytes whose first bytes are
+// buf (id 0 for an inline bucket's page).
+func (s *shape) node(buf []byte, size int, id uint64, depth int) {
 	le := binary.LittleEndian
 	flags, count := le.Uint16(buf[8:]), int(le.Uint16(buf[10:]))
 	if flags != branchPage && flags != leafPage {
 		s.r.problem("page %d is not a branch or leaf page (flags %#x): it was overwritten", id, flags)
 		return
 	}
-	if 16+16*count > len(buf) {
+	if 16+16*count > size {
 		s.r.problem("page %d has %d elements, which do not fit", id, count)
 		return
 	}
@@ -376,20 +382,28 @@ func (s *shape) node(buf []byte, id uint64, depth int) {
 	for i := range count {
 		e := 16 + 16*i
 		if flags == branchPage {
-			if !inside(buf, e+int(le.Uint32(buf[e:])), int(le.Uint32(buf[e+4:]))) {
+			if !inside(size, e+int(le.Uint32(buf[e:])), int(le.Uint32(buf[e+4:]))) {
 				s.r.problem("branch page %d: element %d points outside the page", id, i)
 				return
 			}
 			s.tree(le.Uint64(buf[e+8:]), depth+1)
 		} else {
 			fl, pos, ksize, vsize := le.Uint32(buf[e:]), int(le.Uint32(buf[e+4:])), int(le.Uint32(buf[e+8:])), int(le.Uint32(buf[e+12:]))
-			if !inside(buf, e+pos, ksize) || !inside(buf, e+pos+ksize, vsize) {
+			if !inside(size, e+pos, ksize) || !inside(size, e+pos+ksize, vsize) {
 				s.r.problem("leaf page %d: element %d points outside the page", id, i)
 				return
 			}
-			if fl&bucketLeaf != 0 {
-				s.bucket(buf[e+pos+ksize:e+pos+ksize+vsize], id, depth)
+			if fl&bucketLeaf == 0 {
+				continue
 			}
+			if len(buf) < size && e+pos+ksize+vsize > len(buf) {
+				buf = make([]byte, size) // the whole page, for the bucket's header
+				if _, err := s.f.ReadAt(buf, int64(id)*s.ps); err != nil {
+					s.err = err
+					return
+				}
+			}
+			s.bucket(buf[e+pos+ksize:e+pos+ksize+vsize], id, depth)
 		}
 		if !s.r.OK() || s.err != nil {
 			return
@@ -409,13 +423,13 @@ func (s *shape) bucket(val []byte, id uint64, depth int) {
 	case depth >= maxDepth:
 		s.r.problem("leaf page %d: inline buckets nest more than %d deep", id, maxDepth)
 	default:
-		s.node(val[16:], 0, depth+1)
+		s.node(val[16:], len(val)-16, 0, depth+1)
 	}
 }
 
-// inside reports whether buf[off:off+n] lies inside buf.
-func inside(buf []byte, off, n int) bool {
-	return off >= 0 && n >= 0 && off <= len(buf) && n <= len(buf)-off
+// inside reports whether [off, off+n) lies inside [0, size).
+func inside(size, off, n int) bool {
+	return off >= 0 && n >= 0 && off <= size && n <= size-off
 }
 
 // walker reads every bucket and key of a file through bbolt's cursors

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"os"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,35 +48,33 @@ func checkBurstPictures(b *testing.B, db *store.DB, queued int) {
 
 }
 
-// resetPeakRSS starts the process's peak resident set (VmHWM) afresh from
-// its resident set now (Linux: proc(5), /proc/pid/clear_refs).
-func resetPeakRSS() {
-	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
-}
-
-// rssSampler samples the resident set's anonymous part (the heap, the
-// stacks) and its file part (the store's pages mapped by bbolt, counted in
-// VmHWM too) every 20 ms, and keeps the largest of each, in MB.
-type rssSampler struct {
+// memSampler samples, every 20 ms, the heap in use (runtime/metrics: the
+// heap's objects and the free space in its spans, MemStats' HeapInuse) and
+// the resident set's anonymous part (RssAnon in /proc/self/status: the
+// heap, the stacks and what the runtime holds besides), and keeps the
+// largest of each, in MB. The store's file pages that bbolt maps are the
+// page cache's, for the kernel to reclaim, and are not counted.
+type memSampler struct {
 	stop       chan struct{}
 	done       chan struct{}
-	anon, file float64
+	heap, anon float64
 }
 
-func sampleRSS() *rssSampler {
-	s := &rssSampler{stop: make(chan struct{}), done: make(chan struct{})}
+func sampleMemory() *memSampler {
+	s := &memSampler{stop: make(chan struct{}), done: make(chan struct{})}
+	heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
 	go func() {
 		defer close(s.done)
 		t := time.NewTicker(20 * time.Millisecond)
 		defer t.Stop()
 		for {
+			metrics.Read(heap)
+			s.heap = math.Max(s.heap, float64(heap[0].Value.Uint64()+heap[1].Value.Uint64())/(1<<20))
 			raw, _ := os.ReadFile("/proc/self/status")
 			for _, line := range strings.Split(string(raw), "\n") {
-				for key, max := range map[string]*float64{"RssAnon:": &s.anon, "RssFile:": &s.file} {
-					if v, ok := strings.CutPrefix(line, key); ok {
-						kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-						*max = math.Max(*max, float64(kb)/1024)
-					}
+				if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+					kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+					s.anon = math.Max(s.anon, float64(kb)/1024)
 				}
 			}
 			select {
@@ -88,26 +87,11 @@ func sampleRSS() *rssSampler {
 	return s
 }
 
-// end stops the sampler and reports its peaks.
-func (s *rssSampler) end(b *testing.B) {
+// end stops the sampler and reports its peaks (peak-anon-MB is 0 where
+// there is no /proc).
+func (s *memSampler) end(b *testing.B) {
 	close(s.stop)
 	<-s.done
+	b.ReportMetric(s.heap, "peak-heap-MB")
 	b.ReportMetric(s.anon, "peak-anon-MB")
-	b.ReportMetric(s.file, "peak-file-MB")
-}
-
-// peakRSSKB reads the process's peak resident set (VmHWM) in kB; 0 where
-// there is no /proc.
-func peakRSSKB() int {
-	raw, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-			return n
-		}
-	}
-	return 0
 }

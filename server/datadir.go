@@ -86,7 +86,7 @@ func checkMailFile(path string) error {
 	if st.Size() == 0 {
 		return fmt.Errorf("the embedded mail server's file %s exists but is empty (0 bytes): it was cut off or overwritten, and starting afresh on it would silently lose every mailbox.\n%s", path, way)
 	}
-	r, err := store.VerifyFile(path, store.VerifyOptions{Depth: store.Pages})
+	r, err := store.CheckFile(path, store.Pages)
 	if err != nil {
 		return fmt.Errorf("check the embedded mail server's file: %w", err)
 	}

@@ -136,7 +136,7 @@ func TestDamagedMailFileIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := store.VerifyFile(path, store.VerifyOptions{Depth: store.Pages})
+	r, err := store.CheckFile(path, store.Pages)
 	if err != nil || !r.OK() {
 		t.Fatalf("the mail server's own file does not verify: %v %v", err, r)
 	}

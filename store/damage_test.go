@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -49,7 +50,7 @@ func refused(t *testing.T, path string, want error, says ...string) {
 // free (the high-water mark). Past it the file is room to grow.
 func dataEnd(t *testing.T, path string) (end int64, pageSize int) {
 	t.Helper()
-	r, err := store.VerifyFile(path, store.VerifyOptions{Depth: store.AllValues})
+	r, err := store.CheckFile(path, store.AllValues)
 	if err != nil || !r.OK() {
 		t.Fatalf("the undamaged store does not verify: %v %v", err, r)
 	}
@@ -220,12 +221,12 @@ func TestOpenRefusesDamagedGameRecord(t *testing.T) {
 	refused(t, path, store.ErrDamaged, `bucket "games"`, "does not decode")
 }
 
-// The real store itself is sound, at every depth, to the verifier and to
+// The real store itself is sound, at every depth, to CheckFile and to
 // bbolt: the check refuses damage, not stores.
 func TestRealStoreIsSound(t *testing.T) {
 	path := realStore(t)
 	for _, d := range []store.Depth{store.Pages, store.StartValues, store.AllValues} {
-		r, err := store.VerifyFile(path, store.VerifyOptions{Depth: d})
+		r, err := store.CheckFile(path, d)
 		if err != nil || !r.OK() || len(r.Notes) > 0 {
 			t.Fatalf("depth %d: %v %+v", d, err, r)
 		}
@@ -241,4 +242,20 @@ func TestRealStoreIsSound(t *testing.T) {
 	if err := db.Check(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A branch page that points back to itself is refused with a message: bbolt
+// follows such pages for ever (its cursors in a loop, its Tx.Check in a
+// goroutine of its own), so the check must see the circle first.
+func TestOpenRefusesPagesInACircle(t *testing.T) {
+	src := realStore(t)
+	_, branches, ps := livePages(t, src)
+	raw, _ := os.ReadFile(src)
+	pg := branches[0]
+	binary.LittleEndian.PutUint64(raw[pg*ps+16+8:], uint64(pg)) // its first child is itself
+	path := filepath.Join(t.TempDir(), "pbemd.db")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, path, store.ErrDamaged, "is damaged", "point in a circle")
 }

@@ -67,12 +67,10 @@ func (db *DB) commit(btx *bolt.Tx) error {
 			return db.writeFailed(err)
 		}
 	}
-	size := btx.Size()
 	if err := btx.Commit(); err != nil {
 		return db.writeFailed(err)
 	}
 	db.faults.last.Store(nil)
-	db.afterCommit(size) // resident.go
 	return nil
 }
 

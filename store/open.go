@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // How Open treats a file that is not a sound store:
@@ -19,11 +20,12 @@ import (
 //   - 0 bytes: refused (ErrEmpty). It is not a new install, since pbemd
 //     never makes one; starting afresh on it would answer again every
 //     mail still in the mailbox;
-//   - damaged (shorter than its data, a meta page or tree page that does
-//     not read): refused (ErrDamaged) before bbolt sees it. bbolt trusts
-//     its file: on a truncated one it reads past the end of its memory
-//     map, a fault no recover catches. What slips past the check and
-//     makes bbolt panic on open is recovered into the same error.
+//   - damaged (shorter than its data, a meta page that does not read, a
+//     page bbolt cannot read or its Tx.Check finds wrong, a value of the
+//     daemon's buckets that does not decode): refused (ErrDamaged) by
+//     the check of check.go, read-only, before the store is opened for
+//     writing. What makes bbolt panic or fault on a page is recovered
+//     into the same error.
 //
 // The messages name the file and the way back: the newest backup.
 
@@ -97,87 +99,91 @@ func Open(path string) (*DB, error) {
 	if err := createStore(path); err != nil {
 		return nil, err
 	}
-	f, err := openLocked(path)
-	if err != nil {
-		return nil, err
-	}
-	if st, err := f.Stat(); err == nil && st.Mode().Perm()&0o077 != 0 {
-		// Written by an older pbemd or copied in by hand: the store holds
-		// credentials, it is the owner's alone.
-		if err := f.Chmod(0o600); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("open store %s: make it private (mode 0600): %w", path, err)
-		}
-	}
-	rep, err := verify(f, path, VerifyOptions{Depth: StartValues})
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("check store %s: %w", path, err)
-	}
-	if !rep.OK() {
-		f.Close()
-		return nil, &DamagedError{Path: path, Empty: rep.Size == 0, Report: rep}
-	}
-	b, err := openBolt(f, path)
-	if err != nil {
-		return nil, err
-	}
-	db := &DB{bolt: b, path: path}
-	if err := db.loadKey(); err != nil {
-		b.Close()
-		return nil, err
-	}
-	if err := recovered(path, func() error { return db.bolt.Update(db.prepare) }); err != nil {
-		b.Close()
-		var de *DamagedError
-		if errors.As(err, &de) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("prepare store %s: %w", path, err)
-	}
-	if db.rewrite {
-		if err := db.rewriteFile(); err != nil {
-			db.bolt.Close()
-			return nil, fmt.Errorf("rewrite store %s after its upgrade: %w", path, err)
-		}
-	}
-	return db, nil
-}
-
-// openLocked opens the store file and takes its lock. A file that was
-// put in the place of the one it waited for (rewriteFile) is opened
-// again: the lock is on the file, not the name.
-func openLocked(path string) (*os.File, error) {
 	for try := 0; ; try++ {
-		f, err := os.OpenFile(path, os.O_RDWR, 0)
-		if err != nil {
-			return nil, fmt.Errorf("open store %s: %w", path, err)
+		db, replaced, err := open(path)
+		if !replaced {
+			return db, err
 		}
-		if err := lockFile(f, lockTimeout); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("open store %s: %w (is pbemd already running? a running daemon holds its store)", path, err)
-		}
-		held, err1 := f.Stat()
-		named, err2 := os.Stat(path)
-		if err1 != nil || err2 != nil || os.SameFile(held, named) {
-			return f, nil
-		}
-		f.Close()
 		if try == 3 {
 			return nil, fmt.Errorf("open store %s: %w (the file was replaced again and again while pbemd waited for it)", path, ErrInUse)
 		}
 	}
 }
 
+// open is Open on the file at path. replaced is set when the file bbolt
+// locked is no longer the one of that name (another pbemd's rewriteFile
+// put a new one in its place while this one waited for its lock): the
+// lock is on the file, not the name, so Open tries again.
+func open(path string) (db *DB, replaced bool, err error) {
+	inUse := func() error {
+		return fmt.Errorf("open store %s: %w (is pbemd already running? a running daemon holds its store)", path, ErrInUse)
+	}
+	rep, err := checkFile(path, StartValues, lockTimeout)
+	if errors.Is(err, ErrInUse) {
+		return nil, false, inUse()
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("check store %s: %w", path, err)
+	}
+	if !rep.OK() {
+		return nil, false, &DamagedError{Path: path, Empty: rep.Size == 0, Report: rep}
+	}
+	var held os.FileInfo
+	b, err := openBolt(path, bolt.Options{Timeout: lockTimeout}, func(f *os.File) { held, _ = f.Stat() })
+	if named, serr := os.Stat(path); held != nil && serr == nil && !os.SameFile(held, named) {
+		if err == nil {
+			b.Close()
+		}
+		return nil, true, nil
+	}
+	var de *DamagedError
+	switch {
+	case errors.Is(err, ErrInUse):
+		return nil, false, inUse()
+	case errors.As(err, &de):
+		return nil, false, err
+	case err != nil:
+		return nil, false, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if held != nil && held.Mode().Perm()&0o077 != 0 {
+		// Written by an older pbemd or copied in by hand: the store holds
+		// credentials, it is the owner's alone.
+		if err := os.Chmod(path, 0o600); err != nil {
+			b.Close()
+			return nil, false, fmt.Errorf("open store %s: make it private (mode 0600): %w", path, err)
+		}
+	}
+	db = &DB{bolt: b, path: path}
+	if err := db.loadKey(); err != nil {
+		b.Close()
+		return nil, false, err
+	}
+	if err := recovered(path, func() error { return db.bolt.Update(db.prepare) }); err != nil {
+		b.Close()
+		if errors.As(err, &de) {
+			return nil, false, err
+		}
+		return nil, false, fmt.Errorf("prepare store %s: %w", path, err)
+	}
+	if db.rewrite {
+		if err := db.rewriteFile(); err != nil {
+			db.bolt.Close()
+			return nil, false, fmt.Errorf("rewrite store %s after its upgrade: %w", path, err)
+		}
+	}
+	return db, false, nil
+}
+
 // rewriteFile replaces the store's file by a copy of its data without its
 // free pages, and overwrites the old file before letting it go. An
 // upgrade that sealed secrets calls for it: bbolt does not clear the pages
 // it frees, so the old file still holds the secrets in the clear. The copy
-// is made under a temporary name and locked before it takes the store's
-// name, so no other pbemd opens either file meanwhile. (On a file system
-// that writes elsewhere rather than in place, copy-on-write or some
-// SSDs, the device may keep old blocks for a while; no program can clear
-// those.)
+// is made under a temporary name by a bbolt that holds its lock from the
+// start, so no other pbemd opens either file meanwhile (one that waited
+// for the old file finds it replaced, and opens the new one: open).
+// (On a file system that writes elsewhere rather than in place,
+// copy-on-write or some SSDs, the device may keep old blocks for a
+// while; no program can clear those.)
 func (db *DB) rewriteFile() error {
 	tmp, err := os.CreateTemp(filepath.Dir(db.path), "."+filepath.Base(db.path)+".rewrite-*")
 	if err != nil {
@@ -195,38 +201,22 @@ func (db *DB) rewriteFile() error {
 	if err == nil {
 		err = dst.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Delete(metaRewrite) })
 	}
-	if cerr := dst.Close(); err == nil {
-		err = cerr
+	var old *os.File
+	if err == nil {
+		old, err = os.OpenFile(db.path, os.O_RDWR, 0)
+	}
+	if err == nil {
+		defer old.Close()
+		err = os.Rename(name, db.path)
 	}
 	if err != nil {
-		return err
-	}
-	f, err := os.OpenFile(name, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	if err := lockFile(f, lockTimeout); err != nil {
-		f.Close()
-		return err
-	}
-	old, err := os.OpenFile(db.path, os.O_RDWR, 0)
-	if err != nil {
-		f.Close()
-		return err
-	}
-	defer old.Close()
-	if err := os.Rename(name, db.path); err != nil {
-		f.Close()
+		dst.Close()
 		return err
 	}
 	syncDir(filepath.Dir(db.path))
 	// The new file is the store now; the old one is let go and cleared.
 	db.bolt.Close()
-	b, err := openBolt(f, db.path)
-	if err != nil {
-		return err
-	}
-	db.bolt = b
+	db.bolt = dst
 	clearFile(old)
 	return nil
 }
@@ -248,27 +238,39 @@ func clearFile(f *os.File) {
 	f.Sync()
 }
 
-// openBolt hands the open, locked, checked file f to bbolt.
-func openBolt(f *os.File, path string) (b *bolt.DB, err error) {
+// openBolt opens the bbolt file at path with opt, never creating it (a
+// new store is made whole by createStore), and calls opened, when not
+// nil, with the file bbolt opened. bbolt locks the file (flock, waiting
+// at most opt.Timeout): ErrInUse when another process holds it. A panic
+// or a memory fault of bbolt on a damaged page comes out as a
+// *DamagedError, and the file is closed then too.
+func openBolt(path string, opt bolt.Options, opened func(*os.File)) (b *bolt.DB, err error) {
+	var file *os.File
+	opt.OpenFile = func(name string, flag int, mode os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag&^os.O_CREATE, mode)
+		if err == nil {
+			file = f
+			if opened != nil {
+				opened(f)
+			}
+		}
+		return f, err
+	}
 	err = recovered(path, func() error {
 		var err error
-		b, err = bolt.Open(path, 0o600, &bolt.Options{
-			Timeout: lockTimeout,
-			// bbolt locks the file again; it is the same open file, so
-			// the lock Open holds passes on to it.
-			OpenFile: func(string, int, os.FileMode) (*os.File, error) { return f, nil },
-		})
+		b, err = bolt.Open(path, 0o600, &opt)
 		return err
 	})
-	if err != nil {
-		f.Close() // bbolt closes it on an error, not on a panic
-		var de *DamagedError
-		if errors.As(err, &de) {
-			return nil, err
+	var de *DamagedError
+	switch {
+	case errors.As(err, &de):
+		if file != nil {
+			file.Close() // bbolt closes it on an error, not on a panic
 		}
-		return nil, fmt.Errorf("open store %s: %w", path, err)
+	case errors.Is(err, berrors.ErrTimeout):
+		err = ErrInUse
 	}
-	return b, nil
+	return b, err
 }
 
 // recovered runs fn and turns a panic or a memory fault in it (bbolt on a
@@ -324,44 +326,4 @@ func createStore(path string) error {
 		d.Close()
 	}
 	return nil
-}
-
-// CheckFile is what "pbemd check" runs on one file: VerifyFile to depth
-// under a shared lock (no daemon writes the file meanwhile; ErrInUse when
-// one holds it), then, when the file is sound, bbolt's own tx.Check as a
-// second opinion (safe once the verifier has passed the file).
-func CheckFile(path string, depth Depth) (*Report, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if err := lockShared(f, 0); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	r, err := verify(f, path, VerifyOptions{Depth: depth})
-	if err != nil || !r.OK() {
-		return r, err
-	}
-	err = recovered(path, func() error {
-		b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: lockTimeout})
-		if err != nil {
-			return err
-		}
-		defer b.Close()
-		return b.View(func(tx *bolt.Tx) error {
-			for err := range tx.Check() {
-				r.problem("bbolt's own check: %v", err)
-			}
-			return nil
-		})
-	})
-	var de *DamagedError
-	switch {
-	case errors.As(err, &de):
-		r.problem("bbolt fails on it: %s", de.Cause)
-	case err != nil:
-		r.problem("bbolt cannot open it: %v", err)
-	}
-	return r, nil
 }

@@ -172,7 +172,7 @@ func (tx *Tx) EnqueueMail(m OutboxMessage) (uint64, error) {
 	m.Attempts = 0
 	m.LastError = ""
 	m.Failed, m.Reason = time.Time{}, ""
-	if err := putOutboxMessage(ob, u64(id), &m); err != nil {
+	if err := putJSON(ob, u64(id), &m); err != nil {
 		return 0, err
 	}
 	sealed := m.sealed
@@ -193,7 +193,7 @@ func (tx *Tx) EnqueueMail(m OutboxMessage) (uint64, error) {
 			return 0, err
 		}
 	}
-	return id, putOutboxStatus(ids, []byte(m.MessageID), OutboxStatus{State: OutboxQueued, ID: id})
+	return id, putJSON(ids, []byte(m.MessageID), OutboxStatus{State: OutboxQueued, ID: id})
 }
 
 // OutboxMail returns the queued mail with this id, with Raw.
@@ -366,7 +366,7 @@ func (tx *Tx) reschedule(id uint64, next time.Time, edit func(m *OutboxMessage))
 	if err := due.Put(dueKey(next, id), nil); err != nil {
 		return err
 	}
-	return putOutboxMessage(ob, u64(id), &m)
+	return putJSON(ob, u64(id), &m)
 }
 
 // BeginMailAttempt records, before a delivery attempt starts, that one
@@ -416,7 +416,7 @@ func (tx *Tx) MailSent(id uint64, at time.Time) error {
 	if err != nil {
 		return err
 	}
-	return putOutboxStatus(tx.bucket(bucketOutboxMsgID), []byte(m.MessageID), OutboxStatus{State: OutboxSent, ID: id, At: at})
+	return putJSON(tx.bucket(bucketOutboxMsgID), []byte(m.MessageID), OutboxStatus{State: OutboxSent, ID: id, At: at})
 }
 
 // MailFailed records that the mail will never be delivered (a permanent
@@ -428,10 +428,10 @@ func (tx *Tx) MailFailed(id uint64, at time.Time, reason string) error {
 		return err
 	}
 	m.Failed, m.Reason = at, reason
-	if err := putOutboxMessage(tx.bucket(bucketOutboxFailed), u64(id), &m); err != nil {
+	if err := putJSON(tx.bucket(bucketOutboxFailed), u64(id), &m); err != nil {
 		return err
 	}
-	return putOutboxStatus(tx.bucket(bucketOutboxMsgID), []byte(m.MessageID), OutboxStatus{State: OutboxFailed, ID: id, At: at, Reason: reason})
+	return putJSON(tx.bucket(bucketOutboxMsgID), []byte(m.MessageID), OutboxStatus{State: OutboxFailed, ID: id, At: at, Reason: reason})
 }
 
 // MailStatus tells what became of a Message-ID; the error wraps

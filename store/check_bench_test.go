@@ -24,9 +24,10 @@ var benchGames = flag.String("store.games", "100,1000", "BenchmarkStartCheck: th
 //
 // (10,000 games are a 4 GB file that takes minutes to build: only when
 // asked for.)
-// verify-pages checks the structure, verify-start adds the values Open
-// checks, verify-all every value (pbemd check); bbolt-check is bbolt's own
-// tx.Check on the same file, for comparison; open is store.Open.
+// verify-pages is CheckFile on the structure, verify-start adds the values
+// Open checks, verify-all every value (pbemd check); bbolt-check is
+// bbolt's own tx.Check alone on the same file, for comparison; open is
+// store.Open.
 func BenchmarkStartCheck(b *testing.B) {
 	src := realStore(b)
 	var sizes []int
@@ -53,7 +54,7 @@ func BenchmarkStartCheck(b *testing.B) {
 				b.Run(depth.name, func(b *testing.B) {
 					b.SetBytes(st.Size())
 					for b.Loop() {
-						r, err := store.VerifyFile(path, store.VerifyOptions{Depth: depth.depth})
+						r, err := store.CheckFile(path, depth.depth)
 						if err != nil || !r.OK() {
 							b.Fatalf("verify: %v %v", err, r.Problems)
 						}

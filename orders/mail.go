@@ -2,6 +2,7 @@ package orders
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -255,49 +256,51 @@ func firstWordIn(t string, dict *Names) string {
 
 // greetings open or close a mail; a short line that starts with one is
 // ignored. closers also mark the start of the sender's name block.
-var greetings = map[string]bool{
-	"hi": false, "hello": false, "hey": false, "dear": false, "greetings": false, "hiya": false,
-	"howdy": false, "good": false, "morning": false, "evening": false, "afternoon": false, "yo": false,
-	"salut": false, "bonjour": false, "hallo": false, "hola": false, "gm": false, "gm,": false,
-	"thanks": true, "thank": true, "thx": true, "ty": true, "cheers": true, "regards": true, "best": true,
-	"kind": true, "warm": true, "warmest": true, "yours": true, "sincerely": true, "bye": true, "ciao": true,
-	"love": true, "cordially": true, "respectfully": true, "take": true, "later": true, "merci": true, "danke": true,
-	"br": true, "rgds": true, "done": true, "ok": true, "okay": true, "that's": true, "thats": true,
-	"good-bye": true, "goodbye": true, "talk": true, "see": true,
-	// German
-	"liebe": false, "lieber": false, "sehr": false, "guten": false, "moin": false, "servus": true,
-	"grüß": false, "viele": true, "viel": true, "beste": true, "mit": true, "lg": true, "mfg": true, "vg": true,
-	"gruß": true, "grüße": true, "gruss": true, "grüsse": true, "herzliche": true, "tschüss": true, "bis": true,
-	"vielen": true, "dankeschön": true,
-	// French
-	"bonsoir": false, "coucou": false, "cher": false, "chère": false, "chers": false, "madame": false,
-	"monsieur": false, "cordialement": true, "amicalement": true, "bises": true, "salutations": true,
-	"bien": true, "bonne": true, "amitiés": true, "au": true, "excellente": true,
-	// Spanish
-	"buenos": false, "buenas": false, "estimado": false, "estimada": false, "estimados": false, "querido": false,
-	"saludos": true, "un": true, "atentamente": true, "abrazos": true, "gracias": true, "suerte": true,
-	"buena": true, "hasta": true, "muchas": true,
-	// Portuguese
-	"olá": false, "oi": false, "prezado": false, "prezada": false, "bom": false, "abraços": true, "abraço": true,
-	"cumprimentos": true, "atenciosamente": true, "obrigado": true, "obrigada": true, "boa": true, "beijos": true,
-	// Italian
-	"buongiorno": false, "buonasera": false, "salve": false, "caro": false, "cara": false, "cari": false,
-	"gentile": false, "saluti": true, "cordiali": true, "distinti": true, "grazie": true, "buona": true,
-	// Dutch
-	"hoi": false, "goedemorgen": false, "goedemiddag": false, "goedenavond": false,
-	"groeten": true, "groetjes": true, "groet": true, "met": true, "bedankt": true, "succes": true, "veel": true,
-	"hartelijke": true, "vriendelijke": true,
-	// Polish
-	"cześć": false, "witam": false, "dzień": false, "szanowny": false, "szanowni": false, "drogi": false,
-	"pozdrawiam": true, "pozdrowienia": true, "dzięki": true, "dziękuję": true, "powodzenia": true, "serdeczne": true,
-	// Russian
-	"привет": false, "здравствуйте": false, "добрый": false, "уважаемый": false, "уважаемые": false,
-	"с": true, "спасибо": true, "удачи": true, "всего": true, "до": true, "пока": true,
-	// Nordic, Czech, Turkish
-	"hej": false, "hei": false, "moi": false, "ahoj": false, "dobrý": false, "merhaba": false, "mvh": true,
-	"hälsningar": true, "vänliga": true, "med": true, "tack": true, "takk": true, "tak": true, "kiitos": true,
-	"terveisin": true, "díky": true, "děkuji": true, "saygılarımla": true, "teşekkürler": true,
-}
+var greetings = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"hi": false, "hello": false, "hey": false, "dear": false, "greetings": false, "hiya": false,
+		"howdy": false, "good": false, "morning": false, "evening": false, "afternoon": false, "yo": false,
+		"salut": false, "bonjour": false, "hallo": false, "hola": false, "gm": false, "gm,": false,
+		"thanks": true, "thank": true, "thx": true, "ty": true, "cheers": true, "regards": true, "best": true,
+		"kind": true, "warm": true, "warmest": true, "yours": true, "sincerely": true, "bye": true, "ciao": true,
+		"love": true, "cordially": true, "respectfully": true, "take": true, "later": true, "merci": true, "danke": true,
+		"br": true, "rgds": true, "done": true, "ok": true, "okay": true, "that's": true, "thats": true,
+		"good-bye": true, "goodbye": true, "talk": true, "see": true,
+		// German
+		"liebe": false, "lieber": false, "sehr": false, "guten": false, "moin": false, "servus": true,
+		"grüß": false, "viele": true, "viel": true, "beste": true, "mit": true, "lg": true, "mfg": true, "vg": true,
+		"gruß": true, "grüße": true, "gruss": true, "grüsse": true, "herzliche": true, "tschüss": true, "bis": true,
+		"vielen": true, "dankeschön": true,
+		// French
+		"bonsoir": false, "coucou": false, "cher": false, "chère": false, "chers": false, "madame": false,
+		"monsieur": false, "cordialement": true, "amicalement": true, "bises": true, "salutations": true,
+		"bien": true, "bonne": true, "amitiés": true, "au": true, "excellente": true,
+		// Spanish
+		"buenos": false, "buenas": false, "estimado": false, "estimada": false, "estimados": false, "querido": false,
+		"saludos": true, "un": true, "atentamente": true, "abrazos": true, "gracias": true, "suerte": true,
+		"buena": true, "hasta": true, "muchas": true,
+		// Portuguese
+		"olá": false, "oi": false, "prezado": false, "prezada": false, "bom": false, "abraços": true, "abraço": true,
+		"cumprimentos": true, "atenciosamente": true, "obrigado": true, "obrigada": true, "boa": true, "beijos": true,
+		// Italian
+		"buongiorno": false, "buonasera": false, "salve": false, "caro": false, "cara": false, "cari": false,
+		"gentile": false, "saluti": true, "cordiali": true, "distinti": true, "grazie": true, "buona": true,
+		// Dutch
+		"hoi": false, "goedemorgen": false, "goedemiddag": false, "goedenavond": false,
+		"groeten": true, "groetjes": true, "groet": true, "met": true, "bedankt": true, "succes": true, "veel": true,
+		"hartelijke": true, "vriendelijke": true,
+		// Polish
+		"cześć": false, "witam": false, "dzień": false, "szanowny": false, "szanowni": false, "drogi": false,
+		"pozdrawiam": true, "pozdrowienia": true, "dzięki": true, "dziękuję": true, "powodzenia": true, "serdeczne": true,
+		// Russian
+		"привет": false, "здравствуйте": false, "добрый": false, "уважаемый": false, "уважаемые": false,
+		"с": true, "спасибо": true, "удачи": true, "всего": true, "до": true, "пока": true,
+		// Nordic, Czech, Turkish
+		"hej": false, "hei": false, "moi": false, "ahoj": false, "dobrý": false, "merhaba": false, "mvh": true,
+		"hälsningar": true, "vänliga": true, "med": true, "tack": true, "takk": true, "tak": true, "kiitos": true,
+		"terveisin": true, "díky": true, "děkuji": true, "saygılarımla": true, "teşekkürler": true,
+	}
+})
 
 // openingPrefixes and closingPrefixes are greetings and closings written
 // without spaces (Japanese, Chinese, Korean): a short line that starts with
@@ -309,9 +312,9 @@ var (
 
 // greeting reports (and remembers) a greeting or closing formula.
 func (m *mailState) greeting(word, t string) bool {
-	closer, ok := greetings[word]
+	closer, ok := greetings()[word]
 	if !ok && word != "" && word[0] >= utf8.RuneSelf {
-		closer, ok = greetings[strings.ToLower(word)]
+		closer, ok = greetings()[strings.ToLower(word)]
 	}
 	if !ok && len(t) <= 120 && t[0] >= utf8.RuneSelf {
 		for _, p := range openingPrefixes {

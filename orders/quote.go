@@ -2,6 +2,7 @@ package orders
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -106,11 +107,13 @@ func endsWithAddress(s string) bool {
 
 // attributionOpeners are the first words of a wrapped attribution line
 // ("Am Mo., 7. Dez. 2026 um 14:01 Uhr schrieb pbemd <" / "gm@…>:").
-var attributionOpeners = map[string]bool{
-	"on": true, "am": true, "le": true, "el": true, "em": true, "il": true, "op": true,
-	"w": true, "dnia": true, "den": true, "d.": true, "в": true, "di": true, "no": true,
-	"pá": true, "po": true, "út": true, "st": true, "čt": true, "ne": true,
-}
+var attributionOpeners = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"on": true, "am": true, "le": true, "el": true, "em": true, "il": true, "op": true,
+		"w": true, "dnia": true, "den": true, "d.": true, "в": true, "di": true, "no": true,
+		"pá": true, "po": true, "út": true, "st": true, "čt": true, "ne": true,
+	}
+})
 
 // wrappedQuoteHeader reports an attribution line that the client wrapped
 // over lines i and i+1: the two read together are one, and the first starts
@@ -126,7 +129,7 @@ func (m *mailState) wrappedQuoteHeader(i int, t string) bool {
 	if !isQuoteHeader(t + " " + next) {
 		return false
 	}
-	if attributionOpeners[strings.ToLower(strings.TrimRight(firstWord(t), ","))] {
+	if attributionOpeners()[strings.ToLower(strings.TrimRight(firstWord(t), ","))] {
 		return true
 	}
 	return countDigits(t) >= 4 // a date
@@ -135,32 +138,36 @@ func (m *mailState) wrappedQuoteHeader(i int, t string) bool {
 // headerFrom and headerNext are the field names of the header block some
 // clients (Outlook above all) write above the original without ">":
 // the sender's field, then the date, recipient, copy or subject's.
-var headerFrom = map[string]bool{
-	"from": true, "von": true, "de": true, "da": true, "van": true, "od": true, "от": true,
-	"från": true, "fra": true, "lähettäjä": true, "kimden": true, "差出人": true, "送信者": true,
-	"发件人": true, "寄件者": true, "보낸 사람": true, "feladó": true, "από": true, "від": true,
-	"odesílatel": true, "expéditeur": true, "remitente": true, "mittente": true, "afzender": true,
-	"nadawca": true, "отправитель": true,
-}
+var headerFrom = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"from": true, "von": true, "de": true, "da": true, "van": true, "od": true, "от": true,
+		"från": true, "fra": true, "lähettäjä": true, "kimden": true, "差出人": true, "送信者": true,
+		"发件人": true, "寄件者": true, "보낸 사람": true, "feladó": true, "από": true, "від": true,
+		"odesílatel": true, "expéditeur": true, "remitente": true, "mittente": true, "afzender": true,
+		"nadawca": true, "отправитель": true,
+	}
+})
 
-var headerNext = map[string]bool{
-	"sent": true, "date": true, "to": true, "subject": true, "cc": true, "bcc": true, "reply-to": true,
-	"gesendet": true, "datum": true, "an": true, "betreff": true, "kopie": true,
-	"envoyé": true, "à": true, "objet": true,
-	"enviado": true, "enviado el": true, "fecha": true, "para": true, "asunto": true,
-	"data": true, "assunto": true, "inviato": true, "a": true, "oggetto": true,
-	"verzonden": true, "aan": true, "onderwerp": true,
-	"wysłano": true, "wysłane": true, "do": true, "temat": true, "dw": true,
-	"отправлено": true, "дата": true, "кому": true, "тема": true, "копия": true,
-	"skickat": true, "till": true, "ämne": true, "sendt": true, "til": true, "emne": true,
-	"lähetetty": true, "päivämäärä": true, "vastaanottaja": true, "aihe": true,
-	"odesláno": true, "komu": true, "předmět": true,
-	"gönderildi": true, "tarih": true, "kime": true, "konu": true,
-	"送信日時": true, "日付": true, "宛先": true, "件名": true,
-	"发送时间": true, "日期": true, "收件人": true, "主题": true, "抄送": true,
-	"寄件日期": true, "收件者": true, "主旨": true,
-	"보낸 날짜": true, "날짜": true, "받는 사람": true, "제목": true,
-}
+var headerNext = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"sent": true, "date": true, "to": true, "subject": true, "cc": true, "bcc": true, "reply-to": true,
+		"gesendet": true, "datum": true, "an": true, "betreff": true, "kopie": true,
+		"envoyé": true, "à": true, "objet": true,
+		"enviado": true, "enviado el": true, "fecha": true, "para": true, "asunto": true,
+		"data": true, "assunto": true, "inviato": true, "a": true, "oggetto": true,
+		"verzonden": true, "aan": true, "onderwerp": true,
+		"wysłano": true, "wysłane": true, "do": true, "temat": true, "dw": true,
+		"отправлено": true, "дата": true, "кому": true, "тема": true, "копия": true,
+		"skickat": true, "till": true, "ämne": true, "sendt": true, "til": true, "emne": true,
+		"lähetetty": true, "päivämäärä": true, "vastaanottaja": true, "aihe": true,
+		"odesláno": true, "komu": true, "předmět": true,
+		"gönderildi": true, "tarih": true, "kime": true, "konu": true,
+		"送信日時": true, "日付": true, "宛先": true, "件名": true,
+		"发送时间": true, "日期": true, "收件人": true, "主题": true, "抄送": true,
+		"寄件日期": true, "收件者": true, "主旨": true,
+		"보낸 날짜": true, "날짜": true, "받는 사람": true, "제목": true,
+	}
+})
 
 // headerField returns the field name of a header line ("Von: …" ⇒ "von"),
 // without the bold marks an HTML original leaves ("*From:*"), or "".
@@ -177,10 +184,10 @@ func headerField(t string) string {
 // original without any rule: "From: …" (or "Von:", "De:", "Od:", "От:",
 // "差出人:" …) followed by the date, recipient or subject line.
 func (m *mailState) headerBlock(i int, t string) bool {
-	if !headerFrom[headerField(t)] || i+1 >= len(m.lines) {
+	if !headerFrom()[headerField(t)] || i+1 >= len(m.lines) {
 		return false
 	}
-	return headerNext[headerField(strings.TrimSpace(m.lines[i+1]))]
+	return headerNext()[headerField(strings.TrimSpace(m.lines[i+1]))]
 }
 
 // separatorWords name the original or forwarded message in the rule a
@@ -228,7 +235,7 @@ func isOriginalMessage(t string) bool {
 		}
 		return false
 	}
-	return hasAnyPrefixFold(t, forwardIndex)
+	return hasAnyPrefixFold(t, forwardIndex())
 }
 
 // prefixIndex groups prefixes by their first byte in lower case, so a line
@@ -263,9 +270,11 @@ func hasAnyPrefixFold(t string, ix *prefixIndex) bool {
 	return false
 }
 
+// The indexes are built at their first use, not at init: a process that
+// reads no mail does not pay for them.
 var (
-	forwardIndex = indexPrefixes(forwardOpeners)
-	footerIndex  = indexPrefixes(footerPrefixes)
+	forwardIndex = sync.OnceValue(func() *prefixIndex { return indexPrefixes(forwardOpeners) })
+	footerIndex  = sync.OnceValue(func() *prefixIndex { return indexPrefixes(footerPrefixes) })
 )
 
 // footerPrefixes start the lines phones and mail apps add to a message
@@ -295,7 +304,7 @@ func isClientFooter(t string) bool {
 	if len(t) > 120 {
 		return false
 	}
-	if hasAnyPrefixFold(t, footerIndex) {
+	if hasAnyPrefixFold(t, footerIndex()) {
 		return true
 	}
 	if len(t) <= 60 {

@@ -306,7 +306,7 @@ func buildInternWords() map[string]string {
 		for w := range commandWords {
 			add(w)
 		}
-		for w := range greetings {
+		for w := range greetings() {
 			add(w)
 		}
 		for w := range chatterWords {

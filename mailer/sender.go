@@ -41,6 +41,10 @@ type Queue interface {
 	Begin(id uint64, retryAt time.Time) error
 	// Sent records the server's acceptance: the mail leaves the outbox.
 	Sent(id uint64, at time.Time) error
+	// SentBegin is Sent of id and Begin of next in one commit: the
+	// sender records a mail's acceptance and the start of the next
+	// mail's attempt together, one commit a mail.
+	SentBegin(id uint64, at time.Time, next uint64, retryAt time.Time) error
 	// Retry records a temporary failure and the next due time.
 	Retry(id uint64, next time.Time, lastErr string) error
 	// Failed records that the mail is given up: it leaves the outbox.
@@ -139,15 +143,17 @@ const DefaultMaxBackoff = 5 * time.Minute
 //
 // Delivery guarantee. A mail leaves the outbox only after the server
 // accepted it (250 after DATA) and Sent committed, so it is never lost.
-// Before each attempt Begin commits the attempt, so a crash is counted
-// and the mail waits for its backoff. The mail can reach its recipient
-// twice in exactly one case: the server accepted the final "." (or was
-// about to answer 250 when the connection broke) and the daemon died or
-// lost the reply before Sent committed. Sent is recorded straight after
-// the 250, one mail at a time over one session, so the window is one SMTP
-// reply plus one commit and holds the one mail in flight; nothing in SMTP
-// can close it. The copy carries the same Message-ID, so mail clients
-// that deduplicate by Message-ID show it once.
+// Before each attempt Begin commits the attempt (in the commit of the
+// previous mail's Sent, when the mail follows it on one session), so a
+// crash is counted and the mail waits for its backoff. The mail can
+// reach its recipient twice in exactly one case: the server accepted the
+// final "." (or was about to answer 250 when the connection broke) and
+// the daemon died or lost the reply before Sent committed. Sent is
+// recorded straight after the 250, one mail at a time over one session,
+// so the window is one SMTP reply plus one commit and holds the one mail
+// in flight; nothing in SMTP can close it. The copy carries the same
+// Message-ID, so mail clients that deduplicate by Message-ID show it
+// once.
 type Sender struct {
 	cfg  SMTPConfig
 	q    Queue
@@ -404,16 +410,19 @@ func (s *Sender) kicked() bool {
 // session could not be set up (nothing was failed for it) and stops at
 // the first queue error.
 func (s *Sender) sendBatch(ctx context.Context, ss *session, mails []QueuedMail) error {
+	// begun says that the attempt on mails[i] was recorded with the
+	// previous mail's Sent (SentBegin): it goes next, on the same session.
+	begun := false
 	for i, m := range mails {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if i > 0 && s.kicked() {
+		if i > 0 && !begun && s.kicked() {
 			return nil
 		}
 		now := s.opt.Now()
 		log := s.log.With("msgid", m.MessageID, "outbox_id", m.ID, "attempt", m.Attempts+1)
-		if s.mayGiveUp(m, now) {
+		if !begun && s.mayGiveUp(m, now) {
 			reason := fmt.Sprintf("gave up after %d attempts over %v; last error: %s", m.Attempts, now.Sub(m.Queued).Round(time.Second), m.LastError)
 			if err := s.q.Failed(m.ID, now, reason); err != nil {
 				return err
@@ -423,7 +432,7 @@ func (s *Sender) sendBatch(ctx context.Context, ss *session, mails []QueuedMail)
 			s.giveUp(GiveUp{Mail: m, Recipients: m.To, Err: errors.New(reason)})
 			continue
 		}
-		if ss.c != nil && ss.sent >= s.opt.Batch {
+		if ss.c != nil && ss.sent >= s.opt.Batch && !begun {
 			ss.close()
 		}
 		if ss.c == nil {
@@ -438,18 +447,32 @@ func (s *Sender) sendBatch(ctx context.Context, ss *session, mails []QueuedMail)
 			ss.c = c
 			s.connected()
 		}
-		if err := s.q.Begin(m.ID, now.Add(s.retryDelay(m.Attempts+1))); err != nil {
-			return err
+		if !begun {
+			if err := s.q.Begin(m.ID, now.Add(s.retryDelay(m.Attempts+1))); err != nil {
+				return err
+			}
 		}
+		begun = false
 		s.attempted(m.ID, now)
 		ss.sent++
 		refused, err := s.deliver(ss.c, m)
 		now = s.opt.Now()
 		switch {
 		case err == nil:
-			if err := s.q.Sent(m.ID, now); err != nil {
-				log.Error("mail accepted by the server but not recorded as sent; it may be sent twice", "err", err)
-				return err
+			// Recorded straight after the 250; the next mail's attempt
+			// in the same commit when it follows on this session (no
+			// Kick waits, the session has room, it is not given up).
+			var qerr error
+			if i+1 < len(mails) && ss.sent < s.opt.Batch && len(s.kick) == 0 && !s.mayGiveUp(mails[i+1], now) {
+				nx := mails[i+1]
+				qerr = s.q.SentBegin(m.ID, now, nx.ID, now.Add(s.retryDelay(nx.Attempts+1)))
+				begun = qerr == nil
+			} else {
+				qerr = s.q.Sent(m.ID, now)
+			}
+			if qerr != nil {
+				log.Error("mail accepted by the server but not recorded as sent; it may be sent twice", "err", qerr)
+				return qerr
 			}
 			s.left(m.ID)
 			log.Info("mail sent", "to", strings.Join(m.To, ","))

@@ -437,6 +437,13 @@ func (q *memQueue) Sent(id uint64, _ time.Time) error {
 	return nil
 }
 
+func (q *memQueue) SentBegin(id uint64, at time.Time, next uint64, retryAt time.Time) error {
+	if err := q.Sent(id, at); err != nil {
+		return err
+	}
+	return q.Begin(next, retryAt)
+}
+
 func (q *memQueue) Retry(id uint64, next time.Time, lastErr string) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/mail"
 	"strings"
 	"sync"
@@ -44,17 +43,7 @@ type received struct {
 func startSlowSMTP(t *testing.T, delay time.Duration) *slowSMTP {
 	t.Helper()
 	s := &slowSMTP{delay: delay, new: make(chan struct{}, 1)}
-	s.srv = smtp.NewServer(slowBackend{s})
-	s.srv.Domain = "slow.localhost"
-	s.srv.ReadTimeout, s.srv.WriteTimeout = 10*time.Second, 10*time.Second
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.addr = ln.Addr().String()
-	done := make(chan struct{})
-	go func() { defer close(done); s.srv.Serve(ln) }()
-	t.Cleanup(func() { s.srv.Close(); <-done })
+	s.srv, s.addr = serveSMTP(t, slowBackend{s})
 	return s
 }
 
@@ -127,6 +116,42 @@ func (ss slowSession) Data(r io.Reader) error {
 	return nil
 }
 
+// runWithRelay runs a whole pbemd that reads its mail from an embedded
+// mail server (box, domain pbemd.localhost; the site GM's password is
+// "sesame") and sends through the SMTP server at relay, until the test
+// ends.
+func runWithRelay(t *testing.T, relay string, now func() time.Time) (srv *Server, box *mailserver.Server) {
+	t.Helper()
+	box, err := mailserver.Start(mailserver.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "pbemd.localhost", HashCost: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { box.Close() })
+	imapCfg, err := EmbeddedIMAP(box, "gm@pbemd.localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imapCfg.Poll = 50 * time.Millisecond
+	cfg := DefaultConfig()
+	cfg.DataDir, cfg.HTTP, cfg.GMPassword, cfg.PasswordCost = t.TempDir(), "", "sesame", 4
+	cfg.IMAP = &imapCfg
+	cfg.SMTP = &mailer.SMTPConfig{Addr: relay, Security: mailer.SecurityPlain, Hello: "localhost", Timeout: 5 * time.Second}
+	if srv, err = Open(cfg, nil, now); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("Run: %v", err)
+		}
+		srv.Close()
+	})
+	return srv, box
+}
+
 // TestAnswerOvertakesResults: with 5,000 results mails queued and an SMTP
 // server that takes 20 ms a mail (the drain takes minutes), a player's
 // mail is answered within 2 s: the answer leaves before the bulk mail
@@ -134,33 +159,7 @@ func (ss slowSession) Data(r io.Reader) error {
 func TestAnswerOvertakesResults(t *testing.T) {
 	const bulk, delay, within = 5000, 20 * time.Millisecond, 2 * time.Second
 	relay := startSlowSMTP(t, delay)
-	box, err := mailserver.Start(mailserver.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "pbemd.localhost", HashCost: 4}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer box.Close()
-	imapCfg, err := EmbeddedIMAP(box, "gm@pbemd.localhost")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := DefaultConfig()
-	cfg.DataDir, cfg.HTTP, cfg.GMPassword, cfg.PasswordCost = t.TempDir(), "", "sesame", 4
-	cfg.IMAP = &imapCfg
-	cfg.SMTP = &mailer.SMTPConfig{Addr: relay.addr, Security: mailer.SecurityPlain, Hello: "localhost", Timeout: 5 * time.Second}
-	srv, err := Open(cfg, nil, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("Run: %v", err)
-		}
-		srv.Close()
-	}()
+	srv, box := runWithRelay(t, relay.addr, time.Now)
 
 	seq := 0
 	deliver := func(from, body string) string {

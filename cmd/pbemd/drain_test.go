@@ -5,14 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/mail"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -167,29 +164,7 @@ security = "plain"
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	logf, err := os.Create(filepath.Join(dir, "daemon.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer logf.Close()
-	var proc *exec.Cmd
-	start := func() {
-		proc = exec.Command(bin, "serve", "-config", cfgPath)
-		proc.Stdout, proc.Stderr = logf, logf
-		if err := proc.Start(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	kill := func() {
-		proc.Process.Signal(syscall.SIGKILL)
-		proc.Wait()
-	}
-	defer func() {
-		if proc != nil && proc.ProcessState == nil {
-			proc.Process.Signal(syscall.SIGTERM)
-			proc.Wait()
-		}
-	}()
+	proc := newServeProcess(t, bin, cfgPath)
 
 	// Kill 1: the server has taken mail 150 and holds its 250 until the
 	// daemon is dead.
@@ -204,19 +179,19 @@ security = "plain"
 		}
 	}
 	relay.mu.Unlock()
-	start()
+	proc.start()
 	select {
 	case <-took:
 	case <-time.After(60 * time.Second):
 		t.Fatal("the drain did not reach 150 mails")
 	}
-	kill()
+	proc.kill()
 	close(resume)
 	kills := 1
 	// Kills 2 and 3: while the drain goes on, when the test sees 300 and
 	// 450 mails taken.
 	for _, at := range []int{300, 450} {
-		start()
+		proc.start()
 		for end := time.Now().Add(60 * time.Second); ; time.Sleep(time.Millisecond) {
 			if _, total := relay.seen(); total >= at {
 				break
@@ -225,7 +200,7 @@ security = "plain"
 				t.Fatalf("the drain did not reach %d mails", at)
 			}
 		}
-		kill()
+		proc.kill()
 		kills++
 	}
 	distinct, total := relay.seen()
@@ -236,18 +211,9 @@ security = "plain"
 
 	// The last start: a mail an attempt was cut off in waits for its
 	// retry (30 s), then the outbox is empty.
-	start()
-	waitFor(t, 120*time.Second, "outbox drained", func() bool {
-		resp, err := http.Get("http://" + httpAddr + "/metrics")
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return strings.Contains(string(b), "\npbemd_outbox_depth 0\n")
-	})
-	proc.Process.Signal(syscall.SIGTERM)
-	proc.Wait()
+	proc.start()
+	waitFor(t, 120*time.Second, "outbox drained", func() bool { return outboxEmpty(httpAddr) })
+	proc.stop()
 
 	relay.mu.Lock()
 	copies, total := relay.copies, relay.total

@@ -402,7 +402,10 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 		return store.OutboxMessage{}, fmt.Errorf("compose mail to %v: %w", m.To, err)
 	}
 	raw, parts := sharedPart(m, c.Raw, outboxParts(c))
-	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: raw, Parts: parts, Queued: now.UTC()}, nil
+	// An answer to a mail leaves before bulk mail (results, announcements,
+	// reminders): its sender waits for it.
+	personal := m.Auto == autoReplied
+	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: raw, Parts: parts, Queued: now.UTC(), Personal: personal}, nil
 }
 
 // minShared is the least Shared text kept as a part of its own.

@@ -30,7 +30,9 @@ type QueuedMail struct {
 // over the store (server/mailqueue.go); the mailer never sees the store.
 // Every method is one committed transaction.
 type Queue interface {
-	// Due returns up to limit mails due at now, earliest first.
+	// Due returns up to limit mails due at now: answers to a mail first
+	// (acknowledgements, replies to commands), then bulk mail (results,
+	// announcements, reminders), each earliest first.
 	Due(now time.Time, limit int) ([]QueuedMail, error)
 	// NextDue returns the earliest due time; ok is false when empty.
 	NextDue() (t time.Time, ok bool, err error)
@@ -39,6 +41,10 @@ type Queue interface {
 	Begin(id uint64, retryAt time.Time) error
 	// Sent records the server's acceptance: the mail leaves the outbox.
 	Sent(id uint64, at time.Time) error
+	// SentBegin is Sent of id and Begin of next in one commit: the
+	// sender records a mail's acceptance and the start of the next
+	// mail's attempt together, one commit a mail.
+	SentBegin(id uint64, at time.Time, next uint64, retryAt time.Time) error
 	// Retry records a temporary failure and the next due time.
 	Retry(id uint64, next time.Time, lastErr string) error
 	// Failed records that the mail is given up: it leaves the outbox.
@@ -76,8 +82,9 @@ type SenderOptions struct {
 	MaxAttempts int
 	MaxAge      time.Duration
 	RunGrace    time.Duration
-	// Batch is how many due mails one connection sends before the queue
-	// is read again (50).
+	// Batch is how many due mails are read from the queue at a time, and
+	// how many one SMTP session sends before it is closed and another
+	// opened (50).
 	Batch int
 	// Now is the clock (time.Now).
 	Now func() time.Time
@@ -119,6 +126,12 @@ const DefaultMaxBackoff = 5 * time.Minute
 // Sender drains the outbox over SMTP: one goroutine (Run) selects on
 // shutdown, a kick channel and a timer set to the next due mail.
 //
+// Order. The queue hands over answers to a mail before bulk mail (see
+// Queue.Due), and a Kick (new mail committed) makes the sender read the
+// queue again after the mail it is sending: an answer queued while
+// thousands of results drain waits for one mail, not for them all. The
+// SMTP session stays open across such reads.
+//
 // Outages. When no session can be opened (server down, refusing with
 // 421, bad login), no mail is charged for it; the sender waits MinBackoff,
 // doubling per failed retry up to MaxBackoff. A Kick (new mail queued)
@@ -130,14 +143,17 @@ const DefaultMaxBackoff = 5 * time.Minute
 //
 // Delivery guarantee. A mail leaves the outbox only after the server
 // accepted it (250 after DATA) and Sent committed, so it is never lost.
-// Before each attempt Begin commits the attempt, so a crash is counted
-// and the mail waits for its backoff. The mail can reach its recipient
-// twice in exactly one case: the server accepted the final "." (or was
-// about to answer 250 when the connection broke) and the daemon died or
-// lost the reply before Sent committed. That window is one SMTP reply
-// plus one bbolt commit (well under a millisecond on loopback); nothing
-// in SMTP can close it. The copy carries the same Message-ID, so mail
-// clients that deduplicate by Message-ID show it once.
+// Before each attempt Begin commits the attempt (in the commit of the
+// previous mail's Sent, when the mail follows it on one session), so a
+// crash is counted and the mail waits for its backoff. The mail can
+// reach its recipient twice in exactly one case: the server accepted the
+// final "." (or was about to answer 250 when the connection broke) and
+// the daemon died or lost the reply before Sent committed. Sent is
+// recorded straight after the 250, one mail at a time over one session,
+// so the window is one SMTP reply plus one commit and holds the one mail
+// in flight; nothing in SMTP can close it. The copy carries the same
+// Message-ID, so mail clients that deduplicate by Message-ID show it
+// once.
 type Sender struct {
 	cfg  SMTPConfig
 	q    Queue
@@ -232,9 +248,9 @@ func (s *Sender) holdKick() bool {
 	return s.backoff > 0 && s.opt.Now().Sub(s.lastTry) < s.opt.MinBackoff
 }
 
-// Flush sends every mail due now, connecting once per batch, and returns
-// how long to wait before the next mail is due (or before reconnecting
-// after a connection failure).
+// Flush sends every mail due now, over a session opened once per Batch
+// mails, and returns how long to wait before the next mail is due (or
+// before reconnecting after a connection failure).
 func (s *Sender) Flush(ctx context.Context) (time.Duration, error) {
 	return s.flush(ctx, false)
 }
@@ -242,6 +258,8 @@ func (s *Sender) Flush(ctx context.Context) (time.Duration, error) {
 // flush is Flush; kicked says a Kick asked for it, so a connection
 // failure keeps the reconnect time already set instead of doubling it.
 func (s *Sender) flush(ctx context.Context, kicked bool) (time.Duration, error) {
+	var ss session
+	defer ss.close()
 	for {
 		mails, err := s.q.Due(s.opt.Now(), s.opt.Batch)
 		if err != nil {
@@ -252,7 +270,7 @@ func (s *Sender) flush(ctx context.Context, kicked bool) (time.Duration, error) 
 		if len(mails) == 0 {
 			break
 		}
-		if err := s.sendBatch(ctx, mails); err != nil {
+		if err := s.sendBatch(ctx, &ss, mails); err != nil {
 			var ce *connError
 			if errors.As(err, &ce) {
 				s.health.set(s.opt.Now(), fmt.Sprintf("SMTP %s: cannot open a session: %v", s.cfg.Addr, ce.err), err)
@@ -352,24 +370,59 @@ func (s *Sender) jitter(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * f)
 }
 
-// sendBatch sends mails over one connection. It returns a *connError
-// when the session could not be set up (nothing was failed for it) and
-// stops at the first queue error.
-func (s *Sender) sendBatch(ctx context.Context, mails []QueuedMail) error {
-	var c *smtp.Client
-	defer func() {
-		if c != nil {
-			c.Quit()
-			c.Close()
-		}
-	}()
+// session is the SMTP session of one flush: opened when a mail needs it,
+// kept while the queue is read again, closed after Batch mails.
+type session struct {
+	c    *smtp.Client
+	sent int // attempts made over c
+}
+
+func (ss *session) close() {
+	if ss.c != nil {
+		ss.c.Quit()
+		ss.c.Close()
+	}
+	ss.c, ss.sent = nil, 0
+}
+
+// drop closes a session that cannot go on, without QUIT.
+func (ss *session) drop() {
+	if ss.c != nil {
+		ss.c.Close()
+	}
+	ss.c, ss.sent = nil, 0
+}
+
+// kicked takes a pending Kick, if there is one.
+func (s *Sender) kicked() bool {
+	select {
+	case <-s.kick:
+		return true
+	default:
+		return false
+	}
+}
+
+// sendBatch sends mails, read from the queue in its order, over the
+// session ss (opened if need be). It returns early, without error, when
+// a Kick says new mail was queued: the caller reads the queue again, so
+// an answer queued meanwhile goes next. It returns a *connError when the
+// session could not be set up (nothing was failed for it) and stops at
+// the first queue error.
+func (s *Sender) sendBatch(ctx context.Context, ss *session, mails []QueuedMail) error {
+	// begun says that the attempt on mails[i] was recorded with the
+	// previous mail's Sent (SentBegin): it goes next, on the same session.
+	begun := false
 	for i, m := range mails {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if i > 0 && !begun && s.kicked() {
+			return nil
+		}
 		now := s.opt.Now()
 		log := s.log.With("msgid", m.MessageID, "outbox_id", m.ID, "attempt", m.Attempts+1)
-		if s.mayGiveUp(m, now) {
+		if !begun && s.mayGiveUp(m, now) {
 			reason := fmt.Sprintf("gave up after %d attempts over %v; last error: %s", m.Attempts, now.Sub(m.Queued).Round(time.Second), m.LastError)
 			if err := s.q.Failed(m.ID, now, reason); err != nil {
 				return err
@@ -379,29 +432,47 @@ func (s *Sender) sendBatch(ctx context.Context, mails []QueuedMail) error {
 			s.giveUp(GiveUp{Mail: m, Recipients: m.To, Err: errors.New(reason)})
 			continue
 		}
-		if c == nil {
+		if ss.c != nil && ss.sent >= s.opt.Batch && !begun {
+			ss.close()
+		}
+		if ss.c == nil {
 			s.mu.Lock()
 			s.lastTry = now
 			s.mu.Unlock()
-			var err error
-			if c, err = dialSMTP(ctx, s.cfg, s.log); err != nil {
-				c = nil
+			c, err := dialSMTP(ctx, s.cfg, s.log)
+			if err != nil {
 				s.log.Warn("cannot open smtp session", "err", err, "due", len(mails)-i)
 				return err
 			}
+			ss.c = c
 			s.connected()
 		}
-		if err := s.q.Begin(m.ID, now.Add(s.retryDelay(m.Attempts+1))); err != nil {
-			return err
+		if !begun {
+			if err := s.q.Begin(m.ID, now.Add(s.retryDelay(m.Attempts+1))); err != nil {
+				return err
+			}
 		}
+		begun = false
 		s.attempted(m.ID, now)
-		refused, err := s.deliver(c, m)
+		ss.sent++
+		refused, err := s.deliver(ss.c, m)
 		now = s.opt.Now()
 		switch {
 		case err == nil:
-			if err := s.q.Sent(m.ID, now); err != nil {
-				log.Error("mail accepted by the server but not recorded as sent; it may be sent twice", "err", err)
-				return err
+			// Recorded straight after the 250; the next mail's attempt
+			// in the same commit when it follows on this session (no
+			// Kick waits, the session has room, it is not given up).
+			var qerr error
+			if i+1 < len(mails) && ss.sent < s.opt.Batch && len(s.kick) == 0 && !s.mayGiveUp(mails[i+1], now) {
+				nx := mails[i+1]
+				qerr = s.q.SentBegin(m.ID, now, nx.ID, now.Add(s.retryDelay(nx.Attempts+1)))
+				begun = qerr == nil
+			} else {
+				qerr = s.q.Sent(m.ID, now)
+			}
+			if qerr != nil {
+				log.Error("mail accepted by the server but not recorded as sent; it may be sent twice", "err", qerr)
+				return qerr
 			}
 			s.left(m.ID)
 			log.Info("mail sent", "to", strings.Join(m.To, ","))
@@ -415,11 +486,9 @@ func (s *Sender) sendBatch(ctx context.Context, mails []QueuedMail) error {
 			}
 			log.Warn("mail deferred", "err", err, "next", next)
 			if !sessionUsable(err) {
-				c.Close()
-				c = nil
-			} else if rerr := c.Reset(); rerr != nil {
-				c.Close()
-				c = nil
+				ss.drop()
+			} else if rerr := ss.c.Reset(); rerr != nil {
+				ss.drop()
 			}
 		default:
 			if qerr := s.q.Failed(m.ID, now, err.Error()); qerr != nil {
@@ -428,9 +497,8 @@ func (s *Sender) sendBatch(ctx context.Context, mails []QueuedMail) error {
 			s.left(m.ID)
 			log.Error("mail refused for good", "err", err)
 			s.giveUp(GiveUp{Mail: m, Recipients: m.To, Err: err})
-			if rerr := c.Reset(); rerr != nil {
-				c.Close()
-				c = nil
+			if rerr := ss.c.Reset(); rerr != nil {
+				ss.drop()
 			}
 		}
 	}

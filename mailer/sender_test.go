@@ -26,6 +26,9 @@ type scriptSMTP struct {
 	script    map[string][]error
 	used      map[string]int
 	delivered []delivery
+	// afterData, if set, is called with the number delivered so far
+	// after each delivery, before the server answers 250.
+	afterData func(n int)
 }
 
 type delivery struct {
@@ -105,7 +108,11 @@ func (c *scriptSession) Data(r io.Reader) error {
 	}
 	c.s.mu.Lock()
 	c.s.delivered = append(c.s.delivered, delivery{c.from, append([]string(nil), c.to...), string(raw)})
+	n, after := len(c.s.delivered), c.s.afterData
 	c.s.mu.Unlock()
+	if after != nil {
+		after(n)
+	}
 	return nil
 }
 

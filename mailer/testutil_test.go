@@ -354,10 +354,22 @@ type memQueue struct {
 	sent   []string // Message-IDs, in order
 	failed map[string]string
 	begun  int
+	// personal marks the answers to a mail (addPersonal): Due hands them
+	// over first, as the store's queue does.
+	personal map[uint64]bool
 }
 
 func newMemQueue() *memQueue {
-	return &memQueue{mails: map[uint64]*QueuedMail{}, due: map[uint64]time.Time{}, failed: map[string]string{}}
+	return &memQueue{mails: map[uint64]*QueuedMail{}, due: map[uint64]time.Time{}, failed: map[string]string{}, personal: map[uint64]bool{}}
+}
+
+// addPersonal is add for an answer to a mail.
+func (q *memQueue) addPersonal(c *Composed, queued time.Time) uint64 {
+	id := q.add(c, queued)
+	q.mu.Lock()
+	q.personal[id] = true
+	q.mu.Unlock()
+	return id
 }
 
 func (q *memQueue) add(c *Composed, queued time.Time) uint64 {
@@ -378,7 +390,12 @@ func (q *memQueue) Due(now time.Time, limit int) ([]QueuedMail, error) {
 			ids = append(ids, id)
 		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	sort.Slice(ids, func(i, j int) bool {
+		if q.personal[ids[i]] != q.personal[ids[j]] {
+			return q.personal[ids[i]]
+		}
+		return ids[i] < ids[j]
+	})
 	var out []QueuedMail
 	for _, id := range ids {
 		if len(out) == limit {
@@ -418,6 +435,13 @@ func (q *memQueue) Sent(id uint64, _ time.Time) error {
 	delete(q.mails, id)
 	delete(q.due, id)
 	return nil
+}
+
+func (q *memQueue) SentBegin(id uint64, at time.Time, next uint64, retryAt time.Time) error {
+	if err := q.Sent(id, at); err != nil {
+		return err
+	}
+	return q.Begin(next, retryAt)
 }
 
 func (q *memQueue) Retry(id uint64, next time.Time, lastErr string) error {

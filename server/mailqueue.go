@@ -52,6 +52,15 @@ func (q mailQueue) Sent(id uint64, at time.Time) error {
 	return q.db.Update(func(tx *store.Tx) error { return tx.MailSent(id, at) })
 }
 
+func (q mailQueue) SentBegin(id uint64, at time.Time, next uint64, retryAt time.Time) error {
+	return q.db.Update(func(tx *store.Tx) error {
+		if err := tx.MailSent(id, at); err != nil {
+			return err
+		}
+		return tx.BeginMailAttempt(next, retryAt)
+	})
+}
+
 func (q mailQueue) Retry(id uint64, next time.Time, lastErr string) error {
 	return q.db.Update(func(tx *store.Tx) error { return tx.RetryMail(id, next, lastErr) })
 }

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -13,8 +11,6 @@ import (
 
 	"github.com/emersion/go-smtp"
 
-	"pbemd/mailer"
-	"pbemd/mailserver"
 	"pbemd/store"
 )
 
@@ -30,18 +26,25 @@ type refusingSMTP struct {
 func startRefusingSMTP(t *testing.T) *refusingSMTP {
 	t.Helper()
 	r := &refusingSMTP{}
-	r.srv = smtp.NewServer(refusingBackend{r})
-	r.srv.Domain = "refuse.localhost"
-	r.srv.ReadTimeout, r.srv.WriteTimeout = 10*time.Second, 10*time.Second
+	r.srv, r.addr = serveSMTP(t, refusingBackend{r})
+	return r
+}
+
+// serveSMTP serves be on 127.0.0.1:0 until the test ends, and returns
+// the server and its address.
+func serveSMTP(t *testing.T, be smtp.Backend) (*smtp.Server, string) {
+	t.Helper()
+	srv := smtp.NewServer(be)
+	srv.Domain = "relay.localhost"
+	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.addr = ln.Addr().String()
 	done := make(chan struct{})
-	go func() { defer close(done); r.srv.Serve(ln) }()
-	t.Cleanup(func() { r.srv.Close(); <-done })
-	return r
+	go func() { defer close(done); srv.Serve(ln) }()
+	t.Cleanup(func() { srv.Close(); ln.Close(); <-done })
+	return srv, ln.Addr().String()
 }
 
 type refusingBackend struct{ r *refusingSMTP }
@@ -70,35 +73,8 @@ func (s refusingSession) Logout() error                        { return nil }
 // plus one alert per quarter of an hour.
 func TestRefusedAlertsDoNotMultiply(t *testing.T) {
 	smtpSrv := startRefusingSMTP(t)
-	box, err := mailserver.Start(mailserver.Config{IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "pbemd.localhost", HashCost: 4}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer box.Close()
-	imapCfg, err := EmbeddedIMAP(box, "gm@pbemd.localhost")
-	if err != nil {
-		t.Fatal(err)
-	}
-	imapCfg.Poll = 50 * time.Millisecond
-	cfg := DefaultConfig()
-	cfg.DataDir, cfg.HTTP, cfg.GMPassword, cfg.PasswordCost = t.TempDir(), "", "sesame", 4
-	cfg.IMAP = &imapCfg
-	cfg.SMTP = &mailer.SMTPConfig{Addr: smtpSrv.addr, Security: mailer.SecurityPlain, Hello: "localhost", Timeout: 5 * time.Second}
 	c := &clock{t: time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)}
-	srv, err := Open(cfg, nil, c.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("Run: %v", err)
-		}
-		srv.Close()
-	}()
+	srv, box := runWithRelay(t, smtpSrv.addr, c.Now)
 
 	seq := 0
 	deliver := func(from, body string) {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // The outbox: mail the daemon has decided to send. A mail enters it in the
@@ -20,6 +22,10 @@ import (
 //	outbox-raw    id (u64) → the message bytes, sealed (seal.go): they hold
 //	              the recipient's reply token and, in a power mail, password
 //	outbox-due    NextAttempt (u64 unix ns) | id (u64) → nothing: the schedule
+//	              of bulk mail (results, announcements, reminders), and of
+//	              every mail a store older than the two classes queued
+//	outbox-due-personal  the same, for personal mail (answers to a mail):
+//	              the sender takes what is due here before any bulk mail
 //	outbox-msgid  Message-ID → OutboxStatus as JSON: queued, sent or failed
 //	outbox-failed id (u64) → OutboxMessage as JSON (kept for the GM)
 //	outbox-parts  part key → the bytes of a part many mails carry alike (a
@@ -31,12 +37,14 @@ import (
 //	outbox-part-jobs part key → what its maker needs to make a part not made
 //	              yet (outboxheld.go): the mails that carry it wait
 //	outbox-held   part key | 0 | id (u64) → the mail's outbox-due key and its
-//	              number of parts (u8): a mail that waits for that part,
+//	              number of parts (u8) and class (u8, 1 personal): a mail
+//	              that waits for that part,
 //	              and is not in outbox-due until it is made
 var (
 	bucketOutbox       = registerGrowingBucket([]byte("outbox"))
 	bucketOutboxRaw    = registerGrowingBucket([]byte("outbox-raw"))
 	bucketOutboxDue    = registerBucket([]byte("outbox-due"))
+	bucketOutboxDueP   = registerBucket([]byte("outbox-due-personal"))
 	bucketOutboxMsgID  = registerGrowingBucket([]byte("outbox-msgid"))
 	bucketOutboxFailed = registerBucket([]byte("outbox-failed"))
 	bucketOutboxParts  = registerBucket([]byte("outbox-parts"))
@@ -74,6 +82,13 @@ type OutboxMessage struct {
 	From      string   `json:"from"`       // envelope sender, "" = null sender
 	To        []string `json:"to"`         // envelope recipients
 	Raw       []byte   `json:"-"`          // the whole message (given to EnqueueMail: without its Parts)
+	// Personal marks an answer to a mail (an acknowledgement, the reply
+	// to a command): due, it leaves before any bulk mail (results,
+	// announcements, reminders), so a player's answer never waits behind
+	// a burst. The record does not keep it: the schedule the mail is in
+	// says (outbox-due-personal), and a mail queued before there were
+	// two is bulk.
+	Personal bool `json:"-"`
 	// Parts are pieces of the message kept once for every mail that
 	// carries them (EnqueueMail); the Raw that OutboxMail returns has them
 	// in place.
@@ -189,7 +204,7 @@ func (tx *Tx) EnqueueMail(m OutboxMessage) (uint64, error) {
 		return 0, fmt.Errorf("enqueue mail <%s>: %w", m.MessageID, err)
 	}
 	if !held { // a held mail becomes due when its last part is made (PutPart)
-		if err := tx.bucket(bucketOutboxDue).Put(dueKey(m.NextAttempt, id), nil); err != nil {
+		if err := tx.dueBucket(m.Personal).Put(dueKey(m.NextAttempt, id), nil); err != nil {
 			return 0, err
 		}
 	}
@@ -315,30 +330,47 @@ func (tx *Tx) releaseParts(parts []OutboxPart) error {
 	return nil
 }
 
+// dueBucket is the schedule of personal mail or of bulk mail.
+func (tx *Tx) dueBucket(personal bool) *bolt.Bucket {
+	if personal {
+		return tx.bucket(bucketOutboxDueP)
+	}
+	return tx.bucket(bucketOutboxDue)
+}
+
 // DueMail returns up to limit queued mails whose NextAttempt is not after
-// now, earliest first, with Raw.
+// now, with Raw: the personal ones first, then the bulk ones, each class
+// earliest first.
 func (tx *Tx) DueMail(now time.Time, limit int) ([]OutboxMessage, error) {
 	var out []OutboxMessage
 	end := dueKey(now, ^uint64(0))
-	c := tx.bucket(bucketOutboxDue).Cursor()
-	for k, _ := c.First(); k != nil && bytes.Compare(k, end) <= 0 && len(out) < limit; k, _ = c.Next() {
-		m, err := tx.OutboxMail(binary.BigEndian.Uint64(k[8:]))
-		if err != nil {
-			return nil, err
+	for _, personal := range []bool{true, false} {
+		c := tx.dueBucket(personal).Cursor()
+		for k, _ := c.First(); k != nil && bytes.Compare(k, end) <= 0 && len(out) < limit; k, _ = c.Next() {
+			m, err := tx.OutboxMail(binary.BigEndian.Uint64(k[8:]))
+			if err != nil {
+				return nil, err
+			}
+			m.Personal = personal
+			out = append(out, m)
 		}
-		out = append(out, m)
 	}
 	return out, nil
 }
 
-// NextMailDue returns the earliest NextAttempt in the outbox; ok is false
-// when the outbox is empty.
+// NextMailDue returns the earliest NextAttempt in the outbox, of either
+// class; ok is false when the outbox is empty.
 func (tx *Tx) NextMailDue() (t time.Time, ok bool, err error) {
-	k, _ := tx.bucket(bucketOutboxDue).Cursor().First()
-	if k == nil {
+	var first []byte
+	for _, personal := range []bool{true, false} {
+		if k, _ := tx.dueBucket(personal).Cursor().First(); k != nil && (first == nil || bytes.Compare(k, first) < 0) {
+			first = k
+		}
+	}
+	if first == nil {
 		return time.Time{}, false, nil
 	}
-	ns := int64(binary.BigEndian.Uint64(k))
+	ns := int64(binary.BigEndian.Uint64(first))
 	if ns == 0 {
 		return time.Time{}, true, nil
 	}
@@ -350,15 +382,20 @@ func (tx *Tx) OutboxLen() int {
 	return tx.bucket(bucketOutbox).Stats().KeyN
 }
 
-// reschedule moves a queued mail to next, applying edit to its record.
+// reschedule moves a queued mail to next, in the schedule of its class,
+// applying edit to its record.
 func (tx *Tx) reschedule(id uint64, next time.Time, edit func(m *OutboxMessage)) error {
 	ob := tx.bucket(bucketOutbox)
 	var m OutboxMessage
 	if err := getJSON(ob, u64(id), &m); err != nil {
 		return fmt.Errorf("outbox mail %d: %w", id, err)
 	}
-	due := tx.bucket(bucketOutboxDue)
-	if err := due.Delete(dueKey(m.NextAttempt, id)); err != nil {
+	key := dueKey(m.NextAttempt, id)
+	due := tx.dueBucket(false)
+	if k, _ := tx.dueBucket(true).Cursor().Seek(key); bytes.Equal(k, key) { // Get cannot tell an empty value from none
+		due = tx.dueBucket(true)
+	}
+	if err := due.Delete(key); err != nil {
 		return err
 	}
 	m.NextAttempt = next
@@ -396,6 +433,7 @@ func (tx *Tx) removeMail(id uint64) (OutboxMessage, error) {
 		{bucketOutbox, u64(id)},
 		{bucketOutboxRaw, u64(id)},
 		{bucketOutboxDue, dueKey(m.NextAttempt, id)},
+		{bucketOutboxDueP, dueKey(m.NextAttempt, id)},
 	} {
 		if err := tx.bucket(del.b).Delete(del.k); err != nil {
 			return m, err

@@ -130,7 +130,8 @@ func (tx *Tx) putSealedPart(key string, sealed []byte) error {
 			return err
 		}
 		due := w.val[:min(16, len(w.val))]
-		if len(w.val) != 17 || w.val[16] != 1 {
+		personal := len(w.val) == 18 && w.val[17] == 1
+		if len(w.val) < 17 || len(w.val) > 18 || w.val[16] != 1 {
 			// A mail of several parts (or a damaged entry): its record
 			// says whether it waits for another, and when it is due.
 			var m OutboxMessage
@@ -142,18 +143,23 @@ func (tx *Tx) putSealedPart(key string, sealed []byte) error {
 			}
 			due = dueKey(m.NextAttempt, w.id)
 		}
-		if err := tx.bucket(bucketOutboxDue).Put(due, nil); err != nil {
+		if err := tx.dueBucket(personal).Put(due, nil); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// heldValue is what outbox-held keeps for m: its outbox-due key and how
+// heldValue is what outbox-held keeps for m: its outbox-due key, how
 // many parts it has (when one, the part just made lets it go without its
-// record being read).
+// record being read) and its class (1 personal, 0 bulk; a value of a
+// store older than the classes lacks it: bulk).
 func heldValue(m OutboxMessage) []byte {
-	return append(dueKey(m.NextAttempt, m.ID), byte(min(len(m.Parts), 255)))
+	class := byte(0)
+	if m.Personal {
+		class = 1
+	}
+	return append(dueKey(m.NextAttempt, m.ID), byte(min(len(m.Parts), 255)), class)
 }
 
 // waits reports whether m still waits for a part.

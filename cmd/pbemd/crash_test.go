@@ -2,15 +2,12 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -86,30 +83,8 @@ late_grace = "1h"
 		t.Fatal(err)
 	}
 
-	var proc *exec.Cmd
-	logf, err := os.Create(filepath.Join(dir, "daemon.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer logf.Close()
-	start := func() {
-		proc = exec.Command(bin, "serve", "-config", cfgPath)
-		proc.Stdout, proc.Stderr = logf, logf
-		if err := proc.Start(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	kill := func() {
-		proc.Process.Signal(syscall.SIGKILL)
-		proc.Wait()
-	}
-	start()
-	defer func() {
-		if proc != nil && proc.ProcessState == nil {
-			proc.Process.Signal(syscall.SIGTERM)
-			proc.Wait()
-		}
-	}()
+	proc := newServeProcess(t, bin, cfgPath)
+	proc.start()
 
 	seq := 0
 	deliver := func(from, to, body string) string {
@@ -168,9 +143,9 @@ late_grace = "1h"
 		time.Sleep(time.Duration(20+rng.IntN(60)) * time.Millisecond)
 		if time.Now().After(nextKill) {
 			t0 := time.Now()
-			kill()
+			proc.kill()
 			kills++
-			start()
+			proc.start()
 			inKill += time.Since(t0)
 			nextKill = time.Now().Add(time.Duration(100+rng.IntN(900)) * time.Millisecond)
 		}
@@ -203,18 +178,9 @@ late_grace = "1h"
 	t.Logf("all acknowledged after %v", time.Since(began).Round(time.Millisecond))
 	// A mail whose delivery was cut by a kill waits for its retry backoff;
 	// let the sender finish (the outbox depth is on the metrics endpoint).
-	waitFor(t, 90*time.Second, "outbox drained", func() bool {
-		resp, err := http.Get("http://" + httpAddr + "/metrics")
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return strings.Contains(string(b), "\npbemd_outbox_depth 0\n")
-	})
+	waitFor(t, 90*time.Second, "outbox drained", func() bool { return outboxEmpty(httpAddr) })
 	t.Logf("outbox drained after %v", time.Since(began).Round(time.Millisecond))
-	proc.Process.Signal(syscall.SIGTERM)
-	proc.Wait()
+	proc.stop()
 
 	db := storetest.OpenFile(t, filepath.Join(data, "pbemd.db")) // checked when the test ends
 	var g *store.Game

@@ -52,7 +52,7 @@ const (
 //	delete_handled_after = "" # e.g. "720h"; empty or 0: keep handled mail for ever
 //
 // SASLSource gives the SASL client that signs a user in with a fresh
-// credential (an OAuth 2.0 access token: mailer/oauth.Source).
+// credential (an OAuth 2.0 access token: mailauth.Source).
 type SASLSource interface {
 	SASL(user string) (sasl.Client, error)
 }
@@ -63,7 +63,7 @@ type IMAPConfig struct {
 	Username string `toml:"username"`
 	Password string `toml:"password"`
 	// OAuth, when set, signs in with an OAuth 2.0 access token instead of
-	// the password (the [oauth] table of pbemd's config; mailer/oauth).
+	// the password (the [oauth] table of pbemd's config; mailauth).
 	OAuth    SASLSource `toml:"-"`
 	Security Security   `toml:"security"`
 	// AllowInsecure permits Security "plain" to a non-loopback host. Never

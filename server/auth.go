@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"os"
 
-	"pbemd/mailer/oauth"
+	"pbemd/mailauth"
 )
 
 // AuthLogin signs the config's mailbox in with OAuth 2.0 (the device-code
@@ -23,7 +23,7 @@ func AuthLogin(ctx context.Context, cfg Config, client *http.Client, out io.Writ
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
 	}
-	tok, err := oauth.Login(ctx, *cfg.OAuth, client, out)
+	tok, err := mailauth.Login(ctx, *cfg.OAuth, client, out)
 	if err != nil {
 		return err
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"pbemd/daemon"
+	"pbemd/mailauth"
 	"pbemd/mailer"
-	"pbemd/mailer/oauth"
 	"pbemd/mailserver"
 )
 
@@ -44,7 +44,7 @@ type Config struct {
 	// OAuth, with a real account, signs in to it with OAuth 2.0 instead
 	// of the passwords (Outlook.com, Microsoft 365, Gmail): `pbemd auth
 	// login` first (docs/real-mail.md).
-	OAuth      *oauth.Config     `toml:"oauth"`
+	OAuth      *mailauth.Config  `toml:"oauth"`
 	Mailserver mailserver.Config `toml:"mailserver"`
 	Schedule   daemon.Schedule   `toml:"schedule"`
 
@@ -283,6 +283,6 @@ func (c *Config) DBPath() string { return filepath.Join(c.DataDir, "pbemd.db") }
 
 // OAuthTokenFile is where `pbemd auth login` keeps the mailbox's OAuth
 // token, sealed with the store's key.
-func (c *Config) OAuthTokenFile() oauth.TokenFile {
-	return oauth.TokenFile{StorePath: c.DBPath(), Path: filepath.Join(c.DataDir, "oauth-token")}
+func (c *Config) OAuthTokenFile() mailauth.TokenFile {
+	return mailauth.TokenFile{StorePath: c.DBPath(), Path: filepath.Join(c.DataDir, "oauth-token")}
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/emersion/go-smtp"
 	"golang.org/x/crypto/bcrypt"
 
+	"pbemd/mailauth"
+	"pbemd/mailauth/mailauthtest"
 	"pbemd/mailer"
-	"pbemd/mailer/oauth"
-	"pbemd/mailer/oauth/oauthtest"
 	"pbemd/mailserver"
 )
 
@@ -30,13 +30,13 @@ import (
 // goes out.
 func TestE2EOAuthMailbox(t *testing.T) {
 	t.Parallel() // it waits out the sender's retry after the new login
-	p := oauthtest.NewProvider(t)
+	p := mailauthtest.NewProvider(t)
 	ms, err := mailserver.Start(mailserver.Config{
 		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "example.org",
 		StateFile: filepath.Join(t.TempDir(), "mail.db"), HashCost: bcrypt.MinCost,
 		BearerCheck: func(user, token string) error {
 			if user != "gm@example.org" {
-				return oauth.ErrSignInAgain
+				return mailauth.ErrSignInAgain
 			}
 			return p.Introspect(token)
 		},
@@ -56,7 +56,7 @@ func TestE2EOAuthMailbox(t *testing.T) {
 	cfg.Poll = Every{D: time.Second}
 	cfg.IMAP = &mailer.IMAPConfig{Addr: ms.IMAPAddr(), Username: "gm@example.org", Security: mailer.SecurityPlain}
 	cfg.SMTP = &mailer.SMTPConfig{Addr: ms.SMTPAddr(), Username: "gm@example.org", Security: mailer.SecurityPlain, Hello: "localhost"}
-	cfg.OAuth = &oauth.Config{ClientID: oauthtest.ClientID, Scopes: []string{oauthtest.Scope}, DeviceURL: p.DeviceURL(), TokenURL: p.TokenURL()}
+	cfg.OAuth = &mailauth.Config{ClientID: mailauthtest.ClientID, Scopes: []string{mailauthtest.Scope}, DeviceURL: p.DeviceURL(), TokenURL: p.TokenURL()}
 
 	// No sign-in yet: serve refuses to start and says what to run.
 	if _, err := Open(cfg, nil, nil); err == nil || !strings.Contains(err.Error(), "pbemd auth login") {

@@ -24,8 +24,8 @@ import (
 
 	"pbemd/daemon"
 	"pbemd/internal/logredact"
+	"pbemd/mailauth"
 	"pbemd/mailer"
-	"pbemd/mailer/oauth"
 	"pbemd/mailserver"
 	"pbemd/store"
 )
@@ -41,7 +41,7 @@ type Server struct {
 	HTTP    string // the endpoint's address, "" when off
 	fetcher *mailer.Fetcher
 	sender  *mailer.Sender
-	oauth   *oauth.Source // the mailbox's OAuth sign-in, nil with passwords
+	oauth   *mailauth.Source // the mailbox's OAuth sign-in, nil with passwords
 	log     *slog.Logger
 	cfg     Config
 	tick    chan struct{}
@@ -110,7 +110,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 			s.IMAP.Address = cfg.Address
 		}
 		if cfg.OAuth != nil {
-			if s.oauth, err = oauth.NewSource(*cfg.OAuth, cfg.OAuthTokenFile(), nil); err != nil {
+			if s.oauth, err = mailauth.NewSource(*cfg.OAuth, cfg.OAuthTokenFile(), nil); err != nil {
 				return fail(err)
 			}
 			s.IMAP.OAuth, s.SMTP.OAuth = s.oauth, s.oauth

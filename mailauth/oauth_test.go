@@ -1,4 +1,4 @@
-package oauth
+package mailauth
 
 import (
 	"bytes"
@@ -18,14 +18,14 @@ import (
 	"github.com/emersion/go-smtp"
 	"golang.org/x/crypto/bcrypt"
 
-	"pbemd/mailer/oauth/oauthtest"
+	"pbemd/mailauth/mailauthtest"
 	"pbemd/mailserver"
 )
 
 // mailServer is the embedded mail server in its bearer mode: IMAP and
 // SMTP sign users in with XOAUTH2 or OAUTHBEARER and a token the provider
 // says is live (mailserver.Config.BearerCheck).
-func mailServer(t *testing.T, p *oauthtest.Provider) *mailserver.Server {
+func mailServer(t *testing.T, p *mailauthtest.Provider) *mailserver.Server {
 	srv, err := mailserver.Start(mailserver.Config{
 		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Domain: "example.org",
 		StateFile: filepath.Join(t.TempDir(), "mail.db"), HashCost: bcrypt.MinCost,
@@ -79,11 +79,11 @@ func count(srv *mailserver.Server, src *Source, user string) (uint32, error) {
 func TestLoginRefreshRotationAndRevocation(t *testing.T) {
 	for _, mech := range []string{"xoauth2", "oauthbearer"} {
 		t.Run(mech, func(t *testing.T) {
-			p := oauthtest.NewProvider(t)
+			p := mailauthtest.NewProvider(t)
 			mail := mailServer(t, p)
 			dir := t.TempDir()
 			file := TokenFile{StorePath: filepath.Join(dir, "pbemd.db"), Path: filepath.Join(dir, "oauth-token")}
-			cfg := Config{ClientID: oauthtest.ClientID, Scopes: []string{oauthtest.Scope}, DeviceURL: p.DeviceURL(), TokenURL: p.TokenURL(), Mechanism: mech}
+			cfg := Config{ClientID: mailauthtest.ClientID, Scopes: []string{mailauthtest.Scope}, DeviceURL: p.DeviceURL(), TokenURL: p.TokenURL(), Mechanism: mech}
 
 			// The GM signs in once: pbemd prints the address and the code,
 			// and waits while the provider says "pending".
@@ -167,9 +167,9 @@ func TestLoginRefreshRotationAndRevocation(t *testing.T) {
 // The test is the GM's browser: it opens the address pbemd prints and
 // follows the provider's redirect back to pbemd's loopback port.
 func TestBrowserLogin(t *testing.T) {
-	p := oauthtest.NewProvider(t)
+	p := mailauthtest.NewProvider(t)
 	p.Approve()
-	cfg := Config{ClientID: oauthtest.ClientID, Scopes: []string{oauthtest.Scope}, AuthURL: p.AuthURL(), TokenURL: p.TokenURL()}
+	cfg := Config{ClientID: mailauthtest.ClientID, Scopes: []string{mailauthtest.Scope}, AuthURL: p.AuthURL(), TokenURL: p.TokenURL()}
 	if cfg.flow() != "browser" {
 		t.Fatalf("flow %q, want browser", cfg.flow())
 	}
@@ -211,7 +211,7 @@ func TestBrowserLogin(t *testing.T) {
 }
 
 func TestRefusedTokenFailsTheSignIn(t *testing.T) {
-	p := oauthtest.NewProvider(t)
+	p := mailauthtest.NewProvider(t)
 	mail := mailServer(t, p)
 	c, err := smtp.Dial(mail.SMTPAddr())
 	if err != nil {

@@ -1,4 +1,4 @@
-package oauth
+package mailauth
 
 import (
 	"errors"

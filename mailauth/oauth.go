@@ -1,4 +1,4 @@
-// Package oauth signs pbemd into the GM's mailbox with OAuth 2.0 where a
+// Package mailauth signs pbemd into the GM's mailbox with OAuth 2.0 where a
 // provider no longer takes a password over IMAP and SMTP (Outlook.com and
 // Microsoft 365) or prefers not to (Gmail).
 //
@@ -19,7 +19,7 @@
 // the mail clients retry.
 //
 // It never asks for or keeps a password, and never logs a token.
-package oauth
+package mailauth
 
 import (
 	"context"

@@ -1,7 +1,7 @@
-// Package oauthtest is an OAuth 2.0 authorization server on loopback for
+// Package mailauthtest is an OAuth 2.0 authorization server on loopback for
 // tests of pbemd's OAuth sign-in: the device authorization, token and
 // introspection endpoints of a provider, with refresh tokens that rotate.
-package oauthtest
+package mailauthtest
 
 import (
 	"crypto/sha256"

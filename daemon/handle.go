@@ -297,6 +297,7 @@ func (mc *mailCtx) run() error {
 		}
 		check = &c
 		lines = c.Lines
+		mc.dropQuotedResults(lines) // quoted.go
 	} else {
 		if res == nil {
 			res = orders.Parse(mc.in.Text, orders.Options{})

@@ -3,6 +3,7 @@ package daemon
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // startStandard creates a standard game and seats its seven powers; it
@@ -64,5 +65,26 @@ func TestCorporateSignatureIsOneNote(t *testing.T) {
 	mustContain(t, got.Text, "F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor", "line 5: John Smith", "ignored as a signature")
 	if n := strings.Count(got.Text, "\n  line "); n != 1 {
 		t.Errorf("%d lines reported, want the one note:\n%s", n, got.Text)
+	}
+}
+
+// TestUnmarkedResultsCopyIsQuoted: a reply that carries a copy of the
+// results below the orders with nothing to mark it (no ">", no
+// attribution, no header block, as some clients and hand-pasters send):
+// its lines repeat the results the player was sent word for word, so
+// they are quoted text, not misorders; the orders above are read.
+func TestUnmarkedResultsCopyIsQuoted(t *testing.T) {
+	h := newHarness(t)
+	pl := startStandard(t, h, "kopie")
+	h.as(pl["england"], "F Lon - Nth\nF Edi - Nwg\nA Lvp - Yor")
+	h.outbox()
+	h.clock.Add(49 * time.Hour)
+	h.tick()
+	results := h.subject(h.outbox(), "england@example.test", "results")
+	h.as(pl["england"], "F Nth - Hol\nF Nwg - Nwy\nA Yor - Lon\n\n"+results.Text)
+	got := h.only(h.outbox(), "england@example.test")
+	mustContain(t, got.Text, "F Nth - Hol", "F Nwg - Nwy", "A Yor - Lon")
+	if strings.Contains(got.Text, "Please look again") {
+		t.Errorf("the copy of the results is reported:\n%s", got.Text)
 	}
 }

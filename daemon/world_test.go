@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +88,53 @@ func TestUnmarkedResultsCopyIsQuoted(t *testing.T) {
 	mustContain(t, got.Text, "F Nth - Hol", "F Nwg - Nwy", "A Yor - Lon")
 	if strings.Contains(got.Text, "Please look again") {
 		t.Errorf("the copy of the results is reported:\n%s", got.Text)
+	}
+}
+
+// TestWorldRepliesThroughTheDaemon sends every reply of the corpus
+// (testdata/orders/world, read by the parser alone in
+// adjudicator/diplomacy's TestWorldReplies) as Germany's mail in a
+// standard game and reads the acknowledgement Germany gets: the typed
+// orders stand, nothing is reported but a signature's one note.
+func TestWorldRepliesThroughTheDaemon(t *testing.T) {
+	files, err := filepath.Glob("../testdata/orders/world/*.txt")
+	if err != nil || len(files) < 60 {
+		t.Fatalf("%d replies (%v)", len(files), err)
+	}
+	h := newHarness(t)
+	pl := startStandard(t, h, "welt")
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var expect []string
+		signature := false
+		text := string(raw)
+		for strings.HasPrefix(text, "@") {
+			line, rest, _ := strings.Cut(text, "\n")
+			text = rest
+			if v, ok := strings.CutPrefix(line, "@expect "); ok {
+				expect = append(expect, v)
+			}
+			signature = signature || line == "@signature"
+		}
+		name := filepath.Base(f)
+		h.clock.Add(10 * time.Minute) // a player's pace, under the answers' rate limit
+		h.as(pl["germany"], text)
+		ms := to(h.outbox(), "germany@example.test")
+		if len(ms) != 1 {
+			t.Fatalf("%s: %d answers", name, len(ms))
+		}
+		ack := ms[0]
+		standing, _, _ := strings.Cut(ack.Text, "\n\n-- \n")
+		for _, o := range expect {
+			if !strings.Contains(standing, "\n  "+o+"\n") {
+				t.Errorf("%s: %q is not among the standing orders:\n%s", name, o, ack.Text)
+			}
+		}
+		if n := strings.Count(ack.Text, "\n  line "); signature && (n != 1 || !strings.Contains(ack.Text, "ignored as a signature")) || !signature && n != 0 {
+			t.Errorf("%s: %d lines reported:\n%s", name, n, ack.Text)
+		}
 	}
 }

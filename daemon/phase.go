@@ -20,11 +20,9 @@ import (
 
 // tickBatch is how many due games share one transaction: each game's
 // effects are still all-or-nothing, and a burst of deadlines costs one
-// commit per batch rather than per game. Measured: 64 games per batch
-// spent 3.8 s of a 10.8 s burst of 10,000 committing, 512 spent 1.8 s of
-// 7.5; 256 keeps a batch under a quarter of a second of write lock, and
-// its mails and dirty pages out of the heap's peak (a 1,000-game burst
-// peaked at 81 MB of heap and stacks with 256, 125 MB with 512).
+// commit per batch rather than per game. Smaller batches commit more
+// often, larger ones hold the write lock longer and keep more mail and
+// dirty pages in the heap at once; BenchmarkDeadlineBurst weighs the two.
 const tickBatch = 256
 
 // Tick sends due reminders and processes every game whose deadline has

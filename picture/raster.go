@@ -125,8 +125,8 @@ func (r *raster) fill(c Color) {
 	r.rasterize(r.polys, b, c)
 }
 
-// tile is the side of the tiles a wide, sparse shape is drawn in
-// (measured: 64 beats 32 and 16 on the board pictures).
+// tile is the side of the tiles a wide, sparse shape is drawn in (the
+// picture benchmarks chose it among powers of two).
 const tile = 64
 
 func pixelBounds(minX, minY, maxX, maxY float64) image.Rectangle {

@@ -91,6 +91,7 @@ func (s *Server) healthProblems() []string {
 	if f := s.DB.LastWriteFailure(); f != nil {
 		out = append(out, fmt.Sprintf("store: %s cannot be written since %s: %v", s.DB.Path(), f.At.UTC().Format(time.RFC3339), f.Err))
 	}
+	out = append(out, s.maps...) // variant files refused at start (maps.go)
 	return append(out, s.mailProblems()...)
 }
 

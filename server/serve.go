@@ -42,6 +42,7 @@ type Server struct {
 	log     *slog.Logger
 	cfg     Config
 	tick    chan struct{}
+	maps    []string // variant files refused at start (maps.go), for /healthz
 }
 
 // Open wires a Server from cfg without starting its loops. now is the
@@ -78,7 +79,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{DB: db, log: log, cfg: cfg, tick: make(chan struct{}, 1)}
+	s := &Server{DB: db, log: log, cfg: cfg, tick: make(chan struct{}, 1), maps: LoadMaps(cfg, log)}
 	fail := func(err error) (*Server, error) {
 		s.Close()
 		return nil, err

@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"pbemd/adjudicator"
 	"pbemd/daemon"
 	"pbemd/store"
 )
@@ -78,8 +77,8 @@ func AdminCreate(cfg Config, req CreateRequest) (string, error) {
 		return "", err
 	}
 	// Refuse an unknown variant before the store is opened (and made).
-	if refused := LoadMaps(cfg, nil); !slices.Contains(adjudicator.Names(), strings.ToLower(req.Variant)) {
-		return "", fmt.Errorf("unknown variant %q (known: %s)%s", req.Variant, strings.Join(adjudicator.Names(), ", "), refusedNote(refused))
+	if refused := LoadMaps(cfg, nil); !slices.Contains(daemon.Variants(), strings.ToLower(req.Variant)) {
+		return "", fmt.Errorf("unknown variant %q (known: %s)%s", req.Variant, strings.Join(daemon.Variants(), ", "), refusedNote(refused))
 	}
 	db, err := openOffline(cfg)
 	if err != nil {

@@ -6,10 +6,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
-	"pbemd/adjudicator"
+	"pbemd/daemon"
 )
 
 // Variants a GM adds without a rebuild: every file in the data folder's
@@ -57,7 +56,7 @@ func LoadMaps(cfg Config, log *slog.Logger) (refused []string) {
 			continue
 		}
 		for _, e := range entries {
-			if e.IsDir() || !adjudicator.Buildable(e.Name()) {
+			if e.IsDir() || !daemon.IsVariantFile(e.Name()) {
 				continue
 			}
 			path := filepath.Join(dir, e.Name())
@@ -80,20 +79,14 @@ func loadMapFile(path string, from map[string]string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	e, _, err := adjudicator.Build(filepath.Base(path), text)
+	v, err := daemon.ReadVariantFile(path, text)
 	if err != nil {
 		return "", err
 	}
-	if c, ok := e.(adjudicator.Checker); ok {
-		if probs := c.Problems(); len(probs) > 0 {
-			return "", fmt.Errorf("%s", strings.Join(probs, "\n"))
-		}
+	if other, dup := from[v.Name]; dup {
+		return "", fmt.Errorf("variant %q is already the variant of %s", v.Name, other)
 	}
-	name := e.Info().Name
-	if other, dup := from[name]; dup {
-		return "", fmt.Errorf("variant %q is already the variant of %s", name, other)
-	}
-	return name, adjudicator.AddVariant(e, path, text)
+	return v.Name, v.Add()
 }
 
 // ReadMapFile reads a variant file, refusing one over the size limit.
@@ -120,11 +113,4 @@ func firstLines(s string, n int) string {
 		return strings.Join(lines, "; ")
 	}
 	return fmt.Sprintf("%s; and %d more", strings.Join(lines[:n], "; "), len(lines)-n)
-}
-
-// FileVariants lists the variants added from files, sorted.
-func FileVariants() []string {
-	v := adjudicator.FileVariants()
-	sort.Strings(v)
-	return v
 }

@@ -52,6 +52,8 @@ func TestE2EVariantFromFile(t *testing.T) {
 	e.send(e2eGM, tokenAddr(welcome.Token), "CREATE t1 triomail")
 	created := e.next(e2eGM, "Re:")
 	mustContain(t, created.Text, "Game t1 (triomail) created", "2 powers: Red, Blue")
+	e.send(e2eGM, tokenAddr(welcome.Token), "HELP")
+	mustContain(t, e.next(e2eGM, "Re:").Text, "Variants for CREATE:", "triomail")
 	e.send(e2eGM, tokenAddr(welcome.Token), "CREATE t2 triobroken")
 	mustContain(t, e.next(e2eGM, "Re:").Text, `unknown variant "triobroken"`)
 
@@ -79,6 +81,8 @@ func TestE2EVariantFromFile(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	e.send(red, tokenAddr(redTok), "HELP")
+	mustContain(t, e.next(red, "Re:").Text, "Game t1: Trio (a test board).", "A Wes - Hil")
 	e.send(red, tokenAddr(redTok), "A Wes - Hil")
 	mustContain(t, e.next(red, "Re:").Text, "Orders received for Red", "A Wes - Hil")
 	e.send(blue, tokenAddr(blueTok), "F Eas - Bay")

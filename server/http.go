@@ -87,11 +87,10 @@ func (s *Server) Handler(adminToken string) http.Handler {
 // healthProblems lists what is wrong now: the store's last commit failed,
 // or mail does not move (mailProblems).
 func (s *Server) healthProblems() []string {
-	var out []string
+	out := append([]string(nil), s.maps...) // variant files refused at start (maps.go)
 	if f := s.DB.LastWriteFailure(); f != nil {
 		out = append(out, fmt.Sprintf("store: %s cannot be written since %s: %v", s.DB.Path(), f.At.UTC().Format(time.RFC3339), f.Err))
 	}
-	out = append(out, s.maps...) // variant files refused at start (maps.go)
 	return append(out, s.mailProblems()...)
 }
 

@@ -31,6 +31,7 @@ import (
 // Server is a running game master: store, daemon, mail in and out, cron,
 // and the loopback endpoint, wired from a Config.
 type Server struct {
+	maps    []string // variant files refused at start (maps.go), for /healthz
 	Daemon  *daemon.Daemon
 	DB      *store.DB
 	Mail    *mailserver.Server // the embedded mail server, nil with real accounts
@@ -42,7 +43,6 @@ type Server struct {
 	log     *slog.Logger
 	cfg     Config
 	tick    chan struct{}
-	maps    []string // variant files refused at start (maps.go), for /healthz
 }
 
 // Open wires a Server from cfg without starting its loops. now is the
@@ -79,7 +79,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{DB: db, log: log, cfg: cfg, tick: make(chan struct{}, 1), maps: LoadMaps(cfg, log)}
+	s := &Server{DB: db, log: log, cfg: cfg, tick: make(chan struct{}, 1)}
 	fail := func(err error) (*Server, error) {
 		s.Close()
 		return nil, err
@@ -107,7 +107,8 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 			s.IMAP.Address = cfg.Address
 		}
 	}
-	s.IMAP.Poll = cfg.Poll.D // the one poll interval (0 with an old cron poll: the fetcher's default)
+	s.IMAP.Poll = cfg.Poll.D    // the one poll interval (0 with an old cron poll: the fetcher's default)
+	s.maps = LoadMaps(cfg, log) // variants from map files, before the daemon takes CREATEs
 	s.Daemon, err = daemon.New(db, daemon.Options{
 		Address: cfg.Address, GM: cfg.GM, GMPassword: cfg.GMPassword, Schedule: cfg.Schedule,
 		RateLimit: cfg.RateLimit, Zone: cfg.TimeZone, Now: now, Logger: log, PasswordCost: cfg.PasswordCost,

@@ -1283,13 +1283,14 @@ func powerName(g *store.Game, id string) string {
 	if g == nil {
 		return titleCase(id)
 	}
-	info, ok := infoCache.Load(g.Variant)
+	key := g.Variant + "@" + g.Map // a variant file's games: one entry per text
+	info, ok := infoCache.Load(key)
 	if !ok {
-		e, found := adjudicator.Lookup(g.Variant)
-		if !found {
+		e, err := engineFor(g)
+		if err != nil {
 			return titleCase(id)
 		}
-		info, _ = infoCache.LoadOrStore(g.Variant, e.Info())
+		info, _ = infoCache.LoadOrStore(key, e.Info())
 	}
 	return nameFrom(info.(adjudicator.Info), id)
 }

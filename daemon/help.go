@@ -66,6 +66,10 @@ func helpText(mc *mailCtx) string {
 			b.WriteString("SET ORDERS may carry orders for later phases of the turn too, each group\nunder a PHASE line: they are held for the power as its diplomats' would be.\n")
 		}
 	}
+	if mc.siteGM && mc.game == nil {
+		// compiled in, and those of the map files read at start
+		fmt.Fprintf(&b, "\nVariants for CREATE: %s.\n", strings.Join(adjudicator.Names(), ", "))
+	}
 	return b.String()
 }
 

@@ -57,6 +57,7 @@ type mailPicture struct {
 type pictureJob struct {
 	Game    string `json:"game"`
 	Variant string `json:"variant"`
+	Map     string `json:"map,omitempty"` // the game's Map: its variant file's text hash
 	Viewer  string `json:"viewer,omitempty"`
 	File    string `json:"file"`
 	// Phase is the history record drawn (its StateAfter and Data) when
@@ -115,7 +116,7 @@ func (tx *txn) picture(g *store.Game, phase string, rec int, state, results []by
 		tx.pictures = map[pictureKey]*mailPicture{}
 	}
 	file := g.Name + "-" + phase + ".png"
-	job := pictureJob{Game: g.Name, Variant: g.Variant, Viewer: viewer, File: file, Phase: rec}
+	job := pictureJob{Game: g.Name, Variant: g.Variant, Map: g.Map, Viewer: viewer, File: file, Phase: rec}
 	if rec < 0 {
 		job.State = state
 	}
@@ -399,9 +400,9 @@ func (l *pictureLine) store(made <-chan madeBatch) {
 func (d *Daemon) makePicture(p *mailPicture) []byte {
 	job := p.job
 	png, err := func() ([]byte, error) {
-		e, ok := adjudicator.Lookup(job.Variant)
-		if !ok {
-			return nil, fmt.Errorf("variant %q is not compiled into this pbemd", job.Variant)
+		e, err := engineFor(&store.Game{Name: job.Game, Variant: job.Variant, Map: job.Map})
+		if err != nil {
+			return nil, err
 		}
 		dr, ok := e.(adjudicator.Drawer)
 		if !ok {

@@ -198,6 +198,17 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 		Name: name, Variant: variant, Created: d.now().UTC(), Status: store.Forming,
 		Options: defaultOptions(), Seed: randomSeed(), GMToken: newToken(),
 	}
+	// A variant added as a file: the game keeps the file's text, and is
+	// played on it whatever becomes of the file.
+	if hash, file, text, ok := adjudicator.VariantText(variant); ok {
+		if err := tx.PutMapText(hash, store.MapFile{File: file, Text: string(text)}); err != nil {
+			return nil, err
+		}
+		g.Map = hash
+		if be, ok := adjudicator.Built(hash); ok {
+			e = be
+		}
+	}
 	// seed=N replays a game exactly (the site GM's demos and tests): every
 	// phase's dice and shuffles derive from the game's seed.
 	if v, ok := opts["seed"]; ok {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -74,6 +75,10 @@ func AdminCreate(cfg Config, req CreateRequest) (string, error) {
 	}
 	if !errors.Is(err, errNotRunning) {
 		return "", err
+	}
+	// Refuse an unknown variant before the store is opened (and made).
+	if refused := LoadMaps(cfg, nil); !slices.Contains(daemon.Variants(), strings.ToLower(req.Variant)) {
+		return "", fmt.Errorf("unknown variant %q (known: %s)%s", req.Variant, strings.Join(daemon.Variants(), ", "), refusedNote(refused))
 	}
 	db, err := openOffline(cfg)
 	if err != nil {
@@ -158,4 +163,12 @@ func openOffline(cfg Config) (*store.DB, error) {
 		return nil, fmt.Errorf("%w (is the daemon running with its http endpoint off? it holds the store)", err)
 	}
 	return db, nil
+}
+
+// refusedNote adds the variant files refused at start to a message.
+func refusedNote(refused []string) string {
+	if len(refused) == 0 {
+		return ""
+	}
+	return "\n" + strings.Join(refused, "\n")
 }

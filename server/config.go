@@ -25,6 +25,7 @@ import (
 // PBEMD_GM_PASSWORD, PBEMD_IMAP_PASSWORD, PBEMD_SMTP_PASSWORD.
 type Config struct {
 	DataDir      string   `toml:"data_dir"`
+	Maps         string   `toml:"maps"` // a folder of variant files, beside data_dir/maps (maps.go)
 	Address      string   `toml:"address"`
 	GM           []string `toml:"gm"`
 	GMPassword   string   `toml:"gm_password"`

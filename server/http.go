@@ -133,7 +133,7 @@ const LongTick = time.Minute
 // the deadline check in progress has run longer than LongTick, or mail
 // does not move (mailProblems).
 func (s *Server) healthProblems() []string {
-	var out []string
+	out := append([]string(nil), s.maps...) // variant files refused at start (maps.go)
 	if f := s.DB.LastWriteFailure(); f != nil {
 		out = append(out, fmt.Sprintf("store: %s cannot be written since %s: %v", s.DB.Path(), f.At.UTC().Format(time.RFC3339), f.Err))
 	}

@@ -33,6 +33,7 @@ import (
 // Server is a running game master: store, daemon, mail in and out, cron,
 // and the loopback endpoint, wired from a Config.
 type Server struct {
+	maps    []string // variant files refused at start (maps.go), for /healthz
 	Daemon  *daemon.Daemon
 	DB      *store.DB
 	Mail    *mailserver.Server // the embedded mail server, nil with real accounts
@@ -116,7 +117,8 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 			s.IMAP.OAuth, s.SMTP.OAuth = s.oauth, s.oauth
 		}
 	}
-	s.IMAP.Poll = cfg.Poll.D // the one poll interval (0 with an old cron poll: the fetcher's default)
+	s.IMAP.Poll = cfg.Poll.D    // the one poll interval (0 with an old cron poll: the fetcher's default)
+	s.maps = LoadMaps(cfg, log) // variants from map files, before the daemon takes CREATEs
 	s.Daemon, err = daemon.New(db, daemon.Options{
 		Address: cfg.Address, GM: cfg.GM, GMPassword: cfg.GMPassword, Schedule: cfg.Schedule,
 		RateLimit: cfg.RateLimit, Zone: cfg.TimeZone, Now: now, Logger: log, PasswordCost: cfg.PasswordCost,

@@ -54,7 +54,7 @@ func cloneGame(g *Game) *Game {
 // A difference it reports where the encoded records would not differ
 // costs a write, never a lost one.
 func sameGame(a, b *Game) bool {
-	return a.Name == b.Name && a.Variant == b.Variant && a.Created == b.Created && a.Status == b.Status &&
+	return a.Name == b.Name && a.Variant == b.Variant && a.Map == b.Map && a.Created == b.Created && a.Status == b.Status &&
 		sameOptions(&a.Options, &b.Options) && a.Seed == b.Seed &&
 		sameOpenPhase(&a.OpenPhase, &b.OpenPhase) &&
 		samePlayers(a.Players, b.Players) && sameSlice(a.Observers, b.Observers) && sameSlice(a.GM, b.GM) &&

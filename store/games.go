@@ -42,8 +42,13 @@ const (
 // Game is everything the daemon knows about one game except its engine
 // state (kept beside it, see State) and its history.
 type Game struct {
-	Name    string      `json:"name"`
-	Variant string      `json:"variant"` // engine registry name
+	Name    string `json:"name"`
+	Variant string `json:"variant"` // engine registry name
+	// Map is, for a game on a variant added as a file, the hash of the
+	// file's text when the game was created; the text is kept in the
+	// store (PutMapText) and the game is played on it, whatever the file
+	// says now. Empty for an engine compiled in.
+	Map     string      `json:"map,omitempty"`
 	Created time.Time   `json:"created"`
 	Status  GameStatus  `json:"status"`
 	Options GameOptions `json:"options"`

@@ -21,7 +21,7 @@ var agreements = []adjudicator.Agreement{adjudicator.AgreeNamed, adjudicator.Agr
 
 // Agreed implements adjudicator.Agreer.
 func (e *Engine) Agreed(state []byte, kind adjudicator.Agreement, powers []string) (adjudicator.Result, error) {
-	g, err := decodeState(state, e.m.Name)
+	g, err := decodeState(state, e.m)
 	if err != nil {
 		return adjudicator.Result{}, err
 	}

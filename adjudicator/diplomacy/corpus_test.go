@@ -165,7 +165,7 @@ func loadCorpus(tb testing.TB) []corpusCase {
 		if err := json.Unmarshal(sc.Bytes(), &cp); err != nil {
 			tb.Fatal(err)
 		}
-		g, err := decodeState(cp.State, "standard")
+		g, err := decodeState(cp.State, mapOf("standard"))
 		if err != nil {
 			tb.Fatal(err)
 		}

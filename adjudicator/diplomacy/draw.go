@@ -455,7 +455,7 @@ func parsePhaseID(id string) (Phase, error) {
 // the phase, when results are given) and results the phase's Report.Data
 // (nil: the position only). Diplomacy hides nothing, so viewer is unused.
 func (e *Engine) Draw(state, results []byte, viewer string) (*picture.Picture, error) {
-	g, err := decodeState(state, e.m.Name)
+	g, err := decodeState(state, e.m)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -222,103 +221,6 @@ func TestPicturePNG(t *testing.T) {
 	}
 }
 
-// provinceRaster labels each pixel of the geometry (at its own resolution)
-// with the province whose shape covers it, -1 for none.
-func provinceRaster(m *Map, g *Geometry) (lab []int, w, h int) {
-	w, h = int(math.Ceil(g.Width)), int(math.Ceil(g.Height))
-	lab = make([]int, w*h)
-	for i := range lab {
-		lab[i] = -1
-	}
-	for pi, rings := range g.Shapes {
-		minY, maxY := math.Inf(1), math.Inf(-1)
-		for _, r := range rings {
-			for _, p := range r {
-				minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
-			}
-		}
-		var xs []float64
-		for y := max(0, int(minY)); y <= min(h-1, int(maxY)); y++ {
-			cy := float64(y) + 0.5
-			xs = xs[:0]
-			for _, r := range rings {
-				for i := range r {
-					a, b := r[i], r[(i+1)%len(r)]
-					if (a.Y > cy) != (b.Y > cy) {
-						xs = append(xs, a.X+(cy-a.Y)*(b.X-a.X)/(b.Y-a.Y))
-					}
-				}
-			}
-			sort.Float64s(xs)
-			for k := 0; k+1 < len(xs); k += 2 {
-				for x := max(0, int(math.Ceil(xs[k]-0.5))); x <= min(w-1, int(math.Floor(xs[k+1]-0.5))); x++ {
-					lab[y*w+x] = pi
-				}
-			}
-		}
-	}
-	return lab, w, h
-}
-
-// minBorder is the length, in pixels of the geometry (half a picture
-// pixel each), of a shared border a player would see: 4 picture pixels.
-const minBorder = 8
-
-// adjacencyProblems compares the drawn borders with the map: provinces
-// drawn touching must be adjacent, and adjacent provinces must be drawn
-// touching or linked. A border's length is counted in pixel edges between
-// the two; a hairline gap (one pixel no shape covers) left by a hand edit
-// does not hide a border.
-func adjacencyProblems(m *Map, g *Geometry) []string {
-	lab, w, h := provinceRaster(m, g)
-	n := len(m.Provinces)
-	contact := make([]int, n*n)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			a := lab[y*w+x]
-			if a < 0 {
-				continue
-			}
-			// Neighbours right and below; two pixels away across a gap
-			// pixel that no province covers.
-			for _, d := range [][2]int{{1, 0}, {0, 1}, {2, 0}, {0, 2}} {
-				xx, yy := x+d[0], y+d[1]
-				if xx >= w || yy >= h {
-					continue
-				}
-				if d[0] == 2 || d[1] == 2 {
-					if lab[(y+d[1]/2)*w+x+d[0]/2] != -1 {
-						continue
-					}
-				}
-				if b := lab[yy*w+xx]; b >= 0 && b != a {
-					contact[a*n+b]++
-					contact[b*n+a]++
-				}
-			}
-		}
-	}
-	linked := map[[2]string]bool{}
-	for _, l := range g.Links {
-		linked[[2]string{l.A, l.B}], linked[[2]string{l.B, l.A}] = true, true
-	}
-	var out []string
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			pa, pb := m.Provinces[a].ID, m.Provinces[b].ID
-			touch := contact[a*n+b] >= minBorder
-			adj := m.Adjacent(pa, pb)
-			switch {
-			case touch && !adj:
-				out = append(out, fmt.Sprintf("%s and %s are drawn sharing a border (%d px) but are not adjacent", pa, pb, contact[a*n+b]))
-			case adj && !touch && !linked[[2]string{pa, pb}]:
-				out = append(out, fmt.Sprintf("%s and %s are adjacent but share no drawn border (%d px) and no link", pa, pb, contact[a*n+b]))
-			}
-		}
-	}
-	return out
-}
-
 // TestPictureAdjacencyTruthful: on every shipped map, what the picture
 // shows as neighbours are neighbours, and every border of the map data is
 // visible (a shared border, or a drawn link where geometry cannot show it:
@@ -331,7 +233,7 @@ func TestPictureAdjacencyTruthful(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, p := range adjacencyProblems(m, g) {
+			for _, p := range m.geometryProblems(g) {
 				t.Error(p)
 			}
 			// Each link is drawn.
@@ -372,7 +274,7 @@ func TestAdjacencyCheckCatchesLies(t *testing.T) {
 	bad.Shapes = append([][][]picture.Point(nil), g.Shapes...)
 	// Give Paris Munich's shape: Paris now borders Bohemia, Berlin ….
 	bad.Shapes[m.provIdx["par"]] = g.Shapes[m.provIdx["mun"]]
-	probs := strings.Join(adjacencyProblems(m, &bad), "\n")
+	probs := strings.Join(m.geometryProblems(&bad), "\n")
 	for _, want := range []string{"boh and par are drawn sharing a border", "bre and par are adjacent but share no drawn border"} {
 		if !strings.Contains(probs, want) {
 			t.Errorf("doctored geometry: want %q among\n%s", want, probs)

@@ -32,6 +32,40 @@ func init() {
 			return e
 		})
 	}
+	// A map file a GM adds at run time is an engine too (adjudicator.Build).
+	adjudicator.RegisterBuilder(".map", func(file string, text []byte) (adjudicator.Engine, error) {
+		e, err := EngineFromText(file, text)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	})
+}
+
+// EngineFromText returns the engine of a map file's text, as ParseMap
+// reads it. The picture's checks (Problems) are the caller's: a game
+// rebuilt from the text it was created with is not refused by a check
+// added since.
+func EngineFromText(file string, text []byte) (*Engine, error) {
+	m, err := ParseMap(file, text)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{m: m}, nil
+}
+
+// mapNamed is the map a name finds: an embedded one, or that of a
+// variant added from a file (adjudicator.AddVariant).
+func mapNamed(name string) (*Map, bool) {
+	if m, ok := MapByName(name); ok {
+		return m, true
+	}
+	if e, ok := adjudicator.Lookup(name); ok {
+		if de, ok := e.(*Engine); ok {
+			return de.m, true
+		}
+	}
+	return nil, false
 }
 
 // NewEngine returns the engine of an embedded map.
@@ -109,7 +143,7 @@ func (e *Engine) examples() []string {
 // Examples implements adjudicator.Exampler: order lines for power's own
 // units in the open phase of state (HELP shows them).
 func (e *Engine) Examples(state []byte, power string) []string {
-	g, err := decodeState(state, e.m.Name)
+	g, err := decodeState(state, e.m)
 	if err != nil || g.over {
 		return nil
 	}
@@ -286,7 +320,7 @@ func (m *Map) PhaseTitle(p Phase) string {
 
 // Status implements adjudicator.Engine.
 func (e *Engine) Status(state []byte) (adjudicator.Status, error) {
-	g, err := viewState(state, e.m.Name) // read only: status copies what it keeps
+	g, err := viewState(state, e.m) // read only: status copies what it keeps
 	if err != nil {
 		return adjudicator.Status{}, err
 	}
@@ -458,7 +492,7 @@ func (e *Engine) parseOptions(pos *Position) ParseOptions {
 // marks the orders that cannot apply, and returns the canonical lines.
 // A later order for a unit replaces an earlier one in the same text.
 func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Check, error) {
-	g, err := viewState(state, e.m.Name) // read only, below
+	g, err := viewState(state, e.m) // read only, below
 	if err != nil {
 		return adjudicator.Check{}, err
 	}
@@ -642,7 +676,7 @@ func (e *Engine) Merge(state []byte, standing, newer []string) []string {
 	if len(newer) == 0 {
 		return standing
 	}
-	g, err := viewState(state, e.m.Name) // read only
+	g, err := viewState(state, e.m) // read only
 	if err != nil || g.pos.Phase.Type == Adjustments {
 		return append([]string(nil), newer...)
 	}
@@ -786,7 +820,7 @@ func plural(n int, word string) string {
 // canonical lines Check returned; a power without an entry is in civil
 // disorder. Diplomacy uses no randomness, so seed is ignored.
 func (e *Engine) Resolve(state []byte, powerOrders map[string][]string, seed int64) (adjudicator.Outcome, error) {
-	g, err := viewState(state, e.m.Name) // read only: Adjudicate makes the next position anew
+	g, err := viewState(state, e.m) // read only: Adjudicate makes the next position anew
 	if err != nil {
 		return adjudicator.Outcome{}, err
 	}

@@ -278,7 +278,7 @@ func TestVictoryAndElimination(t *testing.T) {
 func TestStateEncoding(t *testing.T) {
 	e := engineFor(t, "standard")
 	state := mustNew(t, "standard")
-	g, err := decodeState(state, "standard")
+	g, err := decodeState(state, mapOf("standard"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func TestAdjustmentNotes(t *testing.T) {
 	if !strings.Contains(out.Report.Public, "civil disorder: disbanded") || !strings.Contains(out.Report.Public, "Built: France A Par\n") || !strings.Contains(out.Report.Public, "1 build not ordered: waived") {
 		t.Errorf("report:\n%s", out.Report.Public)
 	}
-	g, _ := decodeState(out.Next, "standard")
+	g, _ := decodeState(out.Next, mapOf("standard"))
 	if c := g.pos.UnitCount(); c["germany"] != 1 || c["france"] != 2 {
 		t.Errorf("units after adjustments %v", c)
 	}
@@ -387,19 +387,28 @@ func TestMergeReplacesPerUnitExceptInAdjustments(t *testing.T) {
 // on its map (a note in parentheses aside).
 func TestExamplesParse(t *testing.T) {
 	for _, name := range MapNames() {
-		e := engineFor(t, name)
-		ex := e.Info().Examples
-		if len(ex) < 8 {
-			t.Fatalf("%s: only %d examples: %q", name, len(ex), ex)
+		t.Run(name, func(t *testing.T) { checkExamplesParse(t, engineFor(t, name).(*Engine)) })
+	}
+}
+
+// checkExamplesParse: a map's HELP examples show a move, a hold and a
+// build (a map whose powers start with one unit each too, the test board
+// of TestCheckMapSound), and every one of them parses on that map.
+func checkExamplesParse(t *testing.T, e *Engine) {
+	t.Helper()
+	ex := e.Info().Examples
+	all := strings.Join(ex, "\n")
+	for _, kind := range []string{" - ", " H", "Build "} {
+		if !strings.Contains(all, kind) {
+			t.Errorf("%s: no example with %q among %q", e.m.Name, kind, ex)
 		}
-		m, _ := MapByName(name)
-		for _, line := range ex {
-			if i := strings.Index(line, "   ("); i >= 0 {
-				line = line[:i]
-			}
-			if _, diags, err := ParseOrder(line, ParseOptions{Lexicon: m.Lexicon()}); err != nil {
-				t.Errorf("%s: example %q: %v %v", name, line, err, diags)
-			}
+	}
+	for _, line := range ex {
+		if i := strings.Index(line, "   ("); i >= 0 {
+			line = line[:i]
+		}
+		if _, diags, err := ParseOrder(line, ParseOptions{Lexicon: e.m.Lexicon()}); err != nil {
+			t.Errorf("%s: example %q: %v %v", e.m.Name, line, err, diags)
 		}
 	}
 }

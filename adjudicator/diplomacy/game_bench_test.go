@@ -29,7 +29,7 @@ func recordGame(tb testing.TB, name string, seed uint64, years int) (adjudicator
 	}
 	var out []gamePhase
 	for {
-		g, err := decodeState(state, name)
+		g, err := decodeState(state, mapOf(name))
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -27,6 +27,8 @@ type Geometry struct {
 	Links  []Link
 	// Colors is each power's colour (geo-colour), by power id.
 	Colors map[string]picture.Color
+
+	shapeLine []int // province -> line of its first geo-shape, for messages
 }
 
 // Link is an adjacency the shapes cannot show (an island's fleet border
@@ -89,10 +91,11 @@ func geoLines(file string, lines []geoLine, tail []byte, first int) ([]geoLine, 
 
 func (m *Map) parseGeometry(file string, lines []geoLine) (*Geometry, error) {
 	if len(lines) == 0 {
-		return nil, fmt.Errorf("map %s has no geometry: it cannot be drawn", file)
+		return nil, fmt.Errorf("map %s line 1: has no geometry (no geo- directives): it cannot be drawn (MAPFORMAT.md, Geometry)", file)
 	}
 	g := &Geometry{Shapes: make([][][]picture.Point, len(m.Provinces)), Unit: make([]picture.Point, len(m.Provinces)),
-		Label: make([]picture.Point, len(m.Provinces)), Coasts: map[string]picture.Point{}, Colors: map[string]picture.Color{}}
+		Label: make([]picture.Point, len(m.Provinces)), Coasts: map[string]picture.Point{}, Colors: map[string]picture.Color{},
+		shapeLine: make([]int, len(m.Provinces))}
 	placed := make([]bool, len(m.Provinces))
 	for _, l := range lines {
 		errf := func(format string, a ...any) error {
@@ -151,6 +154,9 @@ func (m *Map) parseGeometry(file string, lines []geoLine) (*Geometry, error) {
 				pi, ok := m.provIdx[name]
 				if !ok {
 					return nil, errf("geo-shape of unknown province %q", name)
+				}
+				if g.shapeLine[pi] == 0 {
+					g.shapeLine[pi] = l.no
 				}
 				g.Shapes[pi] = append(g.Shapes[pi], ring)
 			}
@@ -215,14 +221,14 @@ func (m *Map) parseGeometry(file string, lines []geoLine) (*Geometry, error) {
 	}
 	for i, p := range m.Provinces {
 		if len(g.Shapes[i]) == 0 {
-			return nil, fmt.Errorf("map %s: province %s has no geo-shape", file, p.ID)
+			return nil, fmt.Errorf("map %s line %d: province %s has no geo-shape: it cannot be drawn", file, m.lineOfProv(i), p.ID)
 		}
 		if !placed[i] {
-			return nil, fmt.Errorf("map %s: province %s has no geo-place", file, p.ID)
+			return nil, fmt.Errorf("map %s line %d: province %s has no geo-place", file, m.lineOfProv(i), p.ID)
 		}
 		for _, c := range p.Coasts {
 			if _, ok := g.Coasts[p.ID+"/"+c]; !ok {
-				return nil, fmt.Errorf("map %s: coast %s/%s has no geo-coast", file, p.ID, c)
+				return nil, fmt.Errorf("map %s line %d: province %s: coast %s/%s has no geo-coast", file, m.lineOfProv(i), p.ID, p.ID, c)
 			}
 		}
 	}

@@ -95,6 +95,9 @@ type Map struct {
 	geometry func() (*Geometry, error) // parsed at first use (geometry.go)
 	board    func() (*board, error)    // what every picture shares, made at the first (draw.go)
 
+	file     string // the file's name, for messages
+	provLine []int  // province -> line of its directive (nil when loaded from a table)
+
 	provFind, powerFind nameIndex   // provIdx, powerIdx for the resolver
 	states              *stateCache // states decoded on this map (statecache.go)
 }
@@ -205,6 +208,32 @@ type mapSource struct {
 	geoTail                    []byte    // the section after the geometry marker, unread
 	geoTailLine                int       // its first line's number
 	wantProvinces, wantCentres int
+	keyLine                    map[string]int // single directive -> its line
+	powerLine                  []int          // power -> line of its directive
+}
+
+// provLine, powerLine and keyLine are the lines that messages name: that of
+// a province's, a power's or a header directive; 1 when the map was loaded
+// from a table or the directive is missing.
+func (m *Map) lineOfProv(i int) int {
+	if i < len(m.provLine) {
+		return m.provLine[i]
+	}
+	return 1
+}
+
+func (src *mapSource) lineOfPower(i int) int {
+	if i < len(src.powerLine) {
+		return src.powerLine[i]
+	}
+	return 1
+}
+
+func (src *mapSource) lineOfKey(key string) int {
+	if no, ok := src.keyLine[key]; ok {
+		return no
+	}
+	return 1
 }
 
 type adjLine struct {
@@ -234,7 +263,7 @@ func (src *mapSource) fail(no int, format string, a ...any) error {
 // and indexes them step by step; the geometry section is kept for its first
 // use.
 func ParseMap(file string, data []byte) (*Map, error) {
-	m := &Map{provIdx: map[string]int{}, powerIdx: map[string]int{}, locIdx: map[string]int{}, states: newStateCache()}
+	m := &Map{provIdx: map[string]int{}, powerIdx: map[string]int{}, locIdx: map[string]int{}, states: newStateCache(), file: file}
 	src, err := m.readDirectives(file, data)
 	if err != nil {
 		return nil, err
@@ -255,7 +284,7 @@ func ParseMap(file string, data []byte) (*Map, error) {
 // provinces) and src (borders, coasts, units, geometry), refusing unknown
 // directives and wrong field counts.
 func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
-	src := &mapSource{file: file, wantProvinces: -1, wantCentres: -1}
+	src := &mapSource{file: file, wantProvinces: -1, wantCentres: -1, keyLine: map[string]int{}}
 	// The generated geometry section is kept whole for its first use.
 	if i := bytes.Index(data, []byte("\n"+geometryMarker)); i >= 0 {
 		src.geoTail, src.geoTailLine = data[i+1:], bytes.Count(data[:i+1], []byte("\n"))+1
@@ -288,6 +317,7 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 				return nil, errf("%s given twice", key)
 			}
 			seen[key] = true
+			src.keyLine[key] = no
 		}
 		switch key {
 		case "variant":
@@ -322,6 +352,7 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 			if _, dup := m.powerIdx[f[0]]; dup {
 				return nil, errf("power %s declared twice", f[0])
 			}
+			src.powerLine = append(src.powerLine, no)
 			m.powerIdx[f[0]] = len(m.Powers)
 			m.Powers = append(m.Powers, Power{ID: f[0], Name: f[1], Aliases: splitList(f[2])})
 		case "province":
@@ -359,6 +390,7 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 			}
 			m.provIdx[p.ID] = len(m.Provinces)
 			m.Provinces = append(m.Provinces, p)
+			m.provLine = append(m.provLine, no)
 		case "coasts":
 			f, err := fields(2)
 			if err != nil {
@@ -394,12 +426,11 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 
 // checkRequired checks the header and that there are powers and provinces.
 func (m *Map) checkRequired(src *mapSource) error {
-	file := src.file
 	if m.Name == "" || m.Title == "" || m.Victory == 0 {
-		return fmt.Errorf("map %s: variant, title and victory are required", file)
+		return src.fail(1, "variant, title and victory are required (missing: %s)", missingHeader(m))
 	}
 	if len(m.Powers) == 0 || len(m.Provinces) == 0 {
-		return fmt.Errorf("map %s: no powers or no provinces", file)
+		return src.fail(1, "no powers or no provinces")
 	}
 	return nil
 }
@@ -434,7 +465,6 @@ func (m *Map) addCoasts(src *mapSource) error {
 // addLocations indexes the locations: provinces first (index = province
 // index), then coasts.
 func (m *Map) addLocations(src *mapSource) error {
-	file := src.file
 	m.coastLoc = make([][]int, len(m.Provinces))
 	for i, p := range m.Provinces {
 		m.locs = append(m.locs, location{prov: i})
@@ -448,7 +478,13 @@ func (m *Map) addLocations(src *mapSource) error {
 		}
 	}
 	if len(m.locs) > maxLocs {
-		return fmt.Errorf("map %s: %d locations, at most %d supported", file, len(m.locs), maxLocs)
+		// Name the province at which the count passes the limit.
+		n := 0
+		for i, p := range m.Provinces {
+			if n += 1 + len(p.Coasts); n > maxLocs {
+				return src.fail(m.lineOfProv(i), "province %s: the map has %d locations (provinces plus coasts), at most %d supported", p.ID, len(m.locs), maxLocs)
+			}
+		}
 	}
 	return nil
 }
@@ -456,7 +492,6 @@ func (m *Map) addLocations(src *mapSource) error {
 // addAdjacency reads the army and fleet borders and checks them: known
 // neighbours, terrain, coasts named, mirrored, none missing.
 func (m *Map) addAdjacency(src *mapSource) error {
-	file := src.file
 	m.army = make([]bitset, len(m.Provinces))
 	m.fleet = make([]bitset, len(m.locs))
 	armySeen := make([]bool, len(m.Provinces))
@@ -527,14 +562,14 @@ func (m *Map) addAdjacency(src *mapSource) error {
 	for i := range m.Provinces {
 		for j := range m.Provinces {
 			if m.army[i].has(j) && !m.army[j].has(i) {
-				return fmt.Errorf("map %s: province %s: army border to %s is not mirrored (%s lacks %s)", file, m.Provinces[i].ID, m.Provinces[j].ID, m.Provinces[j].ID, m.Provinces[i].ID)
+				return src.fail(m.lineOfProv(i), "province %s: army border to %s is not mirrored (%s lacks %s)", m.Provinces[i].ID, m.Provinces[j].ID, m.Provinces[j].ID, m.Provinces[i].ID)
 			}
 		}
 	}
 	for i := range m.locs {
 		for j := range m.locs {
 			if m.fleet[i].has(j) && !m.fleet[j].has(i) {
-				return fmt.Errorf("map %s: province %s: fleet border to %s is not mirrored (%s lacks %s)", file, m.locName(i), m.locName(j), m.locName(j), m.locName(i))
+				return src.fail(m.lineOfProv(m.locs[i].prov), "province %s: fleet border to %s is not mirrored (%s lacks %s)", m.locName(i), m.locName(j), m.locName(j), m.locName(i))
 			}
 		}
 	}
@@ -542,20 +577,20 @@ func (m *Map) addAdjacency(src *mapSource) error {
 		switch p.Kind {
 		case Land:
 			if m.army[i].count() == 0 {
-				return fmt.Errorf("map %s: province %s: inland province without army borders", file, p.ID)
+				return src.fail(m.lineOfProv(i), "province %s: inland province without army borders", p.ID)
 			}
 		case Coast:
 			if len(p.Coasts) == 0 && m.fleet[i].count() == 0 {
-				return fmt.Errorf("map %s: province %s: coastal province without fleet borders", file, p.ID)
+				return src.fail(m.lineOfProv(i), "province %s: coastal province without fleet borders", p.ID)
 			}
 			for _, l := range m.coastLoc[i] {
 				if m.fleet[l].count() == 0 {
-					return fmt.Errorf("map %s: province %s: coast %s has no fleet borders", file, p.ID, m.locs[l].coast)
+					return src.fail(m.lineOfProv(i), "province %s: coast %s has no fleet borders", p.ID, m.locs[l].coast)
 				}
 			}
 		case Sea, Archipelago:
 			if m.fleet[i].count() == 0 {
-				return fmt.Errorf("map %s: province %s: %s without fleet borders", file, p.ID, kindName(p.Kind))
+				return src.fail(m.lineOfProv(i), "province %s: %s without fleet borders", p.ID, kindName(p.Kind))
 			}
 		}
 	}
@@ -579,19 +614,18 @@ func (m *Map) addDerivedAdjacency(src *mapSource) error {
 
 // checkNames refuses a name that names two provinces.
 func (m *Map) checkNames(src *mapSource) error {
-	file := src.file
 	names := map[string]string{}
-	claim := func(name, owner string) error {
+	claim := func(line int, name, owner string) error {
 		k := strings.ToLower(name)
 		if prev, dup := names[k]; dup && prev != owner {
-			return fmt.Errorf("map %s: name %q of %s is also a name of %s", file, name, owner, prev)
+			return src.fail(line, "%s: name %q is also a name of %s", owner, name, prev)
 		}
 		names[k] = owner
 		return nil
 	}
-	for _, p := range m.Provinces {
+	for i, p := range m.Provinces {
 		for _, n := range append([]string{p.ID, p.Abbrev, p.Full}, p.Aliases...) {
-			if err := claim(n, "province "+p.ID); err != nil {
+			if err := claim(m.lineOfProv(i), n, "province "+p.ID); err != nil {
 				return err
 			}
 		}
@@ -602,7 +636,6 @@ func (m *Map) checkNames(src *mapSource) error {
 // addCentres indexes supply centres and home centres and checks the
 // declared counts and the victory count.
 func (m *Map) addCentres(src *mapSource) error {
-	file := src.file
 	m.homes = make([][]int, len(m.Powers))
 	for i, p := range m.Provinces {
 		if p.SupplyCenter {
@@ -617,17 +650,17 @@ func (m *Map) addCentres(src *mapSource) error {
 		}
 	}
 	if src.wantProvinces >= 0 && src.wantProvinces != len(m.Provinces) {
-		return fmt.Errorf("map %s: declares %d provinces but lists %d", file, src.wantProvinces, len(m.Provinces))
+		return src.fail(src.lineOfKey("provinces"), "declares %d provinces but lists %d (last: province %s)", src.wantProvinces, len(m.Provinces), m.Provinces[len(m.Provinces)-1].ID)
 	}
 	if src.wantCentres >= 0 && src.wantCentres != len(m.scs) {
-		return fmt.Errorf("map %s: declares %d supply centres but lists %d", file, src.wantCentres, len(m.scs))
+		return src.fail(src.lineOfKey("centres"), "declares %d supply centres but lists %d (%s)", src.wantCentres, len(m.scs), m.provList(m.scs))
 	}
 	if m.Victory <= len(m.scs)/2 || m.Victory > len(m.scs) {
-		return fmt.Errorf("map %s: victory at %d centres must be a majority of the %d centres", file, m.Victory, len(m.scs))
+		return src.fail(src.lineOfKey("victory"), "victory at %d centres must be a majority of the %d centres (%s)", m.Victory, len(m.scs), m.provList(m.scs))
 	}
 	for pw, h := range m.homes {
 		if len(h) == 0 {
-			return fmt.Errorf("map %s: power %s has no home centre", file, m.Powers[pw].ID)
+			return src.fail(src.lineOfPower(pw), "power %s has no home centre (no province names it as its centre)", m.Powers[pw].ID)
 		}
 	}
 	return nil
@@ -636,7 +669,6 @@ func (m *Map) addCentres(src *mapSource) error {
 // addStartUnits reads the start units: each on its power's home centre, one
 // per province and per home centre, of a type that can stand there.
 func (m *Map) addStartUnits(src *mapSource) error {
-	file := src.file
 	occupied := make([]bool, len(m.Provinces))
 	perPower := make([]int, len(m.Powers))
 	for _, u := range src.units {
@@ -677,7 +709,7 @@ func (m *Map) addStartUnits(src *mapSource) error {
 	}
 	for pw, n := range perPower {
 		if n != len(m.homes[pw]) {
-			return fmt.Errorf("map %s: power %s starts with %d units on %d home centres", file, m.Powers[pw].ID, n, len(m.homes[pw]))
+			return src.fail(src.lineOfPower(pw), "power %s starts with %d units on %d home centres (%s): one unit per home centre", m.Powers[pw].ID, n, len(m.homes[pw]), m.provList(m.homes[pw]))
 		}
 	}
 	return nil
@@ -858,4 +890,28 @@ func slicesIndex(s []string, v string) int {
 		}
 	}
 	return -1
+}
+
+// missingHeader names the required header directives a map lacks.
+func missingHeader(m *Map) string {
+	var out []string
+	if m.Name == "" {
+		out = append(out, "variant")
+	}
+	if m.Title == "" {
+		out = append(out, "title")
+	}
+	if m.Victory == 0 {
+		out = append(out, "victory")
+	}
+	return strings.Join(out, ", ")
+}
+
+// provList names provinces by id for a message: "lon, edi, lvp".
+func (m *Map) provList(idx []int) string {
+	ids := make([]string, len(idx))
+	for i, p := range idx {
+		ids[i] = m.Provinces[p].ID
+	}
+	return strings.Join(ids, ", ")
 }

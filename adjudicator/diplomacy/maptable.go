@@ -86,7 +86,7 @@ func (t *mapTable) load(fsys fs.FS, path string) (*Map, error) {
 		Name: t.name, Title: t.title, StartYear: t.startYear, YearSuffix: t.yearSuffix, Victory: t.victory,
 		Powers: slices.Clone(t.powers), Provinces: slices.Clone(t.provinces),
 		provIdx: make(map[string]int, len(t.provinces)), powerIdx: make(map[string]int, len(t.powers)),
-		locIdx: make(map[string]int, len(t.fleet)), states: newStateCache(),
+		locIdx: make(map[string]int, len(t.fleet)), states: newStateCache(), file: t.file,
 	}
 	for i, p := range m.Powers {
 		m.powerIdx[p.ID] = i

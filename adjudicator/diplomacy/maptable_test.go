@@ -145,7 +145,7 @@ func TestMapTables(t *testing.T) {
 // or need not (the state cache), the lexicon reduced to its lists.
 func comparableMap(m *Map) Map {
 	c := *m
-	c.geometry, c.board, c.states, c.lex = nil, nil, nil, nil
+	c.geometry, c.board, c.states, c.lex, c.provLine = nil, nil, nil, nil, nil
 	return c
 }
 

@@ -15,7 +15,7 @@ var _ adjudicator.Bot = (*Engine)(nil)
 // power in the open phase (RandomOrders, aggressive), one per line as a
 // player would mail them; "" when power has nothing to order.
 func (e *Engine) BotOrders(state []byte, power string, seed int64) (string, error) {
-	g, err := decodeState(state, e.m.Name)
+	g, err := decodeState(state, e.m)
 	if err != nil || g.over {
 		return "", err
 	}

@@ -29,7 +29,7 @@ type RandomOptions struct {
 // Position decodes a stored engine state of this engine's map (a copy: the
 // caller may change it).
 func (e *Engine) Position(state []byte) (*Position, error) {
-	g, err := decodeState(state, e.m.Name)
+	g, err := decodeState(state, e.m)
 	if err != nil {
 		return nil, err
 	}

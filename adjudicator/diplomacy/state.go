@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"pbemd/adjudicator"
 )
 
 // stateVersion is the version of the stored state encoding. Decoding
@@ -128,10 +130,16 @@ func (m *Map) canonLoc(prov, coast string) Location {
 // decodePosition reads a position; omitted phase, units or centres mean the
 // map's start. Power names may be ids or printed names.
 func decodePosition(j *jsonPosition) (*Position, error) {
-	m, ok := MapByName(j.Variant)
+	m, ok := mapNamed(j.Variant)
 	if !ok {
-		return nil, fmt.Errorf("unknown variant %q (known: %s)", j.Variant, strings.Join(MapNames(), ", "))
+		return nil, fmt.Errorf("unknown variant %q (known: %s)", j.Variant, strings.Join(adjudicator.Names(), ", "))
 	}
+	return decodePositionOn(m, j)
+}
+
+// decodePositionOn is decodePosition on a given map (an engine's own, which
+// for a map read from a file may not be the one its name finds now).
+func decodePositionOn(m *Map, j *jsonPosition) (*Position, error) {
 	pos := m.NewPosition()
 	if j.Phase != nil {
 		p, err := j.Phase.phase()
@@ -253,15 +261,11 @@ func encodeState(g *gameState) []byte {
 
 // decodeState reads a stored state of the variant's map; a state read
 // before is copied from the map's cache of decoded states (stateCache).
-func decodeState(data []byte, variant string) (*gameState, error) {
-	m, ok := MapByName(variant)
-	if !ok {
-		return readState(data, variant)
-	}
+func decodeState(data []byte, m *Map) (*gameState, error) {
 	if g, ok := m.states.get(data); ok {
 		return g, nil
 	}
-	g, err := readState(data, variant)
+	g, err := readState(data, m)
 	if err == nil {
 		m.states.put(data, g)
 	}
@@ -272,15 +276,11 @@ func decodeState(data []byte, variant string) (*gameState, error) {
 // state read before is the cache's own, not a copy. Nothing reachable
 // from what it returns may be changed (Adjudicate does not change the
 // position it is given).
-func viewState(data []byte, variant string) (*gameState, error) {
-	m, ok := MapByName(variant)
-	if !ok {
-		return readState(data, variant)
-	}
+func viewState(data []byte, m *Map) (*gameState, error) {
 	if g, ok := m.states.view(data); ok {
 		return g, nil
 	}
-	g, err := readState(data, variant)
+	g, err := readState(data, m)
 	if err == nil {
 		m.states.put(data, g) // keeps a copy: g stays the caller's
 	}
@@ -288,7 +288,7 @@ func viewState(data []byte, variant string) (*gameState, error) {
 }
 
 // readState is decodeState without the cache.
-func readState(data []byte, variant string) (*gameState, error) {
+func readState(data []byte, m *Map) (*gameState, error) {
 	var j jsonPosition
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -298,13 +298,13 @@ func readState(data []byte, variant string) (*gameState, error) {
 	if j.Version < 1 || j.Version > stateVersion {
 		return nil, fmt.Errorf("diplomacy state: version %d not supported (this build reads 1 to %d)", j.Version, stateVersion)
 	}
-	if j.Variant != variant {
-		return nil, fmt.Errorf("diplomacy state: variant %q, engine %q", j.Variant, variant)
+	if j.Variant != m.Name {
+		return nil, fmt.Errorf("diplomacy state: variant %q, engine %q", j.Variant, m.Name)
 	}
 	if j.Phase == nil {
 		return nil, errors.New("diplomacy state: no phase")
 	}
-	pos, err := decodePosition(&j)
+	pos, err := decodePositionOn(m, &j)
 	if err != nil {
 		return nil, fmt.Errorf("diplomacy state: %w", err)
 	}

@@ -45,7 +45,7 @@ func readCorpusPhases(tb testing.TB) []corpusPhase {
 
 func mustRead(tb testing.TB, state []byte) *gameState {
 	tb.Helper()
-	g, err := readState(state, "standard")
+	g, err := readState(state, mapOf("standard"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestDecodedStatesAreCopies(t *testing.T) {
 	for _, st := range states {
 		want := mustRead(t, st)
 		for round := range 3 {
-			g, err := decodeState(st, "standard")
+			g, err := decodeState(st, mapOf("standard"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func TestDecodeStateConcurrently(t *testing.T) {
 			defer wg.Done()
 			for k := range 3 * len(states) {
 				i := (k + 5*w) % len(states)
-				g, err := decodeState(states[i], "standard")
+				g, err := decodeState(states[i], mapOf("standard"))
 				if err != nil || !reflect.DeepEqual(g, want[i]) {
 					errs <- want[i].pos.Phase.ID()
 					return
@@ -121,7 +121,7 @@ func TestDecodeStateConcurrently(t *testing.T) {
 func TestBadStateNotKept(t *testing.T) {
 	bad := []byte(`{"version": 1, "variant": "standard", "phase": {"season": "spring", "year": 1901, "type": "movement"}, "units": [{"power": "prussia", "type": "army", "province": "ber"}], "supply_centers": {}}`)
 	for range 2 {
-		if _, err := decodeState(bad, "standard"); err == nil {
+		if _, err := decodeState(bad, mapOf("standard")); err == nil {
 			t.Fatal("a unit of an unknown power decoded")
 		}
 	}
@@ -134,7 +134,7 @@ func BenchmarkDecodeState(b *testing.B) {
 	b.Run("json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := readState(st, "standard"); err != nil {
+			if _, err := readState(st, mapOf("standard")); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -142,7 +142,7 @@ func BenchmarkDecodeState(b *testing.B) {
 	b.Run("cached", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := decodeState(st, "standard"); err != nil {
+			if _, err := decodeState(st, mapOf("standard")); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -209,4 +209,10 @@ func TestResolvedStatesKeptAsTheyRead(t *testing.T) {
 	if n < 100 {
 		t.Fatalf("%d corpus phases", n)
 	}
+}
+
+// mapOf is the embedded map name, for the tests that decode its states.
+func mapOf(name string) *Map {
+	m, _ := MapByName(name)
+	return m
 }

@@ -2,9 +2,10 @@
 //
 //	pbemd serve [-config FILE]
 //	pbemd demo [-game G] [-seed N] [-years N] [-length N] [-phases N] [-mails DIR]
-//	pbemd adjudicate < in.json > out.json
-//	pbemd map [-o FILE.png|FILE.svg] < in.json
-//	pbemd check-orders -variant V -power P < orders.txt
+//	pbemd adjudicate [-config FILE] < in.json > out.json
+//	pbemd map [-config FILE] [-variant MAPFILE] [-o FILE.png|FILE.svg] < in.json
+//	pbemd check-orders [-config FILE] -variant V -power P < orders.txt
+//	pbemd check-map FILE…
 //	pbemd game create [-config FILE] NAME VARIANT [key=value…]
 //	pbemd backup [-config FILE] FILE
 //	pbemd check [-config FILE] [FILE…]
@@ -68,10 +69,13 @@ usage:
                                       a scripted game by mail, one line per phase (G: diplomacy
                                       (Ancient Mediterranean, the default), supremacy, supplychain, empire);
                                       -mails DIR writes every mail each player got as DIR/<address>/NNNN.eml
-  pbemd adjudicate                    JSON position and orders on stdin, outcome on stdout
+  pbemd adjudicate [-config FILE]     JSON position and orders on stdin, outcome on stdout
   pbemd map [-o FILE.png|FILE.svg]    draw adjudicate's JSON (a position, or its output with results);
-                                      PNG on stdout without -o
+                                      PNG on stdout without -o; -variant MAPFILE: the start of that map
   pbemd check-orders -variant V -power P   parse orders on stdin and say what was understood
+  pbemd check-map FILE…               every check of a map file (loading and drawing); exit 0 when sound
+                                      (adjudicate, map and check-orders also know the maps of the
+                                      config's maps folders: -config FILE, default ./data/maps)
   pbemd game create [-config FILE] NAME VARIANT [key=value…]
   pbemd backup [-config FILE] FILE    consistent copy of the store (hot, while serve runs)
   pbemd check [-config FILE] [FILE…]  look for damage in the store and the embedded mail server's
@@ -94,7 +98,9 @@ func main() {
 	case "demo":
 		err = runDemo(args)
 	case "adjudicate":
-		err = diplomacy.AdjudicateJSON(os.Stdin, os.Stdout)
+		if err = loadFileVariants("adjudicate", args); err == nil {
+			err = diplomacy.AdjudicateJSON(os.Stdin, os.Stdout)
+		}
 		if errors.Is(err, diplomacy.ErrBadInput) {
 			fmt.Fprintln(os.Stderr, "pbemd adjudicate:", err)
 			os.Exit(2)
@@ -107,6 +113,8 @@ func main() {
 		}
 	case "check-orders":
 		err = checkOrders(args, os.Stdin, os.Stdout)
+	case "check-map":
+		err = checkMap(args, os.Stdout)
 	case "game":
 		err = game(args)
 	case "backup":
@@ -307,8 +315,13 @@ func runDemo(args []string) error {
 func drawMap(args []string, in io.Reader, stdout io.Writer) error {
 	fs := flag.NewFlagSet("map", flag.ContinueOnError)
 	out := fs.String("o", "", "write the picture to this .png or .svg file (default: PNG on stdout)")
+	variant := fs.String("variant", "", "draw the start of this map `FILE` (no JSON is read)")
+	config := fs.String("config", "", "config `FILE` whose maps folders add variants")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", diplomacy.ErrBadInput, err)
+	}
+	if err := addFileVariants(*config); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected arguments %q (the JSON comes on stdin)", diplomacy.ErrBadInput, fs.Args())
@@ -317,7 +330,13 @@ func drawMap(args []string, in io.Reader, stdout io.Writer) error {
 	if *out != "" && !svg && !strings.HasSuffix(strings.ToLower(*out), ".png") {
 		return fmt.Errorf("%w: -o %s: want a .png or .svg file", diplomacy.ErrBadInput, *out)
 	}
-	pic, err := diplomacy.DrawJSON(in)
+	var pic drawing
+	var err error
+	if *variant != "" {
+		pic, err = drawMapFile(*variant)
+	} else {
+		pic, err = diplomacy.DrawJSON(in)
+	}
 	if err != nil {
 		return err
 	}
@@ -346,10 +365,92 @@ func drawMap(args []string, in io.Reader, stdout io.Writer) error {
 
 func checkOrders(args []string, in io.Reader, out io.Writer) error {
 	fs := flag.NewFlagSet("check-orders", flag.ExitOnError)
-	variant := fs.String("variant", "standard", "variant: "+strings.Join(adjudicator.Names(), ", "))
+	variant := fs.String("variant", "standard", "variant: "+strings.Join(adjudicator.Names(), ", ")+", or one of the config's maps folders")
 	power := fs.String("power", "", "the power whose orders these are (default: the variant's first)")
+	config := fs.String("config", "", "config `FILE` whose maps folders add variants")
 	fs.Parse(args)
+	if err := addFileVariants(*config); err != nil {
+		return err
+	}
 	return server.CheckOrders(*variant, *power, in, out)
+}
+
+// loadFileVariants is the -config flag of a command that takes no other
+// (adjudicate): the variants of the config's maps folders are added.
+func loadFileVariants(name string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	config := fs.String("config", "", "config `FILE` whose maps folders add variants")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", diplomacy.ErrBadInput, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %q (the JSON comes on stdin)", diplomacy.ErrBadInput, fs.Args())
+	}
+	return addFileVariants(*config)
+}
+
+// addFileVariants adds the variants of the maps folders of the config at
+// path (the defaults' ./data/maps without one). A refused map file is
+// said on stderr; it stops nothing but its own variant.
+func addFileVariants(path string) error {
+	cfg, err := loadConfig(path)
+	if err != nil {
+		return err
+	}
+	for _, r := range server.LoadMaps(cfg, nil) {
+		fmt.Fprintln(os.Stderr, "pbemd:", r)
+	}
+	return nil
+}
+
+// checkMap is `pbemd check-map FILE…`: every check the loader and the
+// drawing make, each problem on a line naming file, line and province.
+// An error (exit 1) when any file is not sound.
+func checkMap(args []string, out io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("usage: pbemd check-map FILE…")
+	}
+	bad := 0
+	for _, file := range args {
+		text, err := server.ReadMapFile(file)
+		if err != nil {
+			fmt.Fprintln(out, err)
+			bad++
+			continue
+		}
+		m, probs := diplomacy.CheckMap(file, text)
+		for _, p := range probs {
+			fmt.Fprintln(out, p)
+		}
+		if len(probs) > 0 {
+			bad++
+			continue
+		}
+		fmt.Fprintf(out, "%s: sound: variant %s, %d powers, %d provinces, %d supply centres\n", file, m.Name, len(m.Powers), len(m.Provinces), len(m.SupplyCentres()))
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of %d map files are not sound", bad, len(args))
+	}
+	return nil
+}
+
+// drawing is a picture as `pbemd map` writes it.
+type drawing interface {
+	WritePNG(io.Writer) error
+	WriteSVG(io.Writer) error
+}
+
+// drawMapFile draws the start of a map file, once it passes every check.
+func drawMapFile(file string) (drawing, error) {
+	text, err := server.ReadMapFile(file)
+	if err != nil {
+		return nil, err
+	}
+	m, probs := diplomacy.CheckMap(file, text)
+	if len(probs) > 0 {
+		return nil, fmt.Errorf("%w: %s", diplomacy.ErrBadInput, strings.Join(probs, "\n"))
+	}
+	return m.DrawStart()
 }
 
 func game(args []string) error {

@@ -1,0 +1,46 @@
+package daemon
+
+import (
+	"fmt"
+	"strings"
+
+	"pbemd/adjudicator"
+)
+
+// Variants from files (the server reads the files; adjudicator builds
+// them): a map file a GM adds is checked here as `pbemd check-map` checks
+// it, then made a variant CREATE knows.
+
+// VariantFile is a variant file read and checked, not yet added.
+type VariantFile struct {
+	Name string // its variant's name (the map's variant line)
+	e    adjudicator.Engine
+	file string
+	text []byte
+}
+
+// IsVariantFile reports whether a file's name is that of a variant file
+// (an extension an engine reads: .map).
+func IsVariantFile(name string) bool { return adjudicator.Buildable(name) }
+
+// ReadVariantFile builds the variant of a file's text and runs every
+// check on it; file names it in the messages.
+func ReadVariantFile(file string, text []byte) (*VariantFile, error) {
+	e, _, err := adjudicator.Build(file, text)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := e.(adjudicator.Checker); ok {
+		if probs := c.Problems(); len(probs) > 0 {
+			return nil, fmt.Errorf("%s", strings.Join(probs, "\n"))
+		}
+	}
+	return &VariantFile{Name: e.Info().Name, e: e, file: file, text: text}, nil
+}
+
+// Add makes the variant playable under its name (replacing one added from
+// a file before); a game created on it keeps its text (CreateGame).
+func (v *VariantFile) Add() error { return adjudicator.AddVariant(v.e, v.file, v.text) }
+
+// Variants lists every variant CREATE knows, compiled in or added.
+func Variants() []string { return adjudicator.Names() }

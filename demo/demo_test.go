@@ -21,13 +21,30 @@ import (
 )
 
 // testSeed plays a game that ends in a solo victory (Persia, Fall 469 AUC)
-// within testYears, so the test sees the end of a game too. The whole game
-// takes about 4 s here, 33 s under the race detector (most of it bcrypt,
-// which the race detector slows twelvefold).
+// within testYears, so the test sees the end of a game too.
 const (
 	testSeed  = 9
 	testYears = 20
 )
+
+// mailTimeout bounds the wait for one mail in the tests' games: a mail
+// that does not come within it is lost, not late, even under -race on a
+// loaded machine.
+const mailTimeout = 2 * time.Minute
+
+// demoContext bounds a test's demo game by the test binary's deadline
+// (go test -timeout), less a minute to report what the game waited for.
+// A bound of the game's own would fail it on a loaded machine, where
+// -race slows a whole game many times over.
+func demoContext(t *testing.T) context.Context {
+	ctx := t.Context()
+	if d, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d.Add(-time.Minute))
+		t.Cleanup(cancel)
+	}
+	return ctx
+}
 
 // testLogger logs to t.Log (debug with -v) until the test ends.
 func testLogger(t *testing.T) *slog.Logger {
@@ -66,9 +83,7 @@ func playDemo(t *testing.T, seed int64, years int) *game {
 	t.Helper()
 	dir := t.TempDir()
 	var out bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	res, err := Run(ctx, Options{Seed: seed, Years: years, Out: &out, Logger: testLogger(t), DataDir: dir, Timeout: 20 * time.Second})
+	res, err := Run(demoContext(t), Options{Seed: seed, Years: years, Out: &out, Logger: testLogger(t), DataDir: dir, Timeout: mailTimeout})
 	if err != nil {
 		t.Fatalf("demo: %v\noutput so far:\n%s", err, out.String())
 	}
@@ -99,6 +114,7 @@ func playDemo(t *testing.T, seed int64, years int) *game {
 // it against the adjudicator run directly and against every mail sent and
 // read.
 func TestDemoGameMatchesAdjudicator(t *testing.T) {
+	t.Parallel()
 	gm := playDemo(t, testSeed, testYears)
 	res := gm.res
 	t.Logf("%d phases\n%s", len(res.Phases), gm.out)

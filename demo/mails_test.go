@@ -2,14 +2,12 @@ package demo
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"pbemd/mailer"
 	"pbemd/store/storetest"
@@ -20,13 +18,12 @@ import (
 // they read, and a file opens as the mail it was: a results mail parses
 // with its text first and the picture of the position after it.
 func TestDemoWritesMails(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays a demo year: skipped with -short")
 	}
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	res, err := Run(ctx, Options{Seed: 3, Years: 1, Logger: testLogger(t), Mails: dir, Timeout: 20 * time.Second})
+	res, err := Run(demoContext(t), Options{Seed: 3, Years: 1, Logger: testLogger(t), Mails: dir, Timeout: mailTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,26 @@ type gameStats struct {
 	pooled, bought, saved, eliminated, ceasefires, limitEnd int
 }
 
+func (s *gameStats) add(o *gameStats) {
+	s.phases += o.phases
+	s.battles += o.battles
+	s.shots += o.shots
+	s.freeShots += o.freeShots
+	s.weakShots += o.weakShots
+	s.retreats += o.retreats
+	s.perished += o.perished
+	s.disabled += o.disabled
+	s.restored += o.restored
+	s.sacrificed += o.sacrificed
+	s.transformed += o.transformed
+	s.pooled += o.pooled
+	s.bought += o.bought
+	s.saved += o.saved
+	s.eliminated += o.eliminated
+	s.ceasefires += o.ceasefires
+	s.limitEnd += o.limitEnd
+}
+
 // playRandom plays a seeded random game through the engine to its end and
 // checks the invariants after every phase. It returns every state.
 func playRandom(t *testing.T, name string, opts map[string]string, seed uint64, st *gameStats) [][]byte {
@@ -245,6 +265,7 @@ func checkInvariants(t *testing.T, before, after *Game, prs []*PhaseResult, publ
 }
 
 func TestRandomGames(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		opts  map[string]string
@@ -256,13 +277,24 @@ func TestRandomGames(t *testing.T) {
 		{"empire-random", map[string]string{"fog": "2"}, 3},
 		{"empire2", map[string]string{"world": "generated", "silent_ceasefire": "off", "max_rounds": "4"}, 3},
 	}
-	total := &gameStats{}
-	for _, c := range cases {
-		for seed := uint64(1); seed <= uint64(c.seeds); seed++ {
-			t.Run(fmt.Sprintf("%s/%v/%d", c.name, c.opts, seed), func(t *testing.T) {
-				playRandom(t, c.name, c.opts, seed, total)
-			})
+	// The games run side by side, each counting into its own stats; the
+	// group returns when all have ended.
+	var stats []*gameStats
+	t.Run("games", func(t *testing.T) {
+		for _, c := range cases {
+			for seed := uint64(1); seed <= uint64(c.seeds); seed++ {
+				st := &gameStats{}
+				stats = append(stats, st)
+				t.Run(fmt.Sprintf("%s/%v/%d", c.name, c.opts, seed), func(t *testing.T) {
+					t.Parallel()
+					playRandom(t, c.name, c.opts, seed, st)
+				})
+			}
 		}
+	})
+	total := &gameStats{}
+	for _, st := range stats {
+		total.add(st)
 	}
 	t.Logf("%+v", *total)
 	// The random games exercise the rules, not only hold positions.
@@ -278,6 +310,7 @@ func TestRandomGames(t *testing.T) {
 
 // The same seed plays the same game byte for byte.
 func TestDeterministicGame(t *testing.T) {
+	t.Parallel()
 	a := playRandom(t, "empire", nil, 3, nil)
 	b := playRandom(t, "empire", nil, 3, nil)
 	if len(a) != len(b) {

@@ -3,6 +3,7 @@ package supplychain
 import "testing"
 
 func TestBotGames(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		opt  Options
@@ -13,6 +14,7 @@ func TestBotGames(t *testing.T) {
 		{"6 players", Options{Players: 6}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			for seed := int64(1); seed <= 3; seed++ {
 				g, n := botGame(t, tc.opt, seed)
 				t.Logf("seed %d: %d phases, %d rounds, winners %v", seed, n, g.round, g.winners)

@@ -1,13 +1,11 @@
 package supplychain_test
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"pbemd/adjudicator/supplychain"
 	"pbemd/daemon/daemontest"
 	"pbemd/store"
 )
@@ -168,94 +166,6 @@ func TestTwoSolitaireGamesThroughTheDaemon(t *testing.T) {
 	}
 	if g := tb.Game("sol2"); g.Status == store.Active {
 		t.Fatalf("the game goes on: %s %s", g.Status, g.PhaseID)
-	}
-}
-
-// mailVolume plays a 3-player bot game to the end through the daemon and
-// returns, per player, the number of mails received and their bytes, and
-// the results mails' sizes.
-type volume struct {
-	mails, bytes      map[string]int
-	results           []int // sizes of the results mails to players
-	phases, maxResult int
-}
-
-func playVolume(t *testing.T, seed int64) volume {
-	t.Helper()
-	tb := daemontest.New(t)
-	tb.Create("vol", "supplychain-3", fmt.Sprintf("seed=%d", seed))
-	ps := tb.SignUp("vol", []string{"red", "blue", "green"})
-	e, _ := supplychain.NewEngine("supplychain-3")
-	v := volume{mails: map[string]int{}, bytes: map[string]int{}}
-	addrOf := map[string]string{}
-	for p, pl := range ps {
-		addrOf[pl.Addr] = p
-	}
-	count := func() {
-		for _, m := range tb.Outbox() {
-			p, ok := addrOf[m.To]
-			if !ok {
-				continue
-			}
-			v.mails[p]++
-			v.bytes[p] += len(m.Text)
-			if strings.Contains(m.Subject, "results") {
-				v.results = append(v.results, len(m.Text))
-				v.maxResult = max(v.maxResult, len(m.Text))
-			}
-		}
-	}
-	count() // the start mails
-	for step := 0; ; step++ {
-		if step > 2000 {
-			t.Fatal("no end")
-		}
-		g := tb.Game("vol")
-		if g.Status != store.Active {
-			break
-		}
-		v.phases++
-		var state []byte
-		if err := tb.DB.View(func(tx *store.Tx) (err error) { state, err = tx.State("vol"); return err }); err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range g.Waiting {
-			lines, err := e.BotLines(state, p, seed*7919+int64(step))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(lines) == 0 {
-				lines = []string{"PASS"}
-			}
-			tb.As(ps[p], strings.Join(lines, "\n"))
-		}
-		tb.Wait(time.Minute)
-		count()
-	}
-	return v
-}
-
-// Issue 15, item 19: a results mail tells a player what changed and what
-// he must do; the full board is on request (STATUS). The figures of a
-// whole 3-player game are logged (go test -v -run TestMailVolume).
-func TestMailVolume(t *testing.T) {
-	v := playVolume(t, 1)
-	total, n := 0, 0
-	for _, p := range []string{"red", "blue", "green"} {
-		total += v.bytes[p]
-		n += v.mails[p]
-		t.Logf("%s: %d mails, %d KB", p, v.mails[p], v.bytes[p]/1024)
-	}
-	sum := 0
-	for _, s := range v.results {
-		sum += s
-	}
-	mean := sum / max(1, len(v.results))
-	t.Logf("%d phases; %d mails to players, mean %d bytes; results mails: %d, mean %d bytes, largest %d", v.phases, n, total/max(1, n), len(v.results), mean, v.maxResult)
-	// Before: every results mail carried the whole board (mean 8.7 KB in
-	// this game); now what changed and what to do.
-	if mean > 3000 {
-		t.Errorf("results mails average %d bytes: more than what changed and what to do", mean)
 	}
 }
 

@@ -99,9 +99,10 @@
 // card described — is Status.Summary (STATUS, and the start mail), the
 // hand is the Viewer (STATUS) and HAND; the mail that ends the game, and
 // every solitaire mail, shows everything. (Issue 15: a 3-player game's
-// results mails averaged 8.7 KB with the whole board in each; see
-// TestMailVolume.) Questions come back to the daemon answered (Check.Answers)
-// on ignored lines, refused turns as error lines, so nothing is stored and
+// results mails averaged 8.7 KB with the whole board in each; package
+// demo's TestDemoSupplyChain plays a whole game by mail and holds them
+// to 3 KB.) Questions come back to the daemon answered (Check.Answers) on
+// ignored lines, refused turns as error lines, so nothing is stored and
 // the turn stays open. Status declares that a turn is taken whole and that
 // the waiting player's orders end it. An offer phase waits for the partner
 // only; its deadline is the daemon's turn deadline. (*Engine).BotOrders

@@ -123,6 +123,7 @@ func mustDraw(t testing.TB, e *Engine, st, res []byte, viewer string) *picture.P
 // The golden pictures: red's view of the opening, blue's of a mid-game
 // turn.
 func TestPictureGolden(t *testing.T) {
+	t.Parallel()
 	t.Run("opening", func(t *testing.T) {
 		e, _ := NewEngine("supplychain-3")
 		st, err := e.New(nil, 1)
@@ -189,6 +190,7 @@ func sameFor(t *testing.T, e *Engine, a, b, res []byte, viewer string) bool {
 // leaves blue's and an observer's picture as they were, while red's own
 // picture shows the change (so the comparison can fail).
 func TestPictureHiddenHands(t *testing.T) {
+	t.Parallel()
 	e, st, res := midGame(t)
 	g0, _ := e.decode(st)
 	red := g0.playerIndex("red")
@@ -247,6 +249,7 @@ func swapHidden(g *game, c *int, ok func(int) bool) bool {
 // Two solitaire games side by side: each player sees his own cards left to
 // place, not the other's, until both have finished.
 func TestPictureSoloHands(t *testing.T) {
+	t.Parallel()
 	e, st, res := playTo(t, "supplychain-solo2", 4, func(g *game) bool { return g.step >= 2 })
 	g0, _ := e.decode(st)
 	blue := g0.playerIndex("blue")

@@ -280,6 +280,7 @@ func engineGame(t testing.TB, e *Engine, seed int64, visit func(before []byte, o
 
 // Same state, orders and seed: byte-identical results.
 func TestDeterminism(t *testing.T) {
+	t.Parallel()
 	e := engine(t, "supplychain")
 	var a, b [][]byte
 	engineGame(t, e, 11, func(_ []byte, out adjudicator.Outcome, _ map[string][]string) {
@@ -303,10 +304,12 @@ func TestDeterminism(t *testing.T) {
 // player's private text until it has been seen at the table (placed,
 // listed, discarded, offered); business plans not before the end.
 func TestHiddenInformation(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"supplychain", "supplychain-coop"} {
-		t.Run(name, func(t *testing.T) {
-			e := engine(t, name)
-			for seed := int64(1); seed <= 3; seed++ {
+		for seed := int64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%s seed %d", name, seed), func(t *testing.T) {
+				t.Parallel() // each a game of its own
+				e := engine(t, name)
 				secret := map[string]int{} // code ⇒ owning team
 				first := true
 				engineGame(t, e, seed, func(before []byte, out adjudicator.Outcome, _ map[string][]string) {
@@ -349,8 +352,8 @@ func TestHiddenInformation(t *testing.T) {
 						}
 					}
 				})
-			}
-		})
+			})
+		}
 	}
 }
 

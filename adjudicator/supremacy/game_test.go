@@ -26,6 +26,7 @@ const sixPowers = "usa,commonwealth,eu,russia,china,japan"
 // contaminated area, reserves within their columns, one army owner per
 // area, no private figure in the public report.
 func TestBotGames(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		powers string
 		opts   map[string]string
@@ -43,6 +44,7 @@ func TestBotGames(t *testing.T) {
 	for _, c := range cases {
 		for seed := int64(1); seed <= int64(c.seeds); seed++ {
 			t.Run(fmt.Sprintf("%s/%v/%d", c.powers, c.opts, seed), func(t *testing.T) {
+				t.Parallel() // each a game of its own
 				e := engineFor(t, c.powers)
 				phases := 0
 				final := playGame(t, e, c.opts, seed, 5000, func(ph int, st []byte, o *outcomeView) {
@@ -93,8 +95,10 @@ func contains(xs []string, x string) bool {
 // TestDeterministic plays the same seeded game twice: every state and
 // report must be byte-identical.
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, steps := range []string{StepsNone, StepsAttack} {
 		t.Run(steps, func(t *testing.T) {
+			t.Parallel()
 			record := func() []string {
 				var log []string
 				e := engineFor(t, sixPowers)

@@ -92,7 +92,7 @@ func (m *mailState) line(i int) int {
 		m.tail(i)
 		return i
 	}
-	if i+1 < len(m.lines) && (hasPrefixFold(t, "on ") && isQuoteHeader(strings.TrimSpace(m.lines[i+1])) || m.wrappedQuoteHeader(i, t)) {
+	if i+1 < len(m.lines) && endsWithColon(m.lines[i+1]) && (hasPrefixFold(t, "on ") && isQuoteHeader(strings.TrimSpace(m.lines[i+1])) || m.wrappedQuoteHeader(i, t)) {
 		m.out[i+1].Kind = Ignored
 		m.tail(i)
 		return m.quoteHeader(i, i+1)

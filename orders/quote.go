@@ -66,6 +66,16 @@ func countDigits(s string) int {
 	return n
 }
 
+// endsWithColon reports a line whose last character but spaces is a colon
+// (ASCII or full-width), without trimming it.
+func endsWithColon(l string) bool {
+	j := len(l) - 1
+	for j >= 0 && (l[j] == ' ' || l[j] == '\t' || l[j] == '\r') {
+		j--
+	}
+	return j >= 0 && (l[j] == ':' || l[j] == 0x9A && strings.HasSuffix(l[:j+1], "："))
+}
+
 // cutColon returns t without its final colon (ASCII or full-width, with or
 // without a space before it), and whether it had one.
 func cutColon(t string) (string, bool) {
@@ -119,7 +129,7 @@ var attributionOpeners = sync.OnceValue(func() map[string]bool {
 // over lines i and i+1: the two read together are one, and the first starts
 // as attributions start, or holds the date and the writer.
 func (m *mailState) wrappedQuoteHeader(i int, t string) bool {
-	if i+1 >= len(m.lines) || len(t) > 300 {
+	if i+1 >= len(m.lines) || len(t) > 300 || !endsWithColon(m.lines[i+1]) {
 		return false
 	}
 	next := strings.TrimSpace(m.lines[i+1])
@@ -173,7 +183,11 @@ var headerNext = sync.OnceValue(func() map[string]bool {
 // without the bold marks an HTML original leaves ("*From:*"), or "".
 func headerField(t string) string {
 	t = strings.TrimLeft(t, "*")
-	i := strings.IndexAny(t, ":：")
+	head := t[:min(len(t), 44)]
+	i := strings.IndexByte(head, ':')
+	if j := strings.Index(head, "："); j >= 0 && (i < 0 || j < i) {
+		i = j
+	}
 	if i <= 0 || i > 40 {
 		return ""
 	}
@@ -184,7 +198,10 @@ func headerField(t string) string {
 // original without any rule: "From: …" (or "Von:", "De:", "Od:", "От:",
 // "差出人:" …) followed by the date, recipient or subject line.
 func (m *mailState) headerBlock(i int, t string) bool {
-	if !headerFrom()[headerField(t)] || i+1 >= len(m.lines) {
+	if i+1 >= len(m.lines) {
+		return false
+	}
+	if f := headerField(t); f == "" || !headerFrom()[f] {
 		return false
 	}
 	return headerNext()[headerField(strings.TrimSpace(m.lines[i+1]))]
@@ -307,7 +324,7 @@ func isClientFooter(t string) bool {
 	if hasAnyPrefixFold(t, footerIndex()) {
 		return true
 	}
-	if len(t) <= 60 {
+	if len(t) <= 60 && t[len(t)-1] >= utf8.RuneSelf { // the suffixes are CJK
 		for _, s := range footerSuffixes {
 			if strings.HasSuffix(t, s) {
 				return true

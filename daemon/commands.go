@@ -117,7 +117,7 @@ var (
 func init() {
 	commandTable = []commandSpec{
 		{orders.VerbHelp, anyone, cmdHelp, usage{"HELP", "this help: examples of orders and commands"}, usage{}, anyGame},
-		{orders.VerbList, anyone, cmdList, usage{"LIST [<game>]", "the games here, or one of them"}, usage{}, anyGame},
+		{orders.VerbList, anyone, cmdList, usage{"LIST [<game>|VARIANTS]", "the games here, one of them, or the variants"}, usage{}, anyGame},
 		{orders.VerbJoin, anyone, cmdJoin, usage{"JOIN <game> prefer A > B > C", "sign up, ranking the powers you want; or\nJOIN <game> as junior of <power>: once the\ngame runs, asks that power's senior; or\nJOIN <game> as <power>: take over a power\nwithout a player (LIST shows open seats)"}, usage{}, anyGame},
 		{orders.VerbObserve, anyone, cmdObserve, usage{"OBSERVE <game>", "follow a game's results and public press"}, usage{}, anyGame},
 		{orders.VerbUnobserve, watcher, cmdUnobserve, usage{"UNOBSERVE", "stop following it"}, usage{}, anyGame},
@@ -807,6 +807,10 @@ func mayNameRecipients(mc *mailCtx, c store.Code) bool {
 func cmdList(mc *mailCtx, cmd *orders.Command) error {
 	if cmd.Game != "" {
 		g, err := mc.tx.Game(cmd.Game)
+		if err != nil && strings.EqualFold(cmd.Game, "variants") {
+			mc.say("%s", variantList()) // LIST VARIANTS, when no game has that name
+			return nil
+		}
 		if err != nil {
 			mc.say("LIST %s: there is no such game. Send LIST for all games.", cmd.Game)
 			return nil

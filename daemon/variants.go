@@ -44,3 +44,36 @@ func (v *VariantFile) Add() error { return adjudicator.AddVariant(v.e, v.file, v
 
 // Variants lists every variant CREATE knows, compiled in or added.
 func Variants() []string { return adjudicator.Names() }
+
+// VariantTable is every variant CREATE knows, one row each: its name, its
+// players and its engine's title, as a Markdown table (the README's table
+// is this, `pbemd variants` prints it, LIST VARIANTS answers with it).
+func VariantTable() string {
+	var b strings.Builder
+	b.WriteString("| variant | players | game |\n|---|---|---|\n")
+	for _, name := range adjudicator.Names() {
+		e, ok := adjudicator.Lookup(name)
+		if !ok {
+			continue
+		}
+		info := e.Info()
+		fmt.Fprintf(&b, "| `%s` | %d | %s |\n", name, len(info.Powers), info.Title)
+	}
+	return b.String()
+}
+
+// variantList is VariantTable as a mail reads it.
+func variantList() string {
+	var b strings.Builder
+	b.WriteString("Variants a game may be created with (CREATE <game> <variant>):\n")
+	for _, name := range adjudicator.Names() {
+		e, ok := adjudicator.Lookup(name)
+		if !ok {
+			continue
+		}
+		info := e.Info()
+		fmt.Fprintf(&b, "  %-18s %d players  %s\n", name, len(info.Powers), info.Title)
+	}
+	b.WriteString("\nRULES in a game lists its rules and options.")
+	return b.String()
+}

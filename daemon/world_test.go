@@ -138,3 +138,17 @@ func TestWorldRepliesThroughTheDaemon(t *testing.T) {
 		}
 	}
 }
+
+// TestListVariants: LIST VARIANTS answers a stranger with every variant
+// CREATE knows, its players and its title.
+func TestListVariants(t *testing.T) {
+	h := newHarness(t)
+	h.send("newcomer@example.test", "", "LIST VARIANTS")
+	got := h.only(h.outbox(), "newcomer@example.test")
+	for _, name := range Variants() {
+		if !strings.Contains(got.Text, "  "+name+" ") {
+			t.Errorf("LIST VARIANTS does not name %s:\n%s", name, got.Text)
+		}
+	}
+	mustContain(t, got.Text, "CREATE <game> <variant>", "2 players")
+}

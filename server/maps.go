@@ -114,3 +114,7 @@ func firstLines(s string, n int) string {
 	}
 	return fmt.Sprintf("%s; and %d more", strings.Join(lines[:n], "; "), len(lines)-n)
 }
+
+// VariantTable is every variant CREATE knows, with its players and title
+// (`pbemd variants`; the README's table).
+func VariantTable() string { return daemon.VariantTable() }

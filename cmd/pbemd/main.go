@@ -11,6 +11,7 @@
 //	pbemd check [-config FILE] [FILE…]
 //	pbemd config example
 //	pbemd auth login [-config FILE]
+//	pbemd variants
 //
 // Everything testable lives in packages; this file parses flags, builds
 // the config and the logger, wires and waits for a signal.
@@ -81,6 +82,7 @@ usage:
   pbemd check [-config FILE] [FILE…]  look for damage in the store and the embedded mail server's
                                       file (or in FILE, e.g. a backup before restoring it)
   pbemd config example                print a commented config file
+  pbemd variants                      the variants CREATE knows (a Markdown table)
   pbemd auth login [-config FILE]     sign the mailbox in with OAuth 2.0 (the config's [oauth] table):
                                       prints a code to enter in a browser, keeps the token
 `
@@ -123,6 +125,9 @@ func main() {
 		err = check(args)
 	case "auth":
 		err = auth(args)
+	case "variants":
+		fmt.Print(server.VariantTable())
+		return
 	case "config":
 		if len(args) == 1 && args[0] == "example" {
 			fmt.Print(server.ExampleConfig())

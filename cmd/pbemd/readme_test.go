@@ -117,3 +117,24 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 		t.Fatalf("only %d files read", seen)
 	}
 }
+
+// The README's table of variants is what `pbemd variants` prints: the
+// registry's, not a list kept by hand.
+func TestReadmeVariantsAreTheRegistry(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(raw), "<!-- pbemd variants -->\n")
+	if !ok {
+		t.Fatal("the README has no table marked <!-- pbemd variants -->")
+	}
+	shown, _, _ := strings.Cut(rest, "\n\n")
+	code, out, errs := run(t, "variants")
+	if code != 0 {
+		t.Fatalf("pbemd variants exited %d: %s", code, errs)
+	}
+	if strings.TrimSpace(shown) != strings.TrimSpace(out) {
+		t.Errorf("the README's variants differ from pbemd variants:\nREADME:\n%s\npbemd variants:\n%s", shown, out)
+	}
+}

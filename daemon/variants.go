@@ -45,35 +45,35 @@ func (v *VariantFile) Add() error { return adjudicator.AddVariant(v.e, v.file, v
 // Variants lists every variant CREATE knows, compiled in or added.
 func Variants() []string { return adjudicator.Names() }
 
-// VariantTable is every variant CREATE knows, one row each: its name, its
-// players and its engine's title, as a Markdown table (the README's table
-// is this, `pbemd variants` prints it, LIST VARIANTS answers with it).
+// eachVariant calls fn for every variant CREATE knows, compiled in or
+// added from a file, in name order, with its players and its title.
+func eachVariant(fn func(name string, players int, title string)) {
+	for _, name := range adjudicator.Names() {
+		if e, ok := adjudicator.Lookup(name); ok {
+			info := e.Info()
+			fn(name, len(info.Powers), info.Title)
+		}
+	}
+}
+
+// VariantTable is every variant as a Markdown table: `pbemd variants`
+// prints it and the README's table is it.
 func VariantTable() string {
 	var b strings.Builder
 	b.WriteString("| variant | players | game |\n|---|---|---|\n")
-	for _, name := range adjudicator.Names() {
-		e, ok := adjudicator.Lookup(name)
-		if !ok {
-			continue
-		}
-		info := e.Info()
-		fmt.Fprintf(&b, "| `%s` | %d | %s |\n", name, len(info.Powers), info.Title)
-	}
+	eachVariant(func(name string, players int, title string) {
+		fmt.Fprintf(&b, "| `%s` | %d | %s |\n", name, players, title)
+	})
 	return b.String()
 }
 
-// variantList is VariantTable as a mail reads it.
+// variantList is the same list as a mail reads it (LIST VARIANTS).
 func variantList() string {
 	var b strings.Builder
 	b.WriteString("Variants a game may be created with (CREATE <game> <variant>):\n")
-	for _, name := range adjudicator.Names() {
-		e, ok := adjudicator.Lookup(name)
-		if !ok {
-			continue
-		}
-		info := e.Info()
-		fmt.Fprintf(&b, "  %-18s %d players  %s\n", name, len(info.Powers), info.Title)
-	}
+	eachVariant(func(name string, players int, title string) {
+		fmt.Fprintf(&b, "  %-18s %d players  %s\n", name, players, title)
+	})
 	b.WriteString("\nRULES in a game lists its rules and options.")
 	return b.String()
 }

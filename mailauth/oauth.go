@@ -2,10 +2,12 @@
 // provider no longer takes a password over IMAP and SMTP (Outlook.com and
 // Microsoft 365) or prefers not to (Gmail).
 //
-// The GM runs the device authorization grant (RFC 8628) once, with
-// `pbemd auth login`: pbemd prints a short code and a web address, the GM
-// signs in there from any browser, and pbemd keeps the refresh token it
-// gets, sealed with the store's key, in a file of the data folder (mode
+// The GM signs in once, with `pbemd auth login`: by the device
+// authorization grant (RFC 8628; Microsoft's way), where pbemd prints a
+// short code and a web address and the GM signs in there from any
+// browser, or by the authorization code grant with PKCE and a loopback
+// redirect (RFC 8252; Google's way, whose device grant does not cover
+// mail; browser.go). pbemd keeps the refresh token it gets, sealed with the store's key, in a file of the data folder (mode
 // 0600; TokenFile). pbemd serve then asks for an access token as its mail
 // clients need one (golang.org/x/oauth2 refreshes it before it expires),
 // keeps a refresh token the provider rotates, and signs in with the SASL
@@ -15,8 +17,9 @@
 // A refresh token that no longer works (revoked, expired, the password
 // changed) is a permanent failure: Source.Err says so, /healthz reports it,
 // and the mail waits in the outbox and on the server until the GM logs in
-// again. A provider that cannot be reached is a temporary one, retried as
-// the mail clients retry.
+// again; a new login while serve runs is taken at the next try. A
+// provider that cannot be reached is a temporary one, retried as the mail
+// clients retry.
 //
 // It never asks for or keeps a password, and never logs a token.
 package mailauth

@@ -269,24 +269,34 @@ func readKey(store, path string) ([]byte, error) {
 	return key, nil
 }
 
-// createKey makes a new key file at path (mode 0600), whole or not at all:
-// written and synced under a temporary name, then linked into place. It
-// fails if a key file appeared there meanwhile.
+// createKey makes a new key file at path (mode 0600), whole or not at all.
+// It fails if a key file appeared there meanwhile.
 func createKey(path string) ([]byte, error) {
 	key := make([]byte, keySize)
 	if _, err := rand.Read(key); err != nil {
 		return nil, err
 	}
+	if err := writePrivate(path, []byte(hex.EncodeToString(key)+"\n"), false); err != nil {
+		return nil, err
+	}
+	return key, nil
+}
+
+// writePrivate writes data to path with mode 0600, whole or not at all:
+// written and synced under a temporary name, then put in place. With
+// replace false it fails if path exists (linked, not renamed, where the
+// file system has links).
+func writePrivate(path string, data []byte, replace bool) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-*")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.Remove(tmp.Name())
 	if err := tmp.Chmod(0o600); err != nil {
 		tmp.Close()
-		return nil, err
+		return err
 	}
-	_, err = tmp.WriteString(hex.EncodeToString(key) + "\n")
+	_, err = tmp.Write(data)
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -294,19 +304,19 @@ func createKey(path string) ([]byte, error) {
 		err = cerr
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := os.Link(tmp.Name(), path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil, err
-		}
+	if replace {
+		err = os.Rename(tmp.Name(), path)
+	} else if err = os.Link(tmp.Name(), path); err != nil && !errors.Is(err, fs.ErrExist) {
 		// No hard links here (some network and FAT file systems).
-		if err := os.Rename(tmp.Name(), path); err != nil {
-			return nil, err
-		}
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return err
 	}
 	syncDir(filepath.Dir(path))
-	return key, nil
+	return nil
 }
 
 func syncDir(dir string) {

@@ -23,30 +23,7 @@ func WriteSealedFile(storePath, path, kind string, plain []byte) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	_, err = tmp.Write(s.seal("file:"+kind, plain))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(path))
-	return nil
+	return writePrivate(path, s.seal("file:"+kind, plain), true)
 }
 
 // ReadSealedFile opens what WriteSealedFile wrote. A missing file is an

@@ -304,6 +304,20 @@ type Bot interface {
 	BotOrders(state []byte, power string, seed int64) (string, error)
 }
 
+// Scorer is implemented by engines whose finished games may be scored
+// under a system the GM chooses at CREATE (scoring=…; Diplomacy: draw-size,
+// sum-of-squares, centre-based and Tribute), beyond who won.
+type Scorer interface {
+	// Scoring reads a system's name as a GM writes it and returns its
+	// canonical name and the system in one line for players; an unknown
+	// name is an error that lists the known ones.
+	Scoring(name string) (system, formula string, err error)
+	// Score is each power's score in the finished game: state is its last
+	// position and res how it ended (by the rules, by agreement or by the
+	// GM), system a canonical name from Scoring.
+	Score(state []byte, res Result, system string) (map[string]float64, error)
+}
+
 // Viewer is implemented by engines with hidden information: STATUS shows a
 // player what only their power may see now (a hand of cards, secret
 // plans), beside the public Status.Summary.

@@ -144,7 +144,7 @@ func init() {
 		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}, anyGame},
 		{orders.VerbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held; shows nothing of\nthe others' orders"}, usage{}, needsPreview},
 
-		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nobserver_press=on|off grey=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games) calendar=weekly|rolling\nlate=process|grace|extend grace=24h\ngrace_every=5 late_limit=72h\nabsence=move|pause|off absence_days=14\nseats=approve|open|closed\nmin_ontime=80 (percent of phases ordered)\nfirst_pick=previous|<address>,…;\nother keys go to the game"}, usage{}, anyGame},
+		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nobserver_press=on|off grey=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games) calendar=weekly|rolling\nlate=process|grace|extend grace=24h\ngrace_every=5 late_limit=72h\nabsence=move|pause|off absence_days=14\nseats=approve|open|closed\nmin_ontime=80 (percent of phases ordered)\nfirst_pick=previous|<address>,…\nscoring=dss|sos|ppsc|tribute (Diplomacy);\nother keys go to the game"}, usage{}, anyGame},
 		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}, anyGame},
 		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}, anyGame},
 		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}, anyGame},
@@ -877,6 +877,12 @@ func describeGame(d *Daemon, g *store.Game) string {
 	if g.Paused {
 		fmt.Fprintf(&b, "  PAUSED: %s\n", g.PauseReason)
 	}
+	switch {
+	case len(g.Scores) > 0:
+		b.WriteString(indent(scoreLines(g))) // scoring.go
+	case g.Options.Scoring != "":
+		fmt.Fprintf(&b, "  scored at the end by %s\n", g.Options.Scoring)
+	}
 	powers := map[string][]string{}
 	for _, p := range g.Players {
 		if !p.Left && p.Power != "" {
@@ -961,6 +967,10 @@ func cmdStatus(mc *mailCtx, _ *orders.Command) error {
 func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
 	g := mc.game
 	if g.Phase == 0 {
+		if sc := scoreLines(g); sc != "" { // scoring.go
+			mc.say("%s has no processed phases yet.\n%s", g.Name, sc)
+			return nil
+		}
 		mc.say("%s has no processed phases yet.", g.Name)
 		return nil
 	}
@@ -998,6 +1008,9 @@ func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
 		return nil
 	}
 	if want == "" {
+		if sc := scoreLines(g); sc != "" { // scoring.go
+			b.WriteString("\n" + sc)
+		}
 		mc.say("Phases of %s (send HISTORY <phase> for one in full, with its public press):\n%s", g.Name, b.String())
 		return nil
 	}

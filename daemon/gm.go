@@ -499,7 +499,7 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 // its end: ROLLBACK of the phase that ended a game makes it run again.
 func unend(g *store.Game) {
 	g.Status = store.Active
-	g.Winners, g.EndedAs = nil, ""
+	g.Winners, g.EndedAs, g.Scores = nil, "", nil
 }
 
 func gmReplace(mc *mailCtx, cmd *orders.Command) error {

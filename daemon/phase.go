@@ -527,6 +527,11 @@ func (d *Daemon) endGame(tx *txn, g *store.Game, res adjudicator.Result, why str
 		}
 	}
 	b.WriteString(lostNote(g, winners)) // lost.go
+	scores, err := scoreEnd(tx, g, res) // scoring.go
+	if err != nil {
+		return err
+	}
+	b.WriteString(scores)
 	if why != "" {
 		b.WriteString(why + "\n")
 	}

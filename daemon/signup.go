@@ -121,6 +121,7 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 		engine[k] = v
 	}
 	changed := false
+	scoringBefore := o.Scoring
 	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		key := strings.ToLower(k)
 		if set, ok := createOptions[key]; ok {
@@ -133,6 +134,9 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 		changed = true
 	}
 	if err := checkScheduleOptions(o, e); err != nil { // calendar.go, grace.go
+		return err
+	}
+	if err := checkScoring(o, e, scoringBefore, forming); err != nil { // scoring.go
 		return err
 	}
 	if !changed {

@@ -74,6 +74,9 @@ type Game struct {
 
 	Winners []string `json:"winners,omitempty"`
 	EndedAs string   `json:"ended_as,omitempty"` // "solo", "draw", "gm"
+	// Scores are each power's points at the end under Options.Scoring, as
+	// the engine scored them (nil: the game is not scored or not over).
+	Scores map[string]float64 `json:"scores,omitempty"`
 
 	// Pending holds results the GM previews before PUBLISH.
 	Pending *Pending `json:"pending,omitempty"`
@@ -322,6 +325,9 @@ type GameOptions struct {
 	// player's allowance per game (0: the daemon's default).
 	Absence     string `json:"absence,omitempty"`
 	AbsenceDays int    `json:"absence_days,omitempty"`
+	// Scoring is the system the game is scored by at its end, a name its
+	// engine knows (adjudicator.Scorer; "": not scored).
+	Scoring string `json:"scoring,omitempty"`
 	// Engine holds the options the game's engine reads (its New), as the
 	// GM wrote them; the daemon only passes them on.
 	Engine map[string]string `json:"engine,omitempty"`

@@ -318,6 +318,17 @@ type Scorer interface {
 	Score(state []byte, res Result, system string) (map[string]float64, error)
 }
 
+// Autopilot is implemented by engines that can order for an absent power
+// the way a steady, careful player would: hold and support its own units,
+// defend its centres, build at home, disband the farthest unit — never
+// cleverer than a player expects. The daemon's autopilot (autopilot=on, or
+// the GM's AUTOPILOT <power> ON) uses it for a power that sent no orders by
+// the deadline; an engine without it is played by its Bot. The text is what
+// a player would mail; "" when power has nothing to order.
+type Autopilot interface {
+	AutopilotOrders(state []byte, power string, seed int64) (string, error)
+}
+
 // Viewer is implemented by engines with hidden information: STATUS shows a
 // player what only their power may see now (a hand of cards, secret
 // plans), beside the public Status.Summary.

@@ -144,7 +144,7 @@ func init() {
 		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}, anyGame},
 		{orders.VerbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held; shows nothing of\nthe others' orders"}, usage{}, needsPreview},
 
-		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nobserver_press=on|off grey=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games) calendar=weekly|rolling\nlate=process|grace|extend grace=24h\ngrace_every=5 late_limit=72h\nabsence=move|pause|off absence_days=14\nseats=approve|open|closed\nmin_ontime=80 (percent of phases ordered)\nfirst_pick=previous|<address>,…\nscoring=dss|sos|ppsc|tribute (Diplomacy);\nother keys go to the game"}, usage{}, anyGame},
+		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nobserver_press=on|off grey=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games) calendar=weekly|rolling\nlate=process|grace|extend grace=24h\ngrace_every=5 late_limit=72h\nabsence=move|pause|off absence_days=14\nseats=approve|open|closed\nmin_ontime=80 (percent of phases ordered)\nfirst_pick=previous|<address>,…\nautopilot=on|off (orders for a power\nthat sends none)\nscoring=dss|sos|ppsc|tribute (Diplomacy);\nother keys go to the game"}, usage{}, anyGame},
 		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}, anyGame},
 		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}, anyGame},
 		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}, anyGame},
@@ -158,6 +158,7 @@ func init() {
 		{orders.VerbReplace, gmOnly, gmReplace, usage{"REPLACE <power> WITH <address>", "a new senior diplomat for a power"}, usage{}, anyGame},
 		{orders.VerbPromote, gmOnly, gmPromote, usage{"PROMOTE <address>", "make a junior the senior diplomat"}, usage{}, anyGame},
 		{orders.VerbEject, gmOnly, gmEject, usage{"EJECT <power>|<address>", "remove a power's diplomats, or one of them"}, usage{}, anyGame},
+		{orders.VerbAutopilot, gmOnly, gmAutopilot, usage{"AUTOPILOT <power> ON|OFF", "the autopilot orders for the power when it\nsends none (ON), or never (OFF)"}, usage{}, anyGame},
 		{orders.VerbEnd, gmOnly, gmEnd, usage{"END DRAW / END SOLO <power>", "end the game"}, usage{}, anyGame},
 		{orders.VerbSet, gmOnly, gmSet, usage{"SET <option>=<value>", "change an option (CREATE's)"}, usage{}, anyGame},
 		{orders.VerbSilent, gmOnly, gmSilent, usage{"SILENT", "(first line) do not announce this mail's\nchanges"}, usage{}, anyGame},
@@ -429,6 +430,7 @@ func (mc *mailCtx) orders(lines []orders.Line, check *adjudicator.Check) error {
 		return err
 	}
 	mc.say("%s", ack)
+	mc.takeBackControl(mc.player.Power) // autopilot.go
 	if held != "" {
 		mc.say("%s", held)
 	}
@@ -1096,6 +1098,9 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	b.WriteString(pressRules(mc.game) + "\n\n")
 	if err == nil {
 		b.WriteString(playRules(mc.game, e) + "\n") // endrules.go
+	}
+	if ap := autopilotRules(mc.game); ap != "" { // autopilot.go
+		b.WriteString(ap + "\n")
 	}
 	if mc.game.HouseRules != "" {
 		b.WriteString("House rules of " + mc.game.Name + ":\n" + mc.game.HouseRules)

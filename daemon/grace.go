@@ -301,6 +301,7 @@ func waitingLate(g *store.Game, st *standing) (waiting, done bool) {
 // orders had sent them by the deadline).
 func lateNote(g *store.Game, rec *store.PhaseRecord) string {
 	late, waited := lateAtDeadline(rec)
+	late = slices.DeleteFunc(slices.Clone(late), func(p string) bool { return slices.Contains(rec.Autopilot, p) }) // autopilotNote says them
 	if len(late) == 0 {
 		return ""
 	}

@@ -128,11 +128,13 @@ type phaseJob struct {
 	orders *standing       // the folded orders of the phase (standing.go)
 
 	ords map[string][]string
-	seed int64
-	out  adjudicator.Outcome
-	st   adjudicator.Status
-	err  error
-	dur  time.Duration
+	// botted are the powers whose orders the autopilot gave (autopilot.go).
+	botted []string
+	seed   int64
+	out    adjudicator.Outcome
+	st     adjudicator.Status
+	err    error
+	dur    time.Duration
 	// position is the position after the phase for its results
 	// (positionText), made here rather than in the transaction.
 	position string
@@ -330,6 +332,9 @@ func (j *phaseJob) resolve(now func() time.Time) {
 	merge := mergeFor(j.e, j.state)
 	j.orders.fold(merge) // only what no mail folded yet (GM SET ORDERS, an old store)
 	j.ords = j.orders.orders(merge)
+	if j.botted, j.err = j.autopilot(); j.err != nil { // autopilot.go
+		return
+	}
 	j.out, j.err = j.e.Resolve(j.state, j.ords, j.seed)
 	if j.err == nil {
 		j.st, j.err = j.e.Status(j.out.Next)
@@ -343,6 +348,7 @@ func (j *phaseJob) resolve(now func() time.Time) {
 		Phase: g.Phase, PhaseID: g.PhaseID, Title: g.PhaseTitle, Seed: j.seed, Deadline: g.Deadline,
 		Processed: j.now.UTC(), Late: j.late, StateBefore: j.state, StateAfter: j.out.Next, Orders: j.ords,
 		Public: j.out.Report.Public, Position: j.position, Private: j.out.Report.Private, Data: j.out.Report.Data, Open: &j.open,
+		Autopilot: j.botted,
 	}
 	j.enc, j.err = store.EncodePhase(j.rec)
 }
@@ -385,7 +391,7 @@ func (d *Daemon) applyPhase(tx *txn, job *phaseJob, now time.Time) error {
 	if err := tx.PutEncodedPhase(g.Name, job.enc); err != nil {
 		return err
 	}
-	if err := countPhase(tx.Tx, g, job.ords); err != nil { // reliability records (record.go)
+	if err := countPhase(tx.Tx, g, playersOrders(job.ords, job.botted)); err != nil { // reliability records (record.go)
 		return err
 	}
 	if err := tx.PutState(g.Name, out.Next); err != nil {
@@ -588,7 +594,8 @@ func resultsPublic(g *store.Game, rec *store.PhaseRecord) string {
 	}
 	b.WriteString(strings.TrimRight(rec.Public+rec.Position, "\n"))
 	b.WriteString("\n")
-	b.WriteString(lateNote(g, rec)) // grace.go: public, before the reader's own part
+	b.WriteString(lateNote(g, rec))      // grace.go: public, before the reader's own part
+	b.WriteString(autopilotNote(g, rec)) // autopilot.go
 	return b.String()
 }
 

@@ -18,6 +18,7 @@ var commandWords = map[string]Verb{
 	"publish": VerbPublish, "replace": VerbReplace, "promote": VerbPromote, "eject": VerbEject,
 	"end": VerbEnd, "silent": VerbSilent, "accept": VerbAccept, "refuse": VerbRefuse,
 	"release": VerbRelease, "map": VerbMap, "whatif": VerbWhatIf, "concede": VerbConcede,
+	"autopilot": VerbAutopilot,
 }
 
 // isWhatIf reports the line WHAT IF, in any case and with a question mark
@@ -247,6 +248,18 @@ func (m *mailState) command(i int, t string, verb Verb) int {
 				cp.noMore(1)
 			} else if id, ok := cp.power(strings.Join(cp.args, " ")); ok {
 				cp.c.Power = id
+			}
+		}
+	case VerbAutopilot:
+		if cp.need(2, "AUTOPILOT <power> ON or AUTOPILOT <power> OFF", "AUTOPILOT Russia ON") {
+			last := len(cp.args) - 1
+			onOff := strings.ToUpper(strings.Trim(cp.args[last], ".!,;"))
+			if onOff != "ON" && onOff != "OFF" {
+				cp.fail(fmt.Sprintf("%q is not understood: write AUTOPILOT <power> ON or AUTOPILOT <power> OFF", cp.args[last]), "AUTOPILOT Russia ON")
+				break
+			}
+			if id, ok := cp.power(strings.Join(cp.args[:last], " ")); ok {
+				cp.c.Power, cp.c.Arg = id, onOff
 			}
 		}
 	case VerbAccept, VerbRefuse:

@@ -38,6 +38,7 @@ func cloneGame(g *Game) *Game {
 	c.Requests = slices.Clone(g.Requests)
 	c.Winners = slices.Clone(g.Winners)
 	c.Scores = maps.Clone(g.Scores)
+	c.Autopilot = maps.Clone(g.Autopilot)
 	if g.Pending != nil {
 		p := *g.Pending
 		c.Pending = &p
@@ -62,7 +63,7 @@ func sameGame(a, b *Game) bool {
 		a.GMToken == b.GMToken && sameSlice(a.Requests, b.Requests) &&
 		a.Paused == b.Paused && a.PausedAt == b.PausedAt && a.PauseReason == b.PauseReason &&
 		a.PausedUntil == b.PausedUntil && a.HouseRules == b.HouseRules &&
-		sameSlice(a.Winners, b.Winners) && a.EndedAs == b.EndedAs && sameMap(a.Scores, b.Scores) &&
+		sameSlice(a.Winners, b.Winners) && a.EndedAs == b.EndedAs && sameMap(a.Scores, b.Scores) && sameMap(a.Autopilot, b.Autopilot) &&
 		(a.Pending == nil) == (b.Pending == nil) && (a.Pending == nil || *a.Pending == *b.Pending) &&
 		a.PrizeCommit == b.PrizeCommit && a.PrizeSeed == b.PrizeSeed &&
 		sameSlice(a.Seniors, b.Seniors) && a.Ended == b.Ended && sameMap(a.GraceUsed, b.GraceUsed) &&
@@ -74,7 +75,7 @@ func sameOptions(a, b *GameOptions) bool {
 		a.Preview == b.Preview && a.ProcessEarly == b.ProcessEarly && a.DrawPrize == b.DrawPrize &&
 		a.ObserverPress == b.ObserverPress && a.GreyPress == b.GreyPress && a.TurnTime == b.TurnTime &&
 		a.Calendar == b.Calendar && a.Late == b.Late && a.Grace == b.Grace && a.GraceEvery == b.GraceEvery &&
-		a.LateLimit == b.LateLimit && a.Absence == b.Absence && a.AbsenceDays == b.AbsenceDays && a.Scoring == b.Scoring &&
+		a.LateLimit == b.LateLimit && a.Absence == b.Absence && a.AbsenceDays == b.AbsenceDays && a.Scoring == b.Scoring && a.Autopilot == b.Autopilot &&
 		sameMap(a.Engine, b.Engine) && a.Seats == b.Seats && a.MinOnTime == b.MinOnTime &&
 		sameSlice(a.FirstPick, b.FirstPick)
 }

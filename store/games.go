@@ -74,6 +74,10 @@ type Game struct {
 
 	Winners []string `json:"winners,omitempty"`
 	EndedAs string   `json:"ended_as,omitempty"` // "solo", "draw", "gm"
+	// Autopilot holds the GM's AUTOPILOT <power> ON|OFF, per power, over
+	// Options.Autopilot; a power's player clears an ON with a mail of
+	// orders (taking back control).
+	Autopilot map[string]bool `json:"autopilot,omitempty"`
 	// Scores are each power's points at the end under Options.Scoring, as
 	// the engine scored them (nil: the game is not scored or not over).
 	Scores map[string]float64 `json:"scores,omitempty"`
@@ -325,6 +329,10 @@ type GameOptions struct {
 	// player's allowance per game (0: the daemon's default).
 	Absence     string `json:"absence,omitempty"`
 	AbsenceDays int    `json:"absence_days,omitempty"`
+	// Autopilot lets the engine order for a power that sent no orders by
+	// the deadline (adjudicator.Autopilot, else its Bot); the GM's
+	// AUTOPILOT <power> ON|OFF overrides it per power (Game.Autopilot).
+	Autopilot bool `json:"autopilot,omitempty"`
 	// Scoring is the system the game is scored by at its end, a name its
 	// engine knows (adjudicator.Scorer; "": not scored).
 	Scoring string `json:"scoring,omitempty"`
@@ -438,6 +446,9 @@ type PhaseRecord struct {
 	Position string            `json:"position,omitempty"`
 	Private  map[string]string `json:"private,omitempty"`
 	Data     []byte            `json:"data,omitempty"`
+	// Autopilot lists the powers whose Orders the autopilot gave (they
+	// sent none by the deadline).
+	Autopilot []string `json:"autopilot,omitempty"`
 	// Open is the phase's value as it stood when it was processed (for
 	// ROLLBACK).
 	Open *OpenPhase `json:"open,omitempty"`

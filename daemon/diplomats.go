@@ -111,7 +111,7 @@ func (d *Daemon) mailRequest(tx *txn, g *store.Game, req store.JoinRequest) (*Ou
 			to = d.opt.GM
 		}
 		fmt.Fprintf(&b, "%s asks to join %s in %s as a junior diplomat. %s has no senior diplomat now, so you decide.\n", req.Address, pn, g.Name, pn)
-		fmt.Fprintf(&b, "Their record on this game master: %s.\n\n", recordText(tx.RecordOf(req.Address))) // record.go
+		fmt.Fprintf(&b, "Their record on this game master: %s.\n%s\n", recordText(tx.RecordOf(req.Address)), candidateRating(tx.Tx, req.Address)) // record.go, ratings.go
 	} else {
 		if p := findPlayer(g, req.AskedOf); p != nil {
 			token = p.Token

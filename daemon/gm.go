@@ -479,6 +479,11 @@ func gmRollback(mc *mailCtx, _ *orders.Command) error {
 		return err
 	}
 	mc.state = rec.StateBefore
+	if g.Status == store.Finished {
+		if err := mc.tx.DeleteRatedGame(g.Name); err != nil { // ratings.go: the game counts as it finally ends
+			return err
+		}
+	}
 	unend(g)
 	g.Pending = nil
 	// The phase comes back whole, as it was processed: orders, locks,

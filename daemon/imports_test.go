@@ -31,7 +31,7 @@ func TestDaemonIsTheGameMasterOnly(t *testing.T) {
 		return false
 	}
 	allowed := map[string]bool{ // beyond the standard library
-		"pbemd/store": true, "pbemd/orders": true, "pbemd/adjudicator": true, "pbemd/mailer": true, "pbemd/internal/logredact": true,
+		"pbemd/store": true, "pbemd/orders": true, "pbemd/adjudicator": true, "pbemd/mailer": true, "pbemd/internal/logredact": true, "pbemd/rating": true,
 		"golang.org/x/crypto/bcrypt": true,
 	}
 	fromMailer := map[string]bool{"Compose": true, "Outgoing": true, "HeaderField": true, "Auto": true,
@@ -66,7 +66,7 @@ func TestDaemonIsTheGameMasterOnly(t *testing.T) {
 			case forbidden(p):
 				t.Errorf("%s imports %s: the game master opens no socket or file and runs no clock of its own (that is package server)", path, p)
 			case !stdlib && !allowed[p]:
-				t.Errorf("%s imports %s: the daemon imports of pbemd only store, orders, adjudicator and mailer", path, p)
+				t.Errorf("%s imports %s: the daemon imports of pbemd only store, orders, adjudicator, mailer and rating", path, p)
 			}
 		}
 		ast.Inspect(f, func(n ast.Node) bool {

@@ -532,7 +532,10 @@ func (d *Daemon) endGame(tx *txn, g *store.Game, res adjudicator.Result, why str
 			b.WriteString(prizeLine(g, winners[0], now, d.diplomats(g))) // seniority.go
 		}
 	}
-	b.WriteString(lostNote(g, winners)) // lost.go
+	b.WriteString(lostNote(g, winners))        // lost.go
+	if err := rateGame(tx.Tx, g); err != nil { // ratings.go
+		return err
+	}
 	scores, err := scoreEnd(tx, g, res) // scoring.go
 	if err != nil {
 		return err

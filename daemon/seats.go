@@ -124,7 +124,7 @@ func (mc *mailCtx) askForSeat(g *store.Game, power string) error {
 	req := store.JoinRequest{Address: mc.sender, Power: power, Asked: mc.now.UTC(), Seat: true}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s asks to take over %s in %s, which nobody plays now (an open seat).\n", req.Address, pn, g.Name)
-	fmt.Fprintf(&b, "Their record on this game master: %s.\n\n", recordText(mc.tx.RecordOf(req.Address)))
+	fmt.Fprintf(&b, "Their record on this game master: %s.\n%s\n", recordText(mc.tx.RecordOf(req.Address)), candidateRating(mc.tx.Tx, req.Address)) // ratings.go
 	fmt.Fprintf(&b, "To give them the seat, reply with\n  REPLACE %s WITH %s\n", power, req.Address)
 	if mc.d.diplomats(g) {
 		fmt.Fprintf(&b, "(or ACCEPT %s); to decline, REFUSE %s [note].\n", req.Address, req.Address)

@@ -378,7 +378,7 @@ func cmdJoin(mc *mailCtx, cmd *orders.Command) error {
 		}
 		prefs = append(prefs, p)
 	}
-	if why := recordBars(mc.tx.Tx, g, mc.sender); why != "" && g.Status != store.Finished {
+	if why := recordBars(mc.tx.Tx, g, mc.sender) + ratingBars(mc.tx.Tx, g, mc.sender); why != "" && g.Status != store.Finished { // record.go, ratings.go
 		mc.say("JOIN %s: %s You were not signed up.", g.Name, why)
 		return nil
 	}

@@ -18,7 +18,7 @@ var commandWords = map[string]Verb{
 	"publish": VerbPublish, "replace": VerbReplace, "promote": VerbPromote, "eject": VerbEject,
 	"end": VerbEnd, "silent": VerbSilent, "accept": VerbAccept, "refuse": VerbRefuse,
 	"release": VerbRelease, "map": VerbMap, "whatif": VerbWhatIf, "concede": VerbConcede,
-	"autopilot": VerbAutopilot,
+	"autopilot": VerbAutopilot, "ratings": VerbRatings,
 }
 
 // isWhatIf reports the line WHAT IF, in any case and with a question mark
@@ -250,6 +250,8 @@ func (m *mailState) command(i int, t string, verb Verb) int {
 				cp.c.Power = id
 			}
 		}
+	case VerbRatings:
+		cp.noMore(0)
 	case VerbAutopilot:
 		if cp.need(2, "AUTOPILOT <power> ON or AUTOPILOT <power> OFF", "AUTOPILOT Russia ON") {
 			last := len(cp.args) - 1

@@ -91,6 +91,7 @@ const (
 	VerbPromote    Verb = "PROMOTE"   // GM, Address (or Power + Arg)
 	VerbEject      Verb = "EJECT"     // GM, Power, or Address (one diplomat)
 	VerbAutopilot  Verb = "AUTOPILOT" // GM, Power, Arg = "ON" | "OFF"
+	VerbRatings    Verb = "RATINGS"   // anyone
 	VerbAccept     Verb = "ACCEPT"    // senior (or GM): Address optional in a reply to the request
 	VerbRefuse     Verb = "REFUSE"    // senior (or GM): Address optional; Arg = a note for the candidate
 	VerbRelease    Verb = "RELEASE"   // senior: Address of a junior

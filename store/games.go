@@ -346,6 +346,9 @@ type GameOptions struct {
 	// MinOnTime is the share of phases (percent) a player's record must
 	// show ordered in time to join (0: anyone).
 	MinOnTime int `json:"min_ontime,omitempty"`
+	// MinRating is the rating (package rating) a player needs to join (0:
+	// anyone; a newcomer counts as rated 1500).
+	MinRating int `json:"min_rating,omitempty"`
 	// FirstPick names who chooses a power before the others at the start:
 	// addresses, or FirstPickPrevious (the seniors of the last game's
 	// winners and its GM).

@@ -56,7 +56,7 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 	may := map[string][]string{
 		"cmd/pbemd":   append([]string{"server", "demo", "adjudicator"}, engines...),
 		"server":      {"daemon", "mailer", "mailauth", "mailserver", "store", "internal/logredact"},
-		"daemon":      {"store", "orders", "adjudicator", "mailer", "internal/logredact"},
+		"daemon":      {"store", "orders", "adjudicator", "mailer", "internal/logredact", "rating"},
 		"adjudicator": {"orders", "picture"},
 		"mailer":      {"internal/logredact"},
 		"orders":      {}, "mailserver": {}, "store": {},
@@ -73,6 +73,7 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 		"mailauth":              {"store"},
 		"mailauth/mailauthtest": {},
 		"adjudicator/scoring":   {},
+		"rating":                {},
 	}
 	for _, e := range engines {
 		may[e] = []string{"adjudicator", "orders", "picture"}

@@ -323,7 +323,7 @@ type Scorer interface {
 // defend its centres, build at home, disband the farthest unit — never
 // cleverer than a player expects. The daemon's autopilot (autopilot=on, or
 // the GM's AUTOPILOT <power> ON) uses it for a power that sent no orders by
-// the deadline; an engine without it is played by its Bot. The text is what
+// the deadline; a game whose engine lacks it has no autopilot. The text is what
 // a player would mail; "" when power has nothing to order.
 type Autopilot interface {
 	AutopilotOrders(state []byte, power string, seed int64) (string, error)

@@ -13,13 +13,22 @@ import (
 
 // The autopilot (issue 34): with autopilot=on, or after the GM's AUTOPILOT
 // <power> ON, a power that sent no orders by the deadline is ordered by
-// its engine (adjudicator.Autopilot: a steady, defensive play; an engine
-// without one plays its Bot). The results say whose orders it gave; the
+// its engine (adjudicator.Autopilot: a steady, defensive play; a game whose
+// engine has none refuses the option). The results say whose orders it gave; the
 // reliability record counts the phase as missed; any mail of orders from
 // the power's player takes back control.
 
 func init() {
 	createOptions["autopilot"] = boolOption(func(o *store.GameOptions) *bool { return &o.Autopilot })
+}
+
+// checkAutopilot refuses autopilot=on for a game whose engine has no
+// steady play to give (adjudicator.Autopilot).
+func checkAutopilot(o *store.GameOptions, e adjudicator.Engine) error {
+	if _, ok := e.(adjudicator.Autopilot); o.Autopilot && !ok {
+		return fmt.Errorf("option autopilot: %s has no autopilot (a power without orders is in civil disorder)", e.Info().Title)
+	}
+	return nil
 }
 
 // autopilotOn reports whether the autopilot orders for power in g when it
@@ -40,16 +49,11 @@ func (j *phaseJob) autopilot() ([]string, error) {
 		if _, sent := j.ords[p]; sent || !autopilotOn(j.g, p) {
 			continue
 		}
-		var text string
-		var err error
-		switch e := j.e.(type) {
-		case adjudicator.Autopilot:
-			text, err = e.AutopilotOrders(j.state, p, j.seed)
-		case adjudicator.Bot:
-			text, err = e.BotOrders(j.state, p, j.seed)
-		default:
-			return botted, nil // the engine cannot order by itself: civil disorder
+		a, ok := j.e.(adjudicator.Autopilot)
+		if !ok {
+			return botted, nil // the engine has no steady play: civil disorder
 		}
+		text, err := a.AutopilotOrders(j.state, p, j.seed)
 		if err != nil {
 			return nil, fmt.Errorf("autopilot for %s: %w", p, err)
 		}
@@ -105,11 +109,9 @@ func gmAutopilot(mc *mailCtx, cmd *orders.Command) error {
 	}
 	pn := powerName(g, power)
 	on := cmd.Arg == "ON"
-	if _, isBot := mc.engine.(adjudicator.Bot); on && !isBot {
-		if _, isAuto := mc.engine.(adjudicator.Autopilot); !isAuto {
-			mc.say("AUTOPILOT refused: %s has no autopilot; a power without orders is in civil disorder.", mc.engine.Info().Title)
-			return nil
-		}
+	if _, ok := mc.engine.(adjudicator.Autopilot); on && !ok {
+		mc.say("AUTOPILOT refused: %s has no autopilot; a power without orders is in civil disorder.", mc.engine.Info().Title)
+		return nil
 	}
 	if g.Autopilot == nil {
 		g.Autopilot = map[string]bool{}

@@ -139,6 +139,9 @@ func applyOptions(o *store.GameOptions, e adjudicator.Engine, forming bool, opts
 	if err := checkScoring(o, e, scoringBefore, forming); err != nil { // scoring.go
 		return err
 	}
+	if err := checkAutopilot(o, e); err != nil { // autopilot.go
+		return err
+	}
 	if !changed {
 		return nil
 	}

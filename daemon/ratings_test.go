@@ -59,3 +59,28 @@ func TestSeatRequestShowsTheRating(t *testing.T) {
 	}
 	t.Fatalf("the GM got no mail about the seat request: %d mails", len(ms))
 }
+
+// ROLLBACK of a finished game's last phase takes its end back: its
+// scores and its place in the ratings go, until it ends again.
+func TestRollbackTakesTheEndBack(t *testing.T) {
+	tb := daemontest.New(t)
+	gm := tb.Create("r5", "standard", "scoring=dss")
+	pl := tb.SignUp("r5", standardPowers)
+	tb.Send(daemontest.GM, gm, "PROCESS")
+	tb.Tick()
+	tb.Outbox()
+	tb.Send(daemontest.GM, gm, "END DRAW")
+	tb.Outbox()
+	if g := tb.Game("r5"); len(g.Scores) != 7 {
+		t.Fatalf("scores after the draw: %v", g.Scores)
+	}
+	tb.As(pl["england"], "RATINGS")
+	daemontest.Contains(t, reply(t, tb.Outbox(), pl["england"].Addr).Text, "(1 rated game)")
+	tb.Send(daemontest.GM, gm, "ROLLBACK")
+	tb.Outbox()
+	if g := tb.Game("r5"); g.Status != "active" || g.Scores != nil {
+		t.Fatalf("after ROLLBACK: %s, scores %v", g.Status, g.Scores)
+	}
+	tb.As(pl["england"], "RATINGS")
+	daemontest.Contains(t, reply(t, tb.Outbox(), pl["england"].Addr).Text, "Your rating: 1500 (new: no rated game yet).")
+}

@@ -2,48 +2,30 @@ package supplychain
 
 import (
 	"os"
-	"slices"
 	"testing"
 
 	"pbemd/adjudicator"
+	"pbemd/adjudicator/enginetest"
 )
 
-// What the package had done when the tests started: its init has run and
-// registered the presets, nothing has used them yet.
-var (
-	startNames []string
-	startLoads int32
-)
+// start is what the package had done when the tests started: its init has
+// run and registered the engines; nothing has used them yet.
+var start enginetest.Start
 
 func TestMain(m *testing.M) {
-	startNames = adjudicator.Names()
-	startLoads = deckLoads.Load()
+	start = enginetest.StartOf(deckLoads.Load)
 	os.Exit(m.Run())
 }
 
 // TestDeckLoadedOnFirstUse: loading the package and listing its engines
 // read no deck; the decks are read when a game first needs one, once.
 func TestDeckLoadedOnFirstUse(t *testing.T) {
+	var names []string
 	for _, p := range presets {
-		if !slices.Contains(startNames, p.name) {
-			t.Errorf("preset %s not registered at start (registered: %v)", p.name, startNames)
-		}
+		names = append(names, p.name)
 	}
-	if startLoads != 0 {
-		t.Fatalf("the decks were loaded %d times by the package's init", startLoads)
-	}
-	for range 2 {
-		for _, p := range presets {
-			e, ok := adjudicator.Lookup(p.name)
-			if !ok {
-				t.Fatalf("Lookup(%q) failed", p.name)
-			}
-			if _, err := e.New(nil, 1); err != nil {
-				t.Fatalf("%s: New: %v", p.name, err)
-			}
-		}
-	}
-	if n := deckLoads.Load(); n != 1 {
-		t.Errorf("the decks were loaded %d times", n)
-	}
+	enginetest.LoadedOnFirstUse(t, start, "the decks", names, deckLoads.Load, 1, func(e adjudicator.Engine) error {
+		_, err := e.New(nil, 1)
+		return err
+	})
 }

@@ -2,22 +2,18 @@ package supremacy
 
 import (
 	"os"
-	"slices"
 	"testing"
 
 	"pbemd/adjudicator"
+	"pbemd/adjudicator/enginetest"
 )
 
-// What the package had done when the tests started: its init has run and
-// registered the presets, nothing has used them yet.
-var (
-	startNames []string
-	startLoads int32
-)
+// start is what the package had done when the tests started: its init has
+// run and registered the engines; nothing has used them yet.
+var start enginetest.Start
 
 func TestMain(m *testing.M) {
-	startNames = adjudicator.Names()
-	startLoads = scenarioLoads.Load()
+	start = enginetest.StartOf(scenarioLoads.Load)
 	os.Exit(m.Run())
 }
 
@@ -25,23 +21,11 @@ func TestMain(m *testing.M) {
 // engines read no scenario; the scenarios are read at the first use of an
 // engine, once.
 func TestScenarioLoadedOnFirstUse(t *testing.T) {
+	var names []string
 	for _, p := range Presets {
-		if !slices.Contains(startNames, p.Name) {
-			t.Errorf("preset %s not registered at start (registered: %v)", p.Name, startNames)
-		}
+		names = append(names, p.Name)
 	}
-	if startLoads != 0 {
-		t.Fatalf("the scenarios were loaded %d times by the package's init", startLoads)
-	}
-	for range 2 {
-		for _, p := range Presets {
-			e, ok := adjudicator.Lookup(p.Name)
-			if !ok || e.Info().Name != p.Name {
-				t.Fatalf("Lookup(%q) = %v, %v", p.Name, e, ok)
-			}
-		}
-	}
-	if n := scenarioLoads.Load(); n != 1 {
-		t.Errorf("the scenarios were loaded %d times", n)
-	}
+	enginetest.LoadedOnFirstUse(t, start, "the scenarios", names, scenarioLoads.Load, 1, func(e adjudicator.Engine) error {
+		return nil // the Lookup loads them
+	})
 }

@@ -42,6 +42,11 @@ import (
 // pictureWidth is the width of a board picture in pixels.
 const pictureWidth = 1200
 
+// tintWhite is how far a power's colour is moved towards white to tint its
+// land: light enough for names to read on it, strong enough that no
+// power's land reads as sea (TestPowerColoursApart).
+const tintWhite = 0.45
+
 // legendHeight is the strip below the board.
 const legendHeight = 74
 
@@ -196,7 +201,7 @@ func newBoard(m *Map) (*board, error) {
 			c = picture.Colors[i%len(picture.Colors)]
 		}
 		b.colors = append(b.colors, c)
-		b.tints = append(b.tints, c.Mix(picture.White, 0.55))
+		b.tints = append(b.tints, c.Mix(picture.White, tintWhite))
 		b.darks = append(b.darks, c.Mix(picture.Black, 0.25))
 		b.initials = append(b.initials, strings.ToUpper(p.Name[:1]))
 		var labels []string

@@ -169,3 +169,62 @@ func segmentInRect(a, b Point, r Rect) bool {
 	}
 	return true
 }
+
+// Bounds is a box that holds all an item paints (RegionFill and empty
+// items: an empty box at the origin).
+func Bounds(it Item) Rect {
+	var b Rect
+	first := true
+	add := func(p Point, d float64) {
+		r := Rect{p, p}.Grow(d)
+		if first {
+			b, first = r, false
+			return
+		}
+		b.Min.X, b.Min.Y = math.Min(b.Min.X, r.Min.X), math.Min(b.Min.Y, r.Min.Y)
+		b.Max.X, b.Max.Y = math.Max(b.Max.X, r.Max.X), math.Max(b.Max.Y, r.Max.Y)
+	}
+	switch v := it.(type) {
+	case *Path:
+		hw := halfStroke(v.Style)
+		for _, ring := range v.Rings {
+			for _, p := range ring {
+				add(p, hw)
+			}
+		}
+		for _, l := range v.Lines {
+			for _, p := range l {
+				add(p, hw)
+			}
+		}
+	case *Circle:
+		add(v.C, v.R+halfStroke(v.Style)+1)
+	case *Arrow:
+		hw := halfStroke(v.Style)
+		add(v.From, hw)
+		if v.Curve {
+			add(v.Via, hw)
+		}
+		_, head := arrowGeometry(v)
+		for _, p := range head {
+			add(p, hw)
+		}
+	case *Text:
+		t := TextBox(v)
+		add(t.Min, 0)
+		add(t.Max, 0)
+	case *Group:
+		for _, it := range v.Items {
+			r := Bounds(it)
+			add(r.Min, 0)
+			add(r.Max, 0)
+		}
+	case *Layer:
+		for _, it := range v.items {
+			r := Bounds(it)
+			add(r.Min, 0)
+			add(r.Max, 0)
+		}
+	}
+	return b
+}

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Touches never misses paint: for items of every kind and boxes all over
+// Touches never misses paint, and what it touches is within Bounds: for items of every kind and boxes all over
 // them, a box Touches calls clear has no pixel the item painted, in the
 // picture as it is rasterised.
 func TestTouchesMissesNoPaint(t *testing.T) {
@@ -30,6 +30,9 @@ func TestTouchesMissesNoPaint(t *testing.T) {
 			box := Rect{a, a.Add(Pt(4+r.Float64()*30, 4+r.Float64()*14))}
 			if Touches(it, box) {
 				touched++
+				if !Bounds(it).Overlaps(box) {
+					t.Fatalf("item %d (%T): box %v touches it outside its bounds %v", i, it, box, Bounds(it))
+				}
 				continue
 			}
 			clear++

@@ -126,11 +126,12 @@ type board struct {
 	units        []picture.Point // per province index: its unit point
 	// names[i] are the places province i's name may stand (the map's own
 	// first), nameBox[i] the box of the name and its centre ring around
-	// such a place, and disAt[i] where a unit dislodged from it stands
-	// (drawplace.go).
+	// such a place, and disAt[i] where a unit dislodged from it may stand,
+	// best first (drawplace.go).
 	names   [][]picture.Point
 	nameBox []picture.Rect
-	disAt   []picture.Point
+	scOff   []picture.Point // per province index: its centre ring from its name
+	disAt   [][]picture.Point
 	orders  orderCache
 }
 
@@ -561,8 +562,14 @@ func (m *Map) drawPosition(pos *Position, res *drawnResults) (*picture.Picture, 
 	for _, u := range pos.Units {
 		units = b.unit(units, sl, u, b.unitAt(u.Loc), unitK)
 	}
+	var obs []obstacle
+	if len(dislodged) > 0 {
+		obs = leaves(leaves(nil, ords), units)
+	}
 	for _, d := range dislodged {
-		units = append(units, b.dislodged(sl, d))
+		g := b.dislodged(sl, d, b.dislodgedSpot(d.Loc, obs))
+		units = append(units, g)
+		obs = leaves(obs, g.Items)
 	}
 	ordG := &picture.Group{ID: "orders", Items: ords}
 	unitG := &picture.Group{ID: "units", Items: units}
@@ -586,13 +593,34 @@ func (b *board) unitAt(l Location) picture.Point {
 	return b.point(l)
 }
 
-// disAt is where a unit dislodged from l stands: inside its province,
-// clear of the unit that took it.
+// dislodgedAt is where a unit dislodged from l stands: inside its
+// province, clear of the unit that took it (the best spot; a picture
+// whose arrows cross it may take another, dislodgedSpot).
 func (b *board) dislodgedAt(l Location) picture.Point {
 	if i, ok := b.m.provIdx[l.Province]; ok {
-		return b.disAt[i]
+		return b.disAt[i][0]
 	}
 	return picture.Point{}
+}
+
+// dislodgedSpot is the first of the spots for a unit dislodged from l
+// that no item of obs touches (the best when none is free).
+func (b *board) dislodgedSpot(l Location, obs []obstacle) picture.Point {
+	i, ok := b.m.provIdx[l.Province]
+	if !ok {
+		return picture.Point{}
+	}
+outer:
+	for _, q := range b.disAt[i] {
+		r := octagonBox(q)
+		for _, o := range obs {
+			if o.box.Overlaps(r) && picture.Touches(o.it, r) {
+				continue outer
+			}
+		}
+		return q
+	}
+	return b.disAt[i][0]
 }
 
 // unit appends to dst a unit token at c (k scales it).
@@ -662,8 +690,7 @@ var (
 // dislodged is a unit dislodged from its province: drawn inside it, in a
 // red octagon, with a dash-dot arrow to each place it may retreat to, or
 // struck out when it has none.
-func (b *board) dislodged(sl *slab, d Dislodged) picture.Item {
-	c := b.dislodgedAt(d.Loc)
+func (b *board) dislodged(sl *slab, d Dislodged, c picture.Point) *picture.Group {
 	items := sl.list(4 + len(d.Options))
 	for _, o := range d.Options {
 		prov, coast, _ := strings.Cut(o, "/")
@@ -727,7 +754,7 @@ func cross(dst []picture.Item, sl *slab, c picture.Point, r float64) []picture.I
 	for _, w := range [2]struct {
 		c picture.Color
 		w float64
-	}{{picture.White, 2 + r/2.5}, {crossColor, r / 2.5}} {
+	}{{picture.White, 2 + math.Min(r/2.5, 3.2)}, {crossColor, math.Min(r/2.5, 3.2)}} {
 		dst = append(dst, sl.path(picture.Path{Lines: sl.polylines(
 			sl.points(c.Add(picture.Pt(-r, -r)), c.Add(picture.Pt(r, r))),
 			sl.points(c.Add(picture.Pt(-r, r)), c.Add(picture.Pt(r, -r))),

@@ -49,7 +49,7 @@ func TestPowerColoursApart(t *testing.T) {
 		minTints     = 18 // land tints, pair by pair
 		minTintSea   = 24 // a power's land against the sea
 		minTintWater = 20 // against unplayable water (lakes, small and few)
-		minTintLand  = 20 // a power's land against neutral land
+		minTintLand  = 20 // a power's land against unowned and unplayable land
 	)
 	for _, name := range []string{"standard", "ancientmed"} {
 		t.Run(name, func(t *testing.T) {
@@ -72,7 +72,10 @@ func TestPowerColoursApart(t *testing.T) {
 					t.Errorf("%s's land is %.1f from unplayable water, want %d", p.ID, d, minTintWater)
 				}
 				if d := deltaE(b.tints[i], landColor); d < minTintLand {
-					t.Errorf("%s's land is %.1f from neutral land, want %d", p.ID, d, minTintLand)
+					t.Errorf("%s's land is %.1f from unowned land, want %d", p.ID, d, minTintLand)
+				}
+				if d := deltaE(b.tints[i], neutralColor); d < minTintLand {
+					t.Errorf("%s's land is %.1f from unplayable land, want %d", p.ID, d, minTintLand)
 				}
 				for j := i + 1; j < len(m.Powers); j++ {
 					q := m.Powers[j]

@@ -81,30 +81,11 @@ func newLabelGrid(shapes [][][]picture.Point, w, h int) *labelGrid {
 	}
 	var xs []float64
 	for i, rings := range shapes {
-		minY, maxY := math.Inf(1), math.Inf(-1)
-		for _, r := range rings {
-			for _, p := range r {
-				minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
+		xs = fillRows(rings, w, h, xs, func(y, x0, x1 int) {
+			for x := x0; x <= x1; x++ {
+				g.lab[y*w+x] = int32(i)
 			}
-		}
-		for y := max(0, int(minY)); y <= min(h-1, int(maxY)); y++ {
-			cy := float64(y) + 0.5
-			xs = xs[:0]
-			for _, r := range rings {
-				for k := range r {
-					a, c := r[k], r[(k+1)%len(r)]
-					if (a.Y > cy) != (c.Y > cy) {
-						xs = append(xs, a.X+(cy-a.Y)*(c.X-a.X)/(c.Y-a.Y))
-					}
-				}
-			}
-			sort.Float64s(xs)
-			for k := 0; k+1 < len(xs); k += 2 {
-				for x := max(0, int(math.Ceil(xs[k]-0.5))); x <= min(w-1, int(math.Floor(xs[k+1]-0.5))); x++ {
-					g.lab[y*w+x] = int32(i)
-				}
-			}
-		}
+		})
 	}
 	return g
 }

@@ -73,6 +73,9 @@
 // Palette — in a value made once at the first picture (sync.OnceValue),
 // never at init; Layers and Regions are safe to share between pictures
 // drawn at once. Diplomacy's adjudicator/diplomacy/draw.go is an example.
+// To keep names clear of what a picture draws over the board, TextBox is
+// the box a text paints and Touches whether an item's paint may reach a
+// box (it never misses a painted pixel).
 //
 // # Legibility and colour
 //

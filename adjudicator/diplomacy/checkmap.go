@@ -3,7 +3,6 @@ package diplomacy
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"pbemd/picture"
 )
@@ -129,36 +128,17 @@ func provinceRaster(m *Map, g *Geometry) (lab, overlap, area []int, w, h int) {
 	for i := range lab {
 		lab[i] = -1
 	}
+	var xs []float64
 	for pi, rings := range g.Shapes {
-		minY, maxY := math.Inf(1), math.Inf(-1)
-		for _, r := range rings {
-			for _, p := range r {
-				minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
-			}
-		}
-		var xs []float64
-		for y := max(0, int(minY)); y <= min(h-1, int(maxY)); y++ {
-			cy := float64(y) + 0.5
-			xs = xs[:0]
-			for _, r := range rings {
-				for i := range r {
-					a, b := r[i], r[(i+1)%len(r)]
-					if (a.Y > cy) != (b.Y > cy) {
-						xs = append(xs, a.X+(cy-a.Y)*(b.X-a.X)/(b.Y-a.Y))
-					}
+		xs = fillRows(rings, w, h, xs, func(y, x0, x1 int) {
+			for x := x0; x <= x1; x++ {
+				if prev := lab[y*w+x]; prev >= 0 && prev != pi {
+					overlap[min(prev, pi)*n+max(prev, pi)]++
 				}
+				lab[y*w+x] = pi
+				area[pi]++
 			}
-			sort.Float64s(xs)
-			for k := 0; k+1 < len(xs); k += 2 {
-				for x := max(0, int(math.Ceil(xs[k]-0.5))); x <= min(w-1, int(math.Floor(xs[k+1]-0.5))); x++ {
-					if prev := lab[y*w+x]; prev >= 0 && prev != pi {
-						overlap[min(prev, pi)*n+max(prev, pi)]++
-					}
-					lab[y*w+x] = pi
-					area[pi]++
-				}
-			}
-		}
+		})
 	}
 	return lab, overlap, area, w, h
 }

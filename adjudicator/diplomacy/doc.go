@@ -87,8 +87,10 @@
 // with that phase's orders drawn from its Report.Data) as a picture of the
 // board, built from each map's geometry section (MAPFORMAT.md) with the
 // picture package; DrawJSON is `pbemd map`. What never changes for a map
-// (shapes, borders, names, the legend's key) is built at the first picture
-// and shared. The file draw.go lists what a picture shows.
+// (shapes, borders, the places each name may stand, the legend's key) is
+// built at the first picture and shared; each picture writes the names
+// where its units and arrows leave them clear. The file draw.go lists what
+// a picture shows.
 //
 // # Engine adapter
 //

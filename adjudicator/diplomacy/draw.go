@@ -15,35 +15,79 @@ import (
 // This file draws a position, and the orders of the phase that led to it,
 // as a picture of the board (the adjudicator.Drawer of the engine, and
 // `pbemd map`). What never changes for a map (province shapes, borders,
-// names, the colour table) is built once, at the first picture.
+// the places a name may stand, the colour table) is built once, at the
+// first picture (drawplace.go places names and dislodged units).
 //
 // The picture shows:
 //   - land: a supply centre's province tinted in its owner's colour, other
 //     land beige, unplayable land grey; seas pale blue;
-//   - supply centres: a ring, filled with the owner's colour when owned;
+//   - supply centres: a ring right of the province's name, filled with the
+//     owner's colour when owned;
 //   - units: an army is a disc, a fleet a boat, in the power's colour with
 //     the power's initial (so a power is told by a letter too, not by
-//     colour alone);
-//   - orders of the phase (results given): a move is an arrow, a support a
-//     dashed line to the middle of the supported move (or a dashed ring
-//     round the unit it holds), a convoy a dotted line from the army through
-//     the fleet to the landing; a failed order is grey with a hollow head
-//     and a cross; retreats are arrows, disbands a cross, builds a ring;
-//     illegal and unmatched orders are not drawn (the text report lists
-//     them);
-//   - dislodged units beside their province, with a dashed ring, and thin
-//     dotted arrows to each retreat option; standoffs as a burst;
-//   - links for adjacencies no shared border shows (the map's geo-link);
+//     colour alone), large enough to be told apart on a phone;
+//   - orders of the phase (results given): a move is a thick arrow whose
+//     head stops at the edge of the unit it reaches, a support a dashed
+//     arrow to the middle of the supported move (a support to hold a
+//     dashed line ending in a bar at the unit it holds), a convoy a dotted
+//     line from the army through the fleet to the landing with a dotted
+//     ring round the fleet; a failed order is grey with a hollow head and
+//     a cross; a retreat is an arrow; a disbanded unit (ordered, forced or
+//     by civil disorder) is drawn where it stood, struck out by a large
+//     cross; a built unit has a solid ring; illegal and unmatched orders
+//     are not drawn (the text report lists them);
+//   - dislodged units inside their own province, beside the unit that took
+//     it, in a red octagon, with thin dash-dot arrows to each retreat
+//     option (struck out when there is none: the unit will be disbanded);
+//     standoffs as a burst;
+//   - names kept clear of every unit, arrow and mark: a name in the way
+//     moves to another place in its province;
+//   - links for adjacencies no shared border shows (the map's geo-link: a
+//     dashed line between dots, or a small ring where the provinces meet
+//     at a point);
 //   - a legend: the phase, each power's colour, initial and centre count,
-//     and a key to the symbols.
+//     and a key to every symbol above.
 //
 // Diplomacy has no hidden information: every viewer sees the same picture.
 
 // pictureWidth is the width of a board picture in pixels.
 const pictureWidth = 1200
 
-// legendHeight is the strip below the board.
-const legendHeight = 74
+// tintWhite is how far a power's colour is moved towards white to tint its
+// land: light enough for names to read on it, strong enough that no
+// power's land reads as sea (TestPowerColoursApart).
+const tintWhite = 0.45
+
+// legendHeight is the strip below the board: the phase and two rows of the
+// key, then the powers.
+const legendHeight = 100
+
+// Sizes on the board. A picture is 1200 px wide and a phone shows it 390
+// px wide, a third of that: units and arrows are drawn large enough that a
+// player sees at that size what became of each unit (RULES says so).
+const (
+	unitK         = 1.3 // board units, against the legend's 0.8
+	dislodgedK    = 0.95
+	moveWidth     = 4.5
+	moveHead      = 16
+	supportWidth  = 2.6
+	supportHead   = 11
+	convoyWidth   = 2.6
+	burstOuter    = 15
+	burstInner    = 7
+	nameSize      = 12
+	disbandCrossK = 13 // half the arms of a disband cross, at k 1
+)
+
+// PictureRules is what the engine's RULES text says of the pictures.
+const PictureRules = `
+- Each results mail carries a picture of the board. Units and arrows are
+  drawn large and names move out of their way, so that on a phone, at the
+  width of the screen, a player sees what became of each unit without
+  zooming: where it moved, what failed (grey, with a cross), which unit was
+  dislodged (in a red octagon inside its province, with dash-dot arrows to
+  where it may retreat) and which was disbanded (struck out). The legend
+  under the board names every symbol.`
 
 var (
 	seaColor      = picture.Hex(0xd6e7f2)
@@ -79,9 +123,16 @@ type board struct {
 	centreLabels [][]string
 	unitLabels   []string
 	lowerNames   []string        // per power index: its name in lower case
-	scAt         []picture.Point // per province index: scPoint
 	units        []picture.Point // per province index: its unit point
-	orders       orderCache
+	// names[i] are the places province i's name may stand (the map's own
+	// first), nameBox[i] the box of the name and its centre ring around
+	// such a place, and disAt[i] where a unit dislodged from it may stand,
+	// best first (drawplace.go).
+	names   [][]picture.Point
+	nameBox []picture.Rect
+	scOff   []picture.Point // per province index: its centre ring from its name
+	disAt   [][]picture.Point
+	orders  orderCache
 }
 
 // orderCache is the orders result lines read back to, by the kind of
@@ -108,6 +159,7 @@ type slab struct {
 	circles []picture.Circle
 	arrows  []picture.Arrow
 	texts   []picture.Text
+	groups  []picture.Group
 	pts     []picture.Point
 	lines   [][]picture.Point
 	items   []picture.Item
@@ -130,6 +182,7 @@ func (s *slab) path(v picture.Path) *picture.Path       { return slabNew(&s.path
 func (s *slab) circle(v picture.Circle) *picture.Circle { return slabNew(&s.circles, v) }
 func (s *slab) arrow(v picture.Arrow) *picture.Arrow    { return slabNew(&s.arrows, v) }
 func (s *slab) text(v picture.Text) *picture.Text       { return slabNew(&s.texts, v) }
+func (s *slab) group(v picture.Group) *picture.Group    { return slabNew(&s.groups, v) }
 
 // points returns a slice of the points given, its capacity its length.
 func (s *slab) points(p ...picture.Point) []picture.Point {
@@ -196,7 +249,7 @@ func newBoard(m *Map) (*board, error) {
 			c = picture.Colors[i%len(picture.Colors)]
 		}
 		b.colors = append(b.colors, c)
-		b.tints = append(b.tints, c.Mix(picture.White, 0.55))
+		b.tints = append(b.tints, c.Mix(picture.White, tintWhite))
 		b.darks = append(b.darks, c.Mix(picture.Black, 0.25))
 		b.initials = append(b.initials, strings.ToUpper(p.Name[:1]))
 		var labels []string
@@ -209,15 +262,13 @@ func newBoard(m *Map) (*board, error) {
 	for n := 0; n <= len(m.Provinces); n++ {
 		b.unitLabels = append(b.unitLabels, fmt.Sprintf("(%d)", n))
 	}
-	b.scAt = make([]picture.Point, len(m.Provinces))
 	for i := range m.Provinces {
 		b.units = append(b.units, g.Unit[i].Scale(b.scale))
 	}
-	for _, i := range m.scs {
-		b.scAt[i] = b.scPoint(i)
-	}
+	b.place(shapes[:len(m.Provinces)])
 
-	// The static layer: borders, then names and links.
+	// The static layer: borders, links and the legend's key (names are
+	// placed in each picture, clear of its marks).
 	var items []picture.Item
 	for i, p := range m.Provinces {
 		if p.Kind == Sea {
@@ -231,23 +282,7 @@ func newBoard(m *Map) (*board, error) {
 		}
 	}
 	for _, l := range g.Links {
-		from, to := l.From.Scale(b.scale), l.To.Scale(b.scale)
-		if from.Sub(to).Len() < 4 {
-			items = append(items, &picture.Circle{C: from.Lerp(to, 0.5), R: 5, Style: picture.Style{Stroke: linkColor, StrokeWidth: 1.6}})
-			continue
-		}
-		items = append(items,
-			&picture.Path{Lines: [][]picture.Point{{from, to}}, Style: picture.Style{Stroke: linkColor, StrokeWidth: 1.6, Dash: []float64{4, 3}}},
-			&picture.Circle{C: from, R: 2.5, Style: picture.Style{Fill: linkColor}},
-			&picture.Circle{C: to, R: 2.5, Style: picture.Style{Fill: linkColor}})
-	}
-	for i, p := range m.Provinces {
-		c := textColor
-		if p.Kind == Sea {
-			c = seaTextColor
-		}
-		at := g.Label[i].Scale(b.scale)
-		items = append(items, &picture.Text{At: at.Add(picture.Pt(0, 4)), S: p.Abbrev, Size: 12, Bold: p.Kind != Sea, Anchor: picture.Middle, Color: c, Halo: picture.White.Alpha(200)})
+		items = append(items, link(l.From.Scale(b.scale), l.To.Scale(b.scale))...)
 	}
 	items = append(items, b.legendKey()...)
 	b.static = picture.NewLayer("borders", items...)
@@ -481,7 +516,7 @@ func (m *Map) drawPosition(pos *Position, res *drawnResults) (*picture.Picture, 
 	}
 	p := &picture.Picture{Width: b.w, Height: b.h + legendHeight, Title: m.Title + ": " + title, Background: waterColor, Palette: b.palette}
 	sl := &slab{}
-	p.Items = sl.list(11 + 5*len(m.Powers))
+	p.Items = sl.list(12 + 5*len(m.Powers))
 
 	// Land and sea.
 	fill := make([]picture.Color, len(m.Provinces)+2)
@@ -499,20 +534,15 @@ func (m *Map) drawPosition(pos *Position, res *drawnResults) (*picture.Picture, 
 	fill[len(m.Provinces)+1] = waterColor
 	p.Add(&picture.RegionFill{Set: b.regions, Fill: fill}, b.static)
 
-	// Supply centres.
-	centres := sl.list(len(m.scs))
-	for _, i := range m.scs {
-		pr := m.Provinces[i]
-		st := picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}
-		if o := pos.Owners[pr.ID]; o != "" {
-			st.Fill = b.colors[m.powerIdx[o]]
-		}
-		centres = append(centres, sl.circle(picture.Circle{C: b.scAt[i], R: 4.5, Style: st}))
+	// Who stands where after the phase: arrows stop at the unit they
+	// reach.
+	at := make(map[string]UnitType, len(pos.Units))
+	for _, u := range pos.Units {
+		at[u.Loc.Province] = u.Type
 	}
-
 	var ords, marks []picture.Item
 	if res != nil {
-		ords, marks = b.drawOrders(sl, res)
+		ords, marks = b.drawOrders(sl, res, at)
 	}
 	for _, s := range pos.Standoffs {
 		if res == nil || !contains(res.standoffs, s) {
@@ -525,30 +555,32 @@ func (m *Map) drawPosition(pos *Position, res *drawnResults) (*picture.Picture, 
 		}
 	}
 	dislodged := pos.Dislodged
-	if len(dislodged) == 0 && res != nil {
+	if len(dislodged) == 0 && res != nil && !res.isRetreatPhase() {
 		dislodged = res.dislodged
 	}
-	units := sl.list(2*len(pos.Units) + 8*len(dislodged))
+	units := sl.list(2*len(pos.Units) + 4*len(dislodged))
 	for _, u := range pos.Units {
-		units = b.unit(units, sl, u, b.unitAt(u.Loc), 1)
+		units = b.unit(units, sl, u, b.unitAt(u.Loc), unitK)
+	}
+	var obs []obstacle
+	if len(dislodged) > 0 {
+		obs = leaves(leaves(nil, ords), units)
 	}
 	for _, d := range dislodged {
-		units = b.dislodged(units, sl, d)
+		g := b.dislodged(sl, d, b.dislodgedSpot(d.Loc, obs))
+		units = append(units, g)
+		obs = leaves(obs, g.Items)
 	}
-	p.Add(&picture.Group{ID: "centres", Items: centres},
-		&picture.Group{ID: "orders", Items: ords}, &picture.Group{ID: "units", Items: units}, &picture.Group{ID: "marks", Items: marks})
+	ordG := &picture.Group{ID: "orders", Items: ords}
+	unitG := &picture.Group{ID: "units", Items: units}
+	markG := &picture.Group{ID: "marks", Items: marks}
+	names, centres := b.placeNames(sl, pos, ordG, unitG, markG)
+	p.Add(ordG, unitG, markG, &picture.Group{ID: "names", Items: names}, &picture.Group{ID: "centres", Items: centres})
 	p.Items = b.legend(p.Items, sl, pos, title)
 	return p, nil
 }
 
 func contains(s []string, v string) bool { return slicesIndex(s, v) >= 0 }
-
-// scPoint is where a province's centre marker goes: right of its name.
-func (b *board) scPoint(i int) picture.Point {
-	at := b.g.Label[i].Scale(b.scale)
-	w := picture.TextWidth(b.m.Provinces[i].Abbrev, 12, true)
-	return at.Add(picture.Pt(w/2+7, 0))
-}
 
 // unitAt is where a unit at a location stands, in pixels, from the
 // points made once (point).
@@ -561,8 +593,37 @@ func (b *board) unitAt(l Location) picture.Point {
 	return b.point(l)
 }
 
-// unit appends to dst a unit token at c (k scales it: dislodged units are
-// smaller).
+// dislodgedAt is where a unit dislodged from l stands: inside its
+// province, clear of the unit that took it (the best spot; a picture
+// whose arrows cross it may take another, dislodgedSpot).
+func (b *board) dislodgedAt(l Location) picture.Point {
+	if i, ok := b.m.provIdx[l.Province]; ok {
+		return b.disAt[i][0]
+	}
+	return picture.Point{}
+}
+
+// dislodgedSpot is the first of the spots for a unit dislodged from l
+// that no item of obs touches (the best when none is free).
+func (b *board) dislodgedSpot(l Location, obs []obstacle) picture.Point {
+	i, ok := b.m.provIdx[l.Province]
+	if !ok {
+		return picture.Point{}
+	}
+outer:
+	for _, q := range b.disAt[i] {
+		r := octagonBox(q)
+		for _, o := range obs {
+			if o.box.Overlaps(r) && picture.Touches(o.it, r) {
+				continue outer
+			}
+		}
+		return q
+	}
+	return b.disAt[i][0]
+}
+
+// unit appends to dst a unit token at c (k scales it).
 func (b *board) unit(dst []picture.Item, sl *slab, u Unit, c picture.Point, k float64) []picture.Item {
 	pi := b.m.powerIdx[u.Power]
 	col := b.colors[pi]
@@ -583,6 +644,31 @@ func (b *board) unit(dst []picture.Item, sl *slab, u Unit, c picture.Point, k fl
 	return append(dst, shape, sl.text(picture.Text{At: letterAt, S: b.initials[pi], Size: math.Max(picture.MinText, 12*k), Bold: true, Anchor: picture.Middle, Color: contrast(col)}))
 }
 
+// unitReach is how far from its point a unit token of kind t at scale k
+// reaches in the direction dir: where an arrow to it must stop.
+func unitReach(t UnitType, k float64, dir picture.Point) float64 {
+	if t == Army {
+		return 10.5 * k
+	}
+	// The boat's box: 14 either side, 14 above (the sail), 8 below.
+	l := dir.Len()
+	if l == 0 {
+		return 14 * k
+	}
+	ux, uy := math.Abs(dir.X)/l, dir.Y/l
+	r := math.Inf(1)
+	if ux > 0 {
+		r = 14 * k / ux
+	}
+	switch {
+	case uy > 0:
+		r = math.Min(r, 8*k/uy)
+	case uy < 0:
+		r = math.Min(r, 14*k/-uy)
+	}
+	return r
+}
+
 // contrast is black or white, whichever reads better on c.
 func contrast(c picture.Color) picture.Color {
 	l := 0.2126*float64(c.R) + 0.7152*float64(c.G) + 0.0722*float64(c.B)
@@ -592,28 +678,42 @@ func contrast(c picture.Color) picture.Color {
 	return picture.White
 }
 
-// dislodgedOffset is where a dislodged unit stands, from its province's
-// unit point.
-var dislodgedOffset = picture.Pt(15, 15)
-
 // The dash patterns of orders and marks (shared by every picture, never
 // changed).
 var (
-	supportDash   = []float64{6, 4}
-	convoyDash    = []float64{1.5, 3.5}
-	retreatDash   = []float64{2, 3}
-	dislodgedDash = []float64{4, 2}
+	supportDash = []float64{7, 4}
+	convoyDash  = []float64{1.5, 3.5}
+	optionDash  = []float64{7, 3, 1.5, 3}
+	linkDash    = []float64{4, 3}
 )
 
-func (b *board) dislodged(dst []picture.Item, sl *slab, d Dislodged) []picture.Item {
-	c := b.unitAt(d.Loc).Add(dislodgedOffset)
+// dislodged is a unit dislodged from its province: drawn inside it, in a
+// red octagon, with a dash-dot arrow to each place it may retreat to, or
+// struck out when it has none.
+func (b *board) dislodged(sl *slab, d Dislodged, c picture.Point) *picture.Group {
+	items := sl.list(4 + len(d.Options))
 	for _, o := range d.Options {
 		prov, coast, _ := strings.Cut(o, "/")
 		to := b.unitAt(Location{Province: prov, Coast: coast})
-		dst = append(dst, sl.arrow(picture.Arrow{From: c, To: shorten(c, to, 11), Head: 7, Style: picture.Style{Stroke: b.darks[b.m.powerIdx[d.Power]], StrokeWidth: 1.3, Dash: retreatDash}}))
+		items = append(items, sl.arrow(picture.Arrow{From: c, To: shorten(c, to, 12*unitK), Head: 9, HeadFill: picture.White,
+			Style: picture.Style{Stroke: b.darks[b.m.powerIdx[d.Power]], StrokeWidth: 1.8, Dash: optionDash}}))
 	}
-	dst = append(dst, sl.circle(picture.Circle{C: c, R: 14, Style: picture.Style{Fill: picture.White.Alpha(160), Stroke: crossColor, StrokeWidth: 1.8, Dash: dislodgedDash}}))
-	return b.unit(dst, sl, d.Unit, c, 0.85)
+	items = append(items, octagon(sl, c, 1))
+	items = b.unit(items, sl, d.Unit, c, dislodgedK)
+	if len(d.Options) == 0 {
+		items = disbandCross(items, sl, c, dislodgedK)
+	}
+	return sl.group(picture.Group{ID: "dislodged-" + d.Loc.Province, Items: items})
+}
+
+// octagon is the dislodged unit's frame at c (k scales it).
+func octagon(sl *slab, c picture.Point, k float64) picture.Item {
+	pts := sl.points(make([]picture.Point, 8)...)
+	for i := range pts {
+		a := math.Pi/8 + math.Pi/4*float64(i)
+		pts[i] = c.Add(picture.Pt(17*k*math.Cos(a), 17*k*math.Sin(a)))
+	}
+	return sl.path(picture.Path{Rings: sl.polylines(pts), Style: picture.Style{Fill: picture.White.Alpha(190), Stroke: crossColor, StrokeWidth: 2.6}})
 }
 
 // shorten moves to back towards from by d pixels (so an arrow stops at a
@@ -632,48 +732,116 @@ func (b *board) standoff(sl *slab, prov string) picture.Item {
 	if !ok {
 		return &picture.Group{}
 	}
-	c := b.units[i]
+	return sl.group(picture.Group{ID: "standoff-" + prov, Items: append(sl.list(1), burst(sl, b.units[i], 1))})
+}
+
+// burst is a standoff's mark at c (k scales it).
+func burst(sl *slab, c picture.Point, k float64) picture.Item {
 	pts := sl.points(make([]picture.Point, 16)...)
-	for k := range pts {
-		r := 11.0
-		if k%2 == 1 {
-			r = 5
+	for i := range pts {
+		r := burstOuter * k
+		if i%2 == 1 {
+			r = burstInner * k
 		}
-		a := math.Pi * float64(k) / 8
-		pts[k] = c.Add(picture.Pt(r*math.Cos(a), r*math.Sin(a)))
+		a := math.Pi * float64(i) / 8
+		pts[i] = c.Add(picture.Pt(r*math.Cos(a), r*math.Sin(a)))
 	}
 	return sl.path(picture.Path{Rings: sl.polylines(pts), Style: picture.Style{Fill: standoffColor, Stroke: picture.White, StrokeWidth: 1.2}})
 }
 
-// cross appends to dst a failure mark at c.
-func cross(dst []picture.Item, sl *slab, c picture.Point) []picture.Item {
+// cross appends to dst a failure mark at c, its arms r long each way.
+func cross(dst []picture.Item, sl *slab, c picture.Point, r float64) []picture.Item {
 	for _, w := range [2]struct {
 		c picture.Color
 		w float64
-	}{{picture.White, 5}, {crossColor, 2.6}} {
+	}{{picture.White, 2 + math.Min(r/2.5, 3.2)}, {crossColor, math.Min(r/2.5, 3.2)}} {
 		dst = append(dst, sl.path(picture.Path{Lines: sl.polylines(
-			sl.points(c.Add(picture.Pt(-5, -5)), c.Add(picture.Pt(5, 5))),
-			sl.points(c.Add(picture.Pt(-5, 5)), c.Add(picture.Pt(5, -5))),
+			sl.points(c.Add(picture.Pt(-r, -r)), c.Add(picture.Pt(r, r))),
+			sl.points(c.Add(picture.Pt(-r, r)), c.Add(picture.Pt(r, -r))),
 		), Style: picture.Style{Stroke: w.c, StrokeWidth: w.w}}))
 	}
 	return dst
 }
 
+// disbandCross strikes out a unit drawn at c (k its scale).
+func disbandCross(dst []picture.Item, sl *slab, c picture.Point, k float64) []picture.Item {
+	return cross(dst, sl, c, disbandCrossK*k)
+}
+
+// disbanded appends a unit removed in the phase, drawn where it stood and
+// struck out.
+func (b *board) disbanded(dst []picture.Item, sl *slab, u Unit, c picture.Point, k float64) []picture.Item {
+	items := b.unit(sl.list(4), sl, u, c, k)
+	items = disbandCross(items, sl, c, k)
+	return append(dst, sl.group(picture.Group{ID: "disband-" + u.Loc.Province, Items: items}))
+}
+
+// link is the mark of an adjacency no shared border shows: a dashed line
+// between two dots, or a small ring where provinces meet at a point.
+func link(from, to picture.Point) []picture.Item {
+	if from.Sub(to).Len() < 4 {
+		return []picture.Item{&picture.Circle{C: from.Lerp(to, 0.5), R: 5, Style: picture.Style{Stroke: linkColor, StrokeWidth: 1.6}}}
+	}
+	return []picture.Item{
+		&picture.Path{Lines: [][]picture.Point{{from, to}}, Style: picture.Style{Stroke: linkColor, StrokeWidth: 1.6, Dash: linkDash}},
+		&picture.Circle{C: from, R: 2.5, Style: picture.Style{Fill: linkColor}},
+		&picture.Circle{C: to, R: 2.5, Style: picture.Style{Fill: linkColor}}}
+}
+
+// holdBar is the end of a support to hold: a bar across the line where it
+// meets the held unit.
+func holdBar(sl *slab, from, end picture.Point, st picture.Style) picture.Item {
+	v := end.Sub(from)
+	l := v.Len()
+	if l == 0 {
+		v, l = picture.Pt(1, 0), 1
+	}
+	n := picture.Pt(-v.Y/l, v.X/l).Scale(8)
+	st.Dash, st.StrokeWidth = nil, st.StrokeWidth+1.4
+	return sl.path(picture.Path{Lines: sl.polylines(sl.points(end.Add(n), end.Sub(n))), Style: st})
+}
+
+// arrowEnd is where an arrow from from (or bent through via) towards a
+// unit's point c stops: at the edge of the unit standing there, of the
+// standoff's burst, or just short of the point.
+func arrowEnd(from, c picture.Point, occupant UnitType, occupied, standoff bool) picture.Point {
+	d := 4.0
+	switch {
+	case occupied:
+		d = unitReach(occupant, unitK, from.Sub(c)) + 2
+	case standoff:
+		d = burstOuter + 1
+	}
+	return shorten(from, c, d)
+}
+
 // drawOrders draws the phase's orders (under the units) and the marks that
-// go over them (crosses, build rings).
-func (b *board) drawOrders(sl *slab, res *drawnResults) (under, over []picture.Item) {
+// go over them (crosses, disbanded units, build rings). at is who stands
+// where after the phase.
+func (b *board) drawOrders(sl *slab, res *drawnResults, at map[string]UnitType) (under, over []picture.Item) {
 	m := b.m
-	under, over = sl.list(2*len(res.orders)), sl.list(2*len(res.orders))
+	under, over = sl.list(len(res.orders)), sl.list(len(res.orders)+len(res.disbanded))
 	// A move's arrow, by the province it starts from, for supports.
 	moveOf := make(map[string][2]picture.Point, len(res.orders))
-	arrowFor := func(o Order) (picture.Point, picture.Point) {
-		from := b.unitAt(o.Loc)
-		to := b.unitAt(o.Target)
-		return from, shorten(from, to, 11)
+	retreat := res.isRetreatPhase()
+	ends := func(o Order) (from, via, to picture.Point, curve bool) {
+		from = b.unitAt(o.Loc)
+		if o.Kind == Retreat {
+			from = b.dislodgedAt(o.Loc)
+		}
+		c := b.unitAt(o.Target)
+		via = from
+		if o.Kind == Move && o.Unit == Army && !m.ArmyBorder(o.Loc.Province, o.Target.Province) {
+			// By convoy: bend the arrow so it reads as a voyage.
+			v := c.Sub(from)
+			via, curve = from.Lerp(c, 0.5).Add(picture.Pt(-v.Y, v.X).Scale(0.18)), true
+		}
+		t, occupied := at[o.Target.Province]
+		return from, via, arrowEnd(via, c, t, occupied, contains(res.standoffs, o.Target.Province)), curve
 	}
 	for _, d := range res.orders {
 		if d.order.Kind == Move {
-			f, t := arrowFor(d.order)
+			f, _, t, _ := ends(d.order)
 			moveOf[d.order.Loc.Province] = [2]picture.Point{f, t}
 		}
 	}
@@ -691,29 +859,51 @@ func (b *board) drawOrders(sl *slab, res *drawnResults) (under, over []picture.I
 		c.Head = a.Head + 2
 		return sl.arrow(c)
 	}
+	// Each order is a group named by its kind and provinces, its failure
+	// cross another over the units.
+	add := func(kind string, d drawnOrder, items []picture.Item, crossAt *picture.Point) {
+		o := d.order
+		id := kind + "-" + o.Loc.Province
+		switch o.Kind {
+		case Move, Retreat, Convoy:
+			id += "-" + o.Target.Province
+		case SupportMove:
+			id += "-" + o.Aux.Province + "-" + o.Target.Province
+		case SupportHold:
+			id += "-" + o.Aux.Province
+		}
+		if d.outcome != Succeeded {
+			id = "failed-" + id
+		}
+		under = append(under, sl.group(picture.Group{ID: id, Items: items}))
+		if crossAt != nil {
+			over = append(over, sl.group(picture.Group{ID: "cross-" + id, Items: cross(sl.list(2), sl, *crossAt, 6)}))
+		}
+	}
 	for _, d := range res.orders {
 		o := d.order
 		failed := d.outcome != Succeeded
+		var crossAt *picture.Point
 		switch o.Kind {
 		case Move, Retreat:
-			from, to := arrowFor(o)
-			if o.Kind == Retreat {
-				from = from.Add(dislodgedOffset)
-			}
-			a := sl.arrow(picture.Arrow{From: from, To: to, Head: 11, Style: style(d, 3, nil)})
-			if o.Kind == Move && !m.ArmyBorder(o.Loc.Province, o.Target.Province) && o.Unit == Army {
-				// By convoy: bend the arrow so it reads as a voyage.
-				mid := from.Lerp(to, 0.5)
-				v := to.Sub(from)
-				a.Curve, a.Via = true, mid.Add(picture.Pt(-v.Y, v.X).Scale(0.18))
+			from, via, to, curve := ends(o)
+			a := sl.arrow(picture.Arrow{From: from, To: to, Head: moveHead, Style: style(d, moveWidth, nil)})
+			if curve {
+				a.Curve, a.Via = true, via
 			}
 			if failed {
 				a.HeadFill = picture.White
+				c := from.Lerp(to, 0.6)
+				if curve {
+					c = from.Lerp(via, 0.6).Lerp(via.Lerp(to, 0.6), 0.6)
+				}
+				crossAt = &c
 			}
-			under = append(under, casing(a), a)
-			if failed {
-				over = cross(over, sl, from.Lerp(to, 0.72))
+			kind := "move"
+			if o.Kind == Retreat {
+				kind = "retreat"
 			}
+			add(kind, d, append(sl.list(2), casing(a), a), crossAt)
 		case SupportMove:
 			from := b.unitAt(o.Loc)
 			mv, ok := moveOf[o.Aux.Province]
@@ -725,59 +915,79 @@ func (b *board) drawOrders(sl *slab, res *drawnResults) (under, over []picture.I
 				// void and not drawn) or did not parse: aim at the target.
 				to = b.unitAt(o.Target)
 			}
-			a := sl.arrow(picture.Arrow{From: from, To: shorten(from, to, 2), Head: 8, Style: style(d, 2, supportDash)})
-			under = append(under, casing(a), a)
+			a := sl.arrow(picture.Arrow{From: from, To: shorten(from, to, 3), Head: supportHead, Style: style(d, supportWidth, supportDash)})
 			if failed {
-				over = cross(over, sl, from.Lerp(to, 0.5))
+				c := from.Lerp(to, 0.5)
+				crossAt = &c
 			}
+			add("support", d, append(sl.list(2), casing(a), a), crossAt)
 		case SupportHold:
 			from := b.unitAt(o.Loc)
 			to := b.unitAt(o.Aux)
-			st := style(d, 2, supportDash)
-			under = append(under, sl.path(picture.Path{Lines: sl.polylines(sl.points(from, shorten(from, to, 16))), Style: st}),
-				sl.circle(picture.Circle{C: to, R: 16, Style: st}))
+			t, occupied := at[o.Aux.Province]
+			end := arrowEnd(from, to, t, occupied, false)
+			st := style(d, supportWidth, supportDash)
+			line := sl.path(picture.Path{Lines: sl.polylines(sl.points(from, end)), Style: st})
 			if failed {
-				over = cross(over, sl, from.Lerp(to, 0.5))
+				c := from.Lerp(end, 0.5)
+				crossAt = &c
 			}
+			add("hold-support", d, append(sl.list(2), line, holdBar(sl, from, end, st)), crossAt)
 		case Convoy:
 			fleet := b.unitAt(o.Loc)
 			army := b.unitAt(o.Aux)
 			land := b.unitAt(o.Target)
-			st := style(d, 2.2, convoyDash)
-			under = append(under, sl.path(picture.Path{Lines: sl.polylines(sl.points(army, fleet, land)), Style: st}),
-				sl.circle(picture.Circle{C: fleet, R: 17, Style: st}))
+			st := style(d, convoyWidth, convoyDash)
+			items := append(sl.list(2), sl.path(picture.Path{Lines: sl.polylines(sl.points(army, fleet, land)), Style: st}),
+				sl.circle(picture.Circle{C: fleet, R: 22, Style: st}))
 			if failed {
-				over = cross(over, sl, fleet.Add(picture.Pt(0, -19)))
+				c := fleet.Add(picture.Pt(0, -25))
+				crossAt = &c
 			}
+			add("convoy", d, items, crossAt)
 		case Disband:
-			at := b.unitAt(o.Loc)
-			if res.isRetreatPhase() {
-				at = at.Add(dislodgedOffset)
+			if res.contains(o.Loc.Province) {
+				continue // drawn with the units disbanded below
 			}
-			over = cross(over, sl, at)
+			c := b.unitAt(o.Loc)
+			if retreat {
+				c = b.dislodgedAt(o.Loc)
+			}
+			over = b.disbanded(over, sl, Unit{Power: d.power, Type: o.Unit, Loc: o.Loc}, c, disbandK(retreat))
 		case Build:
-			at := b.unitAt(o.Loc)
-			over = append(over, sl.circle(picture.Circle{C: at, R: 15, Style: picture.Style{Stroke: b.darks[m.powerIdx[d.power]], StrokeWidth: 2.2}}))
+			c := b.unitAt(o.Loc)
+			r := unitReach(o.Unit, unitK, picture.Pt(1, 0)) + 7
+			over = append(over, sl.group(picture.Group{ID: "build-" + o.Loc.Province, Items: append(sl.list(1),
+				sl.circle(picture.Circle{C: c, R: r, Style: picture.Style{Stroke: b.darks[m.powerIdx[d.power]], StrokeWidth: 3}}))}))
 		}
 	}
-	// Units removed by civil disorder or a failed retreat.
+	// Units removed: ordered, forced (no retreat, or two retreats to one
+	// province) or by civil disorder, all drawn the same way.
 	for _, u := range res.disbanded {
-		if !res.ordered(Disband, u.Loc.Province) {
-			at := b.unitAt(u.Loc)
-			if res.isRetreatPhase() {
-				at = at.Add(dislodgedOffset)
-			}
-			over = cross(over, sl, at)
+		c := b.unitAt(u.Loc)
+		if retreat {
+			c = b.dislodgedAt(u.Loc)
 		}
+		over = b.disbanded(over, sl, u, c, disbandK(retreat))
 	}
 	return under, over
 }
 
+// disbandK is the scale of a disbanded unit: a dislodged one's in a
+// retreat phase, a unit's otherwise.
+func disbandK(retreat bool) float64 {
+	if retreat {
+		return dislodgedK
+	}
+	return unitK
+}
+
 func (r *drawnResults) isRetreatPhase() bool { return strings.Contains(r.phase, "Retreats") }
 
-func (r *drawnResults) ordered(k OrderKind, prov string) bool {
-	for _, d := range r.orders {
-		if d.order.Kind == k && d.order.Loc.Province == prov && d.outcome == Succeeded {
+// contains reports whether a unit in prov is among those disbanded.
+func (r *drawnResults) contains(prov string) bool {
+	for _, u := range r.disbanded {
+		if u.Loc.Province == prov {
 			return true
 		}
 	}
@@ -785,7 +995,8 @@ func (r *drawnResults) ordered(k OrderKind, prov string) bool {
 }
 
 // legendKey is the legend's static part (drawn once, in the static layer):
-// its box and, right-aligned on the first line, a key to the symbols.
+// its box and, right-aligned on the first two lines, a key to every
+// symbol of the board.
 func (b *board) legendKey() []picture.Item {
 	m := b.m
 	sl := &slab{}
@@ -793,7 +1004,7 @@ func (b *board) legendKey() []picture.Item {
 	items := []picture.Item{
 		&picture.Path{Rings: [][]picture.Point{{{X: 0, Y: y0}, {X: float64(b.w), Y: y0}, {X: float64(b.w), Y: y0 + legendHeight}, {X: 0, Y: y0 + legendHeight}}},
 			Style: picture.Style{Fill: legendBg, Stroke: borderColor, StrokeWidth: 1}},
-		&picture.Text{At: picture.Pt(float64(b.w)-12, y0+55), S: "centres (units)", Size: 12, Anchor: picture.End, Color: failColor},
+		&picture.Text{At: picture.Pt(float64(b.w)-12, y0+85), S: "centres (units)", Size: 12, Anchor: picture.End, Color: failColor},
 	}
 	type entry struct {
 		label string
@@ -801,42 +1012,71 @@ func (b *board) legendKey() []picture.Item {
 		draw  func(c picture.Point) []picture.Item
 	}
 	p0 := m.Powers[0].ID
-	entries := []entry{
+	dark := textColor
+	l := func(c picture.Point, dx float64) (picture.Point, picture.Point) {
+		return c.Add(picture.Pt(-dx, 0)), c.Add(picture.Pt(dx, 0))
+	}
+	rows := [2][]entry{{
 		{"army", 18, func(c picture.Point) []picture.Item { return b.unit(nil, sl, Unit{Power: p0, Type: Army}, c, 0.8) }},
 		{"fleet", 24, func(c picture.Point) []picture.Item {
 			return b.unit(nil, sl, Unit{Power: p0, Type: Fleet}, c.Add(picture.Pt(0, 2)), 0.8)
 		}},
-		{"move", 28, func(c picture.Point) []picture.Item {
-			return []picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 9, Style: picture.Style{Stroke: textColor, StrokeWidth: 2.5}}}
+		{"move", 30, func(c picture.Point) []picture.Item {
+			a, z := l(c, 15)
+			return []picture.Item{&picture.Arrow{From: a, To: z, Head: 11, Style: picture.Style{Stroke: dark, StrokeWidth: 3.5}}}
 		}},
-		{"support", 28, func(c picture.Point) []picture.Item {
-			return []picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 7, Style: picture.Style{Stroke: textColor, StrokeWidth: 2, Dash: []float64{6, 4}}}}
+		{"support", 30, func(c picture.Point) []picture.Item {
+			a, z := l(c, 15)
+			return []picture.Item{&picture.Arrow{From: a, To: z, Head: 9, Style: picture.Style{Stroke: dark, StrokeWidth: supportWidth, Dash: supportDash}}}
 		}},
-		{"convoy", 28, func(c picture.Point) []picture.Item {
-			return []picture.Item{&picture.Path{Lines: [][]picture.Point{{c.Add(picture.Pt(-14, 0)), c.Add(picture.Pt(14, 0))}}, Style: picture.Style{Stroke: textColor, StrokeWidth: 2.2, Dash: []float64{1.5, 3.5}}}}
+		{"support hold", 30, func(c picture.Point) []picture.Item {
+			a, z := l(c, 15)
+			st := picture.Style{Stroke: dark, StrokeWidth: supportWidth, Dash: supportDash}
+			return []picture.Item{&picture.Path{Lines: [][]picture.Point{{a, z}}, Style: st}, holdBar(sl, a, z, st)}
 		}},
-		{"failed", 28, func(c picture.Point) []picture.Item {
-			return cross([]picture.Item{&picture.Arrow{From: c.Add(picture.Pt(-14, 0)), To: c.Add(picture.Pt(14, 0)), Head: 9, HeadFill: picture.White, Style: picture.Style{Stroke: failColor, StrokeWidth: 2.5}}}, sl, c)
+		{"convoy", 30, func(c picture.Point) []picture.Item {
+			a, z := l(c, 15)
+			return []picture.Item{&picture.Path{Lines: [][]picture.Point{{a, z}}, Style: picture.Style{Stroke: dark, StrokeWidth: convoyWidth, Dash: convoyDash}}}
 		}},
-		{"standoff", 14, func(c picture.Point) []picture.Item {
-			return []picture.Item{&picture.Circle{C: c, R: 6, Style: picture.Style{Fill: standoffColor, Stroke: picture.White}}}
+		{"failed", 30, func(c picture.Point) []picture.Item {
+			a, z := l(c, 15)
+			return cross([]picture.Item{&picture.Arrow{From: a, To: z, Head: 11, HeadFill: picture.White, Style: picture.Style{Stroke: failColor, StrokeWidth: 3.5}}}, sl, c.Add(picture.Pt(-2, 0)), 5)
 		}},
-		{"dislodged", 16, func(c picture.Point) []picture.Item {
-			return []picture.Item{&picture.Circle{C: c, R: 8, Style: picture.Style{Fill: picture.White, Stroke: crossColor, StrokeWidth: 1.8, Dash: []float64{4, 2}}}}
+		{"standoff", 20, func(c picture.Point) []picture.Item { return []picture.Item{burst(sl, c, 0.65)} }},
+	}, {
+		{"dislodged", 24, func(c picture.Point) []picture.Item {
+			return b.unit([]picture.Item{octagon(sl, c, 0.65)}, sl, Unit{Power: p0, Type: Army}, c, 0.7)
+		}},
+		{"may retreat to", 30, func(c picture.Point) []picture.Item {
+			a, z := l(c, 15)
+			return []picture.Item{&picture.Arrow{From: a, To: z, Head: 9, HeadFill: picture.White, Style: picture.Style{Stroke: dark, StrokeWidth: 1.8, Dash: optionDash}}}
+		}},
+		{"disbanded", 20, func(c picture.Point) []picture.Item {
+			return cross(b.unit(nil, sl, Unit{Power: p0, Type: Army}, c, 0.7), sl, c, disbandCrossK*0.7)
+		}},
+		{"built", 24, func(c picture.Point) []picture.Item {
+			return b.unit([]picture.Item{&picture.Circle{C: c, R: 11.5, Style: picture.Style{Stroke: dark, StrokeWidth: 2.4}}}, sl, Unit{Power: p0, Type: Army}, c, 0.7)
+		}},
+		{"passage", 46, func(c picture.Point) []picture.Item {
+			a, z := l(c.Add(picture.Pt(-8, 0)), 14)
+			return append(link(a, z), link(c.Add(picture.Pt(18, 0)), c.Add(picture.Pt(18, 0)))...)
 		}},
 		{"centre", 10, func(c picture.Point) []picture.Item {
 			return []picture.Item{&picture.Circle{C: c, R: 4.5, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}}}
 		}},
-	}
-	width := 0.0
-	for _, e := range entries {
-		width += e.w + 12 + picture.TextWidth(e.label, 12, false)
-	}
-	x := float64(b.w) - 12 - width + 12
-	for _, e := range entries {
-		items = append(items, e.draw(picture.Pt(x+e.w/2, y0+17))...)
-		items = append(items, &picture.Text{At: picture.Pt(x+e.w+5, y0+21), S: e.label, Size: 12, Color: textColor})
-		x += e.w + 12 + picture.TextWidth(e.label, 12, false)
+	}}
+	for r, row := range rows {
+		width := 0.0
+		for _, e := range row {
+			width += e.w + 12 + picture.TextWidth(e.label, 12, false)
+		}
+		x := float64(b.w) - width
+		y := y0 + 19 + 28*float64(r)
+		for _, e := range row {
+			items = append(items, e.draw(picture.Pt(x+e.w/2, y))...)
+			items = append(items, &picture.Text{At: picture.Pt(x+e.w+5, y+4), S: e.label, Size: 12, Color: textColor})
+			x += e.w + 12 + picture.TextWidth(e.label, 12, false)
+		}
 	}
 	return items
 }
@@ -846,7 +1086,7 @@ func (b *board) legendKey() []picture.Item {
 func (b *board) legend(dst []picture.Item, sl *slab, pos *Position, title string) []picture.Item {
 	m := b.m
 	y0 := float64(b.h)
-	dst = append(dst, sl.text(picture.Text{At: picture.Pt(12, y0+22), S: title, Size: 16, Bold: true, Color: textColor}))
+	dst = append(dst, sl.text(picture.Text{At: picture.Pt(12, y0+24), S: title, Size: 16, Bold: true, Color: textColor}))
 	centres := make([]int, len(m.Powers))
 	for _, pw := range pos.Owners {
 		if i, ok := m.powerIdx[pw]; ok {
@@ -861,14 +1101,14 @@ func (b *board) legend(dst []picture.Item, sl *slab, pos *Position, title string
 	}
 	x := 12.0
 	for i := range m.Powers {
-		c := picture.Pt(x+10, y0+50)
+		c := picture.Pt(x+10, y0+80)
 		dst = append(dst, sl.circle(picture.Circle{C: c, R: 10, Style: picture.Style{Fill: b.colors[i], Stroke: textColor, StrokeWidth: 1.2}}),
 			sl.text(picture.Text{At: c.Add(picture.Pt(0, 4.2)), S: b.initials[i], Size: 12, Bold: true, Anchor: picture.Middle, Color: contrast(b.colors[i])}))
 		label := b.label(i, centres[i])
-		dst = append(dst, sl.text(picture.Text{At: picture.Pt(x+25, y0+55), S: label, Size: 13, Bold: true, Color: textColor}))
+		dst = append(dst, sl.text(picture.Text{At: picture.Pt(x+25, y0+85), S: label, Size: 13, Bold: true, Color: textColor}))
 		x += 25 + picture.TextWidth(label, 13, true) + 8
 		sub := b.unitLabel(units[i])
-		dst = append(dst, sl.text(picture.Text{At: picture.Pt(x, y0+55), S: sub, Size: 12, Color: failColor}))
+		dst = append(dst, sl.text(picture.Text{At: picture.Pt(x, y0+85), S: sub, Size: 12, Color: failColor}))
 		x += picture.TextWidth(sub, 12, false) + 18
 	}
 	return dst

@@ -381,7 +381,7 @@ func TestFleetOnCoastDrawnAtCoast(t *testing.T) {
 		}
 		var want string
 		if l.Coast != "" { // the hull's first corner
-			want = fmt.Sprintf(`M%s %s`, fmtNum(c.X-14), fmtNum(c.Y-3))
+			want = fmt.Sprintf(`M%s %s`, fmtNum(c.X-14*unitK), fmtNum(c.Y-3*unitK))
 		} else {
 			want = fmt.Sprintf(`cx="%s" cy="%s"`, fmtNum(c.X), fmtNum(c.Y))
 		}

@@ -2,6 +2,8 @@ package diplomacy
 
 import (
 	"fmt"
+	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -244,4 +246,35 @@ func (m *Map) Adjacent(a, b string) bool {
 		return false
 	}
 	return m.army[ai].has(bi) || m.seaNear[ai].has(bi) || m.seaNear[bi].has(ai)
+}
+
+// fillRows calls span for each run of pixels, row by row, whose centres
+// lie inside the rings (even-odd) within a w×h raster: y, and the first
+// and last x of the run. xs is scratch room, returned for reuse.
+func fillRows(rings [][]picture.Point, w, h int, xs []float64, span func(y, x0, x1 int)) []float64 {
+	minY, maxY := math.Inf(1), math.Inf(-1)
+	for _, r := range rings {
+		for _, p := range r {
+			minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
+		}
+	}
+	for y := max(0, int(minY)); y <= min(h-1, int(maxY)); y++ {
+		cy := float64(y) + 0.5
+		xs = xs[:0]
+		for _, r := range rings {
+			for i := range r {
+				a, b := r[i], r[(i+1)%len(r)]
+				if (a.Y > cy) != (b.Y > cy) {
+					xs = append(xs, a.X+(cy-a.Y)*(b.X-a.X)/(b.Y-a.Y))
+				}
+			}
+		}
+		sort.Float64s(xs)
+		for k := 0; k+1 < len(xs); k += 2 {
+			if x0, x1 := max(0, int(math.Ceil(xs[k]-0.5))), min(w-1, int(math.Floor(xs[k+1]-0.5))); x0 <= x1 {
+				span(y, x0, x1)
+			}
+		}
+	}
+	return xs
 }

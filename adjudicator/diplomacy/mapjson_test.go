@@ -8,14 +8,7 @@ import (
 )
 
 // section returns the SVG text of the group with the given id.
-func section(svg, id string) string {
-	start := strings.Index(svg, `<g id="`+id+`">`)
-	if start < 0 {
-		return ""
-	}
-	end := strings.Index(svg[start:], "</g>")
-	return svg[start : start+end]
-}
+func section(svg, id string) string { return groupSVG(svg, id) }
 
 func TestDrawJSON(t *testing.T) {
 	// Spring 1901: France bounces in Burgundy (a standoff) and a German
@@ -42,11 +35,11 @@ func TestDrawJSON(t *testing.T) {
 			if marks := section(svg, "marks"); strings.Count(marks, "<path") < 2 {
 				t.Errorf("no standoff burst and failure cross among the marks:\n%s", marks)
 			}
-			if ords := section(svg, "orders"); strings.Count(ords, "stroke-dasharray=\"6 4\"") < 1 {
+			if ords := section(svg, "orders"); strings.Count(ords, "stroke-dasharray=\"7 4\"") < 1 {
 				t.Errorf("the support is not drawn dashed:\n%s", ords)
 			}
-			if units := section(svg, "units"); !strings.Contains(units, `stroke-dasharray="4 2"`) {
-				t.Errorf("the dislodged army has no dashed ring:\n%s", units)
+			if units := section(svg, "dislodged-ruh"); !strings.Contains(units, `stroke="#c4001a"`) {
+				t.Errorf("the dislodged army has no red octagon:\n%s", units)
 			}
 		})
 	}

@@ -1,9 +1,9 @@
 // Package diplomacy is the Diplomacy rules engine of pbemd: it turns a
 // position and everyone's orders into the next position and an exact,
-// plain-data account of what happened, for the standard map and the Ancient
-// Mediterranean. It registers one adjudicator.Engine per embedded map
-// ("standard", "ancientmed") and offers the offline JSON contract of
-// `pbemd adjudicate` (AdjudicateJSON).
+// plain-data account of what happened, for the standard map, the Ancient
+// Mediterranean and Cold War. It registers one adjudicator.Engine per
+// embedded map ("standard", "ancientmed", "coldwar") and offers the
+// offline JSON contract of `pbemd adjudicate` (AdjudicateJSON).
 //
 // It must never do I/O, read a clock, log, or use a global random source:
 // the same state and orders give byte-identical results.

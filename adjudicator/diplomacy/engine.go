@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -100,16 +101,21 @@ func (e *Engine) Info() adjudicator.Info {
 	e.infoOnce.Do(func() { e.info = e.makeInfo() })
 	info := e.info
 	info.Powers, info.Examples = slices.Clone(info.Powers), slices.Clone(info.Examples)
+	info.PowerNames = maps.Clone(info.PowerNames)
 	return info
 }
 
 func (e *Engine) makeInfo() adjudicator.Info {
 	var powers []string
+	// The map's power names ("NATO"), which a capitalised id ("Nato")
+	// need not be.
+	names := map[string]string{}
 	for _, p := range e.m.Powers {
 		powers = append(powers, p.ID)
+		names[p.ID] = p.Name
 	}
 	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in Spring %s.", e.m.Victory, e.m.YearName(e.m.StartYear)) + PictureRules
-	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules, Examples: e.examples(), Diplomats: true,
+	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, PowerNames: names, Simultaneous: true, Rules: rules, Examples: e.examples(), Diplomats: true,
 		PreviewAlone: true, SummaryInResults: true, Agreements: agreements, Year: year, ForgedPress: true}
 }
 

@@ -276,6 +276,318 @@ var mapTables = [...]mapTable{
 		},
 	},
 	{
+		file: "coldwar.map", head: 10647, headCRC: 0xbf681fc3, geo: true,
+		name: "coldwar", title: "Diplomacy (Cold War)", yearSuffix: "", startYear: 1960, victory: 17,
+		powers: []Power{
+			{ID: "ussr", Name: "USSR", Aliases: []string{"soviets", "soviet union", "soviet"}},
+			{ID: "nato", Name: "NATO", Aliases: []string{"west", "western", "usa"}},
+		},
+		provinces: []Province{
+			{ID: "afg", Abbrev: "Afg", Full: "Afghanistan", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ala", Abbrev: "Ala", Full: "Alaska", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "alb", Abbrev: "Alb", Full: "Albania", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "ussr", Coasts: nil},
+			{ID: "ara", Abbrev: "Ara", Full: "Arabia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "arb", Abbrev: "Arb", Full: "Arabian Sea", Aliases: []string{"arabian"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "arc", Abbrev: "Arc", Full: "Arctic Ocean", Aliases: []string{"arctic"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "arm", Abbrev: "Arm", Full: "Armenia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "aus", Abbrev: "Aus", Full: "Australia", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "nato", Coasts: nil},
+			{ID: "bal", Abbrev: "Bal", Full: "Baltic Sea", Aliases: []string{"baltic"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ban", Abbrev: "Ban", Full: "Bangladesh", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bay", Abbrev: "Bay", Full: "Bay of Bengal", Aliases: []string{"bengal"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ber", Abbrev: "Ber", Full: "Bering Sea", Aliases: []string{"bering"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bla", Abbrev: "Bla", Full: "Black Sea", Aliases: []string{"black"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bra", Abbrev: "Bra", Full: "Brazil", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "car", Abbrev: "Car", Full: "Caribbean Sea", Aliases: []string{"caribbean"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "cau", Abbrev: "Cau", Full: "Caucasus", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "cen", Abbrev: "Cen", Full: "Central America", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: []string{"ec", "wc"}},
+			{ID: "col", Abbrev: "Col", Full: "Colombia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: []string{"nc", "wc"}},
+			{ID: "den", Abbrev: "Den", Full: "Denmark", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "eaf", Abbrev: "Eaf", Full: "East Africa", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "eat", Abbrev: "Eat", Full: "East Atlantic", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ege", Abbrev: "Ege", Full: "East Germany", Aliases: []string{"east germany", "poland"}, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "egy", Abbrev: "Egy", Full: "Egypt", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "eme", Abbrev: "Eme", Full: "East Mediterranean", Aliases: []string{"east med", "eastern mediterranean"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "epa", Abbrev: "Epa", Full: "East Pacific", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "fin", Abbrev: "Fin", Full: "Finland", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "flo", Abbrev: "Flo", Full: "Florida", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "goa", Abbrev: "Goa", Full: "Gulf of Alaska", Aliases: []string{"alaska gulf"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "gom", Abbrev: "Gom", Full: "Gulf of Mexico", Aliases: []string{"gulf of mexico", "mexican gulf"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "grc", Abbrev: "Grc", Full: "Greece", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "grd", Abbrev: "Grd", Full: "Greenland", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "hav", Abbrev: "Hav", Full: "Havana", Aliases: []string{"cuba"}, Kind: Coast, SupplyCenter: true, Home: "ussr", Coasts: nil},
+			{ID: "hud", Abbrev: "Hud", Full: "Hudson Bay", Aliases: []string{"hudson", "hudson bay"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "inc", Abbrev: "Inc", Full: "Indian Ocean", Aliases: []string{"indian", "indian ocean"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ind", Abbrev: "Ind", Full: "India", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "ins", Abbrev: "Ins", Full: "Indonesia", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "ion", Abbrev: "Ion", Full: "Ionian Sea", Aliases: []string{"ionian"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "irn", Abbrev: "Irn", Full: "Iran", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "irq", Abbrev: "Irq", Full: "Iraq", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ist", Abbrev: "Ist", Full: "Istanbul", Aliases: []string{"constantinople", "turkey"}, Kind: Coast, SupplyCenter: true, Home: "nato", Coasts: nil},
+			{ID: "ita", Abbrev: "Ita", Full: "Italy", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "jap", Abbrev: "Jap", Full: "Japan", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "kam", Abbrev: "Kam", Full: "Kamchatka", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "len", Abbrev: "Len", Full: "Leningrad", Aliases: []string{"st petersburg"}, Kind: Coast, SupplyCenter: true, Home: "ussr", Coasts: []string{"nc", "sc"}},
+			{ID: "lev", Abbrev: "Lev", Full: "Levant", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "lib", Abbrev: "Lib", Full: "Libya", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "lon", Abbrev: "Lon", Full: "London", Aliases: []string{"britain", "england", "great britain"}, Kind: Coast, SupplyCenter: true, Home: "nato", Coasts: nil},
+			{ID: "los", Abbrev: "Los", Full: "Los Angeles", Aliases: []string{"california"}, Kind: Coast, SupplyCenter: true, Home: "nato", Coasts: nil},
+			{ID: "man", Abbrev: "Man", Full: "Manchuria", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "mex", Abbrev: "Mex", Full: "Mexico", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: []string{"ec", "wc"}},
+			{ID: "mid", Abbrev: "Mid", Full: "Midwest", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "mon", Abbrev: "Mon", Full: "Mongolia", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "mos", Abbrev: "Mos", Full: "Moscow", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "ussr", Coasts: nil},
+			{ID: "naf", Abbrev: "Naf", Full: "North Africa", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "nko", Abbrev: "Nko", Full: "North Korea", Aliases: []string{"korea"}, Kind: Coast, SupplyCenter: false, Home: "", Coasts: []string{"ec", "wc"}},
+			{ID: "nor", Abbrev: "Nor", Full: "Norway", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "nts", Abbrev: "Nts", Full: "North Sea", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "nvi", Abbrev: "Nvi", Full: "North Vietnam", Aliases: []string{"vietnam"}, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "nws", Abbrev: "Nws", Full: "Norwegian Sea", Aliases: []string{"norwegian"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "nyk", Abbrev: "Nyk", Full: "New York", Aliases: []string{"ny", "new york city"}, Kind: Coast, SupplyCenter: true, Home: "nato", Coasts: nil},
+			{ID: "pak", Abbrev: "Pak", Full: "Pakistan", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "pan", Abbrev: "Pan", Full: "Panama", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "par", Abbrev: "Par", Full: "Paris", Aliases: []string{"france"}, Kind: Coast, SupplyCenter: true, Home: "nato", Coasts: []string{"nc", "sc"}},
+			{ID: "phi", Abbrev: "Phi", Full: "Philippines", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "que", Abbrev: "Que", Full: "Quebec", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "red", Abbrev: "Red", Full: "Red Sea", Aliases: []string{"red"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "sai", Abbrev: "Sai", Full: "Saigon", Aliases: []string{"south vietnam"}, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "scs", Abbrev: "Scs", Full: "South China Sea", Aliases: []string{"south china"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "sea", Abbrev: "Sea", Full: "South East Asia", Aliases: []string{"se asia", "indochina"}, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "seo", Abbrev: "Seo", Full: "Seoul", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "sha", Abbrev: "Sha", Full: "Shanghai", Aliases: []string{"china"}, Kind: Coast, SupplyCenter: true, Home: "ussr", Coasts: nil},
+			{ID: "sib", Abbrev: "Sib", Full: "Siberia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "soj", Abbrev: "Soj", Full: "Sea of Japan", Aliases: []string{"japan sea"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "sow", Abbrev: "Sow", Full: "Southwest", Aliases: []string{"texas"}, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "spa", Abbrev: "Spa", Full: "Spain", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "swe", Abbrev: "Swe", Full: "Sweden", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "tor", Abbrev: "Tor", Full: "Toronto", Aliases: []string{"ontario"}, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "tun", Abbrev: "Tun", Full: "Tunis", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "ukr", Abbrev: "Ukr", Full: "Ukraine", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ura", Abbrev: "Ura", Full: "Urals", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ven", Abbrev: "Ven", Full: "Venezuela", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "vla", Abbrev: "Vla", Full: "Vladivostok", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "ussr", Coasts: nil},
+			{ID: "wat", Abbrev: "Wat", Full: "West Atlantic", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "wca", Abbrev: "Wca", Full: "West Canada", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: []string{"nc", "wc"}},
+			{ID: "wch", Abbrev: "Wch", Full: "West China", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "wge", Abbrev: "Wge", Full: "West Germany", Aliases: []string{"germany"}, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "wme", Abbrev: "Wme", Full: "West Mediterranean", Aliases: []string{"west med", "western mediterranean"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "wpa", Abbrev: "Wpa", Full: "West Pacific", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "yel", Abbrev: "Yel", Full: "Yellow Sea", Aliases: []string{"yellow"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "yug", Abbrev: "Yug", Full: "Yugoslavia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+		},
+		start: []Unit{
+			{Power: "ussr", Type: Fleet, Loc: Location{Province: "alb", Coast: ""}},
+			{Power: "ussr", Type: Fleet, Loc: Location{Province: "hav", Coast: ""}},
+			{Power: "ussr", Type: Fleet, Loc: Location{Province: "len", Coast: "sc"}},
+			{Power: "ussr", Type: Army, Loc: Location{Province: "mos", Coast: ""}},
+			{Power: "ussr", Type: Army, Loc: Location{Province: "sha", Coast: ""}},
+			{Power: "ussr", Type: Army, Loc: Location{Province: "vla", Coast: ""}},
+			{Power: "nato", Type: Fleet, Loc: Location{Province: "aus", Coast: ""}},
+			{Power: "nato", Type: Fleet, Loc: Location{Province: "ist", Coast: ""}},
+			{Power: "nato", Type: Fleet, Loc: Location{Province: "lon", Coast: ""}},
+			{Power: "nato", Type: Army, Loc: Location{Province: "los", Coast: ""}},
+			{Power: "nato", Type: Army, Loc: Location{Province: "nyk", Coast: ""}},
+			{Power: "nato", Type: Army, Loc: Location{Province: "par", Coast: ""}},
+		},
+		army: []bitset{
+			{0x1000002000000000, 0x8000},    // Afg
+			{0x0, 0x80000},                  // Ala
+			{0x20000000, 0x2000000},         // Alb
+			{0x104000400000, 0x0},           // Ara
+			{0x0, 0x0},                      // Arb
+			{0x0, 0x0},                      // Arc
+			{0x10e000008000, 0x0},           // Arm
+			{0x800000000, 0x0},              // Aus
+			{0x0, 0x0},                      // Bal
+			{0x400000000, 0x100050},         // Ban
+			{0x0, 0x0},                      // Bay
+			{0x0, 0x0},                      // Ber
+			{0x0, 0x0},                      // Bla
+			{0x20000, 0x10000},              // Bra
+			{0x0, 0x0},                      // Car
+			{0x10002000000040, 0xc000},      // Cau
+			{0x2002000000000000, 0x0},       // Cen
+			{0x2000000000002000, 0x10000},   // Col
+			{0x200000, 0x200800},            // Den
+			{0x200000400000, 0x0},           // Eaf
+			{0x0, 0x0},                      // Eat
+			{0x10080000040000, 0x2204000},   // Ege
+			{0x300000080008, 0x0},           // Egy
+			{0x0, 0x0},                      // Eme
+			{0x0, 0x0},                      // Epa
+			{0x80080000000000, 0x800},       // Fin
+			{0x804000000000000, 0x200},      // Flo
+			{0x0, 0x0},                      // Goa
+			{0x0, 0x0},                      // Gom
+			{0x8000000004, 0x2004000},       // Grc
+			{0x0, 0x0},                      // Grd
+			{0x0, 0x0},                      // Hav
+			{0x0, 0x0},                      // Hud
+			{0x0, 0x0},                      // Inc
+			{0x1000000000000200, 0x0},       // Ind
+			{0x8000000000000080, 0x0},       // Ins
+			{0x0, 0x0},                      // Ion
+			{0x1000004000008041, 0x8000},    // Irn
+			{0x102000000048, 0x0},           // Irq
+			{0x100020000040, 0x4000},        // Ist
+			{0x4000000000000000, 0x2000000}, // Ita
+			{0x0, 0x0},                      // Jap
+			{0x0, 0x20080},                  // Kam
+			{0x90000002200000, 0x8000},      // Len
+			{0xc000400048, 0x0},             // Lev
+			{0x20000000480000, 0x2000},      // Lib
+			{0x0, 0x0},                      // Lon
+			{0x6000000000000, 0x80200},      // Los
+			{0x48000000000000, 0x200c0},     // Man
+			{0x800000010000, 0x200},         // Mex
+			{0x800800004000000, 0x81200},    // Mid
+			{0x1000000000000, 0x1000c0},     // Mon
+			{0x80000208000, 0xc000},         // Mos
+			{0x200000000000, 0x2000},        // Naf
+			{0x1000000000000, 0x20020},      // Nko
+			{0x80002000000, 0x800},          // Nor
+			{0x0, 0x0},                      // Nts
+			{0x0, 0x54},                     // Nvi
+			{0x0, 0x0},                      // Nws
+			{0x4000004000000, 0x1},          // Nyk
+			{0x2400000001, 0x108000},        // Pak
+			{0x30000, 0x0},                  // Pan
+			{0x10000000000, 0x200400},       // Par
+			{0x800000000, 0x0},              // Phi
+			{0x800000000000000, 0x1000},     // Que
+			{0x0, 0x0},                      // Red
+			{0x200000000000000, 0x10},       // Sai
+			{0x0, 0x0},                      // Scs
+			{0x200000000000200, 0x44},       // Sea
+			{0x40000000000000, 0x0},         // Seo
+			{0x209000000000200, 0x100010},   // Sha
+			{0x9040000000000, 0x128000},     // Sib
+			{0x0, 0x0},                      // Soj
+			{0x6800004000000, 0x0},          // Sow
+			{0x4000000000000000, 0x0},       // Spa
+			{0x80000002040000, 0x0},         // Swe
+			{0x4000000000000, 0x80001},      // Tor
+			{0x20200000000000, 0x0},         // Tun
+			{0x10008020208000, 0x2000000},   // Ukr
+			{0x1010082000008001, 0x100080},  // Ura
+			{0x22000, 0x0},                  // Ven
+			{0x41040000000000, 0x80},        // Vla
+			{0x0, 0x0},                      // Wat
+			{0x4800000000002, 0x1000},       // Wca
+			{0x1008000000000200, 0x80c0},    // Wch
+			{0x4000000000240000, 0x2000000}, // Wge
+			{0x0, 0x0},                      // Wme
+			{0x0, 0x0},                      // Wpa
+			{0x0, 0x0},                      // Yel
+			{0x10020200004, 0x204000},       // Yug
+		},
+		fleet: []bitset{
+			{0x0, 0x0},                        // afg
+			{0x8000820, 0xc000000000},         // ala
+			{0x1020000000, 0x2000000},         // alb
+			{0x4000400010, 0x2},               // ara
+			{0x1000006600000008, 0x2},         // arb
+			{0x400040140000802, 0x4000048080}, // arc
+			{0x8000009000, 0x0},               // arm
+			{0xa00000000, 0x800000},           // aus
+			{0x2240000, 0x80000800},           // bal
+			{0x400000400, 0x10},               // ban
+			{0xe00000200, 0x18},               // bay
+			{0x60009000022, 0x820100},         // ber
+			{0x8000008040, 0x4000},            // bla
+			{0x0, 0x50000},                    // bra
+			{0x2000000094000000, 0x114050000}, // car
+			{0x1040, 0x4000},                  // cau
+			{0x0, 0x0},                        // cen
+			{0x0, 0x0},                        // col
+			{0x100000000200100, 0x200800},     // den
+			{0x200400000, 0x2},                // eaf
+			{0x520400000000000, 0x1000440400}, // eat
+			{0x40100, 0x80000000},             // ege
+			{0x300000880008, 0x2},             // egy
+			{0x309020400000, 0x0},             // eme
+			{0x2000800008000800, 0x228800000}, // epa
+			{0x100, 0x80000800},               // fin
+			{0x800000010004000, 0x40200},      // flo
+			{0x800001000802, 0x8000000000},    // goa
+			{0x84004000, 0x100000200},         // gom
+			{0x9000800004, 0x0},               // grc
+			{0x400000000000020, 0x40000},      // grd
+			{0x10004000, 0x0},                 // hav
+			{0x20, 0x4000041001},              // hud
+			{0xc00080490, 0x2},                // inc
+			{0x1000000200000610, 0x0},         // ind
+			{0x8000000200000480, 0x800008},    // ins
+			{0x210020800004, 0x2402000},       // ion
+			{0x1000004000000010, 0x0},         // irn
+			{0x2000000018, 0x0},               // irq
+			{0x100020801040, 0x4000},          // ist
+			{0x1000000000, 0x2002400000},      // ita
+			{0x800, 0x1800100},                // jap
+			{0x820, 0x20080},                  // kam
+			{0x0, 0x0},                        // len
+			{0x8000c00000, 0x0},               // lev
+			{0x1000c00000, 0x2000},            // lib
+			{0x500000000100000, 0x0},          // lon
+			{0x9000000, 0x8200000000},         // los
+			{0x0, 0x801000040},                // man
+			{0x0, 0x0},                        // mex
+			{0x0, 0x0},                        // mid
+			{0x0, 0x0},                        // mon
+			{0x0, 0x0},                        // mos
+			{0x100000, 0x402000},              // naf
+			{0x0, 0x0},                        // nko
+			{0x500000000000000, 0x40000800},   // nor
+			{0x480400000140000, 0x1000200800}, // nts
+			{0x0, 0x4c},                       // nvi
+			{0x180400040100020, 0x40048000},   // nws
+			{0x4000000, 0x40001},              // nyk
+			{0x2400000010, 0x0},               // pak
+			{0x1004000, 0x3c000000},           // pan
+			{0x0, 0x0},                        // par
+			{0x800000000, 0x1800008},          // phi
+			{0x800000100000000, 0x41000},      // que
+			{0x200480018, 0x0},                // red
+			{0x200000000000000, 0x18},         // sai
+			{0x8200000800000400, 0x1000054},   // scs
+			{0x600, 0xc},                      // sea
+			{0x0, 0xc01000100},                // seo
+			{0x201000000000000, 0x1000008},    // sha
+			{0x40000000020, 0x8000},           // sib
+			{0x20000000800, 0x401020020},      // soj
+			{0x14000000, 0x100000000},         // sow
+			{0x100000, 0x3000400000},          // spa
+			{0x180000002040100, 0x0},          // swe
+			{0x100000000, 0x4000000001},       // tor
+			{0x20201000000000, 0x400000},      // tun
+			{0x8000009000, 0x0},               // ukr
+			{0x400000000000020, 0x40000080},   // ura
+			{0x6000, 0x10040000},              // ven
+			{0x40000000800, 0x400000100},      // vla
+			{0xc00000144106020, 0x10001},      // wat
+			{0x0, 0x0},                        // wca
+			{0x0, 0x0},                        // wch
+			{0x100000000040000, 0x1000000000}, // wge
+			{0x20011000100000, 0x2000002400},  // wme
+			{0x8000020801000880, 0x1000000},   // wpa
+			{0x8001020000000000, 0x800800168}, // yel
+			{0x11000000004, 0x0},              // yug
+			{0x2000000000004000, 0x100000000}, // cen/ec
+			{0x2000000001000000, 0x200000000}, // cen/wc
+			{0x2000000000004000, 0x10000},     // col/nc
+			{0x2000000001000000, 0x0},         // col/wc
+			{0x480000000000000, 0x8000},       // len/nc
+			{0x2200100, 0x0},                  // len/sc
+			{0x10004000, 0x4000200},           // mex/ec
+			{0x800001000000, 0x8000000},       // mex/wc
+			{0x0, 0x20120},                    // nko/ec
+			{0x1000000000000, 0x1000020},      // nko/wc
+			{0x100000000100000, 0x200400},     // par/nc
+			{0x10000000000, 0x400400},         // par/sc
+			{0x100000022, 0x1000},             // wca/nc
+			{0x800008000002, 0x0},             // wca/wc
+		},
+	},
+	{
 		file: "standard.map", head: 8827, headCRC: 0x9e7c22cb, geo: true,
 		name: "standard", title: "Diplomacy (standard map)", yearSuffix: "", startYear: 1901, victory: 18,
 		powers: []Power{

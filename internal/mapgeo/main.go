@@ -14,6 +14,16 @@
 // The atlas is not kept in the repository: the map files hold the result,
 // and their geometry section names its source.
 //
+// A board of the whole world (a frame 300° wide or more) is cut at the
+// projection's centre ± 180°: rings that cross the antimeridian are
+// unwrapped and land near the cut is drawn again at the other edge. A
+// near-cylindrical projection (standard parallels hugging the equator)
+// draws it like Mercator. Such a board crowds some regions, so a sketch may
+// stretch the picture: "warp-x LON WEIGHT" and "warp-y LAT WEIGHT" knots
+// give each degree a width by its interpolated weight (the board keeps its
+// size), and "fisheye LON LAT RADIUS-KM MAGNIFICATION" enlarges a disc
+// (coldwar.sketch).
+//
 // It projects the coastline (Lambert conformal conic), rasterises land and
 // water at twice the picture's resolution, paints each sketch polygon on
 // its own terrain, grows the provinces over what is left (islands go to the
@@ -36,6 +46,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -80,7 +91,7 @@ func run(atlasPath, sketchPath, mapPath, debug string) error {
 		return err
 	}
 	g := newGrid(sk)
-	g.paintLand(land)
+	g.paintLand(land, sk)
 	if err := g.assign(sk, m); err != nil {
 		return err
 	}
@@ -120,7 +131,9 @@ type sketch struct {
 	places                   map[string][2]float64
 	labels                   map[string][2]float64
 	links                    [][2]string
-	colours                  [][2]string // power, #rrggbb
+	colours                  [][2]string  // power, #rrggbb
+	fisheyes                 [][4]float64 // lon, lat, radius km, magnification at the centre
+	warpX, warpY             [][2]float64 // knots: longitude or latitude, weight
 }
 
 func readSketch(path string) (*sketch, error) {
@@ -153,6 +166,28 @@ func readSketch(path string) (*sketch, error) {
 			return out, nil
 		}
 		switch key {
+		case "warp-x", "warp-y":
+			v, err := nums(rest)
+			if err != nil {
+				return nil, err
+			}
+			if len(v) != 2 || v[1] <= 0 {
+				return nil, bad("%s wants: %s degrees weight (> 0)", key, key)
+			}
+			if key == "warp-x" {
+				sk.warpX = append(sk.warpX, [2]float64{v[0], v[1]})
+			} else {
+				sk.warpY = append(sk.warpY, [2]float64{v[0], v[1]})
+			}
+		case "fisheye":
+			v, err := nums(rest)
+			if err != nil {
+				return nil, err
+			}
+			if len(v) != 4 || v[2] <= 0 || v[3] < 1 {
+				return nil, bad("fisheye wants: fisheye lon lat radius-km magnification (≥ 1)")
+			}
+			sk.fisheyes = append(sk.fisheyes, [4]float64{v[0], v[1], v[2], v[3]})
 		case "projection", "frame", "width", "min-area", "island-reach":
 			v, err := nums(rest)
 			if err != nil {
@@ -333,6 +368,8 @@ type grid struct {
 	ids       []string // province ids by index
 	isSea     []bool
 	kmPerPx   float64
+	fisheyes  []fisheye // in order, in pixels
+	wx, wy    *warp     // nil: none
 }
 
 func newGrid(sk *sketch) *grid {
@@ -351,12 +388,111 @@ func newGrid(sk *sketch) *grid {
 	w := 2 * sk.width
 	k := float64(w) / (maxX - minX)
 	h := int(math.Round((maxY - minY) * k))
-	return &grid{w: w, h: h, pr: pr, ox: minX, oy: minY, k: k, kmPerPx: 1 / k}
+	g := &grid{w: w, h: h, pr: pr, ox: minX, oy: minY, k: k, kmPerPx: 1 / k}
+	if len(sk.warpX) > 0 {
+		g.wx = newWarp(sk.warpX, sk.west, sk.east, func(lon float64) float64 { x, _ := g.px(lon, sk.lat0); return x })
+	}
+	if len(sk.warpY) > 0 {
+		g.wy = newWarp(sk.warpY, sk.south, sk.north, func(lat float64) float64 { _, y := g.px(sk.lon0, lat); return y })
+	}
+	for _, f := range sk.fisheyes {
+		cx, cy := g.px(f[0], f[1])
+		g.fisheyes = append(g.fisheyes, fisheye{cx: cx, cy: cy, r: f[2] * k, m: f[3]})
+	}
+	return g
 }
 
 func (g *grid) px(lon, lat float64) (float64, float64) {
 	x, y := g.pr.xy(lon, lat)
-	return (x - g.ox) * g.k, (y - g.oy) * g.k
+	x, y = (x-g.ox)*g.k, (y-g.oy)*g.k
+	if g.wx != nil {
+		x = g.wx.at(x)
+	}
+	if g.wy != nil {
+		y = g.wy.at(y)
+	}
+	for _, f := range g.fisheyes {
+		x, y = f.apply(x, y)
+	}
+	return x, y
+}
+
+// warp stretches the board along one axis, for a board of the world on a
+// near-cylindrical projection (meridians and parallels nearly straight):
+// each degree of longitude (or latitude) gets a width proportional to its
+// weight, interpolated between the sketch's knots, and the board keeps
+// its size. A monotone table from the unwarped pixel to the warped one.
+type warp struct {
+	from, to []float64 // from ascending
+}
+
+func newWarp(knots [][2]float64, lo, hi float64, pixel func(float64) float64) *warp {
+	sort.Slice(knots, func(i, j int) bool { return knots[i][0] < knots[j][0] })
+	weight := func(v float64) float64 {
+		if v <= knots[0][0] {
+			return knots[0][1]
+		}
+		for i := 1; i < len(knots); i++ {
+			if v <= knots[i][0] {
+				t := (v - knots[i-1][0]) / (knots[i][0] - knots[i-1][0])
+				return knots[i-1][1] + t*(knots[i][1]-knots[i-1][1])
+			}
+		}
+		return knots[len(knots)-1][1]
+	}
+	const step = 0.1
+	var from, cum []float64
+	total := 0.0
+	prev := pixel(lo)
+	for v := lo; v <= hi+step/2; v += step {
+		p := pixel(v)
+		total += math.Abs(p-prev) * weight(v-step/2)
+		from = append(from, p)
+		cum = append(cum, total)
+		prev = p
+	}
+	first, last := from[0], from[len(from)-1]
+	to := make([]float64, len(cum))
+	for i, c := range cum {
+		to[i] = first + (last-first)*c/total
+	}
+	if first > last { // latitude: the pixel row falls as the latitude grows
+		slices.Reverse(from)
+		slices.Reverse(to)
+	}
+	return &warp{from: from, to: to}
+}
+
+func (w *warp) at(v float64) float64 {
+	n := len(w.from)
+	i := sort.SearchFloat64s(w.from, v)
+	switch {
+	case i <= 0:
+		return w.to[0] + (v - w.from[0])
+	case i >= n:
+		return w.to[n-1] + (v - w.from[n-1])
+	}
+	t := (v - w.from[i-1]) / (w.from[i] - w.from[i-1])
+	return w.to[i-1] + t*(w.to[i]-w.to[i-1])
+}
+
+// fisheye enlarges the board around a point, for a board of the world
+// whose small provinces crowd one region: distances from the centre within
+// the radius r grow by m at the centre and by nothing at the rim
+// (d' = d·m / (1 + (m−1)·d/r), increasing in d, so shapes never fold), and
+// nothing changes beyond the rim.
+type fisheye struct {
+	cx, cy, r, m float64
+}
+
+func (f fisheye) apply(x, y float64) (float64, float64) {
+	dx, dy := x-f.cx, y-f.cy
+	d := math.Hypot(dx, dy)
+	if d >= f.r || d == 0 {
+		return x, y
+	}
+	s := f.m / (1 + (f.m-1)*d/f.r)
+	return f.cx + dx*s, f.cy + dy*s
 }
 
 // scan calls set for every pixel whose centre is inside the rings (even-odd).
@@ -403,20 +539,74 @@ func (g *grid) project(ll [][2]float64) [][2]float64 {
 	return out
 }
 
-func (g *grid) paintLand(land [][][2]float64) {
+// densify adds points along a sketch polygon's edges under a fisheye, so
+// that an edge follows the enlargement instead of cutting across it (a
+// board without a fisheye keeps its straight edges, and its output).
+func (g *grid) densify(ll [][2]float64) [][2]float64 {
+	if len(g.fisheyes) == 0 && g.wx == nil && g.wy == nil {
+		return ll
+	}
+	var out [][2]float64
+	for i, a := range ll {
+		b := ll[(i+1)%len(ll)]
+		n := int(math.Ceil(math.Max(math.Abs(b[0]-a[0]), math.Abs(b[1]-a[1]))))
+		for j := 0; j < max(n, 1); j++ {
+			t := float64(j) / float64(max(n, 1))
+			out = append(out, [2]float64{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t})
+		}
+	}
+	return out
+}
+
+func (g *grid) paintLand(land [][][2]float64, sk *sketch) {
 	g.landMask = make([]bool, g.w*g.h)
 	var rings [][][2]float64
 	for _, r := range land {
-		// Skip rings far outside the frame (and the antimeridian's).
-		in := false
+		// Skip rings far outside the frame, and Antarctica's (it runs
+		// along the pole, where the projection has no finite point).
+		in, polar := false, false
 		for _, p := range r {
-			if p[0] > -40 && p[0] < 80 && p[1] > 0 {
-				in = true
-				break
-			}
+			in = in || (p[0] > sk.west-30 && p[0] < sk.east+30 && p[1] > sk.south-20 && p[1] < sk.north+20)
+			polar = polar || p[1] < -85
 		}
-		if in {
-			rings = append(rings, g.project(r))
+		if !in || polar {
+			continue
+		}
+		// On a board of the whole world, a ring that crosses the
+		// antimeridian jumps by 360° between two points: unwrap it, or its
+		// edge would cross the whole board. (A regional board keeps the
+		// atlas's longitudes, and its output.)
+		world := sk.east-sk.west >= 300
+		unwrapped := make([][2]float64, len(r))
+		off := 0.0
+		for i, p := range r {
+			if i > 0 && world {
+				switch d := p[0] - r[i-1][0]; {
+				case d > 180:
+					off -= 360
+				case d < -180:
+					off += 360
+				}
+			}
+			unwrapped[i] = [2]float64{p[0] + off, p[1]}
+		}
+		r = unwrapped
+		rings = append(rings, g.project(r))
+		// A board of the whole world is cut at lon0±180: a ring near the
+		// cut is drawn again a turn away, so that land beyond the cut
+		// enters from the other edge.
+		for _, turn := range []float64{-360, 360} {
+			near := false
+			for _, p := range r {
+				near = near || math.Abs(p[0]+turn-sk.lon0) < 200
+			}
+			if near && world {
+				shifted := make([][2]float64, len(r))
+				for i, p := range r {
+					shifted[i] = [2]float64{p[0] + turn, p[1]}
+				}
+				rings = append(rings, g.project(shifted))
+			}
 		}
 	}
 	g.scan(rings, func(i int) { g.landMask[i] = !g.landMask[i] })
@@ -467,7 +657,7 @@ func (g *grid) assign(sk *sketch, m *diplomacy.Map) error {
 		default:
 			continue
 		}
-		g.scan([][][2]float64{g.project(p.lonlat)}, func(i int) {
+		g.scan([][][2]float64{g.project(g.densify(p.lonlat))}, func(i int) {
 			if g.label[i] == unset && g.landMask[i] == onLand {
 				g.label[i] = lab
 			}
@@ -981,6 +1171,9 @@ func (g *grid) emit(sk *sketch, m *diplomacy.Map, chains []chain) []byte {
 	fmt.Fprintln(w, Marker)
 	fmt.Fprintf(w, "# Coastlines: Natural Earth 1:50m land (public domain), from the npm package world-atlas 2.0.2 (land-50m.json),\n")
 	fmt.Fprintf(w, "# projected Lambert conformal conic (centre %g°E %g°N, standard parallels %g°N and %g°N), frame %g..%g°E %g..%g°N.\n", sk.lon0, sk.lat0, sk.lat1, sk.lat2, sk.west, sk.east, sk.south, sk.north)
+	if len(sk.warpX)+len(sk.warpY)+len(sk.fisheyes) > 0 {
+		fmt.Fprintf(w, "# Then stretched by the sketch's warp-x, warp-y and fisheye lines (not to scale: crowded regions enlarged).\n")
+	}
 	fmt.Fprintf(w, "# Province borders: our own sketch (internal/mapgeo/%s.sketch), grown over the coastline raster and traced.\n", m.Name)
 	fmt.Fprintf(w, "geo-size %d %d\n", g.w, g.h)
 	for _, c := range sk.colours {

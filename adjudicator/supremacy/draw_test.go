@@ -523,21 +523,30 @@ func TestPictureConcurrent(t *testing.T) {
 }
 
 // BenchmarkPicturePNG draws the mid-game position from state and results
-// and encodes it as PNG (what a results mail carries).
+// and encodes it as PNG (what a results mail carries): the public picture,
+// and a player's, with its own events larger and listed.
 func BenchmarkPicturePNG(b *testing.B) {
 	e, st, res := midGame(b)
-	var buf bytes.Buffer
-	for b.Loop() {
-		buf.Reset()
-		p, err := e.Draw(st, res, "")
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := p.WritePNG(&buf); err != nil {
-			b.Fatal(err)
-		}
+	var rd struct{ Marks []mark }
+	if err := json.Unmarshal(res, &rd); err != nil || len(rd.Marks) == 0 {
+		b.Fatalf("no marks in the mid-game results (%v)", err)
 	}
-	b.ReportMetric(float64(buf.Len()), "bytes")
+	for _, v := range []struct{ name, viewer string }{{"public", ""}, {"player", rd.Marks[0].Power}} {
+		b.Run(v.name, func(b *testing.B) {
+			var buf bytes.Buffer
+			for b.Loop() {
+				buf.Reset()
+				p, err := e.Draw(st, res, v.viewer)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := p.WritePNG(&buf); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len()), "bytes")
+		})
+	}
 }
 
 // Where four cells meet at a point and one diagonal pair borders each

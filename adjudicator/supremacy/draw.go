@@ -144,9 +144,12 @@ func newBoard(sc *Scenario) *board {
 			r, c = r+bx.r0, c+bx.c0
 			return r >= bx.r0 && c >= bx.c0 && r <= bx.r1 && c <= bx.c1 && fine[r*fw+c] == code
 		})
-		for _, ring := range rings {
+		for k, ring := range rings {
 			for i := range ring {
 				ring[i] = ring[i].Add(picture.Pt(float64(bx.c0), float64(bx.r0)))
+			}
+			if code == voidCode || (code >= 0 && !sc.areas[code].sea) {
+				rings[k] = roundCoast(ring, code, fine, fw, func(a int) bool { return sc.areas[a].sea })
 			}
 		}
 		return b.px(rings)
@@ -421,6 +424,52 @@ func fineGrid(sc *Scenario, l *Layout) (owner []int, w, h int) {
 		}
 	}
 	return owner, w, h
+}
+
+// roundCoast rounds the corners of a ring of land (area or void) code that
+// stand out into the sea: where the ring's point has land of code in one
+// of the four sub-cells round it and sea in the other three. The cut-off
+// corner belongs to no shape, so the sea's colour shows there: the coast
+// reads as a coast, not as the corner of a block. Borders between areas
+// keep their corners, and every edge keeps most of its length (the
+// picture's borders stay the scenario's: TestLayoutTruthful).
+func roundCoast(ring []picture.Point, code int, fine []int, fw int, isSea func(area int) bool) []picture.Point {
+	fh := len(fine) / fw
+	at := func(r, c int) int {
+		if r < 0 || c < 0 || r >= fh || c >= fw {
+			return voidCode - 100 // off the map: never sea
+		}
+		return fine[r*fw+c]
+	}
+	seaAt := func(r, c int) bool { return at(r, c) == seaGap || (at(r, c) >= 0 && isSea(at(r, c))) }
+	var out []picture.Point
+	n := len(ring)
+	for i, v := range ring {
+		x, y := int(v.X), int(v.Y)
+		own, sea := 0, 0
+		for _, d := range [4][2]int{{-1, -1}, {-1, 0}, {0, -1}, {0, 0}} {
+			switch {
+			case at(y+d[0], x+d[1]) == code:
+				own++
+			case seaAt(y+d[0], x+d[1]):
+				sea++
+			}
+		}
+		p, q := ring[(i+n-1)%n], ring[(i+1)%n]
+		lp, lq := v.Sub(p).Len(), q.Sub(v).Len()
+		if own != 1 || sea != 3 || lp < sub/2 || lq < sub/2 {
+			out = append(out, v)
+			continue
+		}
+		r := math.Min(sub/2, 0.3*math.Min(lp, lq))
+		a := v.Add(p.Sub(v).Scale(r / lp))
+		c := v.Add(q.Sub(v).Scale(r / lq))
+		for k := 0; k <= 4; k++ {
+			t := float64(k) / 4
+			out = append(out, a.Lerp(v, t).Lerp(v.Lerp(c, t), t))
+		}
+	}
+	return out
 }
 
 // cellCentre is the centre of cell (r, c) in pixels.

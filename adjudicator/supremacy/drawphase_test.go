@@ -30,6 +30,11 @@ func everyEvent(t *testing.T) (state, results []byte, marks []mark) {
 	f.phase(PhaseAttack, 1).order("japan").navies("japan", "ecs", 3).navies("china", "ecs", 2).res("japan", 1, 1, 1)
 	f.resolve(map[string][]string{"japan": {"ATTACK china IN ecs FROM ecs"}}, 6, 6, 1, 4, 1)
 	take()
+	// Japan lands in Korea from the Sea of Japan: Korea raises 1 army, the
+	// three landed armies and two escorts score one hit, Korea misses.
+	f.phase(PhaseAttack, 1).order("japan").armies("japan", "jap", 3).navies("japan", "soj", 3).res("japan", 2, 1, 1)
+	f.resolve(map[string][]string{"japan": {"ATTACK kor FROM jap VIA soj"}}, 2, 6, 1, 1, 1, 1, 1)
+	take()
 	// The EU's ICBMs: one hits Beijing; China's ABM shoots the other
 	// down over Shanghai.
 	f.phase(PhaseAttack, 1).order("eu", "china")
@@ -68,12 +73,17 @@ func TestPictureDrawsEveryEvent(t *testing.T) {
 	state, results, marks := everyEvent(t)
 	var got []string
 	for _, m := range marks {
-		got = append(got, m.Kind+"/"+m.Result+"/"+m.Power+"/"+strings.Join(m.From, ",")+">"+m.To+"/"+m.Against)
+		via := ""
+		if m.Via != "" {
+			via = " via " + m.Via
+		}
+		got = append(got, m.Kind+"/"+m.Result+"/"+m.Power+"/"+strings.Join(m.From, ",")+">"+m.To+"/"+m.Against+via)
 	}
 	want := []string{
 		"attack/won/russia/mos,vol,cau>ukr/eu",
 		"attack/lost/usa/tex>mex/",
 		"naval/won/japan/ecs>ecs/china",
+		"attack/won/japan/jap>kor/ via soj",
 		"icbm/stopped/eu/>bei/china",
 		"icbm/hit/eu/>sha/china",
 		"move/done/japan/jap>kyu/",
@@ -113,6 +123,9 @@ func TestPictureDrawsEveryEvent(t *testing.T) {
 		name := m.Kind + "/" + m.Result
 		switch name {
 		case "attack/won", "naval/won", "move/done":
+			if m.Via != "" && !strings.Contains(under, "Q") {
+				t.Errorf("%s via %s: want an arrow bent through the sea:\n%s", name, m.Via, under)
+			}
 			// (a battle in the attacker's own sea has no arrow)
 			if len(m.From) > 0 && m.From[0] != m.To && !strings.Contains(under, `stroke="`+dark(m.Power)+`"`) || strings.Contains(under, `stroke="`+hex(failColor)) {
 				t.Errorf("%s: want an arrow in %s's colour:\n%s", name, m.Power, under)

@@ -461,7 +461,7 @@ func roundCoast(ring []picture.Point, code int, fine []int, fw int, isSea func(a
 			out = append(out, v)
 			continue
 		}
-		r := math.Min(sub/2, 0.3*math.Min(lp, lq))
+		r := math.Min(sub*0.7, 0.4*math.Min(lp, lq))
 		a := v.Add(p.Sub(v).Scale(r / lp))
 		c := v.Add(q.Sub(v).Scale(r / lq))
 		for k := 0; k <= 4; k++ {

@@ -36,12 +36,16 @@ var failColor = picture.Hex(0x8c8c8c)
 // ownScale is how much larger the viewer's own events are drawn.
 const ownScale = 1.7
 
-// Sizes of the viewer's strip: its text, one line's height, its most
-// lines.
+// Sizes of the viewer's strip (its text, one line's height, its most
+// lines) and of the badges that number the viewer's events: the picture
+// shown 390 px wide on a phone, the strip's text is 11 px high, a badge
+// 13 px across.
 const (
-	stripText  = 38
-	stripLine  = 50
-	stripLines = 6
+	stripText   = 38
+	stripLine   = 50
+	stripLines  = 6
+	badgeRadius = 22
+	badgeText   = 28
 )
 
 // phaseDrawing is what one picture draws of a phase.
@@ -100,7 +104,7 @@ func aside(from, to picture.Point) picture.Point {
 	if l == 0 {
 		return from.Add(picture.Pt(20, -20))
 	}
-	n := picture.Pt(v.Y, -v.X).Scale(22 / l)
+	n := picture.Pt(v.Y, -v.X).Scale((badgeRadius + 6) / l)
 	if n.Y > 0 {
 		n = n.Scale(-1) // above the arrow
 	}
@@ -256,7 +260,7 @@ func (b *board) drawPhase(w *world, marks []mark, viewer string) phaseDrawing {
 				if failed {
 					top.Items = append(top.Items, failCross(at, 6*s)...)
 				}
-				at = at.Add(picture.Pt(24, -20))
+				at = at.Add(picture.Pt(badgeRadius+8, -badgeRadius-4))
 			}
 		case "icbm":
 			target := b.anchors[to][0]
@@ -289,7 +293,7 @@ func (b *board) drawPhase(w *world, marks []mark, viewer string) phaseDrawing {
 			} else {
 				top.Items = append(top.Items, failCross(target.Add(picture.Pt(0, -14*s)), 6*s)...)
 			}
-			at = target.Add(picture.Pt(24, 20))
+			at = target.Add(picture.Pt(badgeRadius+8, badgeRadius+4))
 		case "blockade", "seize":
 			c, ok := sc.cardByID[m.Card]
 			if !ok || sc.cards[c].company == nil {
@@ -316,7 +320,7 @@ func (b *board) drawPhase(w *world, marks []mark, viewer string) phaseDrawing {
 			if failed {
 				top.Items = append(top.Items, failCross(co.Add(picture.Pt(12*s, -12*s)), 5*s)...)
 			}
-			at = co.Add(picture.Pt(-24, -22))
+			at = co.Add(picture.Pt(-badgeRadius-8, -badgeRadius-4))
 		default:
 			continue
 		}
@@ -341,8 +345,8 @@ func (b *board) viewerColor(viewer string) picture.Color {
 // badge is a numbered disc: which line of the viewer's strip an event is.
 func badge(c picture.Point, n int, fill picture.Color) []picture.Item {
 	return []picture.Item{
-		&picture.Circle{C: c, R: 17, Style: picture.Style{Fill: fill, Stroke: picture.White, StrokeWidth: 2.5}},
-		&picture.Text{At: c.Add(picture.Pt(0, 8.5)), S: strconv.Itoa(n), Size: 24, Bold: true, Anchor: picture.Middle, Color: contrast(fill)},
+		&picture.Circle{C: c, R: badgeRadius, Style: picture.Style{Fill: fill, Stroke: picture.White, StrokeWidth: 2.5}},
+		&picture.Text{At: c.Add(picture.Pt(0, badgeText*0.36)), S: strconv.Itoa(n), Size: badgeText, Bold: true, Anchor: picture.Middle, Color: contrast(fill)},
 	}
 }
 
@@ -484,8 +488,8 @@ func (b *board) strip(y0 float64, own []ownEvent, viewer string) []picture.Item 
 			items = append(items, &picture.Text{At: picture.Pt(16, y), S: fmt.Sprintf("and %d more (the mail lists them)", len(own)-n), Size: stripText, Color: mutedColor})
 			break
 		}
-		items = append(items, badge(picture.Pt(36, y-13), n+1, col)...)
-		items = append(items, &picture.Text{At: picture.Pt(66, y), S: ev.text, Size: stripText, Color: textColor})
+		items = append(items, badge(picture.Pt(38, y-13), n+1, col)...)
+		items = append(items, &picture.Text{At: picture.Pt(72, y), S: ev.text, Size: stripText, Color: textColor})
 	}
 	return items
 }

@@ -198,9 +198,13 @@ func TestPictureShowsTheViewersOwnEvents(t *testing.T) {
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("China's strip:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
-	// Shown at 390 px wide, the strip's text is at least 11 px high.
+	// Shown at 390 px wide, the strip's text is at least 11 px high and a
+	// badge at least 11 px across.
 	if got := stripText * 390 / float64(china.Width); got < picture.MinText {
 		t.Errorf("the strip's text is %.1f px on a 390 px screen, want at least %d", got, picture.MinText)
+	}
+	if got := 2 * badgeRadius * 390 / float64(china.Width); got < picture.MinText {
+		t.Errorf("a badge is %.1f px across on a 390 px screen, want at least %d", got, picture.MinText)
 	}
 	svgPub, svgChina := string(svgOf(t, pub)), string(svgOf(t, china))
 	// firstItem is the first element of a group: an arrow's casing, or a
@@ -225,11 +229,11 @@ func TestPictureShowsTheViewersOwnEvents(t *testing.T) {
 	}
 	// Badges 1 to 4 on China's map, none on the public one.
 	for n := 1; n <= 4; n++ {
-		if !strings.Contains(svgChina, fmt.Sprintf(`font-size="24" text-anchor="middle" font-weight="bold" fill="#ffffff">%d</text>`, n)) {
+		if !strings.Contains(svgChina, fmt.Sprintf(`font-size="%d" text-anchor="middle" font-weight="bold" fill="#ffffff">%d</text>`, badgeText, n)) {
 			t.Errorf("no badge %d on China's picture", n)
 		}
 	}
-	if strings.Contains(svgPub, `id="yours"`) || strings.Contains(svgPub, `font-size="24"`) {
+	if strings.Contains(svgPub, `id="yours"`) || strings.Contains(svgPub, fmt.Sprintf(`font-size="%d"`, badgeText)) {
 		t.Error("the public picture has a strip or badges")
 	}
 	// A position without results has no strip, whoever looks.

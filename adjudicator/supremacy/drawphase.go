@@ -217,6 +217,18 @@ func (b *board) drawPhase(w *world, marks []mark, viewer string) phaseDrawing {
 				st.Stroke = failColor
 			}
 			at = b.anchors[to][0]
+			// battle marks a fight at c: a burst in the attacker's colour,
+			// grey with a red cross when the attack failed.
+			battle := func(c picture.Point, r float64) {
+				fill := col
+				if failed {
+					fill = failColor
+				}
+				top.Items = append(top.Items, burst(c, r*s, 8, fill))
+				if failed {
+					top.Items = append(top.Items, failCross(c, 6*s)...)
+				}
+			}
 			for n, f := range from {
 				// From inside the source across the border (the nearest
 				// cells of the two areas) into the target, the burst of
@@ -236,14 +248,7 @@ func (b *board) drawPhase(w *world, marks []mark, viewer string) phaseDrawing {
 				}
 				g.Items = append(g.Items, arrowWithCasing(a)...)
 				if m.Kind != "move" {
-					fill := col
-					if failed {
-						fill = failColor
-					}
-					top.Items = append(top.Items, burst(fight, 8*s, 8, fill))
-				}
-				if failed {
-					top.Items = append(top.Items, failCross(fight, 6*s)...)
+					battle(fight, 8)
 				}
 				if n == 0 {
 					at = aside(a.From, a.To)
@@ -252,14 +257,7 @@ func (b *board) drawPhase(w *world, marks []mark, viewer string) phaseDrawing {
 			if len(from) == 0 && m.Kind != "move" {
 				// A battle where the attacker already was (its fleet in
 				// the sea it fights in): the burst alone.
-				fill := col
-				if failed {
-					fill = failColor
-				}
-				top.Items = append(top.Items, burst(at, 11*s, 8, fill))
-				if failed {
-					top.Items = append(top.Items, failCross(at, 6*s)...)
-				}
+				battle(at, 11)
 				at = at.Add(picture.Pt(badgeRadius+8, -badgeRadius-4))
 			}
 		case "icbm":

@@ -313,6 +313,21 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, leave map[int]int, 
 			}
 		}
 	}
+	// The picture's mark of the strike: where its forces came from, and
+	// how it ended (set below before each return).
+	mk := mark{Kind: "attack", Power: w.pid(i), To: r.sc.areas[t].ID, Result: "lost"}
+	if w.isSea(t) {
+		mk.Kind = "naval"
+	}
+	for _, ac := range acts {
+		if id := r.sc.areas[ac.src.Area].ID; !slices.Contains(mk.From, id) {
+			mk.From = append(mk.From, id)
+		}
+		if ac.armies > 0 && ac.final >= 0 {
+			mk.Via = r.sc.areas[ac.final].ID
+		}
+	}
+	defer func() { r.rep.mark(mk) }()
 	// Contests: other navies in the seas of the active navies may force
 	// naval combat there (seed: Naval Operations).
 	seas := map[int]bool{}
@@ -333,7 +348,10 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, leave map[int]int, 
 		escorts[sea] -= lost.escorts
 	}
 	if w.isSea(t) {
-		r.navalStrike(i, s, escorts[t]+carriers[t], at, edge, rerolls)
+		if d := r.seaDefender(i, s); d >= 0 {
+			mk.Against = w.pid(d)
+		}
+		mk.Result = r.navalStrike(i, s, escorts[t]+carriers[t], at, edge, rerolls)
 		return
 	}
 	// Land combat.
@@ -365,8 +383,10 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, leave map[int]int, 
 	if d >= 0 {
 		def = w.armies(d, t)
 		at.add(d, t)
+		mk.Against = w.pid(d)
 	} else if h := w.sc.areas[t].home; h >= 0 && w.playing(h) {
 		at.add(w.byPower[h], t) // an undefended home area
+		mk.Against = w.pid(w.byPower[h])
 	}
 	attackers := func() int {
 		n := carried
@@ -440,6 +460,7 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, leave map[int]int, 
 		}
 		return
 	}
+	mk.Result = "cleared"
 	if armiesLeft == 0 {
 		if d >= 0 || wasMinor {
 			r.rep.public("    %s's defenders are destroyed, but no army is left to occupy it.", tn)
@@ -473,6 +494,7 @@ func (r *run) strike(i int, s Strike, acts []act, stay bool, leave map[int]int, 
 			tail = "; " + strings.Join(stayed, ", ") + " stay behind"
 		}
 		r.rep.public("    %s occupies %s with %s%s.", w.pname(i), tn, plural(moveIn, "army", "armies"), tail)
+		mk.Result = "won"
 	} else {
 		r.rep.public("    %s's defenders are destroyed; %s stays put.", tn, w.pname(i))
 	}
@@ -583,14 +605,16 @@ func (r *run) highTech(edge, att, def int, ad, dd []int, left *int) {
 	r.rep.events = append(r.rep.events, event{Kind: "dice", Power: r.w.pid(edge), Text: "high tech re-roll", Dice: after})
 }
 
-// navalStrike is naval combat in the target sea (seed: Naval Combat).
-func (r *run) navalStrike(i int, s Strike, mine int, at *attacked, edge int, rerolls *int) {
+// navalStrike is naval combat in the target sea (seed: Naval Combat). It
+// returns how it ended, as a mark's Result: won when the enemy fleet is
+// gone, cleared when there was none left to fight, lost otherwise.
+func (r *run) navalStrike(i int, s Strike, mine int, at *attacked, edge int, rerolls *int) string {
 	w := r.w
 	t := s.Target
 	d := r.seaDefender(i, s)
 	if d < 0 {
 		r.rep.public("    No enemy fleet is left in %s.", r.sc.areaName(t))
-		return
+		return "cleared"
 	}
 	at.add(d, t)
 	for round := 1; round <= s.Rounds && mine > 0 && w.navies(d, t) > 0; round++ {
@@ -604,6 +628,10 @@ func (r *run) navalStrike(i int, s Strike, mine int, at *attacked, edge int, rer
 		mine -= h2
 		r.rep.public("    %s sinks %d, %s sinks %d.", w.pname(i), h1, w.pname(d), h2)
 	}
+	if w.navies(d, t) == 0 {
+		return "won"
+	}
+	return "lost"
 }
 
 // contestLoss is what an attacker lost to a contest.
@@ -681,6 +709,36 @@ type icbm struct {
 	area, city int
 	from       int // player index, or -1 for a minor power
 	dead       bool
+	hit        bool   // it detonated
+	against    string // the controller of the place when it was fired
+}
+
+// markStrikes records the picture's marks of a salvo: one per place
+// struck, hit when any missile on it detonated. power and from are who
+// fired and from where ("" and the minor's area for a minor's).
+func (r *run) markStrikes(missiles []*icbm, power, from string) {
+	type place struct{ area, city int }
+	var order []place
+	byPlace := map[place]*mark{}
+	for _, m := range missiles {
+		k := place{m.area, m.city}
+		mk := byPlace[k]
+		if mk == nil {
+			mk = &mark{Kind: "icbm", Power: power, Against: m.against, To: r.sc.areas[m.area].ID, City: m.city + 1, Result: "stopped"}
+			if from != "" {
+				mk.From = []string{from}
+			}
+			byPlace[k] = mk
+			order = append(order, k)
+		}
+		mk.N++
+		if m.hit {
+			mk.Result = "hit"
+		}
+	}
+	for _, k := range order {
+		r.rep.mark(*byPlace[k])
+	}
 }
 
 // strategicCheck validates a launch.
@@ -727,8 +785,12 @@ func (r *run) strategicWith(i int, o *Order, what string, aim map[int][]Launch) 
 	var parts []string
 	for _, t := range o.Targets {
 		w.players[i].ICBM -= t.N
+		against := ""
+		if c := w.controller(t.Area); c >= 0 && !w.isSea(t.Area) {
+			against = w.pid(c)
+		}
 		for k := 0; k < t.N; k++ {
-			missiles = append(missiles, &icbm{area: t.Area, city: t.City, from: i})
+			missiles = append(missiles, &icbm{area: t.Area, city: t.City, from: i, against: against})
 		}
 		parts = append(parts, fmt.Sprintf("%d at %s", t.N, r.sc.placeName(t.Area, t.City)))
 		if w.isSea(t.Area) {
@@ -754,6 +816,7 @@ func (r *run) strategicWith(i int, o *Order, what string, aim map[int][]Launch) 
 		}
 	}
 	r.detonate(missiles, i)
+	r.markStrikes(missiles, w.pid(i), "")
 	for _, a := range sortedKeys(minors) {
 		if !w.over {
 			r.minorRetaliates(a, i, minors[a])
@@ -880,6 +943,7 @@ func (r *run) detonate(missiles []*icbm, by int) {
 		}
 		a := m.area
 		name := r.sc.placeName(a, m.city)
+		m.hit = true
 		if w.isSea(a) {
 			sunk := 0
 			for p := range w.navy[a] {
@@ -1010,8 +1074,12 @@ func (r *run) minorRetaliates(a, attacker, n int) {
 		names = append(names, r.sc.placeName(c[0], city))
 	}
 	r.rep.public("  %s fires its %s at %s: %s.", r.sc.areaName(a), plural(n, "ICBM", "ICBMs"), w.pname(attacker), strings.Join(names, ", "))
+	for _, m := range missiles {
+		m.against = w.pid(attacker)
+	}
 	r.intercept(missiles)
 	r.detonate(missiles, -1)
+	r.markStrikes(missiles, "", r.sc.areas[a].ID)
 }
 
 // ---- reactions ----

@@ -22,9 +22,14 @@
 // scenario's layout section (a schematic of grid cells, validated on
 // load to show exactly the scenario's borders): land coloured by
 // controller, forces, cities, companies, impassable borders and
-// chokepoints, a legend. TextMap (adjudicator.TextMapper, textmap.go) is
-// the map as text for MAP: every area's id, name, borders and holder.
-// Both show only public facts, the same for every viewer.
+// chokepoints, a legend, and what the phase did (drawphase.go: the marks
+// its Report.Data carries: moves, attacks on land and at sea, ICBM strikes,
+// blockades, seizures, each with its outcome). TextMap
+// (adjudicator.TextMapper, textmap.go) is the map as text for MAP: every
+// area's id, name, borders and holder. Both show only public facts; a
+// player's picture of a phase also draws that player's own events larger
+// and lists them under the legend, so it is drawn per player
+// (Info.PublicPicture is false).
 //
 // # Mapping onto the daemon
 //

@@ -34,11 +34,15 @@ import (
 //   - impassable borders as a thick dark red line; chokepoints as a thick
 //     grey strait with the grey ball in the controlling area; borders the
 //     grid cannot show as a dashed line between the two areas;
+//   - what the phase did, when its results are given (drawphase.go);
 //   - a legend: the phase, the market prices, each player's colour, code,
-//     forces and companies, and a key to the symbols.
+//     forces and companies, and a key to the symbols and to the phase's
+//     marks.
 //
 // Everything drawn is public (the board, companies and forces are open in
-// Supremacy): every viewer gets the same picture.
+// Supremacy); a player's picture of a phase draws that player's own events
+// larger and lists them under the legend (drawphase.go), so the daemon
+// draws one per player.
 
 var (
 	seaColor     = picture.Hex(0xd6e7f2)
@@ -67,7 +71,7 @@ var powerOrder = []int{4, 5, 3, 6, 0, 1, 2, 7}
 var resourceLetters = [nResources]string{"O", "M", "G"}
 
 // legendHeight is the strip below the map.
-const legendHeight = 104
+const legendHeight = 130
 
 // board is what every picture of one scenario shares.
 type board struct {
@@ -87,10 +91,13 @@ type board struct {
 	coAt   []picture.Point // per card (technologies: unused)
 	// firstFree is each area's first slot after its cities and companies.
 	firstFree []int
-	colors    []picture.Color // per superpower
-	tints     []picture.Color
-	darks     []picture.Color
-	codes     []string // per superpower: two letters ("US")
+	// anchors are where the phase's arrows start and end in each area:
+	// the centre of the label cell of each of its pieces.
+	anchors [][]picture.Point
+	colors  []picture.Color // per superpower
+	tints   []picture.Color
+	darks   []picture.Color
+	codes   []string // per superpower: two letters ("US")
 }
 
 // drawing builds the scenario's board at the first picture.
@@ -137,9 +144,12 @@ func newBoard(sc *Scenario) *board {
 			r, c = r+bx.r0, c+bx.c0
 			return r >= bx.r0 && c >= bx.c0 && r <= bx.r1 && c <= bx.c1 && fine[r*fw+c] == code
 		})
-		for _, ring := range rings {
+		for k, ring := range rings {
 			for i := range ring {
 				ring[i] = ring[i].Add(picture.Pt(float64(bx.c0), float64(bx.r0)))
+			}
+			if code == voidCode || (code >= 0 && !sc.areas[code].sea) {
+				rings[k] = roundCoast(ring, code, fine, fw, func(a int) bool { return sc.areas[a].sea })
 			}
 		}
 		return b.px(rings)
@@ -183,27 +193,36 @@ func newBoard(sc *Scenario) *board {
 	b.coAt = make([]picture.Point, len(sc.cards))
 	b.firstFree = make([]int, n)
 	var labels, cities []picture.Item
+	b.anchors = make([][]picture.Point, n)
 	for a := 0; a < n; a++ {
 		parts := b.parts(a)
 		for k, part := range parts {
+			b.anchors[a] = append(b.anchors[a], b.cellCentre(part[0]/l.w, part[0]%l.w))
 			at := b.labelPoint(part[0])
 			ar := sc.areas[a]
-			st := &picture.Text{At: at, S: ar.ID, Size: 12, Bold: !ar.sea, Anchor: picture.Middle, Color: textColor, Halo: picture.White.Alpha(190)}
+			col := textColor
 			if ar.sea {
-				st.Color = seaTextColor
+				col = seaTextColor
 			}
-			labels = append(labels, st)
+			lines := b.labelLines(a, part[0])
 			if k == 0 {
-				b.slots[a] = b.areaSlots(part, parts[1:])
+				half := 0.0 // half the label's width
+				for _, line := range lines {
+					half = max(half, picture.TextWidth(line, labelSize, !ar.sea)/2)
+				}
+				b.slots[a] = b.areaSlots(part, parts[1:], at.X-half, at.X+half)
+			}
+			for i, line := range lines {
+				labels = append(labels, &picture.Text{At: at.Add(picture.Pt(0, -float64(len(lines)-1-i)*labelSize)), S: line, Size: labelSize, Bold: !ar.sea, Anchor: picture.Middle, Color: col, Halo: picture.White.Alpha(190)})
 			}
 		}
 		// Cities and companies first, two to a slot.
 		q := 0
 		icon := func() picture.Point {
 			s := b.slots[a][min(q/2, len(b.slots[a])-1)]
-			dx := -b.cell / 4
+			dx := -b.cell/4 - 0.5
 			if q%2 == 1 {
-				dx = b.cell / 4
+				dx = -dx
 			}
 			q++
 			return s.Add(picture.Pt(dx, 0))
@@ -211,7 +230,7 @@ func newBoard(sc *Scenario) *board {
 		for range sc.areas[a].Cities {
 			p := icon()
 			b.cityAt[a] = append(b.cityAt[a], p)
-			cities = append(cities, &picture.Path{Rings: [][]picture.Point{square(p, 4.5)}, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.3}})
+			cities = append(cities, &picture.Path{Rings: [][]picture.Point{square(p, citySide/2)}, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}})
 		}
 		for c, cd := range sc.cards {
 			if cd.company != nil && cd.company.area == a {
@@ -226,7 +245,7 @@ func newBoard(sc *Scenario) *board {
 	b.static = picture.NewLayer("map", items...)
 
 	b.palette = []picture.Color{seaColor, landColor, voidColor, gapSeaColor, deadColor, borderColor, seaLineColor, seaTextColor, textColor,
-		mutedColor, impassColor, chokeColor, linkColor, legendBg, crossColor, picture.White, picture.Black}
+		mutedColor, impassColor, chokeColor, linkColor, legendBg, crossColor, failColor, picture.White, picture.Black}
 	for i := range sc.powers {
 		if len(b.palette)+3 > picture.MaxPalette {
 			break
@@ -234,6 +253,69 @@ func newBoard(sc *Scenario) *board {
 		b.palette = append(b.palette, b.colors[i], b.tints[i], b.darks[i])
 	}
 	return b
+}
+
+// labelSize is the size of the areas' names; citySide and companySide
+// are the sizes of a city's square and a company's disc.
+const (
+	labelSize   = 12
+	citySide    = 11
+	companySide = 14
+)
+
+// labelLines is the name of area a as the label at cell shows it: the
+// shortest of its name and aliases (all of which orders accept) that fits
+// the area's width on the label's row (a little overflow allowed), or,
+// when none does, the shortest on two lines, or a short one on one line,
+// overflowing, or the id in capitals (what orders use).
+// The last line sits on the label's baseline.
+func (b *board) labelLines(a, cell int) []string {
+	ar := b.sc.areas[a]
+	l := b.l
+	r, c := cell/l.w, cell%l.w
+	c0, c1 := c, c
+	// A land area's name may also run over up to two cells of sea beside
+	// it (an island's, a coast's).
+	free := func(c, k int) bool {
+		x := l.at(r, c)
+		return x == a || (k < 2 && !ar.sea && x >= 0 && b.sc.areas[x].sea)
+	}
+	for k := 0; free(c0-1, k); c0-- {
+		if l.at(r, c0-1) != a {
+			k++
+		}
+	}
+	for k := 0; free(c1+1, k); c1++ {
+		if l.at(r, c1+1) != a {
+			k++
+		}
+	}
+	// The label is centred on its cell: the room is twice the distance to
+	// the nearer end of the row, and a little over the border.
+	room := float64(2*min(c-c0, c1-c)+1)*b.cell + 8
+	fits := func(s string) bool { return picture.TextWidth(s, labelSize, !ar.sea) <= room }
+	names := append([]string{ar.Name}, ar.Aliases...)
+	sort.SliceStable(names, func(i, j int) bool { return len(names[i]) < len(names[j]) })
+	for _, n := range names {
+		if fits(n) {
+			return []string{n}
+		}
+	}
+	n := names[0]
+	// Two lines: break at the space nearest the middle.
+	best := -1
+	for i, ch := range n {
+		if ch == ' ' && (best < 0 || math.Abs(float64(i)-float64(len(n))/2) < math.Abs(float64(best)-float64(len(n))/2)) {
+			best = i
+		}
+	}
+	if best > 0 && fits(n[:best]) && fits(n[best+1:]) {
+		return []string{n[:best], n[best+1:]}
+	}
+	if len(n) > 8 {
+		return []string{strings.ToUpper(ar.ID)} // the id orders use
+	}
+	return []string{n}
 }
 
 // powerCodes gives each superpower two capital letters, unique in the
@@ -342,6 +424,52 @@ func fineGrid(sc *Scenario, l *Layout) (owner []int, w, h int) {
 		}
 	}
 	return owner, w, h
+}
+
+// roundCoast rounds the corners of a ring of land (area or void) code that
+// stand out into the sea: where the ring's point has land of code in one
+// of the four sub-cells round it and sea in the other three. The cut-off
+// corner belongs to no shape, so the sea's colour shows there: the coast
+// reads as a coast, not as the corner of a block. Borders between areas
+// keep their corners, and every edge keeps most of its length (the
+// picture's borders stay the scenario's: TestLayoutTruthful).
+func roundCoast(ring []picture.Point, code int, fine []int, fw int, isSea func(area int) bool) []picture.Point {
+	fh := len(fine) / fw
+	at := func(r, c int) int {
+		if r < 0 || c < 0 || r >= fh || c >= fw {
+			return voidCode - 100 // off the map: never sea
+		}
+		return fine[r*fw+c]
+	}
+	seaAt := func(r, c int) bool { return at(r, c) == seaGap || (at(r, c) >= 0 && isSea(at(r, c))) }
+	var out []picture.Point
+	n := len(ring)
+	for i, v := range ring {
+		x, y := int(v.X), int(v.Y)
+		own, sea := 0, 0
+		for _, d := range [4][2]int{{-1, -1}, {-1, 0}, {0, -1}, {0, 0}} {
+			switch {
+			case at(y+d[0], x+d[1]) == code:
+				own++
+			case seaAt(y+d[0], x+d[1]):
+				sea++
+			}
+		}
+		p, q := ring[(i+n-1)%n], ring[(i+1)%n]
+		lp, lq := v.Sub(p).Len(), q.Sub(v).Len()
+		if own != 1 || sea != 3 || lp < sub/2 || lq < sub/2 {
+			out = append(out, v)
+			continue
+		}
+		r := math.Min(sub*0.7, 0.4*math.Min(lp, lq))
+		a := v.Add(p.Sub(v).Scale(r / lp))
+		c := v.Add(q.Sub(v).Scale(r / lq))
+		for k := 0; k <= 4; k++ {
+			t := float64(k) / 4
+			out = append(out, a.Lerp(v, t).Lerp(v.Lerp(c, t), t))
+		}
+	}
+	return out
 }
 
 // cellCentre is the centre of cell (r, c) in pixels.
@@ -508,8 +636,9 @@ func (b *board) rankCells(part []int) []int {
 
 // areaSlots lists an area's half-cell slots (their centres): the bottom
 // half of the label cell, then the halves of the other cells of the piece
-// nearest the label, then those of the other pieces.
-func (b *board) areaSlots(part []int, others [][]int) []picture.Point {
+// nearest the label, then those of the other pieces; the label spans x0 to
+// x1.
+func (b *board) areaSlots(part []int, others [][]int, x0, x1 float64) []picture.Point {
 	l := b.l
 	lab := part[0]
 	lr, lc := lab/l.w, lab%l.w
@@ -530,6 +659,12 @@ func (b *board) areaSlots(part []int, others [][]int) []picture.Point {
 	}
 	sort.SliceStable(rest, func(x, y int) bool { return d(rest[x]) < d(rest[y]) })
 	for _, i := range rest {
+		// The top half of a cell beside the label's, under a name wider
+		// than its cell, is left to the name.
+		if x := top(i).X; i/l.w == lr && x+b.cell/2 > x0 && x-b.cell/2 < x1 {
+			out = append(out, bottom(i))
+			continue
+		}
 		if i/l.w >= lr {
 			out = append(out, top(i), bottom(i))
 		} else {
@@ -714,7 +849,7 @@ func token(c picture.Point, navy bool, label string, fill, stroke picture.Color,
 // company draws a company's disc.
 func company(c picture.Point, res Resource, fill, stroke picture.Color, dash []float64) []picture.Item {
 	return []picture.Item{
-		&picture.Circle{C: c, R: 6.5, Style: picture.Style{Fill: fill, Stroke: stroke, StrokeWidth: 1.3, Dash: dash}},
+		&picture.Circle{C: c, R: companySide / 2, Style: picture.Style{Fill: fill, Stroke: stroke, StrokeWidth: 1.3, Dash: dash}},
 		&picture.Text{At: c.Add(picture.Pt(0, 4)), S: resourceLetters[res], Size: 11, Bold: true, Anchor: picture.Middle, Color: contrast(fill)},
 	}
 }
@@ -730,26 +865,40 @@ func (e *Engine) Draw(state, results []byte, viewer string) (*picture.Picture, e
 		return nil, err
 	}
 	title := w.phaseTitle()
+	var marks []mark
 	if results != nil {
 		var rd struct {
-			Phase  string  `json:"phase"`
-			Events []event `json:"events"`
+			Phase string `json:"phase"`
+			Marks []mark `json:"marks"`
 		}
 		if err := json.Unmarshal(results, &rd); err != nil {
 			return nil, fmt.Errorf("supremacy: results: %w", err)
 		}
 		title = rd.Phase + " — results"
+		marks = rd.Marks
 	}
 	b, err := w.sc.drawing()
 	if err != nil {
 		return nil, err
 	}
-	return b.draw(w, title), nil
+	if _, ok := w.sc.powerByID[viewer]; !ok || w.byPower[w.sc.powerByID[viewer]] < 0 {
+		viewer = "" // an observer, the GM or a power not in the game: the public picture
+	}
+	return b.draw(w, title, marks, results != nil, viewer), nil
 }
 
-func (b *board) draw(w *world, title string) *picture.Picture {
+// draw pictures the position of w after a phase titled title that did
+// done (phase: results were given), for viewer ("" the public
+// picture; else a player in the game, whose own events are drawn larger
+// and listed in a strip under the legend).
+func (b *board) draw(w *world, title string, done []mark, phase bool, viewer string) *picture.Picture {
 	sc := b.sc
-	p := &picture.Picture{Width: b.w, Height: b.h + legendHeight, Title: sc.Title + ": " + title, Background: seaColor, Palette: b.palette}
+	pd := b.drawPhase(w, done, viewer)
+	height := b.h + legendHeight
+	if phase && viewer != "" {
+		height += stripHeight(len(pd.own))
+	}
+	p := &picture.Picture{Width: b.w, Height: height, Title: sc.Title + ": " + title, Background: seaColor, Palette: b.palette}
 	n := len(sc.areas)
 	fill := make([]picture.Color, n+3)
 	for a := 0; a < n; a++ {
@@ -783,7 +932,7 @@ func (b *board) draw(w *world, title string) *picture.Picture {
 	for a := range sc.areas {
 		for k, dead := range w.cities[a] {
 			if dead && k < len(b.cityAt[a]) {
-				marks = append(marks, cross(b.cityAt[a][k], 4.5, crossColor)...)
+				marks = append(marks, cross(b.cityAt[a][k], citySide/2, crossColor)...)
 			}
 		}
 	}
@@ -814,6 +963,7 @@ func (b *board) draw(w *world, title string) *picture.Picture {
 		}
 	}
 	p.Add(&picture.Group{ID: "companies", Items: marks})
+	p.Add(&picture.Group{ID: "phase", Items: pd.under})
 
 	var forces []picture.Item
 	for a := range sc.areas {
@@ -844,7 +994,11 @@ func (b *board) draw(w *world, title string) *picture.Picture {
 		}
 	}
 	p.Add(&picture.Group{ID: "forces", Items: forces})
+	p.Add(&picture.Group{ID: "outcomes", Items: pd.over})
 	p.Add(b.legend(w, title)...)
+	if phase && viewer != "" {
+		p.Add(&picture.Group{ID: "yours", Items: b.strip(float64(b.h+legendHeight), pd.own, viewer)})
+	}
 	return p
 }
 
@@ -856,7 +1010,7 @@ func (b *board) legendKey() []picture.Item {
 		&picture.Path{Rings: [][]picture.Point{{{X: 0, Y: y0}, {X: float64(b.w), Y: y0}, {X: float64(b.w), Y: y0 + legendHeight}, {X: 0, Y: y0 + legendHeight}}},
 			Style: picture.Style{Fill: legendBg, Stroke: borderColor, StrokeWidth: 1}},
 	}
-	y := y0 + legendHeight - 16
+	y := y0 + legendHeight - 42
 	x := 12.0
 	entry := func(wd float64, label string, draw func(c picture.Point) []picture.Item) {
 		items = append(items, draw(picture.Pt(x+wd/2, y))...)
@@ -870,7 +1024,7 @@ func (b *board) legendKey() []picture.Item {
 		return token(c, false, "+2", picture.White, textColor, []float64{3, 2})
 	})
 	entry(10, "city", func(c picture.Point) []picture.Item {
-		return []picture.Item{&picture.Path{Rings: [][]picture.Point{square(c, 4.5)}, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.3}}}
+		return []picture.Item{&picture.Path{Rings: [][]picture.Point{square(c, citySide/2)}, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}}}
 	})
 	entry(14, "company: oil, minerals, grain (owner's colour; pale: closed)", func(c picture.Point) []picture.Item {
 		return company(c, Oil, c0, textColor, nil)
@@ -887,6 +1041,41 @@ func (b *board) legendKey() []picture.Item {
 	})
 	entry(24, "border", func(c picture.Point) []picture.Item {
 		return []picture.Item{&picture.Path{Lines: [][]picture.Point{{c.Add(picture.Pt(-12, 0)), c.Add(picture.Pt(12, 0))}}, Style: picture.Style{Stroke: linkColor, StrokeWidth: 2, Dash: []float64{5, 3}}}}
+	})
+	// The second line: what a phase did (drawphase.go).
+	y, x = y0+legendHeight-15, 12
+	d0 := c0.Mix(picture.Black, 0.3)
+	arrow := func(c picture.Point, st picture.Style, head float64, hollow bool) []picture.Item {
+		a := &picture.Arrow{From: c.Add(picture.Pt(-17, 0)), To: c.Add(picture.Pt(13, 0)), Head: head, Style: st}
+		if hollow {
+			a.HeadFill = picture.White
+		}
+		return arrowWithCasing(a)
+	}
+	entry(34, "move", func(c picture.Point) []picture.Item {
+		return arrow(c, picture.Style{Stroke: d0, StrokeWidth: 2.6}, 10, false)
+	})
+	entry(40, "attack won", func(c picture.Point) []picture.Item {
+		return append(arrow(c.Add(picture.Pt(-4, 0)), picture.Style{Stroke: d0, StrokeWidth: 4}, 13, false), burst(c.Add(picture.Pt(12, 0)), 9, 8, d0))
+	})
+	entry(40, "area cleared, nobody moved in", func(c picture.Point) []picture.Item {
+		return append(arrow(c.Add(picture.Pt(-4, 0)), picture.Style{Stroke: d0, StrokeWidth: 4}, 13, true), burst(c.Add(picture.Pt(12, 0)), 9, 8, d0))
+	})
+	entry(40, "attack failed (on land or at sea)", func(c picture.Point) []picture.Item {
+		it := append(arrow(c.Add(picture.Pt(-4, 0)), picture.Style{Stroke: failColor, StrokeWidth: 4}, 13, true), burst(c.Add(picture.Pt(12, 0)), 9, 8, failColor))
+		return append(it, failCross(c.Add(picture.Pt(-8, 0)), 6)...)
+	})
+	entry(40, "ICBM hit", func(c picture.Point) []picture.Item {
+		return append(arrow(c.Add(picture.Pt(-4, 0)), picture.Style{Stroke: d0, StrokeWidth: 2.4, Dash: []float64{8, 5}}, 11, false), burst(c.Add(picture.Pt(12, 0)), 11, 12, crossColor))
+	})
+	entry(34, "ICBM shot down", func(c picture.Point) []picture.Item {
+		return append(arrow(c, picture.Style{Stroke: failColor, StrokeWidth: 2.4, Dash: []float64{8, 5}}, 11, true), failCross(c.Add(picture.Pt(13, -9)), 5)...)
+	})
+	entry(26, "blockade", func(c picture.Point) []picture.Item {
+		return append(company(c, Oil, picture.White, textColor, nil), &picture.Circle{C: c, R: 11, Style: picture.Style{Stroke: d0, StrokeWidth: 3, Dash: []float64{4, 2.5}}})
+	})
+	entry(26, "company seized", func(c picture.Point) []picture.Item {
+		return append(company(c, Oil, c0, textColor, nil), &picture.Circle{C: c, R: 11, Style: picture.Style{Stroke: d0, StrokeWidth: 3}})
 	})
 	return items
 }

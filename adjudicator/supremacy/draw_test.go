@@ -100,6 +100,15 @@ func TestPictureGolden(t *testing.T) {
 		goldenFile(t, "supremacy-opening.svg", svgOf(t, p))
 		picturetest.GoldenPNG(t, "supremacy-opening.png", p)
 	})
+	t.Run("events", func(t *testing.T) {
+		// Every kind of event, in China's picture (its own events
+		// numbered and listed).
+		e := shipped(t)
+		st, res, _ := everyEvent(t)
+		p := mustDraw(t, e, st, res, "china")
+		goldenFile(t, "supremacy-events-china.svg", svgOf(t, p))
+		picturetest.GoldenPNG(t, "supremacy-events-china.png", p)
+	})
 	t.Run("midgame", func(t *testing.T) {
 		e, st, res := midGame(t)
 		p := mustDraw(t, e, st, res, "")
@@ -151,18 +160,27 @@ func TestPicturePNG(t *testing.T) {
 	})
 }
 
-// Supremacy's board is public: every viewer gets the same picture, as
-// the engine declares (Info.PublicPicture: the daemon draws one picture
-// for all the readers of a game).
+// Supremacy's board is public: every viewer gets the same picture of a
+// position. A phase's picture differs per player (its own events are drawn
+// larger and listed, drawphase.go), so the engine does not declare a
+// public picture: the daemon draws one per player and one for the rest.
 func TestPictureSameForEveryViewer(t *testing.T) {
 	e, st, res := midGame(t)
-	if !e.Info().PublicPicture {
-		t.Error("the engine does not declare that its picture is the same for every viewer")
+	if e.Info().PublicPicture {
+		t.Error("the engine declares one picture for every viewer, but a player's picture of a phase lists its own events")
 	}
-	pub := svgOf(t, mustDraw(t, e, st, res, ""))
+	pub := svgOf(t, mustDraw(t, e, st, nil, ""))
 	for _, v := range e.Info().Powers {
+		if !bytes.Equal(svgOf(t, mustDraw(t, e, st, nil, v)), pub) {
+			t.Errorf("%s's picture of the position differs from the public one", v)
+		}
+	}
+	// With the results, a player's picture adds its strip; the rest is
+	// the public picture's.
+	pub = svgOf(t, mustDraw(t, e, st, res, ""))
+	for _, v := range []string{"observer", "nobody"} {
 		if !bytes.Equal(svgOf(t, mustDraw(t, e, st, res, v)), pub) {
-			t.Errorf("%s's picture differs from the public one", v)
+			t.Errorf("%s's picture of the phase differs from the public one", v)
 		}
 	}
 }
@@ -219,7 +237,7 @@ func TestPictureShowsPosition(t *testing.T) {
 	}
 	// Crosses: two destroyed cities in jap, one destroyed company.
 	at := b.cityAt[jap][0]
-	if !strings.Contains(svg, fmt.Sprintf("M%s %sL", fmtNum(at.X-4.5), fmtNum(at.Y-4.5))) {
+	if !strings.Contains(svg, fmt.Sprintf("M%s %sL", fmtNum(at.X-citySide/2), fmtNum(at.Y-citySide/2))) {
 		t.Errorf("no cross on Tokyo at %v", at)
 	}
 	at = b.coAt[texoil]
@@ -505,21 +523,30 @@ func TestPictureConcurrent(t *testing.T) {
 }
 
 // BenchmarkPicturePNG draws the mid-game position from state and results
-// and encodes it as PNG (what a results mail carries).
+// and encodes it as PNG (what a results mail carries): the public picture,
+// and a player's, with its own events larger and listed.
 func BenchmarkPicturePNG(b *testing.B) {
 	e, st, res := midGame(b)
-	var buf bytes.Buffer
-	for b.Loop() {
-		buf.Reset()
-		p, err := e.Draw(st, res, "")
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := p.WritePNG(&buf); err != nil {
-			b.Fatal(err)
-		}
+	var rd struct{ Marks []mark }
+	if err := json.Unmarshal(res, &rd); err != nil || len(rd.Marks) == 0 {
+		b.Fatalf("no marks in the mid-game results (%v)", err)
 	}
-	b.ReportMetric(float64(buf.Len()), "bytes")
+	for _, v := range []struct{ name, viewer string }{{"public", ""}, {"player", rd.Marks[0].Power}} {
+		b.Run(v.name, func(b *testing.B) {
+			var buf bytes.Buffer
+			for b.Loop() {
+				buf.Reset()
+				p, err := e.Draw(st, res, v.viewer)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := p.WritePNG(&buf); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len()), "bytes")
+		})
+	}
 }
 
 // Where four cells meet at a point and one diagonal pair borders each

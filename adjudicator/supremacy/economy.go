@@ -286,12 +286,13 @@ func (r *run) seize(i int, o *Order) {
 		cards = []int{c}
 	}
 	for _, c := range cards {
-		from := "the table"
+		from, against := "the table", ""
 		if at := w.cardAt[c]; at >= 0 {
-			from = w.pname(at)
+			from, against = w.pname(at), w.pid(at)
 		}
 		w.cardAt[c] = i
 		r.rep.public("  %s seizes %s (%s) from %s.", w.pname(i), r.sc.cards[c].name, r.sc.areaName(w.cardArea(c)), from)
+		r.rep.mark(mark{Kind: "seize", Power: w.pid(i), Against: against, To: r.sc.areas[w.cardArea(c)].ID, Card: r.sc.cards[c].id, Result: "done"})
 	}
 }
 
@@ -701,8 +702,21 @@ func (r *run) blockades(decl map[int][]int, produced map[int]int) {
 		for k, i := range by {
 			who[k] = w.pname(i)
 		}
+		mk := mark{Kind: "blockade", Power: w.pid(by[0]), To: r.sc.areas[a].ID, Card: r.sc.cards[c].id, Result: "failed"}
+		if owner >= 0 {
+			mk.Against = w.pid(owner)
+		}
+		for _, s := range r.sc.areas[a].seas {
+			for _, i := range by {
+				if w.navies(i, s) > 0 {
+					mk.From = append(mk.From, r.sc.areas[s].ID)
+					break
+				}
+			}
+		}
 		fail := func(why string) {
 			r.rep.public("  Blockade of %s by %s fails: %s.", name, strings.Join(who, " and "), why)
+			r.rep.mark(mk)
 		}
 		switch {
 		case owner < 0 || !w.players[owner].alive():
@@ -763,6 +777,8 @@ func (r *run) blockades(decl map[int][]int, produced map[int]int) {
 			verb = "blockade"
 		}
 		r.rep.public("  %s %s %s's %s company: %s loses the %d %s it produced, and %s takes %d.", strings.Join(who, " and "), verb, w.pname(owner), name, w.pname(owner), n, co.res, w.pname(to), got)
+		mk.Result = "held"
+		r.rep.mark(mk)
 	}
 }
 

@@ -194,7 +194,11 @@ func (e *Engine) makeInfo() adjudicator.Info {
 	return adjudicator.Info{
 		Name: e.name, Game: "supremacy", Title: e.title, Powers: append([]string(nil), e.powers...),
 		PowerNames: names, Simultaneous: false, Rules: RulesText, Examples: e.examples(),
-		PublicPicture: true, // draw.go: the board, companies and forces are open
+		// The board is open, but each player's picture of a phase draws
+		// that player's own events larger and lists them (drawphase.go):
+		// the daemon draws one picture per player, and the public one
+		// for observers and the GM.
+		PublicPicture: false,
 	}
 }
 
@@ -771,7 +775,8 @@ func (e *Engine) outcome(w *world, r *run, title string, bad []string) adjudicat
 	data, _ := json.Marshal(struct {
 		Phase  string  `json:"phase"`
 		Events []event `json:"events"`
-	}{title, r.rep.events})
+		Marks  []mark  `json:"marks,omitempty"`
+	}{title, r.rep.events, r.rep.marks})
 	out := adjudicator.Outcome{Next: w.encode(), Report: adjudicator.Report{Public: pub.String(), Private: priv, Data: data}}
 	return out
 }

@@ -182,6 +182,11 @@ func (r *run) move(i int, o *Order) bool {
 	var parts []string
 	for k, l := range o.Legs {
 		n := counts[k]
+		mk := mark{Kind: "move", Power: w.pid(i), From: []string{r.sc.areas[l.From].ID}, To: r.sc.areas[l.To].ID, Navy: navy, Result: "done"}
+		if o.Kind == KTransport {
+			mk.Via = r.sc.areas[o.Via].ID
+		}
+		r.rep.mark(mk)
 		if navy {
 			w.addNavies(i, l.From, -n)
 			w.addNavies(i, l.To, n)

@@ -166,4 +166,15 @@ CONQUEST (end of the attack phase): a player whose undestroyed home cities
 NET WORTH: cash − loans + bonds, $1,200 per company ($600 blockaded), $200 per
   army or navy, $1,000 per ICBM, $2,000 per ABM. Reserve stocks do not count.
 OPTIONS (set by the GM at creation): fast (6 cards, ICBM technology for all),
-slow (no ICBM/ABM research before turn 3), turns, steps, powers.`
+slow (no ICBM/ABM research before turn 3), turns, steps, powers.
+THE PICTURE with each result shows the whole board (it is open to all) and
+  what the phase did: moves as arrows, attacks on land or at sea as thicker
+  arrows with a burst on the border (grey with a red cross: it failed),
+  ICBMs as dashed arcs to a red burst (or a cross: shot down), blockades and
+  seizures as rings round the company; its legend says which is which. Your
+  own picture draws your events (what you did, and what was done to you)
+  larger, numbers them, and lists them in large type under the legend: the
+  world does not fit a phone screen legibly, but that list and the numbers
+  on the map do, so on a phone you see what happened to your forces without
+  zooming, and zoom only to read the rest of the world. Observers and the GM
+  get the picture without the list.`

@@ -55,12 +55,51 @@ func (r *run) shuffle(xs []int) []int {
 }
 
 // report collects what a phase did: public lines, private lines per
-// power, and the public events (with every die) for Report.Data.
+// power, and the public events (with every die) and marks for Report.Data.
 type report struct {
 	pub    []string
 	priv   map[string][]string
 	events []event
+	marks  []mark
 }
+
+// mark is one thing a phase did on the map, for its picture (draw.go): an
+// attack on land or at sea, a move, a blockade, an ICBM strike or a
+// seizure, with who did it and how it ended. Areas and cards are named by
+// id, so that a stored report is read the same way by a later release.
+type mark struct {
+	// Kind is attack (on a land area), naval (an attack on a sea area),
+	// move, blockade, icbm or seize.
+	Kind string `json:"kind"`
+	// Power is the superpower that acted; "" for a minor power (its ICBMs
+	// fired back at an attacker).
+	Power string `json:"power,omitempty"`
+	// From are the areas the forces came from (an ICBM: the minor that
+	// fired it; a superpower's ICBMs come from no area of the map).
+	From []string `json:"from,omitempty"`
+	// Via is the sea that carried armies (an invasion, a transport).
+	Via string `json:"via,omitempty"`
+	// Against is the superpower the action was aimed at, when one was: the
+	// defender of an attacked area or fleet, the controller of the place an
+	// ICBM fell on, the owner of a blockaded or seized company.
+	Against string `json:"against,omitempty"`
+	// To is the target or destination area.
+	To string `json:"to"`
+	// City is the ICBM's target city, counted from 1 (0: the area).
+	City int `json:"city,omitempty"`
+	// Card is the company blockaded or seized.
+	Card string `json:"card,omitempty"`
+	// Navy is set on a move of navies.
+	Navy bool `json:"navy,omitempty"`
+	// N is how many ICBMs fell on the place (icbm).
+	N int `json:"n,omitempty"`
+	// Result is how it ended: won, lost or cleared (the defenders
+	// destroyed, nobody moving in) for attack and naval; done for move and
+	// seize; held or failed for blockade; hit or stopped for icbm.
+	Result string `json:"result"`
+}
+
+func (rp *report) mark(m mark) { rp.marks = append(rp.marks, m) }
 
 type event struct {
 	Kind  string `json:"kind"`

@@ -682,8 +682,8 @@ func (g *game) kindKey(cv *canvas) {
 	entry(picture.Hex(0x0072B2), "plan")
 }
 
-// markKey is the legend's line of links, token, route and changes (in a
-// results picture only the route and changes).
+// markKey is the legend's line of links, token and route, and in a
+// results picture only the route and changes.
 func (g *game) markKey(cv *canvas, results bool) {
 	x := pad
 	entry := func(wd float64, label string, key ...picture.Item) {
@@ -698,6 +698,9 @@ func (g *game) markKey(cv *canvas, results bool) {
 		entry(16, "link/3VP token", &picture.Path{Rings: [][]picture.Point{{picture.Pt(x+8, cv.y-12), picture.Pt(x+16, cv.y-4), picture.Pt(x+8, cv.y+4), picture.Pt(x, cv.y-4)}}, Style: picture.Style{Fill: tokenColor, Stroke: textColor}})
 	}
 	entry(22, "best revenue route", &picture.Path{Rings: [][]picture.Point{rect(x, cv.y-11, 22, 14)}, Style: picture.Style{Stroke: routeColor, StrokeWidth: 3}})
+	if !results {
+		return
+	}
 	entry(22, "changed this turn (ringed in the player's colour, with a word)", &picture.Path{Rings: [][]picture.Point{rect(x, cv.y-11, 22, 14)}, Style: picture.Style{Stroke: textColor, StrokeWidth: 4}})
 }
 

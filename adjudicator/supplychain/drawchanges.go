@@ -88,7 +88,10 @@ func (g *game) chips(cv *canvas, cards []int, notes []string) {
 	for i, c := range cards {
 		if x+chipW > cv.w-pad {
 			x = pad
-			cv.y += chipH + 22 // room for a mark's tab
+			cv.y += chipH + 8
+			if len(cv.marks) > 0 {
+				cv.y += 14 // room for a mark's tab
+			}
 		}
 		card := g.card(c)
 		f := facesOf(g.d)[c]

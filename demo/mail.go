@@ -26,6 +26,7 @@ type Received struct {
 	InReplyTo string
 	ReplyTo   string // the address a reply goes to (the daemon's, with a token)
 	Text      string
+	Size      int // the whole mail's size in bytes, pictures and all
 }
 
 // Sent is one mail a scripted player sent over SMTP.
@@ -105,7 +106,7 @@ func (po *postOffice) open(ctx context.Context, srv *mailserver.Server, addr str
 		Logger: po.log.With("reader", addr), State: newMemState(),
 		MinBackoff: 50 * time.Millisecond, MaxBackoff: time.Second,
 		Handler: func(_ context.Context, m *mailer.Mail) error {
-			r := Received{Subject: m.Subject, MessageID: m.MessageID, InReplyTo: m.InReplyTo, Text: m.Text}
+			r := Received{Subject: m.Subject, MessageID: m.MessageID, InReplyTo: m.InReplyTo, Text: m.Text, Size: len(m.Raw)}
 			if a := m.ReplyAddress(); a != nil {
 				r.ReplyTo = a.Address
 			}

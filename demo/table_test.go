@@ -92,17 +92,22 @@ func TestDemoSupplyChain(t *testing.T) {
 	// Issue 15, item 19: a results mail tells a player what changed and
 	// what he must do; the whole board is on request (STATUS). With the
 	// whole board in each, a 3-player game's results mails averaged
-	// 8.7 KB. The figures are logged (go test -v -run TestDemoSupplyChain).
+	// 8.7 KB. Issue 31, item 5: with its picture, every results mail
+	// stays under 100 KB to the end of the game. The figures are logged
+	// (go test -v -run TestDemoSupplyChain).
 	t.Run("results mails are short", func(t *testing.T) {
-		total, sum, n, largest := 0, 0, 0, 0
+		total, sum, n, largest, whole, wholeSubject := 0, 0, 0, 0, 0, ""
 		for _, p := range tg.res.Players {
 			size := 0
 			for _, m := range p.Inbox {
-				size += len(m.Text)
+				size += m.Size
 				if strings.HasPrefix(m.Subject, "["+GameName+"] ") && strings.HasSuffix(m.Subject, " — results") {
 					sum += len(m.Text)
 					n++
 					largest = max(largest, len(m.Text))
+					if m.Size > whole {
+						whole, wholeSubject = m.Size, p.Power+": "+m.Subject
+					}
 				}
 			}
 			total += size
@@ -111,9 +116,13 @@ func TestDemoSupplyChain(t *testing.T) {
 		if n == 0 {
 			t.Fatal("no results mail")
 		}
-		t.Logf("%d phases; results mails: %d, mean %d bytes, largest %d; all mails: %d KB", len(tg.res.Phases), n, sum/n, largest, total/1024)
+		t.Logf("%d phases; results mails: %d, text mean %d bytes, largest %d; largest whole mail %d bytes (%s); all mails: %d KB",
+			len(tg.res.Phases), n, sum/n, largest, whole, wholeSubject, total/1024)
 		if sum/n > 3000 {
 			t.Errorf("results mails average %d bytes: more than what changed and what to do", sum/n)
+		}
+		if whole >= 100_000 {
+			t.Errorf("the results mail %s is %d bytes with its picture, want under 100,000", wholeSubject, whole)
 		}
 	})
 }

@@ -7,9 +7,12 @@ import (
 	"image"
 	"image/draw"
 	"image/png"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -224,10 +227,108 @@ func TestPictureFogOfWar(t *testing.T) {
 	same("a blue unit in a pool where red sees", withUnit(t, e, st, "blue", seenHex, true), true)
 	same("a blue unit in a pool out of red's sight", withUnit(t, e, st, "blue", hidden, true), true)
 	same("a blue unit in red's sight", withUnit(t, e, st, "blue", seenHex, false), false)
-	// An observer sees no unit under fog at all.
-	obs := mustDraw(t, e, st, res, "")
-	if strings.Contains(string(svgOf(t, obs)), `<g id="units">`+"\n<path") {
-		t.Error("an observer's picture under fog shows units")
+	// The GM's and observers' picture ("") shows every unit on the board.
+	obs := string(svgOf(t, mustDraw(t, e, st, res, "")))
+	onBoard := map[string]int{}
+	for _, u := range g.Units {
+		if !u.Pooled {
+			onBoard[letterOf(u.Owner)]++
+		}
+	}
+	if got := tokenCounts(t, obs); !maps.Equal(got, onBoard) {
+		t.Errorf("the GM's and observers' picture under fog shows units %v, the board holds %v", got, onBoard)
+	}
+}
+
+// svgGroup is the body of the SVG group id (groups of marks hold no groups).
+func svgGroup(t *testing.T, svg, id string) string {
+	t.Helper()
+	open := `<g id="` + id + `">`
+	i := strings.Index(svg, open)
+	if i < 0 {
+		t.Fatalf("no group %s in the SVG", id)
+	}
+	body := svg[i+len(open):]
+	return body[:strings.Index(body, "</g>")]
+}
+
+var tokenRE = regexp.MustCompile(`>([A-Z])([0-9]+)</text>`)
+
+// tokenCounts adds up the units the tokens of a picture show, by power
+// letter.
+func tokenCounts(t *testing.T, svg string) map[string]int {
+	t.Helper()
+	got := map[string]int{}
+	for _, m := range tokenRE.FindAllStringSubmatch(svgGroup(t, svg, "units"), -1) {
+		n, _ := strconv.Atoi(m[2])
+		got[m[1]] += n
+	}
+	return got
+}
+
+// A results picture marks what its phases did, each kind of event where
+// it happened: moves, a battle and its losses, units perished, sacrificed,
+// disabled and restored, units built and placed, a headquarters
+// transformed, a power eliminated; under fog another power's event out of
+// the viewer's sight leaves no mark.
+func TestPictureMarksEvents(t *testing.T) {
+	e := engine(t, "empire")
+	st, err := e.New(nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prs := []PhaseResult{
+		{Title: "Round 1 deployment", Deploy: &DeployResult{Transformed: []string{"red AGHQ4 -> FAC4 in C4"},
+			Supply: []SupplyEvent{{Power: "red", Unit: "RID9", Hex: "C5", What: "disabled"}}}},
+		{Title: "Round 1 production", Build: &BuildResult{Production: []Production{{Power: "red", Bought: []string{"RID7 in D3", "RID8 in D3"}}},
+			Placed: []string{"red RID6 -> E3"}}},
+		{Title: "Round 1 tactical turn 1", Turn: &TurnResult{
+			Moves:   []Move{{Power: "red", Unit: "RAD2", From: "C4", To: "D4-E4"}},
+			Battles: []*Battle{{Hexes: []string{"D5"}, Before: map[string]int{"red": 3, "green": 1}, Lost: map[string]int{"red": 1, "green": 1}}},
+			Supply: []SupplyEvent{{Power: "red", Unit: "TD5", Hex: "B4", What: "perished"}, {Power: "red", Unit: "RID4", Hex: "B5", What: "sacrificed"},
+				{Power: "red", Unit: "RIC2", Hex: "C3", What: "restored"}}},
+			Eliminated: []string{"green"}},
+	}
+	res, err := json.Marshal(prs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(svgOf(t, mustDraw(t, e, st, res, "red")))
+	if !strings.Contains(svgGroup(t, svg, "moved"), "<path") {
+		t.Error("no trail of the move C4 → D4-E4")
+	}
+	if !strings.Contains(svgGroup(t, svg, "battles"), "<path") {
+		t.Error("no burst where the battle was")
+	}
+	containsAll(t, svgGroup(t, svg, "losses"), ">R −1 G −1</text>")
+	containsAll(t, svgGroup(t, svg, "supply-events"), ">TD5</text>", ">RID4</text>", `fill="#b35900" stroke="#ffffff" stroke-width="4" stroke-linejoin="round" paint-order="stroke">RID9</text>`, `fill="#1b7f3b" stroke="#ffffff" stroke-width="4" stroke-linejoin="round" paint-order="stroke">RIC2</text>`)
+	if n := strings.Count(svgGroup(t, svg, "supply-events"), "<path"); n != 2 {
+		t.Errorf("%d crosses, want 2 (one perished, one sacrificed)", n)
+	}
+	containsAll(t, svgGroup(t, svg, "supply-events"), ">→FAC4</text>")
+	containsAll(t, svgGroup(t, svg, "built"), ">+2</text>", ">+1</text>")
+	containsAll(t, svg, "Out this phase: Green")
+
+	// Under fog, blue's picture shows none of red's events out of its sight.
+	fogSt, err := e.New(map[string]string{"fog": "1"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := string(svgOf(t, mustDraw(t, e, fogSt, nil, "blue")))
+	withEvents := string(svgOf(t, mustDraw(t, e, fogSt, res, "blue")))
+	for _, id := range []string{"moved", "battles", "losses", "supply-events", "built"} {
+		if svgGroup(t, withEvents, id) != svgGroup(t, plain, id) {
+			t.Errorf("blue's picture under fog marks red's %s out of its sight", id)
+		}
+	}
+}
+
+func containsAll(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("no %q in\n%s", w, text)
+		}
 	}
 }
 
@@ -312,16 +413,34 @@ func TestPicturePNG(t *testing.T) {
 	}
 }
 
-// The picture names every land hex as orders write it, and shows the
-// viewer's units where they stand.
+// The picture names the columns and rows on the edges of the board, above
+// and below, left and right, and no hex inside it; it shows the viewer's
+// units where they stand.
 func TestPictureShowsBoard(t *testing.T) {
 	e := engine(t, "empire")
 	st, _ := e.New(nil, 1)
 	g, _ := e.decode(st)
 	svg := string(svgOf(t, mustDraw(t, e, st, nil, "red")))
-	for h := 0; h < g.World.Hexes(); h++ {
-		if g.World.Fragments(h) > 0 && !strings.Contains(svg, ">"+g.World.HexName(h)+"</text>") {
-			t.Errorf("land hex %s is not named", g.World.HexName(h))
+	board := svgGroup(t, svg, "board")
+	coord := func(s string) int {
+		return len(regexp.MustCompile(`font-size="13"[^>]*>`+s+`</text>`).FindAllString(board, -1))
+	}
+	for c := 0; c < g.World.g.w; c++ {
+		if n := coord(string(rune('A' + c))); n != 2 {
+			t.Errorf("column %c is named %d times, want 2 (above and below the board)", 'A'+c, n)
+		}
+	}
+	for r := 1; r <= g.World.g.h; r++ {
+		if n := coord(strconv.Itoa(r)); n != 2 {
+			t.Errorf("row %d is named %d times, want 2 (left and right of the board)", r, n)
+		}
+	}
+	// No text on the map part of the board layer names a hex (the
+	// legend's sample tokens may read like one).
+	mapH := boardOf(g.World).mapH
+	for _, m := range regexp.MustCompile(`<text x="[0-9.]+" y="([0-9.]+)"[^>]*>([A-Z][0-9]+)</text>`).FindAllStringSubmatch(board, -1) {
+		if y, _ := strconv.ParseFloat(m[1], 64); y < mapH {
+			t.Errorf("hex %s is named inside the board", m[2])
 		}
 	}
 	per := map[int]int{}
@@ -386,4 +505,66 @@ func BenchmarkPicturePNG(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(buf.Len()), "bytes")
+}
+
+// Coasts run along hex edges: the centre of every shoreline hex is land
+// (its water wedges are bands along their edges, not triangles to the
+// centre) and the middle of an edge whose wedge is water is water. Out of
+// sight, land and water still differ clearly, and both from what is seen.
+func TestPictureCoastsAndFog(t *testing.T) {
+	e, st, res := fogGame(t)
+	g, _ := e.decode(st)
+	b := boardOf(g.World)
+	// The land and water only, without the units and marks over them.
+	p := mustDraw(t, e, st, res, "red")
+	if _, ok := p.Items[0].(*picture.RegionFill); !ok {
+		t.Fatalf("the picture begins with %T, not the land and water", p.Items[0])
+	}
+	p.Items = p.Items[:1]
+	pix := pixels(t, p)
+	at := func(q picture.Point) picture.Color {
+		i := 4 * (int(q.Y)*p.Width + int(q.X))
+		return picture.RGB(pix[i], pix[i+1], pix[i+2])
+	}
+	vis := g.sight("red")
+	shore := 0
+	for h := 0; h < g.World.Hexes(); h++ {
+		m := g.World.land[h]
+		if m == 0 || m == allLand {
+			continue
+		}
+		shore++
+		land, sea := landColor, seaColor
+		if !vis[h] {
+			land, sea = fogLandColor, fogSeaColor
+		}
+		// Off the centre by a pixel: the centre may sit on an antialiased
+		// edge of nothing, but not of the coast.
+		if got := at(b.centre(h).Add(picture.Pt(0.5, 0.5))); got != land {
+			t.Errorf("shoreline hex %s: centre is %v, want land %v", g.World.HexName(h), got, land)
+		}
+		for d := 0; d < 6; d++ {
+			if m.land(d) {
+				continue
+			}
+			edge := b.corner(h, (d+5)%6).Lerp(b.corner(h, d), 0.5)
+			if got := at(edge.Lerp(b.centre(h), 0.15)); got != sea {
+				t.Errorf("shoreline hex %s: edge %s is %v, want water %v", g.World.HexName(h), dirNames[d], got, sea)
+			}
+		}
+	}
+	if shore == 0 {
+		t.Fatal("no shoreline hex")
+	}
+	dist := func(a, b picture.Color) int {
+		return abs(int(a.R)-int(b.R)) + abs(int(a.G)-int(b.G)) + abs(int(a.B)-int(b.B))
+	}
+	for _, c := range []struct {
+		name string
+		a, b picture.Color
+	}{{"land and water out of sight", fogLandColor, fogSeaColor}, {"land in and out of sight", landColor, fogLandColor}, {"water in and out of sight", seaColor, fogSeaColor}} {
+		if d := dist(c.a, c.b); d < 80 {
+			t.Errorf("%s differ by %d, want at least 80 (sum of RGB differences)", c.name, d)
+		}
+	}
 }

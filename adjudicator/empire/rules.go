@@ -121,7 +121,21 @@ the game wins. After max_rounds rounds (default 8) the power with the most
 production per strategic turn wins (a tie is shared).
 
 FOG OF WAR (option fog=on or a radius): you see only hexes within that many
-hexes of your units; without it the world board is public.
+hexes of your units; without it the world board is public. The GM and
+observers see every unit (their picture is the whole board).
+
+THE PICTURE (with results, STATUS and MAP). Columns are lettered above and
+below the board, rows numbered left and right. Land is beige, water blue; a
+shoreline hex's water runs as a band along each edge its water wedges face,
+so two such bands facing each other are a strait. Hexes out of your sight
+are darker, land and water still told apart. A results picture marks what
+the phase did where it happened: a dashed trail for a move, a yellow burst
+for a battle with each side's losses above it ("R -2"), a red cross on a
+unit that perished or was sacrificed, "+n" where units were built or
+placed. Your own units and marks are drawn larger and ringed in white
+(House choice): a phone shows the picture at about a third of its size, and
+what you look for first is what happened to your own units; the numbers
+are in the text.
 
 ORDERS (any case; one per line; unit names may be written RID3, RID-3 or
 "Regular Infantry Division 3"; hexes are never guessed):

@@ -116,6 +116,9 @@
 // links and best revenue route, each team's standing, and the viewer's
 // own hand and plan. It shows what the viewer's text shows: no other
 // player's hand or plan, no card of the Deck (TestPictureHiddenHands).
+// With results it marks the cards the phase changed (the results' Marks,
+// made where the public report names a card; TestPictureMarksChanges),
+// and keeps each results mail under 100 KB (TestDemoSupplyChain).
 //
 // # Orders
 //
@@ -193,6 +196,14 @@ Choices where the rules are silent:
 - A results mail shows what changed (the turn's events, the listing and piles when they
   changed, the tableaux that changed, a standing line per team); the player who acts next
   also gets his hand, plan and options. STATUS shows the whole board; HAND your hand.
+- The picture with results shows what the turn changed: a line per player under the title
+  ("Red: bought AD1 · placed AD1"), yours large, and each changed card ringed in the
+  player's colour with a word (BOUGHT, PLACED, DISCARDED, SPUN, REVENUE, ...). A phone
+  shows the picture at about a third of its size: your own line is large enough to read
+  there without zooming, and the rings show where on the table it happened. To keep each
+  results mail under 100 KB to the end of a game, that picture shows your tableau's cards
+  by strip and name, the other tableaux as chips of codes, your hand and the Stale Sale
+  pile's changed cards as chips; the STATUS and MAP picture shows the whole table.
 - Solo: a main office is dealt (placement needs one); each mail is one batch of orders
   checked as a whole; FINISH (or no orders by the deadline) ends it; FINISH needs the
   Starter placed. Score: VP, then fewer contracts.

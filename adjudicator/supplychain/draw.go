@@ -22,15 +22,27 @@ import (
 //     name, and what it makes, needs or earns; a chain link is a dot on
 //     the edge that carries it (turned as the card lies);
 //   - the listing with each card's price and taps, the Stale Sale pile at
-//     half price, the Deck's size and what the open decks hold;
-//   - each tableau on its grid (x east, y south, as PLACE writes them):
-//     cards linked across an edge joined by a bar (dark when the link
-//     counts, grey when it does not), the link/3VP token where it lies,
-//     derelicts others attached in red, the best revenue route traced;
+//     half price as chips, the Deck's size and what the open decks hold;
+//   - each tableau on its grid (x east, y south, as PLACE writes them,
+//     the columns' x above and the rows' y at the left): cards linked
+//     across an edge joined by a bar (dark when the link counts, grey when
+//     it does not), the link/3VP token where it lies, derelicts others
+//     attached in red, the best revenue route's cards outlined in orange
+//     and the gaps between them barred (never a line over a card's text);
 //   - per team: VP, money, cards in hand, best route;
 //   - the viewer's hand and business plan — never another player's (their
 //     number only), until the solitaire game ends as its text shows them;
-//     plans are shown to all at the end, as in the text.
+//     plans are shown to all at the end, as in the text;
+//   - with results, what the phase changed (drawchanges.go).
+//
+// Sizes: STATUS and MAP draw the viewer's tableau and hand whole and the
+// other tableaux by strip and name. A results picture goes to every
+// player every turn, so it keeps each results mail under 100 KB to the end
+// of a game (the demo's test reads every mail's size): the viewer's
+// tableau by strip and name, the others as chips of codes, the hand and
+// the Stale Sale pile's changed cards as chips, a shorter legend. Card
+// outlines lie on the pixel grid: a crisp edge costs the PNG's run-length
+// coding one pixel a row where an antialiased one costs several.
 
 // Colours of the seats (power ids are colours), from Okabe & Ito's palette.
 var seatColors = map[string]picture.Color{
@@ -81,9 +93,14 @@ func kindColor(c *Card) picture.Color {
 const (
 	cardW, cardH = 112.0, 64.0
 	cellW, cellH = 124.0, 84.0 // tableau grid pitch: room for the cell's x,y under a card
+	miniH        = 34.0        // a compact card: its strip and name
 	stripH       = 16.0
 	pad          = 14.0
-	pictureWidth = 1200
+	pictureWidth = 1000
+	axisW        = 20.0 // room for a tableau's row numbers
+	// A card in the Stale Sale pile is a chip: its code on its kind's
+	// colour, its name, its price.
+	chipW, chipH = 160.0, 22.0
 )
 
 // palette is the fixed colour list of every picture.
@@ -186,9 +203,10 @@ func contrast(c picture.Color) picture.Color {
 	return picture.White
 }
 
-// cardItems draws card c with its top left corner at (x, y), its links
-// turned by rot; border overrides the outline (thorns).
-func (g *game) cardItems(c int, x, y float64, rot int, border picture.Color, dash []float64) []picture.Item {
+// cardItems draws card c with its top left corner at (x, y), h high
+// (cardH, or miniH: its strip and name only), its links turned by rot;
+// border overrides the outline (thorns).
+func (g *game) cardItems(c int, x, y, h float64, rot int, border picture.Color, dash []float64) []picture.Item {
 	card := g.card(c)
 	f := facesOf(g.d)[c]
 	strip := kindColor(card)
@@ -196,13 +214,18 @@ func (g *game) cardItems(c int, x, y float64, rot int, border picture.Color, das
 		border = lineColor
 	}
 	items := []picture.Item{
-		&picture.Path{Rings: [][]picture.Point{rect(x, y, cardW, cardH)}, Style: picture.Style{Fill: cardColor}},
+		&picture.Path{Rings: [][]picture.Point{rect(x, y, cardW, h)}, Style: picture.Style{Fill: cardColor}},
 		&picture.Path{Rings: [][]picture.Point{rect(x, y, cardW, stripH)}, Style: picture.Style{Fill: strip}},
-		&picture.Path{Rings: [][]picture.Point{rect(x, y, cardW, cardH)}, Style: picture.Style{Stroke: border, StrokeWidth: 1.3, Dash: dash}},
+		// The outline 1 px wide on the pixel grid: crisp edges cost the
+		// PNG a pixel a row, antialiased ones several.
+		&picture.Path{Rings: [][]picture.Point{rect(x+0.5, y+0.5, cardW-1, h-1)}, Style: picture.Style{Stroke: border, StrokeWidth: 1, Dash: dash}},
 		&picture.Text{At: picture.Pt(x+5, y+12.5), S: f.code, Size: 12, Bold: true, Color: contrast(strip)},
 		&picture.Text{At: picture.Pt(x+4, y+stripH+14), S: f.name, Size: 11, Bold: true, Color: textColor},
-		&picture.Text{At: picture.Pt(x+4, y+stripH+28), S: f.lines[0], Size: 11, Color: mutedColor},
-		&picture.Text{At: picture.Pt(x+4, y+stripH+42), S: f.lines[1], Size: 11, Color: mutedColor},
+	}
+	if h >= cardH {
+		items = append(items,
+			&picture.Text{At: picture.Pt(x+4, y+stripH+28), S: f.lines[0], Size: 11, Color: mutedColor},
+			&picture.Text{At: picture.Pt(x+4, y+stripH+42), S: f.lines[1], Size: 11, Color: mutedColor})
 	}
 	if f.vp != "" {
 		items = append(items, &picture.Text{At: picture.Pt(x+cardW-5, y+12.5), S: f.vp, Size: 11, Bold: true, Anchor: picture.End, Color: contrast(strip)})
@@ -213,7 +236,7 @@ func (g *game) cardItems(c int, x, y float64, rot int, border picture.Color, das
 			if links&dirBits[k] == 0 {
 				continue
 			}
-			c := picture.Pt(x+cardW/2, y+cardH/2).Add(picture.Pt(float64(dirDX[k])*cardW/2, float64(dirDY[k])*cardH/2))
+			c := picture.Pt(x+cardW/2, y+h/2).Add(picture.Pt(float64(dirDX[k])*cardW/2, float64(dirDY[k])*h/2))
 			items = append(items, &picture.Circle{C: c, R: 4, Style: picture.Style{Fill: lineColor, Stroke: picture.White, StrokeWidth: 1}})
 		}
 	}
@@ -223,7 +246,8 @@ func (g *game) cardItems(c int, x, y float64, rot int, border picture.Color, das
 var _ adjudicator.Drawer = (*Engine)(nil)
 
 // Draw implements adjudicator.Drawer: the table of state as viewer sees it
-// ("" for an observer: no hand at all).
+// ("" for an observer: no hand at all), with the cards the phase of
+// results changed marked.
 func (e *Engine) Draw(state, results []byte, viewer string) (*picture.Picture, error) {
 	g, err := e.decode(state)
 	if err != nil {
@@ -236,13 +260,14 @@ func (e *Engine) Draw(state, results []byte, viewer string) (*picture.Picture, e
 		}
 	}
 	title := g.phaseTitle()
+	var rd resultData
 	if results != nil {
-		if !json.Valid(results) {
-			return nil, fmt.Errorf("supplychain: results are not JSON")
+		if err := json.Unmarshal(results, &rd); err != nil {
+			return nil, fmt.Errorf("supplychain: results: %w", err)
 		}
 		title += ", after the last results"
 	}
-	return g.drawTable(v, title), nil
+	return g.drawTable(v, title, results != nil, rd.Marks), nil
 }
 
 // canvas lays a picture out from top to bottom.
@@ -250,6 +275,16 @@ type canvas struct {
 	items []picture.Item
 	y     float64
 	w     float64
+	// marks are the cards the phase changed, by code; marked gathers
+	// what is drawn over the cards, last.
+	marks  map[string][]Mark
+	marked []picture.Item
+	// results is set for a results picture: hands and the Stale Sale
+	// pile as chips, the other teams' tableaux as chips of codes.
+	results bool
+	// routeStart is the first card of each player's revenue route
+	// collected this phase, by power.
+	routeStart map[string]string
 }
 
 func (cv *canvas) add(items ...picture.Item) { cv.items = append(cv.items, items...) }
@@ -262,36 +297,47 @@ func (cv *canvas) heading(s string, size float64) {
 
 // row draws cards left to right from the current line, wrapping; under
 // each, its caption (may be "").
-func (g *game) row(cv *canvas, cards []int, captions []string) {
+// h is the cards' height: cardH, or miniH for their strip and name.
+func (g *game) row(cv *canvas, cards []int, captions []string, h float64) {
 	x := pad
+	cv.y = math.Round(cv.y)
 	for i, c := range cards {
 		if x+cardW > cv.w-pad {
 			x = pad
-			cv.y += cardH + 22
+			cv.y += h + 22
 		}
 		if c < 0 {
-			cv.add(&picture.Path{Rings: [][]picture.Point{rect(x, cv.y, cardW, cardH)}, Style: picture.Style{Fill: emptyColor, Stroke: weakColor, Dash: []float64{4, 3}}},
-				&picture.Text{At: picture.Pt(x+cardW/2, cv.y+cardH/2+4), S: "(empty)", Size: 11, Anchor: picture.Middle, Color: mutedColor})
+			cv.add(&picture.Path{Rings: [][]picture.Point{rect(x, cv.y, cardW, h)}, Style: picture.Style{Fill: emptyColor, Stroke: weakColor, Dash: []float64{4, 3}}},
+				&picture.Text{At: picture.Pt(x+cardW/2, cv.y+h/2+4), S: "(empty)", Size: 11, Anchor: picture.Middle, Color: mutedColor})
 		} else {
-			cv.add(g.cardItems(c, x, cv.y, 0, picture.Color{}, nil)...)
+			cv.add(g.cardItems(c, x, cv.y, h, 0, picture.Color{}, nil)...)
+			cv.mark(g, c, x, cv.y, cardW, h)
 		}
 		if i < len(captions) && captions[i] != "" {
-			cv.add(&picture.Text{At: picture.Pt(x+cardW/2, cv.y+cardH+14), S: captions[i], Size: 11, Anchor: picture.Middle, Color: textColor})
+			cv.add(&picture.Text{At: picture.Pt(x+cardW/2, cv.y+h+14), S: captions[i], Size: 11, Anchor: picture.Middle, Color: textColor})
 		}
 		x += cardW + 10
 	}
-	cv.y += cardH + 24
+	cv.y += h + 24
 }
 
-func (g *game) drawTable(viewer int, title string) *picture.Picture {
+// drawTable draws the table for viewer (-1: the GM and observers). A
+// results picture shows the other teams' tableaux as chips of their cards'
+// codes and of the Stale Sale pile only the cards the phase changed: it
+// goes in every results mail, and STATUS shows the whole table.
+func (g *game) drawTable(viewer int, title string, results bool, marks []Mark) *picture.Picture {
 	// The width: the widest tableau decides, at least pictureWidth.
 	w := float64(pictureWidth)
 	for ti := range g.teams {
 		minX, maxX, _, _ := bounds(&g.teams[ti])
-		w = math.Max(w, 2*pad+float64(maxX-minX+1)*cellW)
+		w = math.Max(w, 2*pad+axisW+float64(maxX-minX+1)*cellW)
 	}
-	cv := &canvas{w: w}
+	cv := &canvas{w: w, marks: map[string][]Mark{}, results: results}
+	for _, m := range marks {
+		cv.marks[m.Card] = append(cv.marks[m.Card], m)
+	}
 	cv.heading(g.d.Title+" — "+title, 16)
+	g.banner(cv, viewer, marks)
 	if !g.opt.Solo {
 		cv.heading(fmt.Sprintf("Listing (a card goes to the Stale Sale pile at its %s tap)", ordinal(g.d.Rules.ListingRounds)), 13)
 		var cards []int
@@ -304,18 +350,30 @@ func (g *game) drawTable(viewer int, title string) *picture.Picture {
 			}
 			caps = append(caps, fmt.Sprintf("%s · %s", money(g.card(s.card).Price), count(s.age, "tap")))
 		}
-		g.row(cv, cards, caps)
-		cv.heading(fmt.Sprintf("Stale Sale pile (half price) · Deck: %s", count(len(g.draw), "card")), 13)
-		if len(g.stale) == 0 {
-			cv.y += 6
-			cv.add(&picture.Text{At: picture.Pt(pad, cv.y), S: "(empty)", Size: 12, Color: mutedColor})
-			cv.y += 14
-		} else {
-			caps = caps[:0]
+		g.row(cv, cards, caps, cardH)
+		if results {
+			cv.heading(fmt.Sprintf("Stale Sale pile (half price): %s (STATUS shows them) · Deck: %s", count(len(g.stale), "card"), count(len(g.draw), "card")), 13)
+			var changed []int
 			for _, c := range g.stale {
-				caps = append(caps, money(g.d.ceilStep((g.card(c).Price+1)/2)))
+				if len(cv.marks[g.card(c).Code]) > 0 {
+					changed = append(changed, c)
+				}
 			}
-			g.row(cv, g.stale, caps)
+			if len(changed) > 0 {
+				cv.y += 18
+				g.chips(cv, changed, g.halfPrices(changed))
+			} else {
+				cv.y += 12
+			}
+		} else {
+			cv.heading(fmt.Sprintf("Stale Sale pile (half price) · Deck: %s", count(len(g.draw), "card")), 13)
+			if len(g.stale) == 0 {
+				cv.y += 6
+				cv.add(&picture.Text{At: picture.Pt(pad, cv.y), S: "(empty)", Size: 12, Color: mutedColor})
+				cv.y += 14
+			} else {
+				g.chips(cv, g.stale, g.halfPrices(g.stale))
+			}
 		}
 		cv.y += 4
 		stock := fmt.Sprintf("For sale: %s, %s, %s.", count(len(g.contracts), "contract"), count(len(g.vehicles), "vehicle"), count(len(g.offices), "office"))
@@ -324,7 +382,20 @@ func (g *game) drawTable(viewer int, title string) *picture.Picture {
 	}
 	final := g.phase == phaseOver
 	for ti := range g.teams {
-		g.tableau(cv, ti, viewer, final)
+		// STATUS and MAP: the reader's own tableau whole, the others'
+		// cards their strip and name. A results picture, mailed every
+		// turn to every player, keeps under its budget to the end of a
+		// game: the reader's cards their strip and name, the others' a
+		// chip with the code (STATUS shows the whole table).
+		own := viewer >= 0 && g.players[viewer].team == ti
+		sz := compactCards
+		switch {
+		case own && !results:
+			sz = wholeCards
+		case !own && results:
+			sz = miniCards
+		}
+		g.tableau(cv, ti, viewer, final, sz)
 	}
 	if viewer >= 0 {
 		pl := &g.players[viewer]
@@ -335,9 +406,9 @@ func (g *game) drawTable(viewer int, title string) *picture.Picture {
 		}
 		g.hand(cv, viewer)
 	}
-	g.legend(cv)
+	g.legend(cv, results)
 	p := &picture.Picture{Width: int(math.Ceil(w)), Height: int(math.Ceil(cv.y + pad)), Title: g.d.Title + ": " + title, Background: backColor, Palette: palette()}
-	p.Add(&picture.Group{ID: "table", Items: cv.items})
+	p.Add(&picture.Group{ID: "table", Items: cv.items}, &picture.Group{ID: "changes", Items: cv.marked})
 	return p
 }
 
@@ -370,7 +441,11 @@ func (g *game) hand(cv *canvas, p int) {
 		cv.y += 14
 		return
 	}
-	g.row(cv, cards, caps)
+	if cv.results {
+		g.chips(cv, cards, caps)
+		return
+	}
+	g.row(cv, cards, caps, cardH)
 }
 
 // bounds is the grid extent of a team's cards.
@@ -393,8 +468,20 @@ func bounds(t *team) (minX, maxX, minY, maxY int) {
 	return minX, maxX, minY, maxY
 }
 
-// tableau draws team ti's panel: its standing line and its cards.
-func (g *game) tableau(cv *canvas, ti, viewer int, final bool) {
+// cardSize is how large a tableau's cards are drawn: whole, their strip
+// and name (compact), or a chip with the code (mini); w×h each, on a grid
+// of cellW×cellH.
+type cardSize struct{ w, h, cellW, cellH float64 }
+
+var (
+	wholeCards   = cardSize{cardW, cardH, cellW, cellH}
+	compactCards = cardSize{cardW, miniH, cellW, miniH + cellH - cardH}
+	miniCards    = cardSize{58, 20, 68, 30}
+)
+
+// tableau draws team ti's panel: its standing line and its cards, drawn
+// at size sz.
+func (g *game) tableau(cv *canvas, ti, viewer int, final bool, sz cardSize) {
 	t := &g.teams[ti]
 	cv.y += 10
 	top, first := cv.y, len(cv.items)
@@ -447,24 +534,46 @@ func (g *game) tableau(cv *canvas, ti, viewer int, final bool) {
 		cv.add(&picture.Text{At: picture.Pt(pad+8, cv.y), S: "(nothing placed)", Size: 12, Color: mutedColor})
 		cv.y += 10
 	} else {
-		minX, _, minY, maxY := bounds(t)
-		ox := pad + (cellW-cardW)/2
-		oy := cv.y + 8
-		at := func(gx, gy int) (float64, float64) {
-			return ox + float64(gx-minX)*cellW, oy + float64(gy-minY)*cellH
-		}
+		minX, maxX, minY, maxY := bounds(t)
+		cw, ch, cellW, pitch := sz.w, sz.h, sz.cellW, sz.cellH
+		ox := pad + (cellW-cw)/2
+		oy := math.Round(cv.y + 8)
 		var links, cards, marks []picture.Item
+		if sz.h >= miniH {
+			// The grid's x above its columns and y left of its rows, as
+			// PLACE writes them, rather than under every card.
+			ox, oy = ox+axisW, oy+14
+			for gx := minX; gx <= maxX; gx++ {
+				cards = append(cards, &picture.Text{At: picture.Pt(ox+float64(gx-minX)*cellW+4, oy-5), S: fmt.Sprintf("x %d", gx), Size: 11, Bold: true, Color: mutedColor})
+			}
+			for gy := minY; gy <= maxY; gy++ {
+				cards = append(cards, &picture.Text{At: picture.Pt(ox-9, oy+float64(gy-minY)*pitch+ch/2+4), S: fmt.Sprint(gy), Size: 11, Bold: true, Anchor: picture.End, Color: mutedColor})
+			}
+		}
+		at := func(gx, gy int) (float64, float64) {
+			return ox + float64(gx-minX)*cellW, oy + float64(gy-minY)*pitch
+		}
+		draw := func(c int, px, py float64, rot int, border picture.Color, dash []float64, caption string) {
+			if sz.h < miniH {
+				cards = append(cards, g.chipItems(c, px, py, cw, ch, rot, border)...)
+			} else {
+				cards = append(cards, g.cardItems(c, px, py, ch, rot, border, dash)...)
+				if caption != "" {
+					cards = append(cards, &picture.Text{At: picture.Pt(px+2, py+ch+13), S: caption, Size: 11, Color: border})
+				}
+			}
+			cv.mark(g, c, px, py, cw, ch)
+		}
 		// Links between neighbours: a bar across the gap.
 		for i, p := range t.placed {
 			px, py := at(p.x, p.y)
-			cards = append(cards, g.cardItems(p.card, px, py, p.rot, picture.Color{}, nil)...)
-			cards = append(cards, &picture.Text{At: picture.Pt(px+2, py+cardH+13), S: fmt.Sprintf("%d,%d", p.x, p.y), Size: 11, Color: mutedColor})
+			draw(p.card, px, py, p.rot, picture.Color{}, nil, "")
 			for k := 1; k <= 2; k++ { // east and south: each link once
 				if a.nb[i][k] < 0 || !a.phys[i][k] {
 					continue
 				}
-				c1 := picture.Pt(px+cardW/2, py+cardH/2).Add(picture.Pt(float64(dirDX[k])*cardW/2, float64(dirDY[k])*cardH/2))
-				c2 := c1.Add(picture.Pt(float64(dirDX[k])*(cellW-cardW), float64(dirDY[k])*(cellH-cardH)))
+				c1 := picture.Pt(px+cw/2, py+ch/2).Add(picture.Pt(float64(dirDX[k])*cw/2, float64(dirDY[k])*ch/2))
+				c2 := c1.Add(picture.Pt(float64(dirDX[k])*(cellW-cw), float64(dirDY[k])*(pitch-ch)))
 				st := picture.Style{Stroke: lineColor, StrokeWidth: 5}
 				if !a.rel[i][k] {
 					st = picture.Style{Stroke: weakColor, StrokeWidth: 4, Dash: []float64{3, 2}}
@@ -474,35 +583,51 @@ func (g *game) tableau(cv *canvas, ti, viewer int, final bool) {
 		}
 		for _, th := range t.thorns {
 			px, py := at(th.x, th.y)
-			cards = append(cards, g.cardItems(th.card, px, py, th.rot, thornColor, []float64{5, 3})...)
-			cards = append(cards, &picture.Text{At: picture.Pt(px+2, py+cardH+13), S: fmt.Sprintf("%d,%d by %s", th.x, th.y, titleCase(th.from)), Size: 11, Color: thornColor})
+			draw(th.card, px, py, th.rot, thornColor, []float64{5, 3}, "by "+titleCase(th.from))
 		}
 		// The link/3VP token on its edge.
 		if e := t.token; e != nil {
 			px, py := at(e.x, e.y)
-			c := picture.Pt(px+cardW+(cellW-cardW)/2, py+cardH/2)
+			c := picture.Pt(px+cw+(cellW-cw)/2, py+ch/2)
 			if e.dir == South {
-				c = picture.Pt(px+cardW/2, py+cardH+(cellH-cardH)/2)
+				c = picture.Pt(px+cw/2, py+ch+(pitch-ch)/2)
 			}
 			marks = append(marks, &picture.Path{Rings: [][]picture.Point{{c.Add(picture.Pt(0, -8)), c.Add(picture.Pt(8, 0)), c.Add(picture.Pt(0, 8)), c.Add(picture.Pt(-8, 0))}},
 				Style: picture.Style{Fill: tokenColor, Stroke: textColor, StrokeWidth: 1.2}})
 		}
-		// The best revenue route, card centre to card centre.
+		// The best revenue route: its cards outlined, and a bar across
+		// each gap it crosses (never over a card's text).
 		if g.phase != phaseSolo {
 			if r := a.bestRoute(-1); len(r.path) > 1 {
-				var pts []picture.Point
-				for _, i := range r.path {
+				var outlines, bars [][]picture.Point
+				for k, i := range r.path {
 					px, py := at(t.placed[i].x, t.placed[i].y)
-					pts = append(pts, picture.Pt(px+cardW/2, py+cardH/2+6))
+					outlines = append(outlines, rect(px-2, py-2, cw+4, ch+4))
+					if k == 0 {
+						continue
+					}
+					qx, qy := at(t.placed[r.path[k-1]].x, t.placed[r.path[k-1]].y)
+					a, b := picture.Pt(qx+cw/2, qy+ch/2), picture.Pt(px+cw/2, py+ch/2)
+					switch {
+					case qy == py: // side by side: across the gap between them
+						y := py + ch/2
+						lo, hi := math.Min(qx, px)+cw, math.Max(qx, px)
+						bars = append(bars, []picture.Point{{X: lo - 2, Y: y}, {X: hi + 2, Y: y}})
+					default:
+						x := px + cw/2
+						top, bottom := math.Min(a.Y, b.Y)+ch/2, math.Max(a.Y, b.Y)-ch/2
+						bars = append(bars, []picture.Point{{X: x, Y: top - 2}, {X: x, Y: bottom + 2}})
+					}
 				}
-				marks = append(marks, &picture.Path{Lines: [][]picture.Point{pts}, Style: picture.Style{Stroke: routeColor.Alpha(200), StrokeWidth: 3, Dash: []float64{8, 4}}})
+				marks = append(marks, &picture.Path{Rings: outlines, Style: picture.Style{Stroke: routeColor, StrokeWidth: 3}},
+					&picture.Path{Lines: bars, Style: picture.Style{Stroke: routeColor, StrokeWidth: 7}})
 			}
 		}
 		cv.add(links...)
 		cv.add(cards...)
 		cv.add(marks...)
 		_, bottom := at(minX, maxY)
-		cv.y = bottom + cardH + 20
+		cv.y = bottom + sz.cellH
 	}
 	// Others' hands stay hidden; the solitaire game shows them at its end.
 	for _, s := range t.seats {
@@ -513,17 +638,33 @@ func (g *game) tableau(cv *canvas, ti, viewer int, final bool) {
 	}
 	if final && t.plan >= 0 && !(viewer >= 0 && g.players[viewer].team == ti) && !g.opt.Solo {
 		cv.heading("Business plan", 12)
-		g.row(cv, []int{t.plan}, nil)
+		if cv.results {
+			g.chips(cv, []int{t.plan}, nil)
+		} else {
+			g.row(cv, []int{t.plan}, nil, cardH)
+		}
 	}
-	// The panel's frame (its ground is the picture's: a filled panel
-	// would cost a raster pass over most of the picture).
-	frame := &picture.Path{Rings: [][]picture.Point{rect(pad/2, top, cv.w-pad, cv.y-top)}, Style: picture.Style{Stroke: weakColor, StrokeWidth: 1.5}}
-	cv.items = append(cv.items[:first], append([]picture.Item{frame}, cv.items[first:]...)...)
+	// A rule above the panel sets it apart (its ground is the picture's:
+	// a filled panel would cost a raster pass over most of the picture,
+	// and a frame's sides break every row of the PNG's runs twice).
+	rule := &picture.Path{Lines: [][]picture.Point{{{X: pad / 2, Y: top}, {X: cv.w - pad/2, Y: top}}}, Style: picture.Style{Stroke: weakColor, StrokeWidth: 2}}
+	cv.items = append(cv.items[:first], append([]picture.Item{rule}, cv.items[first:]...)...)
 }
 
-// legend is the key to the card colours and marks.
-func (g *game) legend(cv *canvas) {
+// legend is the key to the card colours and marks; a results picture
+// keeps only the marks' (STATUS shows the whole key).
+func (g *game) legend(cv *canvas, results bool) {
 	cv.y += 18
+	if !results {
+		g.kindKey(cv)
+		cv.y += 20
+	}
+	g.markKey(cv, results)
+	cv.y += 4
+}
+
+// kindKey is the legend's line of card kinds (their strips' colours).
+func (g *game) kindKey(cv *canvas) {
 	x := pad
 	entry := func(col picture.Color, label string) {
 		cv.add(&picture.Path{Rings: [][]picture.Point{rect(x, cv.y-10, 22, 12)}, Style: picture.Style{Fill: col, Stroke: lineColor}},
@@ -539,23 +680,28 @@ func (g *game) legend(cv *canvas) {
 	entry(picture.Hex(0x999999), "vehicle")
 	entry(thornColor, "derelict")
 	entry(picture.Hex(0x0072B2), "plan")
-	cv.y += 20
-	x = pad
-	cv.add(&picture.Circle{C: picture.Pt(x+6, cv.y-4), R: 4, Style: picture.Style{Fill: lineColor}},
-		&picture.Text{At: picture.Pt(x+16, cv.y), S: "chain link", Size: 12, Color: textColor})
-	x += 16 + picture.TextWidth("chain link", 12, false) + 14
-	cv.add(&picture.Path{Lines: [][]picture.Point{{picture.Pt(x, cv.y-4), picture.Pt(x+22, cv.y-4)}}, Style: picture.Style{Stroke: lineColor, StrokeWidth: 5}},
-		&picture.Text{At: picture.Pt(x+27, cv.y), S: "a link that counts", Size: 12, Color: textColor})
-	x += 27 + picture.TextWidth("a link that counts", 12, false) + 14
-	cv.add(&picture.Path{Lines: [][]picture.Point{{picture.Pt(x, cv.y-4), picture.Pt(x+22, cv.y-4)}}, Style: picture.Style{Stroke: weakColor, StrokeWidth: 4, Dash: []float64{3, 2}}},
-		&picture.Text{At: picture.Pt(x+27, cv.y), S: "one that does not", Size: 12, Color: textColor})
-	x += 27 + picture.TextWidth("one that does not", 12, false) + 14
-	cv.add(&picture.Path{Rings: [][]picture.Point{{picture.Pt(x+8, cv.y-12), picture.Pt(x+16, cv.y-4), picture.Pt(x+8, cv.y+4), picture.Pt(x, cv.y-4)}}, Style: picture.Style{Fill: tokenColor, Stroke: textColor}},
-		&picture.Text{At: picture.Pt(x+21, cv.y), S: "link/3VP token", Size: 12, Color: textColor})
-	x += 21 + picture.TextWidth("link/3VP token", 12, false) + 14
-	cv.add(&picture.Path{Lines: [][]picture.Point{{picture.Pt(x, cv.y-4), picture.Pt(x+22, cv.y-4)}}, Style: picture.Style{Stroke: routeColor, StrokeWidth: 3, Dash: []float64{8, 4}}},
-		&picture.Text{At: picture.Pt(x+27, cv.y), S: "best revenue route", Size: 12, Color: textColor})
-	cv.y += 4
+}
+
+// markKey is the legend's line of links, token and route, and in a
+// results picture only the route and changes.
+func (g *game) markKey(cv *canvas, results bool) {
+	x := pad
+	entry := func(wd float64, label string, key ...picture.Item) {
+		cv.add(key...)
+		cv.add(&picture.Text{At: picture.Pt(x+wd+5, cv.y), S: label, Size: 12, Color: textColor})
+		x += wd + 5 + picture.TextWidth(label, 12, false) + 14
+	}
+	if !results {
+		entry(11, "chain link", &picture.Circle{C: picture.Pt(x+6, cv.y-4), R: 4, Style: picture.Style{Fill: lineColor}})
+		entry(22, "a link that counts", &picture.Path{Lines: [][]picture.Point{{picture.Pt(x, cv.y-4), picture.Pt(x+22, cv.y-4)}}, Style: picture.Style{Stroke: lineColor, StrokeWidth: 5}})
+		entry(22, "one that does not", &picture.Path{Lines: [][]picture.Point{{picture.Pt(x, cv.y-4), picture.Pt(x+22, cv.y-4)}}, Style: picture.Style{Stroke: weakColor, StrokeWidth: 4, Dash: []float64{3, 2}}})
+		entry(16, "link/3VP token", &picture.Path{Rings: [][]picture.Point{{picture.Pt(x+8, cv.y-12), picture.Pt(x+16, cv.y-4), picture.Pt(x+8, cv.y+4), picture.Pt(x, cv.y-4)}}, Style: picture.Style{Fill: tokenColor, Stroke: textColor}})
+	}
+	entry(22, "best revenue route", &picture.Path{Rings: [][]picture.Point{rect(x, cv.y-11, 22, 14)}, Style: picture.Style{Stroke: routeColor, StrokeWidth: 3}})
+	if !results {
+		return
+	}
+	entry(22, "changed this turn (ringed in the player's colour, with a word)", &picture.Path{Rings: [][]picture.Point{rect(x, cv.y-11, 22, 14)}, Style: picture.Style{Stroke: textColor, StrokeWidth: 4}})
 }
 
 // ordinal writes 4 as "4th".

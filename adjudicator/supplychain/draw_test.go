@@ -2,12 +2,14 @@ package supplychain
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/draw"
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -312,12 +314,13 @@ func TestPicturePNG(t *testing.T) {
 	}
 }
 
-// The picture shows the table: every listed and stale card, every placed
-// card with its cell, each team's standing; bad input is an error.
+// The picture shows the table (STATUS and MAP: no results): every listed
+// and stale card, every placed card on its grid, the grid's columns and
+// rows, each team's standing; bad input is an error.
 func TestPictureShowsTable(t *testing.T) {
 	e, st, res := midGame(t)
 	g, _ := e.decode(st)
-	svg := string(svgOf(t, mustDraw(t, e, st, res, "")))
+	svg := string(svgOf(t, mustDraw(t, e, st, nil, "")))
 	code := func(c int) string { return ">" + g.card(c).Code + "</text>" }
 	for _, s := range g.listing {
 		if s.card >= 0 && !strings.Contains(svg, code(s.card)) {
@@ -331,12 +334,21 @@ func TestPictureShowsTable(t *testing.T) {
 	}
 	for ti, tm := range g.teams {
 		for _, p := range tm.placed {
-			if !strings.Contains(svg, code(p.card)) || !strings.Contains(svg, fmt.Sprintf(">%d,%d</text>", p.x, p.y)) {
+			if !strings.Contains(svg, code(p.card)) || !strings.Contains(svg, fmt.Sprintf(">x %d</text>", p.x)) || !strings.Contains(svg, fmt.Sprintf(">%d</text>", p.y)) {
 				t.Errorf("%s's %s at %d,%d not drawn", g.teamName(ti), g.card(p.card).Code, p.x, p.y)
 			}
 		}
 		if want := fmt.Sprintf("%d VP · %s, %s in hand", g.vp(ti, false), money(g.players[tm.seats[0]].money), count(len(g.players[tm.seats[0]].hand), "card")); !strings.Contains(svg, want) {
 			t.Errorf("no standing %q", want)
+		}
+	}
+	// A results picture names the Stale Sale pile's size, and its every
+	// placed card by its code.
+	svg = string(svgOf(t, mustDraw(t, e, st, res, "")))
+	daemontestContains(t, svg, fmt.Sprintf("Stale Sale pile (half price): %s (STATUS shows them)", count(len(g.stale), "card")))
+	for _, tm := range g.teams {
+		for _, p := range tm.placed {
+			daemontestContains(t, svg, code(p.card))
 		}
 	}
 	if _, err := e.Draw(st, nil, "black"); err == nil {
@@ -347,6 +359,134 @@ func TestPictureShowsTable(t *testing.T) {
 	}
 	if _, err := e.Draw([]byte("{}"), nil, ""); err == nil {
 		t.Error("a bad state drew a picture")
+	}
+}
+
+func daemontestContains(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("no %q in the picture", w)
+		}
+	}
+}
+
+// A results picture marks what the turn changed: each kind of change on
+// its card, wherever the card is now (the listing, the Stale Sale pile, a
+// tableau, the reader's hand), ringed in the player's colour with its
+// word, and a "This turn" line per player, the reader's own large.
+func TestPictureMarksChanges(t *testing.T) {
+	e, st, _ := playTo(t, "supplychain-3", 2, func(g *game) bool {
+		n := len(g.players[g.playerIndex("blue")].hand)
+		for _, tm := range g.teams {
+			n = min(n, len(tm.placed))
+		}
+		return n >= 3 && len(g.stale) >= 2 && g.phase == phaseTurn
+	})
+	g, _ := e.decode(st)
+	blue, red, green := g.playerIndex("blue"), g.playerIndex("red"), g.playerIndex("green")
+	bt, rt, gt := &g.teams[g.players[blue].team], &g.teams[g.players[red].team], &g.teams[g.players[green].team]
+	if len(g.players[blue].hand) < 2 || len(bt.placed) < 1 || len(rt.placed) < 3 || len(g.stale) < 2 {
+		t.Fatal("the mid-game position lacks the cards this test marks")
+	}
+	listed := -1
+	for _, s := range g.listing {
+		if s.card >= 0 {
+			listed = s.card
+		}
+	}
+	codeOf := func(c int) string { return g.card(c).Code }
+	marks := []Mark{
+		{Power: "blue", Card: codeOf(g.players[blue].hand[0].card), What: markBought},
+		{Power: "blue", Card: codeOf(bt.placed[0].card), What: markPlaced},
+		{Power: "blue", Card: codeOf(g.players[blue].hand[1].card), What: markClosed},
+		{Power: "blue", Card: codeOf(g.stale[0]), What: markDiscarded},
+		{Power: "red", Card: codeOf(rt.placed[0].card), What: markSpun},
+		{Power: "red", Card: codeOf(listed), What: markSwapped},
+		{Power: "red", Card: codeOf(rt.placed[1].card), What: markRevenue},
+		{Power: "red", Card: codeOf(rt.placed[2].card), What: markRevenue},
+		{Power: "green", Card: codeOf(rt.placed[2].card), What: markDerelict},
+		{Power: "green", Card: codeOf(gt.placed[0].card), What: markTraded},
+		{Card: codeOf(g.stale[1]), What: markStale},
+	}
+	res, err := json.Marshal(resultData{Phase: "x", Events: []string{}, Marks: marks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(svgOf(t, mustDraw(t, e, st, res, "blue")))
+	i := strings.Index(svg, `<g id="changes">`)
+	if i < 0 {
+		t.Fatal("no changes drawn")
+	}
+	changes := svg[i:]
+	for _, w := range []string{"BOUGHT", "PLACED", "CLOSED", "DISCARDED", "SPUN", "SWAPPED", "REVENUE", "DERELICT", "GOT BY TRADE", "STALE"} {
+		if n := strings.Count(changes, ">"+w+"</text>"); n != 1 {
+			t.Errorf("%d tabs %s, want 1", n, w)
+		}
+	}
+	// A ring per marked card (the revenue route's second card and the
+	// derelict's share one).
+	if n := strings.Count(changes, `stroke-width="4"`); n != 10 {
+		t.Errorf("%d rings, want 10", n)
+	}
+	daemontestContains(t, svg,
+		`font-size="26" font-weight="bold" fill="#1e1e1e">Blue: bought `+codeOf(g.players[blue].hand[0].card)+" · placed "+codeOf(bt.placed[0].card),
+		`font-size="15" fill="#1e1e1e">Red: spun `+codeOf(rt.placed[0].card)+" · swapped "+codeOf(listed)+" · revenue "+codeOf(rt.placed[1].card)+" → "+codeOf(rt.placed[2].card),
+		">The Listing Agent: to the Stale Sale pile "+codeOf(g.stale[1])+"</text>")
+	// Without results nothing is marked.
+	if svg := string(svgOf(t, mustDraw(t, e, st, nil, "blue"))); strings.Contains(svg, "This turn") || strings.Contains(svg, ">BOUGHT</text>") {
+		t.Error("a picture without results marks changes")
+	}
+}
+
+// The best revenue route is drawn around its cards and across the gaps
+// between them, never over a card's text.
+func TestPictureRouteClearOfText(t *testing.T) {
+	e, st, res := playTo(t, "supplychain-3", 2, func(g *game) bool {
+		for ti := range g.teams {
+			if len(analyze(g.d, &g.teams[ti], g.opt.Laissez).bestRoute(-1).path) >= 2 {
+				return g.phase == phaseTurn
+			}
+		}
+		return false
+	})
+	for _, withResults := range [][]byte{nil, res} {
+		p := mustDraw(t, e, st, withResults, "blue")
+		var cards [][4]float64 // x0, y0, x1, y1 of each card's face
+		var bars [][]picture.Point
+		var walk func(items []picture.Item)
+		walk = func(items []picture.Item) {
+			for _, it := range items {
+				switch v := it.(type) {
+				case *picture.Group:
+					walk(v.Items)
+				case *picture.Path:
+					if v.Fill == cardColor && len(v.Rings) == 1 {
+						r := v.Rings[0]
+						cards = append(cards, [4]float64{r[0].X, r[0].Y, r[2].X, r[2].Y})
+					}
+					if v.Stroke == routeColor && len(v.Lines) > 0 {
+						bars = append(bars, v.Lines...)
+					}
+				}
+			}
+		}
+		walk(p.Items)
+		if len(bars) == 0 {
+			t.Fatal("no revenue route drawn")
+		}
+		for _, b := range bars {
+			for k := 1; k < len(b); k++ {
+				for s := 0.0; s <= 1; s += 0.05 {
+					q := b[k-1].Lerp(b[k], s)
+					for _, c := range cards {
+						if q.X > c[0]+3 && q.X < c[2]-3 && q.Y > c[1]+3 && q.Y < c[3]-3 {
+							t.Fatalf("the route crosses a card at %v", q)
+						}
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -390,4 +530,57 @@ func BenchmarkPicturePNG(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(buf.Len()), "bytes")
+}
+
+// The engine marks what its public report names: in a bot game, a phase
+// whose report says a card was bought carries a bought mark for it, and
+// the buyer's results picture rings the card in the hand with BOUGHT.
+func TestResultsMarkPurchases(t *testing.T) {
+	e, _ := NewEngine("supplychain-3")
+	state, err := e.New(nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < 200; n++ {
+		st, err := e.Status(state)
+		if err != nil || st.Over {
+			t.Fatalf("no purchase from the listing (%v)", err)
+		}
+		ords := map[string][]string{}
+		for _, p := range st.Waiting {
+			lines, err := e.BotLines(state, p, int64(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ck, err := e.Check(state, p, strings.Join(lines, "\n")); err == nil && len(lines) > 0 {
+				ords[p] = ck.Canonical
+			}
+		}
+		out, err := e.Resolve(state, ords, int64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		state = out.Next
+		var rd resultData
+		if err := json.Unmarshal(out.Report.Data, &rd); err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range rd.Events {
+			who, rest, ok := strings.Cut(ev, " buys ")
+			if !ok || !strings.Contains(rest, " from the listing ") {
+				continue
+			}
+			code := rest[strings.Index(rest, "(")+1 : strings.Index(rest, ")")]
+			power := strings.ToLower(who)
+			if !slices.Contains(rd.Marks, Mark{Power: power, Card: code, What: markBought}) {
+				t.Fatalf("%q: marks %v", ev, rd.Marks)
+			}
+			svg := string(svgOf(t, mustDraw(t, e, state, out.Report.Data, power)))
+			if !strings.Contains(svg, ">BOUGHT</text>") || !strings.Contains(svg, "bought "+code) {
+				t.Errorf("%s's picture does not mark %s bought", power, code)
+			}
+			return
+		}
+	}
+	t.Fatal("no purchase from the listing in 200 phases")
 }

@@ -542,6 +542,7 @@ func (g *game) afterTurn(p int) string {
 type resultData struct {
 	Phase   string         `json:"phase"`
 	Events  []string       `json:"events"`
+	Marks   []Mark         `json:"marks,omitempty"` // the cards the phase changed, for its picture
 	Scores  map[string]int `json:"scores"`
 	Winners []string       `json:"winners,omitempty"`
 }
@@ -660,7 +661,7 @@ func (e *Engine) Resolve(state []byte, ords map[string][]string, seed int64) (ad
 		}
 		out.Report.Private[p.power] = b.String()
 	}
-	data, err := json.Marshal(resultData{Phase: id, Events: append([]string{}, g.rep.pub...), Scores: st.Scores, Winners: st.Winners()})
+	data, err := json.Marshal(resultData{Phase: id, Events: append([]string{}, g.rep.pub...), Marks: g.rep.marks, Scores: st.Scores, Winners: st.Winners()})
 	if err != nil {
 		return adjudicator.Outcome{}, err
 	}

@@ -186,6 +186,7 @@ func (g *game) placeGroup(p int, os []*Order, solo bool) error {
 		for _, c := range news {
 			pl := t.placed[placedIndex(t, c)]
 			names = append(names, fmt.Sprintf("%s at %d,%d", g.cname(c), pl.x, pl.y))
+			g.mark(p, c, markPlaced)
 		}
 		what = append(what, "places "+joinAnd(names))
 	}
@@ -301,6 +302,7 @@ func (g *game) attach(p int, o *Order) error {
 			t.thorns = append(t.thorns, thorn{card: c, x: x, y: y, rot: r, target: tc, from: g.players[p].power})
 			o.Rot, o.HasRot = r, true
 			g.say("%s attaches the derelict %s to %s's %s at %d,%d.", titleCase(g.players[p].power), g.cname(c), titleCase(o.Power), g.cname(tc), x, y)
+			g.mark(p, c, markDerelict)
 			return nil
 		}
 	}

@@ -428,6 +428,7 @@ func (g *game) purchase(p int, o *Order) error {
 	}
 	g.addToHand(p, c, o.Area == AreaStale)
 	g.say("%s buys %s from the %s for %s.", titleCase(g.players[p].power), g.cname(c), areaPlace(o.Area), money(cost))
+	g.mark(p, c, markBought)
 	return nil
 }
 
@@ -497,6 +498,7 @@ func (g *game) settleBlind(p int) {
 	pl.money -= cost
 	g.addToHand(p, c, false)
 	g.say("%s pays %s for the blind purchase %s and takes it.", titleCase(pl.power), money(cost), g.cname(c))
+	g.mark(p, c, markBought)
 }
 
 // ---- Buy-Sell-Trade ----
@@ -838,6 +840,8 @@ func (g *game) swap(p int, o *Order) error {
 	}
 	g.addToHand(p, l, false)
 	g.say("%s swaps %s from the hand for the listed %s.", titleCase(pl.power), g.cname(h), g.cname(l))
+	g.mark(p, l, markSwapped)
+	g.mark(p, h, markSwapped)
 	return nil
 }
 
@@ -863,6 +867,7 @@ func (g *game) revenue(p int, o *Order) error {
 	var names []string
 	for _, i := range r.path {
 		names = append(names, g.card(t.placed[i].card).Code)
+		g.mark(p, t.placed[i].card, markRevenue)
 	}
 	msg := fmt.Sprintf("%s collects revenue: %s along %s", titleCase(g.players[p].power), money(r.value), strings.Join(names, " → "))
 	if kept < r.value {
@@ -901,6 +906,7 @@ func (g *game) discard(p int, os []*Order) error {
 			fromTableau = true
 		}
 		g.abandon(c)
+		g.mark(p, c, markDiscarded)
 		names = append(names, fmt.Sprintf("%s (%s)", g.cname(c), where))
 	}
 	if fromTableau {
@@ -943,6 +949,7 @@ func (g *game) closeCards(p int, os []*Order) error {
 	var names []string
 	for _, c := range taken {
 		names = append(names, g.cname(c))
+		g.mark(p, c, markClosed)
 	}
 	g.say("%s closes %s (back into the hand).", titleCase(g.players[p].power), joinAnd(names))
 	return nil
@@ -984,6 +991,7 @@ func (g *game) spin(p int, o *Order) error {
 		return fmt.Errorf("spinning %s breaks the tableau: %s", g.cname(c), prob)
 	}
 	g.say("%s spins %s.", titleCase(g.players[p].power), g.cname(c))
+	g.mark(p, c, markSpun)
 	return nil
 }
 
@@ -1011,5 +1019,6 @@ func (g *game) enforceHandLimit(p int) {
 		pl.hand = append(pl.hand[:best], pl.hand[best+1:]...)
 		g.abandon(c)
 		g.say("%s is over the hand limit of %d: %s is discarded.", titleCase(pl.power), limit, g.cname(c))
+		g.mark(p, c, markDiscarded)
 	}
 }

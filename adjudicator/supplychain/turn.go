@@ -10,8 +10,44 @@ import (
 
 // report collects what happened while orders were carried out.
 type report struct {
-	pub  []string
-	priv map[int][]string
+	pub   []string
+	priv  map[int][]string
+	marks []Mark
+}
+
+// Mark is a card a phase changed, for its picture: what happened to it
+// and who did it. A mark is made only where the public report names the
+// card (a blind purchase is not marked), so every reader may see it.
+type Mark struct {
+	Power string `json:"power,omitempty"` // "" for the Listing Agent
+	Card  string `json:"card"`            // its code
+	What  string `json:"what"`            // one of the mark* words
+}
+
+// The words of marks.
+const (
+	markBought    = "bought"
+	markPlaced    = "placed"
+	markDiscarded = "discarded"
+	markClosed    = "closed"
+	markSpun      = "spun"
+	markSwapped   = "swapped"
+	markTraded    = "got by trade" // the player marked got it by Buy-Sell-Trade
+	markDerelict  = "derelict"
+	markRevenue   = "revenue"
+	markStale     = "to the Stale Sale pile"
+)
+
+// mark records that player p (-1: nobody) did what to card c.
+func (g *game) mark(p, c int, what string) {
+	if g.rep == nil {
+		return
+	}
+	m := Mark{Card: g.card(c).Code, What: what}
+	if p >= 0 {
+		m.Power = g.players[p].power
+	}
+	g.rep.marks = append(g.rep.marks, m)
 }
 
 func (g *game) say(format string, args ...any) {
@@ -44,6 +80,7 @@ func (g *game) try(f func(c *game) error) error {
 	g.rep = rep
 	if rep != nil {
 		rep.pub = append(rep.pub, c.rep.pub...)
+		rep.marks = append(rep.marks, c.rep.marks...)
 		for p, xs := range c.rep.priv {
 			if rep.priv == nil {
 				rep.priv = map[int][]string{}
@@ -523,6 +560,7 @@ func (g *game) tap() {
 			c := g.listing[i].card
 			g.stale = append(g.stale, c)
 			gone = append(gone, g.cname(c))
+			g.mark(-1, c, markStale)
 			g.refill(i)
 		}
 	}
@@ -561,6 +599,12 @@ func (g *game) answerOffer(accept bool, answered bool) {
 		} else {
 			g.doTrade(of)
 			g.say("%s accepts: %s.", to, g.describeOffer(of))
+			for _, c := range of.give {
+				g.mark(of.to, c, markTraded)
+			}
+			for _, c := range of.get {
+				g.mark(of.from, c, markTraded)
+			}
 		}
 	case answered:
 		g.say("%s declines the offer: %s's Buy-Sell-Trade fails.", to, from)

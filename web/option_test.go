@@ -1,0 +1,99 @@
+package web_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"pbemd/daemon/daemontest"
+	"pbemd/store"
+)
+
+// web= chooses who reads a game's pages: public (on the index), unlisted
+// (at a link nobody can guess, given in the results mails) or off (no
+// pages, no link); a game whose CREATE names none takes the site's
+// default. Every results mail, to players, observers and the GM alike,
+// links to its phase's page when the site names a base URL.
+func TestWebOptionAndResultsLink(t *testing.T) {
+	tb := newTable(t, store.WebUnlisted)
+	games := map[string]string{"pub": "web=public", "hid": "web=unlisted", "off": "web=off", "dflt": ""}
+	gmTokens := map[string]string{}
+	for name, opt := range games {
+		gmTokens[name] = tb.Create(name, "supplychain-2", opt)
+		tb.SignUp(name, adjudicatorPowers(t, "supplychain-2"))
+	}
+	tb.Send("watcher@example.test", "", "OBSERVE pub")
+	tb.Outbox()
+	tb.Wait(7 * 24 * 3600e9)
+	ms := tb.Outbox()
+	link := regexp.MustCompile(`On the web: (\S+)`)
+	b := newBuilder(t, tb, store.WebUnlisted)
+	if err := b.All(); err != nil {
+		t.Fatal(err)
+	}
+	for name := range games {
+		g := tb.Game(name)
+		want := ""
+		switch name {
+		case "pub":
+			want = "https://games.example.org/pbemd/games/pub/p1.html"
+		case "hid", "dflt":
+			if len(g.Options.WebKey) < 26 {
+				t.Fatalf("%s: unlisted without a key: %q", name, g.Options.WebKey)
+			}
+			want = "https://games.example.org/pbemd/u/" + g.Options.WebKey + "/p1.html"
+		}
+		n := 0
+		for _, m := range ms {
+			if !strings.Contains(m.Subject, "["+name+"]") || !strings.Contains(m.Subject, "results") {
+				continue
+			}
+			n++
+			got := link.FindStringSubmatch(m.Text)
+			switch {
+			case want == "" && got != nil:
+				t.Errorf("%s: the mail to %s links to %s", name, m.To, got[1])
+			case want != "" && (got == nil || got[1] != want):
+				t.Errorf("%s: the mail to %s links to %v, want %s:\n%s", name, m.To, got, want, m.Text)
+			}
+		}
+		if n < 3 {
+			t.Errorf("%s: %d results mails", name, n)
+		}
+		if want != "" {
+			page := filepath.Join(b.Dir(), filepath.FromSlash(strings.TrimPrefix(want, "https://games.example.org/pbemd/")))
+			if _, err := os.Stat(page); err != nil {
+				t.Errorf("%s: the link's page: %v", name, err)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(b.Dir(), "games", "off")); err == nil {
+		t.Error("a game with web=off has pages")
+	}
+	index, err := os.ReadFile(filepath.Join(b.Dir(), "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(index), `href="games/pub/index.html"`) {
+		t.Errorf("the index lacks the public game:\n%s", index)
+	}
+	for _, name := range []string{"hid", "dflt", "off", "/u/"} {
+		if strings.Contains(string(index), name) {
+			t.Errorf("the index shows %s:\n%s", name, index)
+		}
+	}
+	// SET web=off takes a game's pages down.
+	tb.Send(daemontest.GM, gmTokens["pub"], "SET web=off")
+	tb.Outbox()
+	if got := tb.Game("pub").Options.Web; got != store.WebOff {
+		t.Fatalf("SET web=off: the game's web is %q", got)
+	}
+	if err := b.All(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(b.Dir(), "games", "pub")); err == nil {
+		t.Error("SET web=off left the game's pages")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -61,6 +62,15 @@ func (c *Config) WebDir() string {
 	return filepath.Join(c.DataDir, c.Web.Dir)
 }
 
+// webOptions are the page builder's. A folder inside the data folder is
+// private as the data folder is (pbemd serves it itself, [web] listen);
+// one elsewhere is readable by a web server of its own.
+func (c *Config) webOptions(log *slog.Logger) web.Options {
+	rel, err := filepath.Rel(c.DataDir, c.WebDir())
+	inside := err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return web.Options{Dir: c.WebDir(), Default: c.Web.Default, Results: daemon.PublicResults, Private: inside, Logger: log}
+}
+
 // daemonWeb is what the daemon knows of the pages; changed is the page
 // builder's queue (nil: none yet).
 func (c *Config) daemonWeb(changed func([]string)) daemon.Web {
@@ -73,7 +83,7 @@ func (c *Config) daemonWeb(changed func([]string)) daemon.Web {
 
 // NewWebBuilder is the builder of the store's pages as cfg places them.
 func (s *Server) NewWebBuilder() (*web.Builder, error) {
-	return web.New(s.DB, web.Options{Dir: s.cfg.WebDir(), Default: s.cfg.Web.Default, Results: daemon.PublicResults, Logger: s.log})
+	return web.New(s.DB, s.cfg.webOptions(s.log))
 }
 
 // listenWeb takes the page server's address ([web] listen), so that
@@ -165,7 +175,7 @@ func AdminWebBuild(cfg Config, game string) (string, error) {
 		return "", err
 	}
 	defer db.Close()
-	b, err := web.New(db, web.Options{Dir: cfg.WebDir(), Default: cfg.Web.Default, Results: daemon.PublicResults})
+	b, err := web.New(db, cfg.webOptions(nil))
 	if err != nil {
 		return "", err
 	}

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"pbemd/internal/skipnote"
 	"pbemd/store"
@@ -43,7 +45,7 @@ func browser(t *testing.T) context.Context {
 	ctx, cancelB := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, time.Minute)
 	t.Cleanup(func() { cancelT(); cancelB(); cancelA() })
-	if err := chromedp.Run(ctx); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatalf("starting chromium: %v", err)
 	}
 	return ctx
@@ -71,44 +73,39 @@ func TestPagesInChromium(t *testing.T) {
 	defer ts.Close()
 	g := tb.Game("rome")
 
-	var links []string
-	var src, title string
-	var loaded bool
-	err := chromedp.Run(ctx,
-		chromedp.EmulateViewport(1280, 800),
-		chromedp.Navigate(ts.URL+"/"),
-		chromedp.Evaluate(`Array.from(document.querySelectorAll("ul.games a")).map(a => a.getAttribute("href"))`, &links),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(links) != 1 || links[0] != "games/rome/index.html" {
-		t.Fatalf("the index links to %v", links)
-	}
-	boardNow := func() {
+	do := func(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		err := chromedp.Run(ctx,
-			chromedp.WaitReady("#board"),
-			chromedp.Poll(`document.getElementById("board").complete`, nil),
-			chromedp.Evaluate(`document.getElementById("board").getAttribute("src")`, &src),
-			chromedp.Evaluate(`document.getElementById("board").naturalWidth > 0`, &loaded),
-			chromedp.Text("#phase", &title),
-		)
-		if err != nil {
+		if err := chromedp.Do(ctx, steps...); err != nil {
 			t.Fatal(err)
 		}
-		if !loaded {
+	}
+	str := func(t *testing.T, expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return v
+	}
+	do(t, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(ts.URL+"/"))
+	if links := str(t, `Array.from(document.querySelectorAll("ul.games a")).map(a => a.getAttribute("href")).join(" ")`); links != "games/rome/index.html" {
+		t.Fatalf("the index links to %q", links)
+	}
+	var src, title string
+	boardNow := func() {
+		t.Helper()
+		do(t, chromedp.WaitReady("#board"))
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("board").complete`)); err != nil {
+			t.Fatal(err)
+		}
+		src = str(t, `document.getElementById("board").getAttribute("src")`)
+		title = str(t, `document.getElementById("phase").textContent`)
+		if str(t, `String(document.getElementById("board").naturalWidth > 0)`) != "true" {
 			t.Fatalf("the board %s did not load", src)
 		}
 	}
-	if err := chromedp.Run(ctx, chromedp.Click(`ul.games a`), chromedp.WaitVisible("#now")); err != nil {
-		t.Fatal(err)
-	}
-	var now string
-	if err := chromedp.Run(ctx, chromedp.Text("#now", &now)); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(now, g.PhaseTitle) || !strings.Contains(now, "Waiting for orders from") {
+	do(t, chromedp.Click(`ul.games a`), chromedp.WaitVisible("#now"))
+	if now := str(t, `document.getElementById("now").textContent`); !strings.Contains(now, g.PhaseTitle) || !strings.Contains(now, "Waiting for orders from") {
 		t.Errorf("the front page's now: %q (the game is in %s)", now, g.PhaseTitle)
 	}
 	boardNow()
@@ -124,16 +121,24 @@ func TestPagesInChromium(t *testing.T) {
 	read(src)
 	// Back by the link, then by the arrow key (step.js), to the start.
 	for i := 0; i < g.Phase; i++ {
-		var step chromedp.Action = chromedp.Click("#prev")
+		step := chromedp.Click("#prev")
 		if i%2 == 1 {
-			step = chromedp.KeyEvent("\u2190") // kb.ArrowLeft
+			step = chromedp.KeyEvent(kb.ArrowLeft)
 		}
 		before := src
-		if err := chromedp.Run(ctx, step); err != nil {
-			t.Fatal(err)
+		do(t, step)
+		// the page the step leads to: each try is one evaluation (one
+		// during the navigation fails, and the next one is in the new page)
+		changed := false
+		for deadline := time.Now().Add(10 * time.Second); !changed && time.Now().Before(deadline); {
+			v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.readyState === "complete" && document.getElementById("board") !== null && document.getElementById("board").getAttribute("src") !== `+quote(before)))
+			changed = err == nil && v
+			if !changed {
+				time.Sleep(20 * time.Millisecond)
+			}
 		}
-		if err := chromedp.Run(ctx, chromedp.Poll(`document.getElementById("board") && document.getElementById("board").getAttribute("src") !== `+quote(before), nil)); err != nil {
-			t.Fatalf("step %d back from %s: the board did not change: %v", i+1, before, err)
+		if !changed {
+			t.Fatalf("step %d back from %s: the board did not change", i+1, before)
 		}
 		boardNow()
 		seen[src] = title
@@ -145,10 +150,7 @@ func TestPagesInChromium(t *testing.T) {
 	if len(boards) < 3 {
 		t.Errorf("only %d different boards in %d phases", len(boards), len(seen))
 	}
-	// Forward again by "next".
-	if err := chromedp.Run(ctx, chromedp.Click("#next")); err != nil {
-		t.Fatal(err)
-	}
+	do(t, chromedp.Click("#next"))
 	boardNow()
 	if src != "p1.svg" {
 		t.Errorf("next from the start shows %s", src)
@@ -161,33 +163,26 @@ func TestPagesInChromium(t *testing.T) {
 		mob  bool
 	}{{"phone", 390, 844, true}, {"desktop", 1280, 800, false}} {
 		t.Run(size.name, func(t *testing.T) {
-			var fits bool
-			var sw, iw int
-			var png []byte
 			vp := chromedp.EmulateViewport(size.w, size.h)
 			if size.mob {
-				vp = chromedp.EmulateViewport(size.w, size.h, chromedp.EmulateScale(3), chromedp.EmulateMobile)
+				vp = chromedp.EmulateViewport(size.w, size.h, chromedp.EmulateScale(2), chromedp.EmulateMobile)
 			}
 			for _, page := range []string{"/", "/games/rome/", "/games/rome/p1.html", "/games/rome/p0.html"} {
-				err := chromedp.Run(ctx, vp,
-					chromedp.Navigate(ts.URL+page),
-					chromedp.WaitReady("body"),
-					chromedp.Evaluate(`document.documentElement.scrollWidth <= window.innerWidth`, &fits),
-					chromedp.Evaluate(`document.documentElement.scrollWidth`, &sw),
-					chromedp.Evaluate(`window.innerWidth`, &iw),
-				)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !fits || iw != int(size.w) {
-					t.Errorf("%s at %d×%d: the page is %d px wide in a window of %d", page, size.w, size.h, sw, iw)
+				do(t, vp, chromedp.Navigate(ts.URL+page), chromedp.WaitReady("body"))
+				got := str(t, `document.documentElement.scrollWidth + " " + window.innerWidth + " " + (document.documentElement.scrollWidth <= window.innerWidth)`)
+				if !strings.HasSuffix(got, fmt.Sprint(size.w)+" true") {
+					t.Errorf("%s at %d×%d: page width, window width, fits: %s", page, size.w, size.h, got)
 				}
 			}
 			if shots == "" {
 				return
 			}
-			if err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/games/rome/p4.html"), chromedp.WaitReady("#board"),
-				chromedp.Poll(`document.getElementById("board").complete`, nil), chromedp.FullScreenshot(&png, 90)); err != nil {
+			do(t, chromedp.Navigate(ts.URL+"/games/rome/p4.html"), chromedp.WaitReady("#board"))
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("board").complete`)); err != nil {
+				t.Fatal(err)
+			}
+			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100: a PNG
+			if err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(filepath.Join(shots, "game-"+size.name+".png"), png, 0o644); err != nil {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +30,10 @@ type Options struct {
 	// mail of it begins (daemon.PublicResults). Nil: the engine's public
 	// report with the position.
 	Results func(*store.Game, *store.PhaseRecord) string
+	// Private writes the folders 0700 and the files 0600, as the data
+	// folder's own (for a folder inside it: pbemd serves it itself);
+	// else 0755 and 0644, for a web server of its own to read.
+	Private bool
 	Logger  *slog.Logger
 }
 
@@ -267,14 +272,17 @@ func (b *Builder) manifest(dir string) []entry {
 // published one.
 func (b *Builder) write(s *snapshot) error {
 	folder := filepath.Join(b.opt.Dir, filepath.FromSlash(s.dir))
-	if err := os.MkdirAll(folder, 0o755); err != nil {
+	if err := os.MkdirAll(folder, b.dirMode()); err != nil {
 		return err
 	}
-	if err := writeAssets(b.opt.Dir); err != nil {
+	if err := b.writeAssets(); err != nil {
 		return err
 	}
 	info := s.e.Info()
-	drawer, _ := s.e.(adjudicator.Drawer)
+	if err := b.drawBoards(s, folder); err != nil {
+		return err
+	}
+	_, drawer := s.e.(adjudicator.Drawer)
 	entries := s.kept
 	var last pageData
 	for _, p := range s.pages {
@@ -289,30 +297,15 @@ func (b *Builder) write(s *snapshot) error {
 		}
 		entries = append(entries, en)
 		board := ""
-		if drawer != nil && p.state != nil {
+		if drawer && p.state != nil {
 			board = boardFile(p.n)
-			path := filepath.Join(folder, board)
-			if _, err := os.Stat(path); p.redraw || err != nil {
-				pic, err := drawer.Draw(p.state, p.results, "")
-				if err != nil {
-					b.log.Warn("web: board not drawn", "game", s.g.Name, "page", p.n, "err", err)
-					pic = adjudicator.NoPicture("The board could not be drawn.")
-				}
-				var buf bytes.Buffer
-				if err := pic.WriteSVG(&buf); err != nil {
-					return err
-				}
-				if err := writeFile(path, buf.Bytes()); err != nil {
-					return err
-				}
-			}
 		}
 		d := b.pageData(s, info, p, entries, board)
 		html, err := render(d)
 		if err != nil {
 			return err
 		}
-		if err := writeFile(filepath.Join(folder, store.WebPage(p.n-1)), html); err != nil {
+		if err := b.writeFile(filepath.Join(folder, store.WebPage(p.n-1)), html); err != nil {
 			return err
 		}
 		last = d
@@ -324,20 +317,76 @@ func (b *Builder) write(s *snapshot) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(folder, "index.html"), html); err != nil {
+	if err := b.writeFile(filepath.Join(folder, "index.html"), html); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(folder, "chart.svg"), chart(info, entries)); err != nil {
+	if err := b.writeFile(filepath.Join(folder, "chart.svg"), chart(info, entries)); err != nil {
 		return err
 	}
 	raw, err := json.Marshal(entries)
 	if err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(folder, manifestFile), raw); err != nil {
+	if err := b.writeFile(filepath.Join(folder, manifestFile), raw); err != nil {
 		return err
 	}
 	return removePagesAfter(folder, len(entries)-1)
+}
+
+// drawBoards draws the boards of the snapshot's new pages (and of any
+// whose file is missing) as SVG, on every core: drawing is most of a
+// build's work.
+func (b *Builder) drawBoards(s *snapshot, folder string) error {
+	drawer, ok := s.e.(adjudicator.Drawer)
+	if !ok {
+		return nil
+	}
+	var todo []page
+	for _, p := range s.pages {
+		if p.state == nil {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(folder, boardFile(p.n))); p.redraw || err != nil {
+			todo = append(todo, p)
+		}
+	}
+	errs := make([]error, len(todo))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p := todo[i]
+				pic, err := drawer.Draw(p.state, p.results, "")
+				if err != nil {
+					b.log.Warn("web: board not drawn", "game", s.g.Name, "page", p.n, "err", err)
+					pic = adjudicator.NoPicture("The board could not be drawn.")
+				}
+				var buf bytes.Buffer
+				if err := pic.WriteSVG(&buf); err != nil {
+					errs[i] = err
+					continue
+				}
+				errs[i] = b.writeFile(filepath.Join(folder, boardFile(p.n)), buf.Bytes())
+			}
+		}()
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// dirMode is the mode of the folders the builder makes.
+func (b *Builder) dirMode() os.FileMode {
+	if b.opt.Private {
+		return 0o700
+	}
+	return 0o755
 }
 
 // boardFile is the board of page n.
@@ -368,7 +417,7 @@ func removePagesAfter(folder string, last int) error {
 
 // writeFile replaces path's content whole (a reader never sees half a
 // page), readable by the web server.
-func writeFile(path string, data []byte) error {
+func (b *Builder) writeFile(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
@@ -378,7 +427,7 @@ func writeFile(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
+		err = os.Chmod(tmp.Name(), b.dirMode()&0o666)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)

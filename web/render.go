@@ -202,7 +202,8 @@ func pressOf(s *snapshot, p store.Press) pressItem {
 }
 
 // writeAssets writes the style sheet and the stepping script at the root.
-func writeAssets(dir string) error {
+func (b *Builder) writeAssets() error {
+	dir := b.opt.Dir
 	for _, name := range []string{"style.css", "step.js"} {
 		raw, err := assets.ReadFile("assets/" + name)
 		if err != nil {
@@ -212,7 +213,7 @@ func writeAssets(dir string) error {
 		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, raw) {
 			continue
 		}
-		if err := writeFile(path, raw); err != nil {
+		if err := b.writeFile(path, raw); err != nil {
 			return err
 		}
 	}
@@ -259,16 +260,19 @@ func (b *Builder) index() error {
 	if err != nil {
 		return err
 	}
-	slices.SortFunc(games, func(a, b indexGame) int { return strings.Compare(a.Name, b.Name) })
-	if err := os.MkdirAll(b.opt.Dir, 0o755); err != nil {
+	slices.SortFunc(games, func(x, y indexGame) int { return strings.Compare(x.Name, y.Name) })
+	if _, err := os.Stat(b.opt.Dir); len(games) == 0 && err != nil {
+		return nil // nothing published yet: no folder
+	}
+	if err := os.MkdirAll(b.opt.Dir, b.dirMode()); err != nil {
 		return err
 	}
-	if err := writeAssets(b.opt.Dir); err != nil {
+	if err := b.writeAssets(); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
 	if err := templates().ExecuteTemplate(&buf, "index.tmpl", games); err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(b.opt.Dir, "index.html"), buf.Bytes())
+	return b.writeFile(filepath.Join(b.opt.Dir, "index.html"), buf.Bytes())
 }

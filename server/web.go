@@ -103,6 +103,7 @@ func (s *Server) listenWeb() error {
 // runWeb builds the pages as games change (off the daemon's path) and,
 // when [web] listen is set, serves them, until ctx ends.
 func (s *Server) runWeb(ctx context.Context, q *web.Queue, errc chan<- error) func() {
+	q.Busy = func() bool { _, ticking := s.Daemon.TickRunning(); return ticking } // results first
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -132,6 +132,7 @@ func BenchmarkPagesAfterOnePhase(b *testing.B) {
 // A phase's page stays under 100 KB without its board, in a 71-phase
 // game with a broadcast in every phase.
 func TestPhasePagesUnder100KB(t *testing.T) {
+	t.Parallel()
 	tb := newTable(t, store.WebPublic)
 	longGame(t, tb, "long", 71)
 	wb := newBuilder(t, tb, store.WebPublic)
@@ -194,6 +195,7 @@ func burst(b *testing.B, pages bool) {
 				b.Fatal(err)
 			}
 			q = web.NewQueue(wb)
+			q.Busy = func() bool { _, ticking := tb.D.TickRunning(); return ticking }
 			left := n
 			built.Add(1)
 			q.Built = func(games []string) {

@@ -57,6 +57,7 @@ func browser(t *testing.T) context.Context {
 // phone's 390×844 and a desktop's 1280×800 nothing is wider than the
 // screen. PBEMD_WEB_SCREENSHOTS=DIR saves the game's page at both sizes.
 func TestPagesInChromium(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	tb := newTable(t, store.WebPublic)
 	tb.Create("rome", "ancientmed", "")

@@ -17,6 +17,7 @@ import (
 // default. Every results mail, to players, observers and the GM alike,
 // links to its phase's page when the site names a base URL.
 func TestWebOptionAndResultsLink(t *testing.T) {
+	t.Parallel()
 	tb := newTable(t, store.WebUnlisted)
 	games := map[string]string{"pub": "web=public", "hid": "web=unlisted", "off": "web=off", "dflt": ""}
 	gmTokens := map[string]string{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 )
 
 // Queue builds the pages of the games it is told about, one after the
@@ -20,6 +21,27 @@ type Queue struct {
 	// Built, when set, is called after each round with the games built
 	// (tests wait on it).
 	Built func(games []string)
+	// Busy, when set, says the daemon is processing deadlines: the queue
+	// then waits, between two games, for it to end, so that a burst's
+	// results mails have the cores first and the pages follow.
+	Busy func() bool
+}
+
+// busyPoll is how often a waiting queue looks whether the daemon is done.
+const busyPoll = 50 * time.Millisecond
+
+// idle waits while Busy says so; false when ctx ended meanwhile.
+func (q *Queue) idle(ctx context.Context) bool {
+	for q.Busy != nil && q.Busy() {
+		t := time.NewTimer(busyPoll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-t.C:
+		}
+	}
+	return ctx.Err() == nil
 }
 
 // NewQueue returns a queue over b.
@@ -62,7 +84,7 @@ func (q *Queue) Run(ctx context.Context) error {
 		q.mu.Unlock()
 		slices.Sort(games)
 		for _, g := range games {
-			if ctx.Err() != nil {
+			if !q.idle(ctx) {
 				return nil
 			}
 			if err := q.b.Game(g); err != nil {

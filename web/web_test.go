@@ -127,6 +127,7 @@ func privateLines(t testing.TB, tb *daemontest.Table, name string) []string {
 // power's own view (its hand of cards, its fogged map), orders not yet
 // processed and every address.
 func TestPagesShowNoPrivateWord(t *testing.T) {
+	t.Parallel()
 	tb := newTable(t, store.WebPublic)
 	tb.Create("dip", "standard", "")
 	dip := tb.SignUp("dip", adjudicatorPowers(t, "standard"))

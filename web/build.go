@@ -100,7 +100,6 @@ type snapshot struct {
 	kept      []entry
 	pages     []page
 	press     []store.Press
-	current   []byte // the open phase's state, for its status
 }
 
 // Game writes the pages of one game, or removes them when it has none
@@ -213,7 +212,7 @@ func (b *Builder) read(tx *store.Tx, name string) (*snapshot, error) {
 		if n == 0 {
 			switch {
 			case g.Status == store.Forming:
-			case s.published > 0:
+			case g.Phase > 0: // (the first record, published or not)
 				rec, err := tx.Phase(name, 0)
 				if err != nil {
 					return nil, err
@@ -231,11 +230,6 @@ func (b *Builder) read(tx *store.Tx, name string) (*snapshot, error) {
 			p.state, p.results = p.rec.StateAfter, p.rec.Data
 		}
 		s.pages = append(s.pages, p)
-	}
-	if g.Status != store.Forming {
-		if s.current, err = tx.State(name); err != nil {
-			return nil, err
-		}
 	}
 	press, err := tx.PressLog(name)
 	if err != nil {

@@ -98,3 +98,46 @@ func TestWebOptionAndResultsLink(t *testing.T) {
 		t.Error("SET web=off left the game's pages")
 	}
 }
+
+// Results the GM previews (preview=on) are on no page until PUBLISH, nor
+// is the phase they open (its title, whom it waits for, would tell them).
+func TestPreviewedResultsWaitForPublish(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, store.WebPublic)
+	gm := tb.Create("pv", "standard", "preview=on")
+	pl := tb.SignUp("pv", adjudicatorPowers(t, "standard"))
+	tb.As(pl["england"], "F Lon - Nth")
+	tb.Outbox()
+	tb.Wait(72 * 3600e9)
+	tb.Outbox()
+	if tb.Game("pv").Pending == nil {
+		t.Fatal("no results wait for the GM")
+	}
+	b := newBuilder(t, tb, store.WebPublic)
+	if err := b.All(); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range readAll(t, b.Dir()) {
+		for _, not := range []string{"Spring 1901 Movement: results", "Lon - Nth", "Fall 1901"} {
+			if strings.Contains(text, not) {
+				t.Errorf("%s shows %q before PUBLISH", name, not)
+			}
+		}
+	}
+	front := readAll(t, b.Dir())["games/pv/index.html"]
+	if !strings.Contains(front, "The last results wait for the GM.") {
+		t.Errorf("the front page:\n%s", front)
+	}
+	tb.Send(daemontest.GM, gm, "PUBLISH")
+	tb.Outbox()
+	if err := b.Game("pv"); err != nil {
+		t.Fatal(err)
+	}
+	files := readAll(t, b.Dir())
+	if p1 := files["games/pv/p1.html"]; !strings.Contains(p1, "Spring 1901 Movement: results") || !strings.Contains(p1, "Lon - Nth") {
+		t.Errorf("after PUBLISH, page 1:\n%s", p1)
+	}
+	if !strings.Contains(files["games/pv/index.html"], "Fall 1901 Movement") {
+		t.Errorf("after PUBLISH, the front page:\n%s", files["games/pv/index.html"])
+	}
+}

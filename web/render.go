@@ -137,6 +137,9 @@ func (b *Builder) now(s *snapshot, info adjudicator.Info) *nowData {
 		}
 		n.State += "."
 	case g.Pending != nil:
+		// the phase the results open, and who orders in it, would tell
+		// what the results are
+		n.Phase = ""
 		n.State = "The last results wait for the GM."
 	case g.Paused:
 		n.State = "The game is paused."
@@ -144,7 +147,7 @@ func (b *Builder) now(s *snapshot, info adjudicator.Info) *nowData {
 	if g.Status == store.Active && !g.Deadline.IsZero() {
 		n.Deadline = g.Deadline.UTC().Format("Monday 2 January 2006, 15:04 UTC")
 	}
-	if g.Status == store.Active {
+	if g.Status == store.Active && g.Pending == nil {
 		var names []string
 		for _, w := range g.Waiting {
 			names = append(names, powerName(info, w))
@@ -243,11 +246,13 @@ func (b *Builder) index() error {
 			if e, err := engineOf(g); err == nil {
 				ig.Title = e.Info().Title
 			}
-			switch g.Status {
-			case store.Forming:
+			switch {
+			case g.Status == store.Forming:
 				ig.State, ig.Phase = "taking sign-ups", ""
-			case store.Finished:
+			case g.Status == store.Finished:
 				ig.State, ig.Phase = "over", ""
+			case g.Pending != nil: // the phase the results open would tell them
+				ig.State, ig.Phase = "results wait for the GM", ""
 			default:
 				if g.Paused {
 					ig.State = "paused"

@@ -2,9 +2,10 @@
 // file (Config, and its example config.example.toml), the wiring of the
 // daemon to its store, the mail client (mailer) and the embedded mail
 // server (mailserver), the mail queue loops, the clock and cron, the
-// loopback HTTP endpoint (health, metrics, backup, game creation) and the
-// offline admin commands. Besides the store and the mail packages it is
-// the only package that opens sockets and files.
+// loopback HTTP endpoint (health, metrics, backup, game creation), the
+// web pages' builder queue and server (web.go) and the offline admin
+// commands. Besides the store, the mail packages and web (which writes its
+// own folder) it is the only package that opens sockets and files.
 package server
 
 import (

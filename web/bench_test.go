@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,8 +166,12 @@ func TestPhasePagesUnder100KB(t *testing.T) {
 func BenchmarkBurstWithPages(b *testing.B)    { burst(b, true) }
 func BenchmarkBurstWithoutPages(b *testing.B) { burst(b, false) }
 
+// burstGames is the burst's size (-burst: a smaller one on a loaded
+// machine).
+var burstGames = flag.Int("burst", 10000, "games due at once in BenchmarkBurst*")
+
 func burst(b *testing.B, pages bool) {
-	const n = 10000
+	n := *burstGames
 	for b.Loop() {
 		b.StopTimer()
 		var q *web.Queue

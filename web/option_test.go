@@ -141,3 +141,53 @@ func TestPreviewedResultsWaitForPublish(t *testing.T) {
 		t.Errorf("after PUBLISH, the front page:\n%s", files["games/pv/index.html"])
 	}
 }
+
+// After a ROLLBACK the reopened phase's page goes, and the phase played
+// again gets a page of its own (the board drawn anew).
+func TestRollbackTakesItsPageBack(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, store.WebPublic)
+	gm := tb.Create("rb", "standard", "")
+	pl := tb.SignUp("rb", adjudicatorPowers(t, "standard"))
+	tb.As(pl["england"], "F Lon - Nth")
+	tb.Outbox()
+	tb.Wait(72 * 3600e9)
+	tb.Outbox()
+	b := newBuilder(t, tb, store.WebPublic)
+	if err := b.Game("rb"); err != nil {
+		t.Fatal(err)
+	}
+	before := readAll(t, b.Dir())
+	if !strings.Contains(before["games/rb/p1.html"], "F Lon - Nth") {
+		t.Fatalf("page 1:\n%s", before["games/rb/p1.html"])
+	}
+	tb.Send(daemontest.GM, gm, "ROLLBACK")
+	tb.Outbox()
+	if err := b.Game("rb"); err != nil {
+		t.Fatal(err)
+	}
+	files := readAll(t, b.Dir())
+	if _, ok := files["games/rb/p1.html"]; ok {
+		t.Error("the reopened phase's page is still there")
+	}
+	if _, ok := files["games/rb/p1.svg"]; ok {
+		t.Error("the reopened phase's board is still there")
+	}
+	if !strings.Contains(files["games/rb/index.html"], "Spring 1901 Movement") {
+		t.Errorf("the front page after ROLLBACK:\n%s", files["games/rb/index.html"])
+	}
+	tb.As(pl["england"], "F Lon - Eng")
+	tb.Outbox()
+	tb.Wait(72 * 3600e9)
+	tb.Outbox()
+	if err := b.Game("rb"); err != nil {
+		t.Fatal(err)
+	}
+	after := readAll(t, b.Dir())
+	if p1 := after["games/rb/p1.html"]; !strings.Contains(p1, "F Lon - Eng") || strings.Contains(p1, "F Lon - Nth") {
+		t.Errorf("page 1 played again:\n%s", p1)
+	}
+	if after["games/rb/p1.svg"] == before["games/rb/p1.svg"] {
+		t.Error("the board of the phase played again is the old one")
+	}
+}

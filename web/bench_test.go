@@ -172,7 +172,7 @@ var burstGames = flag.Int("burst", 10000, "games due at once in BenchmarkBurst*"
 
 func burst(b *testing.B, pages bool) {
 	n := *burstGames
-	for b.Loop() {
+	for range b.N {
 		b.StopTimer()
 		var q *web.Queue
 		var mu sync.Mutex
@@ -218,7 +218,6 @@ func burst(b *testing.B, pages bool) {
 		b.ReportMetric(time.Since(start).Seconds(), "tick-s")
 		built.Wait()
 		b.ReportMetric(time.Since(start).Seconds(), "pages-s")
-		b.StopTimer()
 		cancel()
 		if len(changed) != n {
 			b.Fatalf("the builder was told of %d games", len(changed))

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"pbemd/store"
 )
 
 // Queue builds the pages of the games it is told about, one after the
@@ -63,12 +65,15 @@ func (q *Queue) Changed(games []string) {
 }
 
 // Run builds every game's pages once (what changed while pbemd was down),
-// then those of the games it is told about, until ctx ends. A game whose
+// then those of the games it is told about, until ctx ends; never while
+// Busy says the daemon is processing deadlines. A game whose
 // pages fail is logged and tried again the next time it changes.
 func (q *Queue) Run(ctx context.Context) error {
-	if err := q.b.All(); err != nil {
+	var all []string
+	if err := q.b.db.View(func(tx *store.Tx) error { all = tx.Games(); return nil }); err != nil {
 		q.b.log.Error("web pages", "err", err)
 	}
+	q.Changed(all) // built as any other change: after the deadlines in progress
 	for {
 		select {
 		case <-ctx.Done():

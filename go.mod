@@ -17,4 +17,12 @@ require (
 	golang.org/x/text v0.44.0
 )
 
-require golang.org/x/oauth2 v0.38.0
+require (
+	github.com/chromedp/chromedp v0.23.1
+	golang.org/x/oauth2 v0.38.0
+)
+
+require (
+	github.com/chromedp/cdproto v0.160.1 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+)

@@ -82,6 +82,8 @@ type Options struct {
 	// daemon without DeferPictures Ticks and draws what is missing
 	// (drawPending). A real daemon never sets it.
 	DeferPictures bool
+	// Web is the site's web pages (web.go).
+	Web Web
 }
 
 // Daemon is the game master.

@@ -180,13 +180,14 @@ func (d *Daemon) update(fn func(tx *txn) error) error {
 // mails wait for, for the caller to draw (or the next Tick).
 func (d *Daemon) updateHeld(fn func(tx *txn) error) (pics []*mailPicture, err error) {
 	queued := 0
+	var mails []*Outgoing
 	err = d.db.Update(func(stx *store.Tx) error {
 		tx := &txn{Tx: stx}
 		defer tx.stopComposing()
 		if err := fn(tx); err != nil {
 			return err
 		}
-		queued = len(tx.mails)
+		queued, mails = len(tx.mails), tx.mails
 		if err := d.writeMails(tx, true); err != nil {
 			return err
 		}
@@ -198,6 +199,7 @@ func (d *Daemon) updateHeld(fn func(tx *txn) error) (pics []*mailPicture, err er
 	}
 	if queued > 0 {
 		d.opt.Kick()
+		d.webChanged(mails) // web.go
 	}
 	return pics, nil
 }

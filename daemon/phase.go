@@ -623,7 +623,7 @@ func (d *Daemon) resultsOwn(g *store.Game, private string, p *store.Player) stri
 // once in the outbox for all (Outgoing.Shared).
 func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) error {
 	subject := fmt.Sprintf("[%s] %s — results", g.Name, rec.Title)
-	shared := resultsPublic(g, rec)
+	shared := resultsPublic(g, rec) + d.webLine(g, rec) // web.go
 	first := len(tx.mails)
 	// A reader's text depends on their private part and their zone only
 	// (resultsOwn): players alike share one string, made once.

@@ -76,6 +76,7 @@ var createOptions = map[string]func(o *store.GameOptions, v string) error{
 		o.MinOnTime = n
 		return nil
 	},
+	"web": webOption, // web.go
 	"first_pick": func(o *store.GameOptions, v string) error {
 		picks, err := parseFirstPick(v)
 		if err != nil {
@@ -237,6 +238,7 @@ func (d *Daemon) CreateGame(tx *store.Tx, name, variant, gm string, opts map[str
 	}
 	g.Options.Calendar = defaultCalendar(e) // calendar.go
 	g.Options.GreyPress = e.Info().ForgedPress
+	d.webDefault(&g.Options) // web.go
 	if err := applyOptions(&g.Options, e, true, opts, &g.Variant); err != nil {
 		return nil, err
 	}

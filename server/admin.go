@@ -85,7 +85,7 @@ func AdminCreate(cfg Config, req CreateRequest) (string, error) {
 		return "", err
 	}
 	defer db.Close()
-	d, err := daemon.New(db, daemon.Options{Address: cfg.Address, GM: cfg.GM, Schedule: cfg.Schedule, Zone: cfg.TimeZone, Now: time.Now})
+	d, err := daemon.New(db, daemon.Options{Address: cfg.Address, GM: cfg.GM, Schedule: cfg.Schedule, Zone: cfg.TimeZone, Now: time.Now, Web: cfg.daemonWeb(nil)})
 	if err != nil {
 		return "", err
 	}

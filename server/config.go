@@ -48,6 +48,7 @@ type Config struct {
 	OAuth      *mailauth.Config  `toml:"oauth"`
 	Mailserver mailserver.Config `toml:"mailserver"`
 	Schedule   daemon.Schedule   `toml:"schedule"`
+	Web        WebConfig         `toml:"web"`
 
 	warnings []string // old spellings DecodeConfig read (see Warnings)
 }
@@ -83,6 +84,7 @@ func DefaultConfig() Config {
 			DeleteHandledAfter: DefaultDeleteHandledAfter,
 		},
 		Schedule: daemon.DefaultSchedule(),
+		Web:      WebConfig{Dir: "web", Default: "off", Hosts: []string{}},
 	}
 }
 
@@ -232,6 +234,9 @@ func (c *Config) Validate() error {
 		if _, domain, _ := strings.Cut(strings.ToLower(c.Address), "@"); domain != strings.ToLower(c.Mailserver.Domain) {
 			return fmt.Errorf("address %q must be at the embedded mail server's domain %q", c.Address, c.Mailserver.Domain)
 		}
+	}
+	if err := c.Web.validate(); err != nil {
+		return err
 	}
 	if err := c.Schedule.Validate(); err != nil {
 		return err

@@ -73,6 +73,14 @@ func (s *Server) Handler(adminToken string) http.Handler {
 			s.log.Error("backup over http", "err", err)
 		}
 	}))
+	mux.HandleFunc("POST /web", admin(func(w http.ResponseWriter, r *http.Request) {
+		msg, err := s.buildWeb(r.URL.Query().Get("game"))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+			return
+		}
+		fmt.Fprintln(w, msg)
+	}))
 	mux.HandleFunc("POST /games", admin(func(w http.ResponseWriter, r *http.Request) {
 		var req CreateRequest
 		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&req); err != nil {

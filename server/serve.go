@@ -2,9 +2,10 @@
 // file (Config, and its example config.example.toml), the wiring of the
 // daemon to its store, the mail client (mailer) and the embedded mail
 // server (mailserver), the mail queue loops, the clock and cron, the
-// loopback HTTP endpoint (health, metrics, backup, game creation) and the
-// offline admin commands. Besides the store and the mail packages it is
-// the only package that opens sockets and files.
+// loopback HTTP endpoint (health, metrics, backup, game creation), the
+// web pages' builder queue and server (web.go) and the offline admin
+// commands. Besides the store, the mail packages and web (which writes its
+// own folder) it is the only package that opens sockets and files.
 package server
 
 import (
@@ -28,6 +29,7 @@ import (
 	"pbemd/mailer"
 	"pbemd/mailserver"
 	"pbemd/store"
+	"pbemd/web"
 )
 
 // Server is a running game master: store, daemon, mail in and out, cron,
@@ -40,6 +42,10 @@ type Server struct {
 	IMAP    mailer.IMAPConfig
 	SMTP    mailer.SMTPConfig
 	HTTP    string // the endpoint's address, "" when off
+	WebAddr string // the page server's address, "" when off (web.go)
+	pages   *web.Queue
+	builder *web.Builder
+	webLn   net.Listener // the page server's, until Run serves on it
 	fetcher *mailer.Fetcher
 	sender  *mailer.Sender
 	oauth   *mailauth.Source // the mailbox's OAuth sign-in, nil with passwords
@@ -119,10 +125,17 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	}
 	s.IMAP.Poll = cfg.Poll.D    // the one poll interval (0 with an old cron poll: the fetcher's default)
 	s.maps = LoadMaps(cfg, log) // variants from map files, before the daemon takes CREATEs
+	if s.builder, err = s.NewWebBuilder(); err != nil {
+		return fail(err)
+	}
+	s.pages = web.NewQueue(s.builder) // web.go: the pages follow the mails
+	if err := s.listenWeb(); err != nil {
+		return fail(err)
+	}
 	s.Daemon, err = daemon.New(db, daemon.Options{
 		Address: cfg.Address, GM: cfg.GM, GMPassword: cfg.GMPassword, Schedule: cfg.Schedule,
 		RateLimit: cfg.RateLimit, Zone: cfg.TimeZone, Now: now, Logger: log, PasswordCost: cfg.PasswordCost,
-		Kick: s.kickSender,
+		Kick: s.kickSender, Web: cfg.daemonWeb(s.pages.Changed),
 	})
 	if err != nil {
 		return fail(err)
@@ -401,6 +414,8 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	c.Start()
 	defer c.Stop()
+	stopWeb := s.runWeb(ctx, s.pages, errc) // web.go
+	defer stopWeb()
 
 	wg.Add(3)
 	go func() {
@@ -442,6 +457,9 @@ func (s *Server) Run(ctx context.Context) error {
 // Close releases everything Open took.
 func (s *Server) Close() error {
 	var errs []error
+	if s.webLn != nil {
+		s.webLn.Close()
+	}
 	if s.fetcher != nil {
 		errs = append(errs, s.fetcher.Close())
 	}

@@ -77,7 +77,7 @@ func sameOptions(a, b *GameOptions) bool {
 		a.Calendar == b.Calendar && a.Late == b.Late && a.Grace == b.Grace && a.GraceEvery == b.GraceEvery &&
 		a.LateLimit == b.LateLimit && a.Absence == b.Absence && a.AbsenceDays == b.AbsenceDays && a.Scoring == b.Scoring && a.Autopilot == b.Autopilot &&
 		sameMap(a.Engine, b.Engine) && a.Seats == b.Seats && a.MinOnTime == b.MinOnTime && a.MinRating == b.MinRating &&
-		sameSlice(a.FirstPick, b.FirstPick)
+		sameSlice(a.FirstPick, b.FirstPick) && a.Web == b.Web && a.WebKey == b.WebKey
 }
 
 func sameOpenPhase(a, b *OpenPhase) bool {

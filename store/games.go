@@ -353,6 +353,11 @@ type GameOptions struct {
 	// addresses, or FirstPickPrevious (the seniors of the last game's
 	// winners and its GM).
 	FirstPick []string `json:"first_pick,omitempty"`
+	// Web is who may read the game's web pages: WebPublic, WebUnlisted
+	// or WebOff ("": the site's default, web.go); WebKey is the
+	// unguessable folder name of an unlisted game's pages.
+	Web    string `json:"web,omitempty"`
+	WebKey string `json:"web_key,omitempty"`
 }
 
 // Seats is how an open seat is taken over.

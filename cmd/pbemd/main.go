@@ -78,6 +78,8 @@ usage:
                                       (adjudicate, map and check-orders also know the maps of the
                                       config's maps folders: -config FILE, default ./data/maps)
   pbemd game create [-config FILE] NAME VARIANT [key=value…]
+  pbemd web build [-config FILE] [GAME]   write the web pages of GAME (or of every game) and the
+                                      index into the config's [web] dir (serve writes them after each phase)
   pbemd backup [-config FILE] FILE    consistent copy of the store (hot, while serve runs)
   pbemd check [-config FILE] [FILE…]  look for damage in the store and the embedded mail server's
                                       file (or in FILE, e.g. a backup before restoring it)
@@ -119,6 +121,8 @@ func main() {
 		err = checkMap(args, os.Stdout)
 	case "game":
 		err = game(args)
+	case "web":
+		err = webBuild(args)
 	case "backup":
 		err = backup(args)
 	case "check":
@@ -482,6 +486,30 @@ func game(args []string) error {
 		req.Options[k] = v
 	}
 	msg, err := server.AdminCreate(cfg, req)
+	if err != nil {
+		return err
+	}
+	fmt.Println(msg)
+	return nil
+}
+
+// webBuild runs `pbemd web build`.
+func webBuild(args []string) error {
+	const use = "usage: pbemd web build [-config FILE] [GAME]"
+	if len(args) == 0 || args[0] != "build" {
+		return errors.New(use)
+	}
+	fs := flag.NewFlagSet("web build", flag.ExitOnError)
+	path := fs.String("config", "", "config file")
+	fs.Parse(args[1:])
+	if fs.NArg() > 1 {
+		return errors.New(use)
+	}
+	cfg, err := loadConfig(*path)
+	if err != nil {
+		return err
+	}
+	msg, err := server.AdminWebBuild(cfg, fs.Arg(0))
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,8 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 	engines := []string{"adjudicator/diplomacy", "adjudicator/empire", "adjudicator/supplychain", "adjudicator/supremacy"}
 	may := map[string][]string{
 		"cmd/pbemd":   append([]string{"server", "demo", "adjudicator"}, engines...),
-		"server":      {"daemon", "mailer", "mailauth", "mailserver", "store", "internal/logredact"},
+		"server":      {"daemon", "mailer", "mailauth", "mailserver", "store", "web", "internal/logredact"},
+		"web":         {"store", "adjudicator"},
 		"daemon":      {"store", "orders", "adjudicator", "mailer", "internal/logredact", "rating"},
 		"adjudicator": {"orders", "picture"},
 		"mailer":      {"internal/logredact"},

@@ -23,10 +23,11 @@ type Engine struct {
 	info     adjudicator.Info
 }
 
-// Every embedded map is an engine, registered without reading the map:
+// Every embedded map and rule variant is an engine, registered without
+// reading the map:
 // the map is parsed when its engine is first looked up.
 func init() {
-	for _, name := range MapNames() {
+	for _, name := range append(MapNames(), RuleVariantNames()...) {
 		adjudicator.RegisterLazy(name, func() adjudicator.Engine {
 			e, _ := NewEngine(name)
 			return e
@@ -108,7 +109,11 @@ func (e *Engine) makeInfo() adjudicator.Info {
 	for _, p := range e.m.Powers {
 		powers = append(powers, p.ID)
 	}
-	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in Spring %s.", e.m.Victory, e.m.YearName(e.m.StartYear))
+	start := e.m.NewPosition().Phase
+	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in %s %s.", e.m.Victory, start.Season, e.m.YearName(start.Year))
+	if e.m.variantRules != "" {
+		rules += "\n- " + e.m.variantRules
+	}
 	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, Simultaneous: true, Rules: rules, Examples: e.examples(), Diplomats: true,
 		PreviewAlone: true, SummaryInResults: true, Agreements: agreements, Year: year, ForgedPress: true}
 }
@@ -137,7 +142,17 @@ func yearStep(p Phase) int {
 // position so they name real units and real places (Info.Examples; a test
 // parses every one). A note in parentheses follows some.
 func (e *Engine) examples() []string {
-	return e.examplesFor(e.m.NewPosition(), e.m.Powers[0].ID, true)
+	pos := e.m.NewPosition()
+	if len(pos.Units) == 0 {
+		// A game that opens with builds (Chaos): the examples show an army
+		// on every home centre, as after the first builds.
+		for _, p := range e.m.Provinces {
+			if p.Home != "" {
+				pos.Units = append(pos.Units, Unit{Power: p.Home, Type: Army, Loc: Location{Province: p.ID}})
+			}
+		}
+	}
+	return e.examplesFor(pos, e.m.Powers[0].ID, true)
 }
 
 // Examples implements adjudicator.Exampler: order lines for power's own
@@ -418,7 +433,7 @@ func (e *Engine) summary(pos *Position) string {
 		if !live[p.ID] {
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %d centres (%s); units: %s\n", p.Name, len(centres[p.ID]), strings.Join(centres[p.ID], " "), orNone(strings.Join(units[p.ID], ", ")))
+		fmt.Fprintf(&b, "%s: %s (%s); units: %s\n", p.Name, plural(len(centres[p.ID]), "centre"), strings.Join(centres[p.ID], " "), orNone(strings.Join(units[p.ID], ", ")))
 	}
 	var neutral []string
 	for _, sc := range m.SupplyCentres() {

@@ -238,8 +238,12 @@ func (e *Engine) examplesFor(pos *Position, power string, all bool) []string {
 		out = append(out, e.convoyExample(pos, power, all)...)
 	}
 	if all || phase == Adjustments {
-		if homes := m.HomeCentres(power); len(homes) > 0 {
-			out = append(out, f(Order{Kind: Build, Unit: Army, Loc: Location{Province: homes[0]}})+"   (adjustment phases)")
+		sites := m.HomeCentres(power)
+		if free := freeHomes(pos, power); !all && len(free) > 0 {
+			sites = free // where this power may build now (any owned centre under Build Anywhere)
+		}
+		if len(sites) > 0 {
+			out = append(out, f(Order{Kind: Build, Unit: Army, Loc: Location{Province: sites[0]}})+"   (adjustment phases)")
 		}
 		if !all {
 			for _, u := range pos.Units {

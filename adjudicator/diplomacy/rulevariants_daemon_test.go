@@ -157,7 +157,10 @@ func TestBuildAnywhereByMail(t *testing.T) {
 	fall := readResults(t, endPhase(tb, "ba1"), "ba1", "F1902M", "Fall 1902 Movement", pl)
 	daemontest.Contains(t, fall["germany"], "Germany: 7 (Bel Ber Den Hol Kie Mun Swe), 5 units: builds 2",
 		"You may build 2 units in Den or Hol")
-	// Denmark and Holland, left empty, are Germany's still: it builds there.
+	// Denmark and Holland, left empty, are Germany's still: it builds
+	// there, as HELP's example says.
+	tb.As(pl["germany"], "HELP")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["germany"].Addr, "Re:").Text, "Build Anywhere", "Build A Den")
 	germany("Build F Den\nBuild A Hol")
 	for _, text := range readResults(t, endPhase(tb, "ba1"), "ba1", "W1902A", "Winter 1902 Adjustments", pl) {
 		daemontest.Contains(t, text, "Build F Den", "Build A Hol", "Germany: 7 centres (Bel Ber Den Hol Kie Mun Swe); units: A Bel, A Ber, F Den, A Hol, A Kie, A Mun, F Swe")

@@ -189,10 +189,8 @@ func idOf(name string) string {
 	return b.String()
 }
 
-// chaosColours are n colours around the colour wheel, neighbours in the
-// list apart in hue and alternately light and dark, so that powers next
-// to each other in the list (and on the board: the list follows the
-// provinces' ids) are told apart.
+// chaosColours are n colours around the colour wheel for Chaos's powers:
+// neighbours in the list apart in hue and alternately light and dark.
 func chaosColours(n int) []picture.Color {
 	out := make([]picture.Color, n)
 	for i := range out {

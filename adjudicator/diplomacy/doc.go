@@ -83,8 +83,10 @@
 // it; the game opens with the Winter 1900 builds on an empty board;
 // builds anywhere; 18 to win), France vs Austria and Germany vs Italy
 // (two players with their usual units; the other home centres start
-// neutral and empty; 18 to win). Their special rules are cases in
-// testdata/variants, as the DATC's are; RULES in a game shows them.
+// neutral and empty; 18 to win), Fog of War (fog.go: each power sees what
+// its units and centres border; the engine, a Viewer, says what each may
+// see). Their special rules are cases in testdata/variants and fog_test.go,
+// as the DATC's are; RULES in a game shows them.
 //
 // # Orders
 //

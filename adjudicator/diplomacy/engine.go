@@ -27,10 +27,16 @@ type Engine struct {
 // reading the map:
 // the map is parsed when its engine is first looked up.
 func init() {
-	for _, name := range append(MapNames(), RuleVariantNames()...) {
+	for _, name := range MapNames() {
 		adjudicator.RegisterLazy(name, func() adjudicator.Engine {
 			e, _ := NewEngine(name)
 			return e
+		})
+	}
+	for _, name := range RuleVariantNames() {
+		adjudicator.RegisterLazy(name, func() adjudicator.Engine {
+			m, _ := MapByName(name)
+			return ruleEngine(m)
 		})
 	}
 	// A map file a GM adds at run time is an engine too (adjudicator.Build).

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"pbemd/adjudicator"
 	"pbemd/picture"
 )
 
@@ -27,7 +28,8 @@ type ruleVariant struct {
 	// whose one home centre it is; the game opens with Winter builds.
 	chaos         bool
 	buildAnywhere bool
-	victory       int // 0: the base's
+	fog           bool // each power sees only its part of the board (fog.go)
+	victory       int  // 0: the base's
 	rules         string
 }
 
@@ -46,6 +48,14 @@ var ruleVariants = []ruleVariant{
 			"  in Winter 1900 with no unit on the board: each power builds its first unit,\n" +
 			"  army or fleet, in its centre (a build not ordered is waived). Builds are made\n" +
 			"  in any vacant supply centre the power owns. Victory at 18 centres.",
+	},
+	{
+		name: "fog", title: "Diplomacy, Fog of War (standard map)", base: "standard", fog: true,
+		rules: "Fog of War (webDiplomacy's and vDiplomacy's fog of war games): each power sees\n" +
+			"  only the provinces its units stand in or border and the centres it owns with\n" +
+			"  their borders; its results, STATUS, HISTORY and pictures show only that (orders\n" +
+			"  with their outcomes, not their reasons). The GM's and observers' pictures show\n" +
+			"  the whole board. Everything else is the standard game.",
 	},
 	{
 		name: "fva", title: "France vs Austria (standard map, two players)", base: "standard", keep: []string{"austria", "france"}, victory: 18,
@@ -80,6 +90,16 @@ var ruleMaps = func() map[string]func() (*Map, error) {
 	}
 	return out
 }()
+
+// ruleEngine is the engine of a rule variant's map.
+func ruleEngine(m *Map) adjudicator.Engine {
+	for _, rv := range ruleVariants {
+		if rv.name == m.Name && rv.fog {
+			return FogEngine{&Engine{m: m}}
+		}
+	}
+	return &Engine{m: m}
+}
 
 // RuleVariantNames lists the rule variants' names, in their table's order.
 func RuleVariantNames() []string {

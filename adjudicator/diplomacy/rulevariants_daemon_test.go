@@ -1,6 +1,7 @@
 package diplomacy_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -220,4 +221,127 @@ func TestChaosByMail(t *testing.T) {
 		daemontest.Contains(t, text, "Marseilles: 1 centre (Mar); units: A Bur", "London: 1 centre (Lon); units: F Nth")
 	}
 	concede(t, tb, "chaos1", "marseilles", byID)
+}
+
+// TestFogOfWarByMail: every mail a player of a fog game gets (the
+// acknowledgements, the results, STATUS, HISTORY, MAP, WHATIF, HELP) names no unit of
+// another power outside what the player's units and centres border, and
+// each player's picture is its own; the observer's shows the whole board.
+func TestFogOfWarByMail(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("fog1", "fog", "")
+	tb.Send("watcher@example.test", "", "OBSERVE fog1")
+	tb.Outbox()
+	powers := []string{"austria", "england", "france", "germany", "italy", "russia", "turkey"}
+	pl := tb.SignUp("fog1", powers)
+	mails := map[string][]string{} // power → every text it got
+	keep := func(ms []daemontest.Mail) {
+		for _, m := range ms {
+			for p, who := range pl {
+				if m.To == who.Addr {
+					mails[p] = append(mails[p], m.Text)
+				}
+			}
+		}
+	}
+	keep(tb.Outbox())
+	e, _ := adjudicator.Lookup("fog")
+	fe := e.(interface {
+		Position([]byte) (*diplomacy.Position, error)
+	})
+	var positions []*diplomacy.Position
+	pos := func() {
+		p, err := fe.Position(tb.State("fog1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		positions = append(positions, p)
+	}
+	pos()
+	opening := map[string]string{
+		"england": "F Lon - Nth\nF Edi - Nwg\nA Lvp - Yor",
+		"france":  "F Bre - Mao\nA Par - Bur\nA Mar - Spa",
+		"germany": "F Kie - Den\nA Ber - Kie\nA Mun - Ruh",
+		"italy":   "F Nap - Ion\nA Rom - Apu\nA Ven H",
+		"austria": "F Tri - Alb\nA Vie - Gal\nA Bud - Ser",
+		"russia":  "F StP/sc - Bot\nA Mos - Ukr\nA War - Gal\nF Sev - Bla",
+		"turkey":  "F Ank - Bla\nA Con - Bul\nA Smy - Arm",
+	}
+	for p, text := range opening {
+		tb.As(pl[p], text)
+	}
+	keep(tb.Outbox())
+	ms := endPhase(tb, "fog1")
+	keep(ms)
+	pos()
+	rec := tb.Phase("fog1", 0)
+	for p, who := range pl {
+		m := daemontest.One(t, ms, who.Addr, "Spring 1901 Movement — results")
+		got := daemontest.OnePicture(t, m, "fog1-S1901M.png")
+		if !bytes.Equal(got, daemontest.Drawn(t, "fog", rec.StateAfter, rec.Data, p)) {
+			t.Errorf("%s's picture is not its own view", p)
+		}
+		daemontest.Contains(t, m.Text, "the position you see")
+	}
+	obs := daemontest.OnePicture(t, daemontest.One(t, ms, "watcher@example.test", "results"), "fog1-S1901M.png")
+	if !bytes.Equal(obs, daemontest.Drawn(t, "fog", rec.StateAfter, rec.Data, "")) {
+		t.Error("the observer's picture is not the whole board")
+	}
+	for _, who := range pl {
+		for _, cmd := range []string{"STATUS", "HISTORY S1901M", "MAP", "WHATIF", "HELP"} {
+			tb.As(who, cmd)
+		}
+	}
+	keep(tb.Outbox())
+	daemontest.Contains(t, strings.Join(mails["england"], "\n"), "England: 3 centres (Edi Lon Lvp); units: F Nth, F Nwg, A Yor", "Germany: 0 centres (); units: F Den")
+	// An order for a unit England does not see (Germany's A Ruh): the
+	// answer does not say whose it is, or that there is one.
+	tb.As(pl["england"], "A Ruh - Bel")
+	ack := daemontest.One(t, tb.Outbox(), pl["england"].Addr, "Re:").Text
+	daemontest.Contains(t, ack, "there is no unit in Ruh")
+	daemontest.Lacks(t, ack, "Germany", "German", "belongs")
+
+	// What each power may see: the provinces of its units and centres and
+	// their neighbours, in any position of the game so far.
+	for _, p := range powers {
+		seen := map[string]bool{}
+		for _, ps := range positions {
+			m := ps.Map
+			mark := func(prov string) {
+				seen[prov] = true
+				for _, q := range m.Provinces {
+					if m.Adjacent(prov, q.ID) {
+						seen[q.ID] = true
+					}
+				}
+			}
+			for _, u := range ps.Units {
+				if u.Power == p {
+					mark(u.Loc.Province)
+				}
+			}
+			for prov, owner := range ps.Owners {
+				if owner == p {
+					mark(prov)
+				}
+			}
+		}
+		var hidden []string
+		for _, ps := range positions {
+			for _, u := range ps.Units {
+				if u.Power != p && !seen[u.Loc.Province] {
+					hidden = append(hidden, ps.Map.UnitName(u))
+				}
+			}
+		}
+		if len(hidden) < 5 {
+			t.Fatalf("%s may not see only %v: the test sees too little hidden", p, hidden)
+		}
+		text := strings.Join(mails[p], "\n")
+		for _, u := range hidden {
+			if strings.Contains(text, u+" ") || strings.Contains(text, u+"\n") || strings.Contains(text, u+",") {
+				t.Errorf("%s's mails name %s, which it may not see", p, u)
+			}
+		}
+	}
 }

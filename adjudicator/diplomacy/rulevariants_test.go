@@ -22,6 +22,7 @@ func TestRuleVariantStarts(t *testing.T) {
 		phase               string
 	}{
 		{"buildanywhere", "austria england france germany italy russia turkey", units(std.NewPosition()), 22, 18, "S1901M"},
+		{"fog", "austria england france germany italy russia turkey", units(std.NewPosition()), 22, 18, "S1901M"},
 		{"fva", "austria france", "france F Bre, austria A Bud, france A Mar, france A Par, austria F Tri, austria A Vie", 6, 18, "S1901M"},
 		{"gvi", "germany italy", "germany A Ber, germany F Kie, germany A Mun, italy F Nap, italy A Rom, italy A Ven", 6, 18, "S1901M"},
 		{"chaos", "", "", 34, 18, "W1900A"},

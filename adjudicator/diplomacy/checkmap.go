@@ -1,8 +1,10 @@
 package diplomacy
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"pbemd/picture"
 )
@@ -51,7 +53,7 @@ func (m *Map) Problems() []string {
 }
 
 func (m *Map) geometryProblems(g *Geometry) []string {
-	lab, overlap, area, w, h := provinceRaster(m, g)
+	contact, overlap, area := rasterCounts(m, g)
 	n := len(m.Provinces)
 	var out []string
 	at := func(pi int, format string, a ...any) string {
@@ -65,33 +67,6 @@ func (m *Map) geometryProblems(g *Geometry) []string {
 		for b := a + 1; b < n; b++ {
 			if px := overlap[a*n+b]; overlaps(px, area[a], area[b]) {
 				out = append(out, at(b, "its shape overlaps that of %s (%d pixels): the picture would show one over the other", m.Provinces[a].ID, px))
-			}
-		}
-	}
-	contact := make([]int, n*n)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			a := lab[y*w+x]
-			if a < 0 {
-				continue
-			}
-			// Neighbours right and below; two pixels away across a gap
-			// pixel that no province covers (a hand edit's hairline gap
-			// does not hide a border).
-			for _, d := range [][2]int{{1, 0}, {0, 1}, {2, 0}, {0, 2}} {
-				xx, yy := x+d[0], y+d[1]
-				if xx >= w || yy >= h {
-					continue
-				}
-				if d[0] == 2 || d[1] == 2 {
-					if lab[(y+d[1]/2)*w+x+d[0]/2] != -1 {
-						continue
-					}
-				}
-				if b := lab[yy*w+xx]; b >= 0 && b != a {
-					contact[a*n+b]++
-					contact[b*n+a]++
-				}
 			}
 		}
 	}
@@ -115,32 +90,165 @@ func (m *Map) geometryProblems(g *Geometry) []string {
 	return out
 }
 
-// provinceRaster labels each pixel of the geometry (at its own resolution)
-// with the province whose shape covers it, -1 for none; it counts for
-// each pair of provinces (a*n+b, a < b) the pixels both cover, and each
-// province's area in pixels.
-func provinceRaster(m *Map, g *Geometry) (lab, overlap, area []int, w, h int) {
-	w, h = int(math.Ceil(g.Width)), int(math.Ceil(g.Height))
+// rasterCounts labels each pixel of the geometry (at its own resolution)
+// with the province whose shape covers it (a later province's shape over
+// an earlier one's; -1 for none) and counts, for each pair of provinces
+// (a*n+b): the pixels both shapes cover (a < b; overlap), and the pairs
+// of neighbouring pixels, right or below, labelled a and b (contact,
+// both ways); neighbours two pixels apart count too across a gap pixel
+// no province covers (a hand edit's hairline gap does not hide a
+// border). area is each province's pixels.
+//
+// It goes row by row: the shapes' edges that cross a row are kept in an
+// active list (not every edge tried on every row), a row is painted, cut
+// into runs of one label, and compared run by run with the two rows
+// above, so the cost follows the edges and the runs more than the pixels.
+func rasterCounts(m *Map, g *Geometry) (contact, overlap, area []int) {
+	w, h := int(math.Ceil(g.Width)), int(math.Ceil(g.Height))
 	n := len(m.Provinces)
-	lab = make([]int, w*h)
-	overlap = make([]int, n*n)
-	area = make([]int, n)
-	for i := range lab {
-		lab[i] = -1
+	contact, overlap, area = make([]int, n*n), make([]int, n*n), make([]int, n)
+	if w <= 0 || h <= 0 {
+		return contact, overlap, area
 	}
-	var xs []float64
+	type edge struct {
+		prov, last int // province, last row crossed
+		ax, ay, k  float64
+	}
+	// starts[y] are the edges whose first crossed row is y: the rows whose
+	// centre y+0.5 lies in [low end, high end) of the edge.
+	starts := make([][]edge, h)
 	for pi, rings := range g.Shapes {
-		xs = fillRows(rings, w, h, xs, func(y, x0, x1 int) {
-			for x := x0; x <= x1; x++ {
-				if prev := lab[y*w+x]; prev >= 0 && prev != pi {
-					overlap[min(prev, pi)*n+max(prev, pi)]++
+		for _, r := range rings {
+			for i := range r {
+				a, b := r[i], r[(i+1)%len(r)]
+				if a.Y == b.Y {
+					continue
 				}
-				lab[y*w+x] = pi
-				area[pi]++
+				lo, hi := math.Min(a.Y, b.Y), math.Max(a.Y, b.Y)
+				first, last := int(math.Ceil(lo-0.5)), int(math.Ceil(hi-0.5))-1
+				first, last = max(first, 0), min(last, h-1)
+				if first > last {
+					continue
+				}
+				starts[first] = append(starts[first], edge{prov: pi, last: last, ax: a.X, ay: a.Y, k: (b.X - a.X) / (b.Y - a.Y)})
 			}
-		})
+		}
 	}
-	return lab, overlap, area, w, h
+	type cross struct {
+		prov int
+		x    float64
+	}
+	var active []edge
+	var xs []cross
+	row := make([]int, w)
+	// runs of the last three rows: start column and label of each run,
+	// with a closing run at w.
+	type run struct{ x, lab int }
+	var rows [3][]run
+	add := func(a, b, k int) {
+		contact[a*n+b] += k
+		contact[b*n+a] += k
+	}
+	for y := 0; y < h; y++ {
+		keep := active[:0]
+		for _, e := range active {
+			if e.last >= y {
+				keep = append(keep, e)
+			}
+		}
+		active = append(keep, starts[y]...)
+		cy := float64(y) + 0.5
+		xs = xs[:0]
+		for _, e := range active {
+			xs = append(xs, cross{e.prov, e.ax + (cy-e.ay)*e.k})
+		}
+		slices.SortFunc(xs, func(a, b cross) int {
+			if a.prov != b.prov {
+				return a.prov - b.prov
+			}
+			return cmp.Compare(a.x, b.x)
+		})
+		for i := range row {
+			row[i] = -1
+		}
+		for i := 0; i+1 < len(xs); {
+			pi := xs[i].prov
+			j := i
+			for j < len(xs) && xs[j].prov == pi {
+				j++
+			}
+			for k := i; k+1 < j; k += 2 {
+				for x := max(0, int(math.Ceil(xs[k].x-0.5))); x <= min(w-1, int(math.Floor(xs[k+1].x-0.5))); x++ {
+					if prev := row[x]; prev >= 0 && prev != pi {
+						overlap[min(prev, pi)*n+max(prev, pi)]++
+					}
+					row[x] = pi
+					area[pi]++
+				}
+			}
+			i = j
+		}
+		// This row's runs; the two rows above are rows[1] and rows[0].
+		cur := rows[0][:0]
+		rows[0], rows[1], rows[2] = rows[1], rows[2], nil
+		for x := 0; x < w; x++ {
+			if x == 0 || row[x] != row[x-1] {
+				cur = append(cur, run{x, row[x]})
+			}
+		}
+		cur = append(cur, run{w, -2})
+		rows[2] = cur
+		// Right: each border between runs; two right: a gap run of one.
+		for i := 0; i+2 < len(cur); i++ {
+			a, b := cur[i].lab, cur[i+1].lab
+			if a >= 0 && b >= 0 && a != b {
+				add(a, b, 1)
+			}
+			if a >= 0 && b == -1 && cur[i+2].x-cur[i+1].x == 1 && i+3 < len(cur) {
+				if c := cur[i+2].lab; c >= 0 && c != a {
+					add(a, c, 1)
+				}
+			}
+		}
+		// Below: the row above against this one; two below: the row two
+		// above against this one where the row between is uncovered.
+		if up := rows[1]; up != nil {
+			i, j := 0, 0
+			for x := 0; x < w; {
+				for up[i+1].x <= x {
+					i++
+				}
+				for cur[j+1].x <= x {
+					j++
+				}
+				end := min(up[i+1].x, cur[j+1].x)
+				if a, b := up[i].lab, cur[j].lab; a >= 0 && b >= 0 && a != b {
+					add(a, b, end-x)
+				}
+				x = end
+			}
+		}
+		if top, mid := rows[0], rows[1]; top != nil && mid != nil {
+			i, j, k := 0, 0, 0
+			for x := 0; x < w; {
+				for top[i+1].x <= x {
+					i++
+				}
+				for mid[j+1].x <= x {
+					j++
+				}
+				for cur[k+1].x <= x {
+					k++
+				}
+				end := min(top[i+1].x, mid[j+1].x, cur[k+1].x)
+				if a, b := top[i].lab, cur[k].lab; a >= 0 && b >= 0 && a != b && mid[j].lab == -1 {
+					add(a, b, end-x)
+				}
+				x = end
+			}
+		}
+	}
+	return contact, overlap, area
 }
 
 // Problems implements adjudicator.Checker: the map's Problems.

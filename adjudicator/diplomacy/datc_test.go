@@ -15,6 +15,11 @@ import (
 //
 //	case 6.A.5 Title words
 //	variant ancientmed              (optional; default standard)
+//	start                           (the case starts from the variant's start
+//	                                 position: its units and centres, then
+//	                                 the unit and owner lines; no unit is
+//	                                 placed by an order)
+//	season fall                     (the first phase is in the Fall)
 //	unit England: F Lon             (a unit that has no order, or an odd coast)
 //	owner Germany: Ber Kie Mun      (supply centre owners; adjustment cases)
 //	phase retreat | adjustment      (start of the next phase's orders;
@@ -24,6 +29,7 @@ import (
 //	retreats Turkey: F Ank => Con Smy   (expected retreat options)
 //	standoff Boh                    (expected standoff provinces: exact set when given)
 //	disbanded Russia: A Pru         (units removed in a retreat/adjustment phase: exact set)
+//	winner France | none            (who has won when the phase is over)
 //	end
 //
 // Units given orders in the first movement phase are placed where the order
@@ -45,12 +51,15 @@ type casePhase struct {
 	standoffs []string
 	hasStand  bool
 	disbanded []string
+	winner    string // "": not checked; "none": nobody
 }
 
 type datcCase struct {
 	file, name string
 	line       int
 	variant    string
+	start      bool     // from the variant's start position
+	fall       bool     // the first phase is in the Fall
 	units      []string // "England: F Lon"
 	owners     map[string][]string
 	phases     []*casePhase
@@ -100,6 +109,15 @@ func loadCases(t *testing.T, pattern string) []*datcCase {
 				c = nil
 			case "variant":
 				c.variant = rest
+			case "start":
+				c.start = true
+			case "season":
+				if rest != "fall" {
+					bad()
+				}
+				c.fall = true
+			case "winner":
+				cur().winner = rest
 			case "unit":
 				c.units = append(c.units, rest)
 			case "owner":
@@ -161,10 +179,19 @@ func unitText(m *Map, u Unit) string { return m.PowerName(u.Power) + ": " + m.Un
 
 func (c *datcCase) position(t *testing.T, m *Map) *Position {
 	pos := &Position{Map: m, Phase: Phase{Spring, m.StartYear, c.phases[0].kind}, Owners: map[string]string{}}
+	if c.start {
+		pos = m.NewPosition()
+	}
+	if c.fall {
+		pos.Phase.Season = Fall
+	}
 	if c.phases[0].kind == Adjustments {
 		pos.Phase.Season = Winter
 	}
 	has := map[string]bool{}
+	for _, u := range pos.Units {
+		has[u.Loc.Province] = true
+	}
 	add := func(power, unitText string) {
 		pw, ok := m.PowerID(power)
 		if !ok {
@@ -185,7 +212,7 @@ func (c *datcCase) position(t *testing.T, m *Map) *Position {
 		pw, u, _ := strings.Cut(s, ":")
 		add(pw, strings.TrimSpace(u))
 	}
-	if c.phases[0].kind == Movement {
+	if c.phases[0].kind == Movement && !c.start {
 		for _, o := range c.phases[0].orders {
 			f := strings.Fields(o.text)
 			if len(f) >= 2 && (f[0] == "A" || f[0] == "F") {
@@ -314,6 +341,15 @@ func runCase(t *testing.T, c *datcCase) {
 				t.Errorf("disbanded: got %q, want %q", got, ph.disbanded)
 			}
 		}
+		if w := ph.winner; w != "" {
+			want := ""
+			if w != "none" {
+				want, _ = m.PowerID(w)
+			}
+			if res.Winner != want {
+				t.Errorf("winner: got %q, want %q", res.Winner, want)
+			}
+		}
 		if t.Failed() {
 			for _, r := range res.Orders {
 				t.Logf("  %s: %s => %s %s", r.Power, r.Text, r.Outcome, r.Reason)
@@ -356,6 +392,14 @@ func TestDATC(t *testing.T) {
 			t.Errorf("case %s appears twice", c.name)
 		}
 		seen[c.name] = true
+		t.Run(c.name, func(t *testing.T) { runCase(t, c) })
+	}
+}
+
+// TestRuleVariants: the special rules of the rule variants on the
+// standard board (rulevariants.go), a case each.
+func TestRuleVariants(t *testing.T) {
+	for _, c := range loadCases(t, "testdata/variants/*.txt") {
 		t.Run(c.name, func(t *testing.T) { runCase(t, c) })
 	}
 }

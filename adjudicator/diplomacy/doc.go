@@ -1,9 +1,11 @@
 // Package diplomacy is the Diplomacy rules engine of pbemd: it turns a
 // position and everyone's orders into the next position and an exact,
 // plain-data account of what happened, for the standard map, the Ancient
-// Mediterranean and Cold War. It registers one adjudicator.Engine per
-// embedded map ("standard", "ancientmed", "coldwar") and offers the
-// offline JSON contract of `pbemd adjudicate` (AdjudicateJSON).
+// Mediterranean and Cold War, and for the rule variants played on the
+// standard board. It registers one adjudicator.Engine per embedded map
+// ("standard", "ancientmed", "coldwar") and per rule variant
+// ("buildanywhere", "chaos", "fva", "gvi", "fog") and offers the offline
+// JSON contract of `pbemd adjudicate` (AdjudicateJSON).
 //
 // It must never do I/O, read a clock, log, or use a global random source:
 // the same state and orders give byte-identical results.
@@ -54,7 +56,8 @@
 //     not to an occupied province or one left vacant by a standoff; two
 //     retreats to one province both disband; a unit without a retreat order
 //     disbands.
-//   - Adjustments: builds on vacant, owned home centres; the first legal
+//   - Adjustments: builds on vacant, owned home centres (any owned supply
+//     centre where the variant builds anywhere); the first legal
 //     build and disband orders count (4.D.4, 4.D.6); builds not ordered are
 //     waived; disbands not ordered follow the 2023 civil disorder rule
 //     (6.J): greatest distance to an owned centre (moves over land and sea
@@ -71,6 +74,19 @@
 // Deviation from the DATC text, documented: none in outcome. Where the DATC
 // calls an order "not possible" without saying illegal or void (6.F.1,
 // 6.G.7), this engine reports it illegal, which has the same effect.
+//
+// # Rule variants
+//
+// rulevariants.go plays other games on an embedded map's board, each a
+// value of its table with its published source: Build Anywhere (builds in
+// any owned centre), Chaos (34 powers, one home centre each, named for
+// it; the game opens with the Winter 1900 builds on an empty board;
+// builds anywhere; 18 to win), France vs Austria and Germany vs Italy
+// (two players with their usual units; the other home centres start
+// neutral and empty; 18 to win), Fog of War (fog.go: each power sees what
+// its units and centres border; the engine, a Viewer, says what each may
+// see). Their special rules are cases in testdata/variants and fog_test.go,
+// as the DATC's are; RULES in a game shows them.
 //
 // # Orders
 //

@@ -24,13 +24,20 @@ type Engine struct {
 	info     adjudicator.Info
 }
 
-// Every embedded map is an engine, registered without reading the map:
+// Every embedded map and rule variant is an engine, registered without
+// reading the map:
 // the map is parsed when its engine is first looked up.
 func init() {
 	for _, name := range MapNames() {
 		adjudicator.RegisterLazy(name, func() adjudicator.Engine {
 			e, _ := NewEngine(name)
 			return e
+		})
+	}
+	for _, name := range RuleVariantNames() {
+		adjudicator.RegisterLazy(name, func() adjudicator.Engine {
+			m, _ := MapByName(name)
+			return ruleEngine(m)
 		})
 	}
 	// A map file a GM adds at run time is an engine too (adjudicator.Build).
@@ -114,7 +121,12 @@ func (e *Engine) makeInfo() adjudicator.Info {
 		powers = append(powers, p.ID)
 		names[p.ID] = p.Name
 	}
-	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in Spring %s.", e.m.Victory, e.m.YearName(e.m.StartYear)) + PictureRules
+	start := e.m.NewPosition().Phase
+	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in %s %s.", e.m.Victory, start.Season, e.m.YearName(start.Year))
+	if e.m.variantRules != "" {
+		rules += "\n- " + e.m.variantRules
+	}
+	rules += PictureRules
 	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, PowerNames: names, Simultaneous: true, Rules: rules, Examples: e.examples(), Diplomats: true,
 		PreviewAlone: true, SummaryInResults: true, Agreements: agreements, Year: year, ForgedPress: true}
 }
@@ -143,7 +155,17 @@ func yearStep(p Phase) int {
 // position so they name real units and real places (Info.Examples; a test
 // parses every one). A note in parentheses follows some.
 func (e *Engine) examples() []string {
-	return e.examplesFor(e.m.NewPosition(), e.m.Powers[0].ID, true)
+	pos := e.m.NewPosition()
+	if len(pos.Units) == 0 {
+		// A game that opens with builds (Chaos): the examples show an army
+		// on every home centre, as after the first builds.
+		for _, p := range e.m.Provinces {
+			if p.Home != "" {
+				pos.Units = append(pos.Units, Unit{Power: p.Home, Type: Army, Loc: Location{Province: p.ID}})
+			}
+		}
+	}
+	return e.examplesFor(pos, e.m.Powers[0].ID, true)
 }
 
 // Examples implements adjudicator.Exampler: order lines for power's own
@@ -229,8 +251,12 @@ func (e *Engine) examplesFor(pos *Position, power string, all bool) []string {
 		out = append(out, e.convoyExample(pos, power, all)...)
 	}
 	if all || phase == Adjustments {
-		if homes := m.HomeCentres(power); len(homes) > 0 {
-			out = append(out, f(Order{Kind: Build, Unit: Army, Loc: Location{Province: homes[0]}})+"   (adjustment phases)")
+		sites := m.HomeCentres(power)
+		if free := freeHomes(pos, power); !all && len(free) > 0 {
+			sites = free // where this power may build now (any owned centre under Build Anywhere)
+		}
+		if len(sites) > 0 {
+			out = append(out, f(Order{Kind: Build, Unit: Army, Loc: Location{Province: sites[0]}})+"   (adjustment phases)")
 		}
 		if !all {
 			for _, u := range pos.Units {
@@ -424,7 +450,7 @@ func (e *Engine) summary(pos *Position) string {
 		if !live[p.ID] {
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %d centres (%s); units: %s\n", p.Name, len(centres[p.ID]), strings.Join(centres[p.ID], " "), orNone(strings.Join(units[p.ID], ", ")))
+		fmt.Fprintf(&b, "%s: %s (%s); units: %s\n", p.Name, plural(len(centres[p.ID]), "centre"), strings.Join(centres[p.ID], " "), orNone(strings.Join(units[p.ID], ", ")))
 	}
 	var neutral []string
 	for _, sc := range m.SupplyCentres() {

@@ -78,6 +78,14 @@ type Map struct {
 	Powers     []Power
 	Provinces  []Province
 	Start      []Unit
+	// BuildAnywhere lets a power build in any supply centre it owns, not
+	// only its home centres (a rule variant's; rulevariants.go).
+	BuildAnywhere bool
+	// WinterStart opens the game with the adjustments of the Winter
+	// before StartYear, on a board without units (Chaos).
+	WinterStart bool
+	// variantRules are a rule variant's own rules, as RULES shows them.
+	variantRules string
 
 	provIdx  map[string]int
 	powerIdx map[string]int
@@ -173,10 +181,14 @@ func Maps() map[string]*Map {
 	return out
 }
 
-// MapByName returns an embedded map, loading it at its first use. It panics
+// MapByName returns an embedded map or a rule variant's (rulevariants.go),
+// loading it at its first use. It panics
 // if the map fails validation (a build defect, caught by tests).
 func MapByName(name string) (*Map, bool) {
 	load, ok := embedded[name]
+	if !ok {
+		load, ok = ruleMaps[name] // rulevariants.go
+	}
 	if !ok {
 		return nil, false
 	}
@@ -797,6 +809,27 @@ func (m *Map) HomeCentres(power string) []string {
 	for _, p := range m.homes[pw] {
 		out = append(out, m.Provinces[p].ID)
 	}
+	sort.Strings(out)
+	return out
+}
+
+// buildSites are the provinces where power pw may build when it owns
+// them: its home centres, or every supply centre under BuildAnywhere.
+func (m *Map) buildSites(pw int) []int {
+	if m.BuildAnywhere {
+		return m.scs
+	}
+	return m.homes[pw]
+}
+
+// BuildSites lists the ids of the provinces where a power may build
+// while it owns them, sorted: its home centres, or every supply centre
+// under BuildAnywhere.
+func (m *Map) BuildSites(power string) []string {
+	if !m.BuildAnywhere {
+		return m.HomeCentres(power)
+	}
+	out := m.SupplyCentres()
 	sort.Strings(out)
 	return out
 }

@@ -53,7 +53,7 @@ func DrawJSON(r io.Reader) (*picture.Picture, error) {
 	}
 	if in.Next == nil {
 		if in.Variant == "" {
-			return nil, fmt.Errorf("%w: \"variant\" is required (one of: %v)", ErrBadInput, MapNames())
+			return nil, fmt.Errorf("%w: \"variant\" is required (one of: %v)", ErrBadInput, append(MapNames(), RuleVariantNames()...))
 		}
 		in.jsonPosition.Standoffs = in.Standoffs // the outer field took them
 		pos, err := decodePosition(&in.jsonPosition)

@@ -75,7 +75,7 @@ func AdjudicateJSON(r io.Reader, w io.Writer) error {
 // adjudicate is AdjudicateJSON on its decoded input.
 func (in *offlineIn) adjudicate() (*offlineOut, error) {
 	if in.Variant == "" {
-		return nil, fmt.Errorf("%w: \"variant\" is required (one of: %v)", ErrBadInput, MapNames())
+		return nil, fmt.Errorf("%w: \"variant\" is required (one of: %v)", ErrBadInput, append(MapNames(), RuleVariantNames()...))
 	}
 	pos, err := decodePosition(&in.jsonPosition)
 	if err != nil {

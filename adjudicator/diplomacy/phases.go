@@ -213,10 +213,11 @@ func Owed(pos *Position) map[string]int {
 	return out
 }
 
-// freeHomes lists a power's owned, vacant home centres.
+// freeHomes lists a power's owned, vacant build sites: its home centres
+// (every centre under BuildAnywhere).
 func freeHomes(pos *Position, power string) []string {
 	var out []string
-	for _, h := range pos.Map.HomeCentres(power) {
+	for _, h := range pos.Map.BuildSites(power) {
 		if pos.Owners[h] != power {
 			continue
 		}
@@ -299,7 +300,10 @@ func (b *resolver) adjustments(ords []PowerOrder) *Result {
 			}
 			p := &m.Provinces[pi]
 			switch {
-			case p.Home != po.Power:
+			case m.BuildAnywhere && !p.SupplyCenter:
+				illegal("%s is not a supply centre", p.Abbrev) // Build Anywhere: any owned centre
+				continue
+			case !m.BuildAnywhere && p.Home != po.Power:
 				illegal("%s is not a home centre of %s", p.Abbrev, m.PowerName(po.Power)) // DATC 6.I.6
 				continue
 			case b.owner[pi] != pw:
@@ -426,7 +430,7 @@ func owedOf(m *Map, pw, centres, units int, owner, unitAt []int) int {
 	d := centres - units
 	if d > 0 {
 		free := 0
-		for _, h := range m.homes[pw] {
+		for _, h := range m.buildSites(pw) {
 			if owner[h] == pw && unitAt[h] < 0 {
 				free++
 			}

@@ -87,6 +87,9 @@ type Position struct {
 // NewPosition returns the start position of a map.
 func (m *Map) NewPosition() *Position {
 	p := &Position{Map: m, Phase: Phase{Spring, m.StartYear, Movement}, Owners: map[string]string{}}
+	if m.WinterStart {
+		p.Phase = Phase{Winter, m.StartYear - 1, Adjustments}
+	}
 	p.Units = append(p.Units, m.Start...)
 	for _, pr := range m.Provinces {
 		if pr.Home != "" {

@@ -72,11 +72,15 @@ func gmProcess(mc *mailCtx, _ *orders.Command) error {
 	}
 	g.Deadline = mc.now.UTC()
 	g.ProcessNow = true // no late policy waits (grace.go)
-	mc.say("%s of %s will be processed now (within the minute).", g.PhaseTitle, g.Name)
-	if err := mc.audit("process", g.PhaseID); err != nil {
-		return err
+	// No mail of its own to the players: the results say the GM processed
+	// the phase early (resultsPublic), and the GM gets this answer and the
+	// results, or the preview.
+	if g.Options.Preview {
+		mc.say("%s of %s will be processed now (within the minute). Preview is on: the results come to you first; PUBLISH sends them to the players.", g.PhaseTitle, g.Name)
+	} else {
+		mc.say("%s of %s will be processed now (within the minute); the results, which say you processed it early, go to everyone.", g.PhaseTitle, g.Name)
 	}
-	return mc.announce("Processed early by the GM", fmt.Sprintf("The GM is processing %s now.", g.PhaseTitle))
+	return mc.audit("process", g.PhaseID)
 }
 
 func gmPause(mc *mailCtx, cmd *orders.Command) error {

@@ -581,6 +581,9 @@ func resultsPublic(g *store.Game, rec *store.PhaseRecord) string {
 		fmt.Fprintf(&b, "Note: I processed this phase late (deadline %s, processed %s). Sorry for the delay.\n\n",
 			rec.Deadline.UTC().Format("2006-01-02 15:04 MST"), rec.Processed.UTC().Format("2006-01-02 15:04 MST"))
 	}
+	if rec.Open != nil && rec.Open.ProcessNow {
+		b.WriteString("Processed early by the GM.\n\n") // PROCESS (gm.go) sends no mail of its own
+	}
 	b.WriteString(strings.TrimRight(rec.Public+rec.Position, "\n"))
 	b.WriteString("\n")
 	b.WriteString(lateNote(g, rec)) // grace.go: public, before the reader's own part

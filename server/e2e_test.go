@@ -334,7 +334,7 @@ func TestE2EGMCommands(t *testing.T) {
 		{"BROADCAST\nWelcome, diplomats.\nENDPRESS", "Broadcast sent", "Broadcast from GM", nil},
 		{"SILENT\nEXTEND 1h", "not told", "", nil},
 		{"PREVIEW ON", "Preview is on", "", nil},
-		{"PROCESS", "processed now", "Processed early by the GM", nil},
+		{"PROCESS", "the results come to you first", "", nil},
 	}
 	for _, s := range steps {
 		e.send(e2eGM, gmAddr, s.cmd)

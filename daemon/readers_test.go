@@ -1,0 +1,65 @@
+package daemon_test
+
+import (
+	"strings"
+	"testing"
+
+	"pbemd/daemon/daemontest"
+)
+
+// mailsTo is the mails of a batch to one address.
+func mailsTo(ms []daemontest.Mail, addr string) []daemontest.Mail {
+	var out []daemontest.Mail
+	for _, m := range ms {
+		if m.To == addr {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func subjects(ms []daemontest.Mail) string {
+	var s []string
+	for _, m := range ms {
+		s = append(s, m.Subject)
+	}
+	return strings.Join(s, "; ")
+}
+
+// Issue 28 item 2: the GM's PROCESS sends no mail of its own. Each player
+// gets one mail, the results, which say the GM processed the phase early;
+// the GM gets the answer to PROCESS and the results. With preview on, the
+// answer says the results come to the GM first, and the players get
+// nothing until PUBLISH.
+func TestProcessIsSaidInTheResults(t *testing.T) {
+	tb := daemontest.New(t)
+	gm := tb.Create("pe", "standard", "")
+	pl := tb.SignUp("pe", standardPowers)
+	tb.Outbox()
+	tb.Send(daemontest.GM, gm, "PROCESS")
+	tb.Tick()
+	ms := tb.Outbox()
+	for _, power := range standardPowers {
+		got := mailsTo(ms, pl[power].Addr)
+		if len(got) != 1 || !strings.Contains(got[0].Subject, "Spring 1901 Movement — results") {
+			t.Fatalf("%s got %d mails (%s), want the results only", power, len(got), subjects(got))
+		}
+		daemontest.Contains(t, got[0].Text, "Processed early by the GM.")
+	}
+	got := mailsTo(ms, daemontest.GM)
+	if len(got) != 2 {
+		t.Fatalf("the GM got %d mails (%s), want the answer and the results", len(got), subjects(got))
+	}
+	daemontest.Contains(t, reply(t, ms, daemontest.GM).Text, "will be processed now (within the minute); the results, which say you processed it early, go to everyone.")
+
+	tb.Send(daemontest.GM, gm, "PREVIEW ON")
+	tb.Outbox()
+	tb.Send(daemontest.GM, gm, "PROCESS")
+	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text, "Preview is on: the results come to you first; PUBLISH sends them to the players.")
+	tb.Tick()
+	ms = tb.Outbox()
+	if got := mailsTo(ms, pl["france"].Addr); len(got) != 0 {
+		t.Fatalf("with preview on, France got %s before PUBLISH", subjects(got))
+	}
+	daemontest.Contains(t, daemontest.One(t, ms, daemontest.GM, "Preview").Text, "Processed early by the GM.")
+}

@@ -658,6 +658,15 @@ func (d *Daemon) publish(tx *txn, g *store.Game, subject, text string, skip map[
 
 // publishThread is publish with the mails in a thread (References).
 func (d *Daemon) publishThread(tx *txn, g *store.Game, subject, text string, skip map[string]bool, thread string) error {
+	return d.publishPictured(tx, g, subject, text, skip, thread, nil)
+}
+
+// publishPictured is publishThread with the pictures picFor gives each
+// reader's power ("" for observers and the GM); picFor nil: none.
+func (d *Daemon) publishPictured(tx *txn, g *store.Game, subject, text string, skip map[string]bool, thread string, picFor func(power string) []*mailPicture) error {
+	if picFor == nil {
+		picFor = func(string) []*mailPicture { return nil }
+	}
 	var refs []string
 	if thread != "" {
 		refs = []string{thread}
@@ -667,7 +676,8 @@ func (d *Daemon) publishThread(tx *txn, g *store.Game, subject, text string, ski
 		if p.Left || skip[p.Address] {
 			continue
 		}
-		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, References: refs, Game: g.Name, Phase: g.PhaseID}); err != nil {
+		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, References: refs, Game: g.Name, Phase: g.PhaseID,
+			Pictures: picFor(p.Power)}); err != nil {
 			return err
 		}
 	}
@@ -675,11 +685,12 @@ func (d *Daemon) publishThread(tx *txn, g *store.Game, subject, text string, ski
 		if skip[o.Address] {
 			continue
 		}
-		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: text, ReplyToken: o.Token, References: refs, Game: g.Name, Phase: g.PhaseID}); err != nil {
+		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: text, ReplyToken: o.Token, References: refs, Game: g.Name, Phase: g.PhaseID,
+			Pictures: picFor("")}); err != nil {
 			return err
 		}
 	}
-	return d.gmCopy(tx, g, subject, text)
+	return d.gmCopy(tx, g, subject, text, picFor("")...)
 }
 
 // gmCopy sends the GM(s) of g a copy, replyable with the GM token, with

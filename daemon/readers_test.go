@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -62,4 +63,27 @@ func TestProcessIsSaidInTheResults(t *testing.T) {
 		t.Fatalf("with preview on, France got %s before PUBLISH", subjects(got))
 	}
 	daemontest.Contains(t, daemontest.One(t, ms, daemontest.GM, "Preview").Text, "Processed early by the GM.")
+}
+
+// Issue 28 item 3: the mail that says the game has started carries the
+// opening picture, for every reader (players, an observer, the GM), and
+// the position. (Each reader gets the picture of their class, as in
+// results mails: tx.picture.)
+func TestStartedMailCarriesTheOpeningPicture(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("op", "standard", "")
+	tb.Send("watcher@example.test", "", "OBSERVE op")
+	for _, p := range standardPowers {
+		tb.Send(p+"@example.test", "", "JOIN op prefer "+p)
+	}
+	ms := tb.Outbox()
+	want := daemontest.Drawn(t, "standard", tb.State("op"), nil, "")
+	for _, p := range append(standardPowers, "watcher", "gm-boss") {
+		m := daemontest.One(t, ms, p+"@example.test", "The game has started")
+		if got := daemontest.OnePicture(t, m, "op-S1901M.png"); !bytes.Equal(got, want) {
+			t.Errorf("%s's opening picture is not the start position", p)
+		}
+		daemontest.Contains(t, m.Text, "First phase: Spring 1901 Movement", "A Par", "F Lon")
+	}
+
 }

@@ -540,6 +540,19 @@ func (mc *mailCtx) whatNext(ps adjudicator.Status, power string, st *standing) s
 	if combine == "" {
 		combine = ps.Combine.Sentence()
 	}
+	if waiting, done := waitingLate(mc.game, st); waiting { // grace.go: past the deadline, waiting for late orders
+		if done {
+			return fmt.Sprintf("The deadline of %s has passed and the game waited only for late orders: with these it is processed now (within the minute), and no new orders for it are taken.", mc.game.PhaseTitle)
+		}
+		var late []string
+		for _, p := range mc.game.Graced {
+			if slices.Contains(mc.game.Waiting, p) && !st.sent(p) {
+				late = append(late, powerName(mc.game, p))
+			}
+		}
+		return fmt.Sprintf("The deadline of %s has passed; the game waits for late orders from %s (now until %s) and is processed as soon as they come; until then %s.",
+			mc.game.PhaseTitle, strings.Join(late, " and "), mc.d.showTime(mc.game.Deadline, mc.player), combine)
+	}
 	if !ps.EndsTurn {
 		return fmt.Sprintf("You may send new orders until the deadline: %s.", combine)
 	}

@@ -836,10 +836,7 @@ func cmdList(mc *mailCtx, cmd *orders.Command) error {
 	n := 0
 	err := mc.tx.EachGame(func(g *store.Game) error {
 		n++
-		line := gameLine(mc.d, g)
-		if g.Options.Calendar == calendarWeekly && g.Status != store.Finished {
-			line += " (weekly calendar)"
-		}
+		line := gameLine(mc.d, g, true)
 		fmt.Fprintf(&b, "  %-16s %-12s %-9s %s\n", g.Name, g.Variant, g.Status, line)
 		return nil
 	})
@@ -854,16 +851,23 @@ func cmdList(mc *mailCtx, cmd *orders.Command) error {
 	return nil
 }
 
-func gameLine(d *Daemon, g *store.Game) string {
+// gameLine is a game in one line, for LIST; calendar adds its weekly
+// calendar, if it has one, beside the deadline it sets (not after the
+// open seats' own parentheses).
+func gameLine(d *Daemon, g *store.Game, calendar bool) string {
+	weekly := ""
+	if calendar && g.Options.Calendar == calendarWeekly {
+		weekly = " (weekly calendar)"
+	}
 	switch g.Status {
 	case store.Forming:
 		e, err := engineFor(g)
 		if err != nil {
 			return ""
 		}
-		return fmt.Sprintf("%d of %d players", countPlayers(g), len(e.Info().Powers))
+		return fmt.Sprintf("%d of %d players%s", countPlayers(g), len(e.Info().Powers), weekly)
 	case store.Active:
-		return fmt.Sprintf("%s, deadline %s", g.PhaseTitle, d.showTime(g.Deadline, nil)) + seatsNote(g) // seats.go
+		return fmt.Sprintf("%s, deadline %s%s", g.PhaseTitle, d.showTime(g.Deadline, nil), weekly) + seatsNote(g) // seats.go
 	}
 	if len(g.Winners) > 0 {
 		return g.EndedAs + ": " + strings.Join(g.Winners, ", ")
@@ -884,7 +888,7 @@ func countPlayers(g *store.Game) int {
 func describeGame(d *Daemon, g *store.Game) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s (%s): %s\n", g.Name, g.Variant, g.Status)
-	fmt.Fprintf(&b, "  %s\n", gameLine(d, g))
+	fmt.Fprintf(&b, "  %s\n", gameLine(d, g, false))
 	fmt.Fprintf(&b, "  calendar %s, pace %s, press %s, anonymous announcements %s, observers' press %s, grey press %s\n",
 		calendarName(g.Options), g.Options.Pace, g.Options.Press, onOff(g.Options.PSA), onOff(g.Options.ObserverPress), onOff(g.Options.GreyPress))
 	if g.Paused {
@@ -1136,7 +1140,7 @@ func cmdResign(mc *mailCtx, _ *orders.Command) error {
 	if wasSenior && len(juniors) > 0 {
 		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", pn, strings.Join(juniors, ", "))
 	} else if len(juniors) == 0 && g.Status == store.Active {
-		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", pn, p.Power)
+		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", pn, commandPower(g, p.Power))
 	}
 	if wasSenior && len(asking) > 0 {
 		note += fmt.Sprintf(" Waiting to join %s as juniors: %s; until it has a senior again, you decide (ACCEPT or REFUSE <address>).", pn, strings.Join(asking, ", "))
@@ -1296,6 +1300,16 @@ var infoCache sync.Map // variant → adjudicator.Info
 // powerName is how players read a power id in game g: the name its engine
 // gives it (Info.PowerNames: "usa" → "United States"), else the id
 // capitalised ("england" → "England").
+// commandPower is how a line the daemon suggests (REPLACE <power> WITH …)
+// writes a power: its name when the name reads as its id ("Egypt"), the
+// id otherwise ("usa" for United States), so the line works as written.
+func commandPower(g *store.Game, id string) string {
+	if name := powerName(g, id); strings.EqualFold(name, id) {
+		return name
+	}
+	return id
+}
+
 func powerName(g *store.Game, id string) string {
 	if g == nil {
 		return titleCase(id)

@@ -515,7 +515,7 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 	}
 	addr := strings.ToLower(strings.TrimSpace(cmd.Address))
 	if !strings.Contains(addr, "@") || strings.ContainsAny(addr, " \r\n<>") {
-		mc.say("REPLACE refused: %q is not a mail address. Write REPLACE %s WITH name@example.org.", cmd.Address, power)
+		mc.say("REPLACE refused: %q is not a mail address. Write REPLACE %s WITH name@example.org.", cmd.Address, commandPower(g, power))
 		return nil
 	}
 	if p := findPlayer(g, addr); p != nil {
@@ -625,7 +625,7 @@ func gmEject(mc *mailCtx, cmd *orders.Command) error {
 			n++
 		}
 	}
-	mc.say("%s: %d diplomat%s removed (each is told); its units are in civil disorder until REPLACE %s WITH <address>.", pn, n, plural(n), power)
+	mc.say("%s: %d diplomat%s removed (each is told); its units are in civil disorder until REPLACE %s WITH <address>.", pn, n, plural(n), commandPower(g, power))
 	if err := mc.audit("eject", power); err != nil {
 		return err
 	}
@@ -649,7 +649,7 @@ func ejectDiplomat(mc *mailCtx, addr string) error {
 	}
 	mc.say("%s is no longer a diplomat of %s; orders they sent for %s no longer count. They and the rest of %s are told.", addr, pn, g.PhaseTitle, pn)
 	if !hasDiplomats(g, power) {
-		mc.say("%s has no diplomat left: its units are in civil disorder until REPLACE %s WITH <address>.", pn, power)
+		mc.say("%s has no diplomat left: its units are in civil disorder until REPLACE %s WITH <address>.", pn, commandPower(g, power))
 	} else if seniorOf(g, power) == "" {
 		mc.say("%s has no senior diplomat now: PROMOTE one of its juniors.", pn)
 	}

@@ -87,3 +87,29 @@ func TestStartedMailCarriesTheOpeningPicture(t *testing.T) {
 	}
 
 }
+
+// Issue 28 item 6: the power mail of a player put in by REPLACE says what
+// is true of the orders sent for the power: after an EJECT they no longer
+// count (STATUS shows none, and the ejected player was told so); after a
+// plain REPLACE they stand until the newcomer sends their own.
+func TestNewPlayerIsToldWhatOrdersStand(t *testing.T) {
+	tb := daemontest.New(t)
+	gm := tb.Create("ej", "standard", "")
+	pl := tb.SignUp("ej", standardPowers)
+	tb.As(pl["turkey"], "F Ank - Bla")
+	tb.As(pl["italy"], "A Ven - Tyr")
+	tb.Outbox()
+
+	tb.Send(daemontest.GM, gm, "EJECT Turkey")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["turkey"].Addr, "You no longer play").Text, "Orders you sent for Spring 1901 Movement no longer count.")
+	tb.Send(daemontest.GM, gm, "REPLACE turkey WITH sultan@example.test")
+	power := daemontest.One(t, tb.Outbox(), "sultan@example.test", "You are Turkey")
+	daemontest.Contains(t, power.Text, "Turkey owes orders this phase and has none: send yours by the deadline, or its units follow the civil disorder rule.")
+	daemontest.Lacks(t, power.Text, "stand until you send your own")
+	tb.As(daemontest.Player{Addr: "sultan@example.test", Token: power.Token}, "STATUS")
+	daemontest.Contains(t, reply(t, tb.Outbox(), "sultan@example.test").Text, "Your orders now stand as:\n  (none)")
+
+	tb.Send(daemontest.GM, gm, "REPLACE italy WITH doge@example.test")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), "doge@example.test", "You are Italy").Text,
+		"Italy owes orders this phase. Orders its last player sent for it stand until you send your own (STATUS shows them).")
+}

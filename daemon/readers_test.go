@@ -113,3 +113,27 @@ func TestNewPlayerIsToldWhatOrdersStand(t *testing.T) {
 	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), "doge@example.test", "You are Italy").Text,
 		"Italy owes orders this phase. Orders its last player sent for it stand until you send your own (STATUS shows them).")
 }
+
+// Issue 28 item 7: the results tell a standoff (equal strength: neither
+// moves in) from a move beaten by a stronger one, with the strengths, in
+// the mail of each power concerned.
+func TestResultsTellAStandoffFromADefeat(t *testing.T) {
+	tb := daemontest.New(t)
+	gm := tb.Create("so", "standard", "")
+	pl := tb.SignUp("so", standardPowers)
+	tb.As(pl["france"], "A Par - Bur\nA Mar S A Par - Bur")
+	tb.As(pl["germany"], "A Mun - Bur")
+	tb.As(pl["austria"], "A Vie - Gal")
+	tb.As(pl["russia"], "A War - Gal")
+	tb.Outbox()
+	tb.Send(daemontest.GM, gm, "PROCESS")
+	tb.Tick()
+	ms := tb.Outbox()
+	daemontest.Contains(t, daemontest.One(t, ms, pl["germany"].Addr, "results").Text, "A Mun - Bur", "failed: beaten by A Par (1 against 2)")
+	daemontest.Contains(t, daemontest.One(t, ms, pl["france"].Addr, "results").Text, "A Par - Bur")
+	for _, p := range []string{"austria", "russia"} {
+		text := daemontest.One(t, ms, pl[p].Addr, "results").Text
+		daemontest.Contains(t, text, "failed: standoff with A War (1 against 1)", "failed: standoff with A Vie (1 against 1)")
+		daemontest.Lacks(t, text, "bounced with")
+	}
+}

@@ -137,3 +137,17 @@ func TestResultsTellAStandoffFromADefeat(t *testing.T) {
 		daemontest.Lacks(t, text, "bounced with")
 	}
 }
+
+// Issue 28 item 9: a misorder names what the unit can do, for a player
+// with no map at hand: the moves an army can make by land, a fleet from
+// its coast.
+func TestMisorderNamesTheMovesTheUnitHas(t *testing.T) {
+	tb := daemontest.New(t)
+	tb.Create("mo", "standard", "")
+	pl := tb.SignUp("mo", standardPowers)
+	tb.As(pl["england"], "A Lvp - Nwy\nF Lon - Bel")
+	ack := reply(t, tb.Outbox(), pl["england"].Addr).Text
+	daemontest.Contains(t, ack,
+		"A Lvp cannot reach Nwy (from Liverpool an army can move to Cly, Edi, Wal, Yor)",
+		"a fleet in Lon cannot reach Bel (from London a fleet can move to Eng, Nth, Wal, Yor)")
+}

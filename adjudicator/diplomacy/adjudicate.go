@@ -405,7 +405,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 			if m.army[pi].has(to) {
 				return notChecked, fmt.Sprintf("no fleet can convoy %s to %s", m.UnitName(*u), m.Provinces[to].Abbrev)
 			}
-			return notChecked, fmt.Sprintf("%s cannot reach %s", m.UnitName(*u), m.Provinces[to].Abbrev)
+			return notChecked, fmt.Sprintf("%s cannot reach %s", m.UnitName(*u), m.Provinces[to].Abbrev) + m.reachHint(Army, pi, loc) // hint.go
 		}
 		return checked{i, to, -1, to}, ""
 	case SupportHold, SupportMove:

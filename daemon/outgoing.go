@@ -338,11 +338,11 @@ func (d *Daemon) send(tx *txn, m *Outgoing) error {
 	return nil
 }
 
-// signed is m's text with the signature that gives its verification code.
+// signed is m's text with the signature that gives its verification code:
+// one line, the VERIFY command to copy as it is.
 func signed(m *Outgoing) string {
 	return strings.TrimRight(m.Text, "\n") + "\n\n-- \n" +
-		"pbemd game master · verification code " + m.Code + "\n" +
-		"Forged mail is part of the game: to check that this one is mine, send VERIFY " + m.Code + " to " + m.From + ".\n"
+		"Is this mail mine? Send VERIFY " + m.Code + " to " + m.From + "\n"
 }
 
 // codeRecord is the record of m's verification code, m queued at now.

@@ -151,3 +151,30 @@ func TestMisorderNamesTheMovesTheUnitHas(t *testing.T) {
 		"A Lvp cannot reach Nwy (from Liverpool an army can move to Cly, Edi, Wal, Yor)",
 		"a fleet in Lon cannot reach Bel (from London a fleet can move to Eng, Nth, Wal, Yor)")
 }
+
+// Issue 28 item 11: the verification footer is one line on every mail,
+// the VERIFY command to copy as it is.
+func TestVerificationFooterIsOneLine(t *testing.T) {
+	tb := daemontest.New(t)
+	gm := tb.Create("ft", "standard", "")
+	for _, p := range standardPowers {
+		tb.Send(p+"@example.test", "", "JOIN ft prefer "+p)
+	}
+	ms := tb.Outbox()
+	tb.Send(daemontest.GM, gm, "PROCESS")
+	tb.Tick()
+	ms = append(ms, tb.Outbox()...)
+	if len(ms) < 20 {
+		t.Fatalf("only %d mails", len(ms))
+	}
+	for _, m := range ms {
+		i := strings.LastIndex(m.Text, "\n-- \n")
+		if i < 0 {
+			t.Fatalf("mail to %s %q has no signature", m.To, m.Subject)
+		}
+		footer := strings.TrimSuffix(m.Text[i+len("\n-- \n"):], "\n")
+		if strings.Contains(footer, "\n") || !strings.HasPrefix(footer, "Is this mail mine? Send VERIFY ") || !strings.HasSuffix(footer, " to gm@example.test") {
+			t.Errorf("mail to %s %q: footer\n%s\nwant one line, Is this mail mine? Send VERIFY <code> to gm@example.test", m.To, m.Subject, footer)
+		}
+	}
+}

@@ -45,7 +45,8 @@ type Outgoing struct {
 	// Grey is set on grey press (press.go): the sender it claims, which
 	// VERIFY then says it does not vouch for.
 	Grey string
-	// Shared, when set, is the beginning of Text (whole lines) that other
+	// Shared, when set, is a run of whole lines of Text (after the
+	// reader's own opening, if any: a results mail's brief) that other
 	// mails say word for word (a phase's public results, in every results
 	// mail of the game), one value for them all: the outbox keeps it once
 	// for them all, as a part (sharedPart). The mail's bytes are the same
@@ -450,8 +451,11 @@ func (sh *sharedText) encodings() ([][]byte, []string) {
 // byte as composed.
 func sharedPart(m *Outgoing, raw []byte, parts []store.OutboxPart) ([]byte, []store.OutboxPart) {
 	sh := m.Shared
-	if sh == nil || len(sh.text) < minShared || !strings.HasSuffix(sh.text, "\n") || !strings.HasPrefix(m.Text, sh.text) {
+	if sh == nil || len(sh.text) < minShared || !strings.HasSuffix(sh.text, "\n") {
 		return raw, parts
+	}
+	if at := strings.Index(m.Text, sh.text); at < 0 || at > 0 && m.Text[at-1] != '\n' {
+		return raw, parts // not whole lines of the text
 	}
 	encs, sums := sh.encodings()
 	for i, enc := range encs {

@@ -178,3 +178,51 @@ func TestVerificationFooterIsOneLine(t *testing.T) {
 		}
 	}
 }
+
+// Issue 28 item 10: each player's results mail opens with their power's
+// story, as the engine tells it (adjudicator.Briefer): its orders that
+// succeeded and those that failed, with why; the centres gained or lost;
+// then what they owe next and by when. The full results follow. The GM's
+// and an observer's copies open with the results.
+func TestResultsOpenWithTheReadersPower(t *testing.T) {
+	tb := daemontest.New(t)
+	gm := tb.Create("br", "standard", "")
+	tb.Send("watcher@example.test", "", "OBSERVE br")
+	pl := tb.SignUp("br", standardPowers)
+	tb.As(pl["france"], "A Par - Bur\nA Mar S A Par - Bur\nF Bre - Mao")
+	tb.As(pl["germany"], "A Mun - Bur")
+	tb.Outbox()
+	tb.Send(daemontest.GM, gm, "PROCESS")
+	tb.Tick()
+	ms := tb.Outbox()
+	opening := func(addr string) string {
+		t.Helper()
+		text := daemontest.One(t, ms, addr, "results").Text
+		head, _, _ := strings.Cut(text, "\n\n")
+		return head
+	}
+	due := "due by Fri 11 Dec 2026 21:00 UTC."
+	if got, want := opening(pl["germany"].Addr), "Germany: 0 of 1 order succeeded; A Mun - Bur failed (beaten by A Par (1 against 2)).\nNext: your orders for Fall 1901 Movement, "+due; got != want {
+		t.Errorf("Germany's mail opens\n%s\nwant\n%s", got, want)
+	}
+	if got, want := opening(pl["france"].Addr), "France: 3 of 3 orders succeeded.\nNext: your orders for Fall 1901 Movement, "+due; got != want {
+		t.Errorf("France's mail opens\n%s\nwant\n%s", got, want)
+	}
+	if got, want := opening(pl["italy"].Addr), "Next: your orders for Fall 1901 Movement, "+due; got != want {
+		t.Errorf("Italy's mail (no orders) opens\n%s\nwant\n%s", got, want)
+	}
+	for _, addr := range []string{daemontest.GM, "watcher@example.test"} {
+		if got := opening(addr); !strings.HasPrefix(got, "Processed early by the GM.") {
+			t.Errorf("%s's copy opens\n%s\nwant the results", addr, got)
+		}
+	}
+	daemontest.Contains(t, daemontest.One(t, ms, pl["germany"].Addr, "results").Text, "Spring 1901 Movement — results", "Germany:\n  A Mun - Bur")
+
+	tb.As(pl["france"], "A Bur - Bel\nF Mao - Por")
+	tb.Outbox()
+	tb.Send(daemontest.GM, gm, "PROCESS")
+	tb.Tick()
+	ms = tb.Outbox()
+	daemontest.Contains(t, opening(pl["france"].Addr), "France: 2 of 2 orders succeeded.\nSupply centres: 5 (gained Bel, Por).\nNext: your orders for Winter 1901 Adjustments, due by")
+	daemontest.Contains(t, opening(pl["italy"].Addr), "Next: Winter 1901 Adjustments, in which Italy owes no orders (it ends by")
+}

@@ -329,6 +329,15 @@ type Autopilot interface {
 	AutopilotOrders(state []byte, power string, seed int64) (string, error)
 }
 
+// Briefer is implemented by engines that can say in a line or two what a
+// processed phase did to each power (its orders, its units, its centres):
+// each player's results mail opens with their power's, before the full
+// results. before and after are the states around the phase, data its
+// Report.Data; a power missing from the map gets no brief.
+type Briefer interface {
+	Brief(before, after, data []byte) (map[string]string, error)
+}
+
 // Viewer is implemented by engines with hidden information: STATUS shows a
 // player what only their power may see now (a hand of cards, secret
 // plans), beside the public Status.Summary.

@@ -205,7 +205,7 @@ func paceRefusal(g *store.Game) string {
 		return ""
 	}
 	if weeklyYear(g) < paceVoteFirst {
-		return fmt.Sprintf("the pace vote is held after the first two weeks, in game year %d of the calendar (the third week); until then the game keeps the slow pace.", paceVoteFirst+1)
+		return fmt.Sprintf("the pace vote is held after the first two weeks, in week %d of the game's weekly calendar; until then the game keeps the slow pace.", paceVoteFirst+1)
 	}
 	return "the pace vote was rejected twice, so the slow pace is kept for the whole game."
 }

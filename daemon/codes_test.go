@@ -27,11 +27,11 @@ func (r *repeatingRandom) Read(p []byte) (int, error) {
 
 func codeOf(t *testing.T, text string) string {
 	t.Helper()
-	i := strings.Index(text, "verification code ")
+	i := strings.Index(text, "Send VERIFY ")
 	if i < 0 {
 		t.Fatalf("no verification code in:\n%s", text)
 	}
-	return strings.Fields(text[i+len("verification code "):])[0]
+	return strings.Fields(text[i+len("Send VERIFY "):])[0]
 }
 
 // TestVerificationCodesNeverRepeat: a verification code drawn again is

@@ -141,13 +141,13 @@ func init() {
 		{orders.VerbSetZone, signedUp, cmdZone, usage{"SET ZONE Europe/Paris", "show deadlines in your time zone too"}, usage{}, anyGame},
 		{verbAbsence, diplomat, cmdAbsence, usage{"SET ABSENCE from <date> to <date>", "days you will be away (UTC dates such as\n2026-12-20), within the game's allowance:\ndeadlines wait for you (RULES says how);\nSET ABSENCE OFF withdraws"}, usage{}, anyGame},
 		{orders.VerbRatings, anyone, cmdRatings, usage{"RATINGS", "the best-rated players here, and your rating"}, usage{}, anyGame},
-		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me"}, usage{}, anyGame},
+		{orders.VerbVerify, anyone, cmdVerify, usage{"VERIFY <code>", "check that a mail really came from me (its last\nline gives the code)"}, usage{}, anyGame},
 		{orders.VerbResign, diplomat, cmdResign, usage{"RESIGN", "leave the game"}, usage{}, anyGame},
 		{orders.VerbWhatIf, diplomat, cmdWhatIf, usage{"WHATIF (or PREVIEW)", "what your standing orders would do if\nevery other unit held; shows nothing of\nthe others' orders"}, usage{}, needsPreview},
 
 		{orders.VerbCreate, siteOnly, cmdCreate, usage{"CREATE <game> <variant> [options]", "a new game, taking sign-ups; options:\npace=slow|fast press=all|white|none\npsa=on|off press_in_adj=on|off preview=on|off\nobserver_press=on|off grey=on|off\nearly=on|off prize=on|off seed=N\nturn_time=6h (the turns and steps of\nsequential games) calendar=weekly|rolling\nlate=process|grace|extend grace=24h\ngrace_every=5 late_limit=72h\nabsence=move|pause|off absence_days=14\nseats=approve|open|closed\nmin_ontime=80 (percent of phases ordered)\nmin_rating=1600 (RATINGS)\nfirst_pick=previous|<address>,…\nautopilot=on|off (Diplomacy: orders for a\npower that sends none)\nscoring=dss|sos|ppsc|tribute (Diplomacy);\nother keys go to the game"}, usage{}, anyGame},
 		{orders.VerbStart, gmOnly, gmStart, usage{"START", "start the game with the players it has"}, usage{}, anyGame},
-		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now"}, usage{}, anyGame},
+		{orders.VerbProcess, gmOnly, gmProcess, usage{"PROCESS", "process the phase now (no mail of its own: the\nresults say you processed it early)"}, usage{}, anyGame},
 		{orders.VerbPause, gmOnly, gmPause, usage{"PAUSE <reason>", "stop the clock (PAUSE again to renew)"}, usage{}, anyGame},
 		{orders.VerbResume, gmOnly, gmResume, usage{"RESUME", "start the clock again"}, usage{}, anyGame},
 		{orders.VerbDeadline, gmOnly, gmDeadline, usage{"DEADLINE 2026-12-24 21:00", "move the deadline (or +36h; within a year)"}, usage{}, anyGame},
@@ -543,6 +543,19 @@ func (mc *mailCtx) whatNext(ps adjudicator.Status, power string, st *standing) s
 	if combine == "" {
 		combine = ps.Combine.Sentence()
 	}
+	if waiting, done := waitingLate(mc.game, st); waiting { // grace.go: past the deadline, waiting for late orders
+		if done {
+			return fmt.Sprintf("The deadline of %s has passed and the game waited only for late orders: with these it is processed now (within the minute), and no new orders for it are taken.", mc.game.PhaseTitle)
+		}
+		var late []string
+		for _, p := range mc.game.Graced {
+			if slices.Contains(mc.game.Waiting, p) && !st.sent(p) {
+				late = append(late, powerName(mc.game, p))
+			}
+		}
+		return fmt.Sprintf("The deadline of %s has passed; the game waits for late orders from %s (now until %s) and is processed as soon as they come; until then %s.",
+			mc.game.PhaseTitle, strings.Join(late, " and "), mc.d.showTime(mc.game.Deadline, mc.player), combine)
+	}
 	if !ps.EndsTurn {
 		return fmt.Sprintf("You may send new orders until the deadline: %s.", combine)
 	}
@@ -826,10 +839,7 @@ func cmdList(mc *mailCtx, cmd *orders.Command) error {
 	n := 0
 	err := mc.tx.EachGame(func(g *store.Game) error {
 		n++
-		line := gameLine(mc.d, g)
-		if g.Options.Calendar == calendarWeekly && g.Status != store.Finished {
-			line += " (weekly calendar)"
-		}
+		line := gameLine(mc.d, g, true)
 		fmt.Fprintf(&b, "  %-16s %-12s %-9s %s\n", g.Name, g.Variant, g.Status, line)
 		return nil
 	})
@@ -844,16 +854,23 @@ func cmdList(mc *mailCtx, cmd *orders.Command) error {
 	return nil
 }
 
-func gameLine(d *Daemon, g *store.Game) string {
+// gameLine is a game in one line, for LIST; calendar adds its weekly
+// calendar, if it has one, beside the deadline it sets (not after the
+// open seats' own parentheses).
+func gameLine(d *Daemon, g *store.Game, calendar bool) string {
+	weekly := ""
+	if calendar && g.Options.Calendar == calendarWeekly {
+		weekly = " (weekly calendar)"
+	}
 	switch g.Status {
 	case store.Forming:
 		e, err := engineFor(g)
 		if err != nil {
 			return ""
 		}
-		return fmt.Sprintf("%d of %d players", countPlayers(g), len(e.Info().Powers))
+		return fmt.Sprintf("%d of %d players%s", countPlayers(g), len(e.Info().Powers), weekly)
 	case store.Active:
-		return fmt.Sprintf("%s, deadline %s", g.PhaseTitle, d.showTime(g.Deadline, nil)) + seatsNote(g) // seats.go
+		return fmt.Sprintf("%s, deadline %s%s", g.PhaseTitle, d.showTime(g.Deadline, nil), weekly) + seatsNote(g) // seats.go
 	}
 	if len(g.Winners) > 0 {
 		return g.EndedAs + ": " + strings.Join(g.Winners, ", ")
@@ -874,7 +891,7 @@ func countPlayers(g *store.Game) int {
 func describeGame(d *Daemon, g *store.Game) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s (%s): %s\n", g.Name, g.Variant, g.Status)
-	fmt.Fprintf(&b, "  %s\n", gameLine(d, g))
+	fmt.Fprintf(&b, "  %s\n", gameLine(d, g, false))
 	fmt.Fprintf(&b, "  calendar %s, pace %s, press %s, anonymous announcements %s, observers' press %s, grey press %s\n",
 		calendarName(g.Options), g.Options.Pace, g.Options.Press, onOff(g.Options.PSA), onOff(g.Options.ObserverPress), onOff(g.Options.GreyPress))
 	if g.Paused {
@@ -1142,7 +1159,7 @@ func cmdResign(mc *mailCtx, _ *orders.Command) error {
 	if wasSenior && len(juniors) > 0 {
 		note += fmt.Sprintf(" Juniors of %s: %s. Reply PROMOTE <address> to choose the new senior.", pn, strings.Join(juniors, ", "))
 	} else if len(juniors) == 0 && g.Status == store.Active {
-		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", pn, p.Power)
+		note += fmt.Sprintf(" %s now has no player and will be in civil disorder; REPLACE %s WITH <address> to fill it.", pn, commandPower(g, p.Power))
 	}
 	if wasSenior && len(asking) > 0 {
 		note += fmt.Sprintf(" Waiting to join %s as juniors: %s; until it has a senior again, you decide (ACCEPT or REFUSE <address>).", pn, strings.Join(asking, ", "))
@@ -1302,6 +1319,16 @@ var infoCache sync.Map // variant → adjudicator.Info
 // powerName is how players read a power id in game g: the name its engine
 // gives it (Info.PowerNames: "usa" → "United States"), else the id
 // capitalised ("england" → "England").
+// commandPower is how a line the daemon suggests (REPLACE <power> WITH …)
+// writes a power: its name when the name reads as its id ("Egypt"), the
+// id otherwise ("usa" for United States), so the line works as written.
+func commandPower(g *store.Game, id string) string {
+	if name := powerName(g, id); strings.EqualFold(name, id) {
+		return name
+	}
+	return id
+}
+
 func powerName(g *store.Game, id string) string {
 	if g == nil {
 		return titleCase(id)

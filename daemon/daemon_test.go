@@ -299,8 +299,8 @@ func TestVerifyTellsRealFromForged(t *testing.T) {
 	h := newHarness(t)
 	h.send("x@example.test", "", "LIST")
 	m := h.outbox()[0]
-	i := strings.Index(m.Text, "verification code ")
-	code := strings.Fields(m.Text[i+len("verification code "):])[0]
+	i := strings.Index(m.Text, "Send VERIFY ")
+	code := strings.Fields(m.Text[i+len("Send VERIFY "):])[0]
 	h.send("y@example.test", "", "VERIFY "+code)
 	v := h.only(h.outbox(), "y@example.test").Text
 	mustContain(t, v, "yes, I sent that mail, but not to y@example.test", "Subject: Re: orders")

@@ -103,7 +103,7 @@ func TestResultsTextKeptOnce(t *testing.T) {
 	}
 	checkOwnPictures(t, sent)
 	for _, m := range sent {
-		if !strings.Contains(m.Text, "--- the position now ---") || !strings.Contains(m.Text, "Spring 1901 Movement — results") || !strings.Contains(m.Text, "verification code") {
+		if !strings.Contains(m.Text, "--- the position now ---") || !strings.Contains(m.Text, "Spring 1901 Movement — results") || !strings.Contains(m.Text, "Send VERIFY") {
 			t.Fatalf("report to %s reads:\n%s", m.To, m.Text)
 		}
 	}

@@ -111,13 +111,15 @@ func (d *Daemon) mailRequest(tx *txn, g *store.Game, req store.JoinRequest) (*Ou
 			to = d.opt.GM
 		}
 		fmt.Fprintf(&b, "%s asks to join %s in %s as a junior diplomat. %s has no senior diplomat now, so you decide.\n", req.Address, pn, g.Name, pn)
-		fmt.Fprintf(&b, "Their record on this game master: %s.\n%s\n", recordText(tx.RecordOf(req.Address)), candidateRating(tx.Tx, req.Address)) // record.go, ratings.go
 	} else {
 		if p := findPlayer(g, req.AskedOf); p != nil {
 			token = p.Token
 		}
-		fmt.Fprintf(&b, "%s asks to join %s in %s as a junior diplomat. As its senior diplomat, you decide.\n\n", req.Address, pn, g.Name)
+		fmt.Fprintf(&b, "%s asks to join %s in %s as a junior diplomat. As its senior diplomat, you decide.\n", req.Address, pn, g.Name)
 	}
+	// Whoever decides sees the candidate's record, as the GM does for an
+	// open seat (record.go).
+	fmt.Fprintf(&b, "Their record on this game master: %s.\n%s\n", recordText(tx.RecordOf(req.Address)), candidateRating(tx.Tx, req.Address)) // ratings.go
 	fmt.Fprintf(&b, "A junior diplomat gets a reply address and a password, the power's results and\n"+
 		"press, and sends orders for %s: the latest orders of any of its diplomats\n"+
 		"stand, unless the senior sends LOCK JUNIORS (this phase) or LOCK JUNIORS ALWAYS,\n"+

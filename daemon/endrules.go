@@ -37,7 +37,7 @@ func playRules(g *store.Game, e adjudicator.Engine) string {
 	if e.Info().Diplomats {
 		b.WriteString("- A player whose power was eliminated may serve a surviving power (JOIN\n  <game> as junior of <power>, or an open seat), but still counts as having\n  lost: the game-over mail says so, and they share no prize and no first pick.\n")
 	}
-	b.WriteString("- Each player has a record on this game master: each phase in which their\n  power owed orders counts for its senior diplomat as ordered on time (it had\n  orders at the deadline) or missed (none); games finished, resigned and left\n  by the GM's EJECT count too. STATUS shows you yours; the GM sees\n  every sign-up's.\n")
+	b.WriteString("- Each player has a record on this game master: each phase in which their\n  power owed orders counts for its senior diplomat as ordered on time (it had\n  orders at the deadline), late (they came after it, as the results say) or\n  missed (none); games finished, resigned and left by the GM's EJECT count\n  too. STATUS shows you yours; the GM sees\n  every sign-up's.\n")
 	if g.Options.MinOnTime > 0 {
 		fmt.Fprintf(&b, "  To join %s a record must show at least %d%% of its phases ordered on time\n  (a newcomer's empty record may join).\n", g.Name, g.Options.MinOnTime)
 	}

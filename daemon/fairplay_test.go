@@ -226,7 +226,7 @@ func TestJoiningAPowerNeedsItsSenior(t *testing.T) {
 	}
 	ask := h.only(ms, eng.addr)
 	mustContain(t, ask.Subject, "mallory@example.test asks to join England")
-	mustContain(t, ask.Text, "As its senior diplomat, you decide", "ACCEPT mallory@example.test", "REFUSE mallory@example.test", "LOCK JUNIORS")
+	mustContain(t, ask.Text, "As its senior diplomat, you decide", "Their record on this game master: nothing counted yet.", "ACCEPT mallory@example.test", "REFUSE mallory@example.test", "LOCK JUNIORS")
 	if len(ms) != 2 {
 		t.Errorf("a request mailed %d people, want the candidate and the senior", len(ms))
 	}

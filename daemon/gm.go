@@ -72,11 +72,15 @@ func gmProcess(mc *mailCtx, _ *orders.Command) error {
 	}
 	g.Deadline = mc.now.UTC()
 	g.ProcessNow = true // no late policy waits (grace.go)
-	mc.say("%s of %s will be processed now (within the minute).", g.PhaseTitle, g.Name)
-	if err := mc.audit("process", g.PhaseID); err != nil {
-		return err
+	// No mail of its own to the players: the results say the GM processed
+	// the phase early (resultsPublic), and the GM gets this answer and the
+	// results, or the preview.
+	if g.Options.Preview {
+		mc.say("%s of %s will be processed now (within the minute). Preview is on: the results come to you first; PUBLISH sends them to the players.", g.PhaseTitle, g.Name)
+	} else {
+		mc.say("%s of %s will be processed now (within the minute); the results, which say you processed it early, go to everyone.", g.PhaseTitle, g.Name)
 	}
-	return mc.announce("Processed early by the GM", fmt.Sprintf("The GM is processing %s now.", g.PhaseTitle))
+	return mc.audit("process", g.PhaseID)
 }
 
 func gmPause(mc *mailCtx, cmd *orders.Command) error {
@@ -516,7 +520,7 @@ func gmReplace(mc *mailCtx, cmd *orders.Command) error {
 	}
 	addr := strings.ToLower(strings.TrimSpace(cmd.Address))
 	if !strings.Contains(addr, "@") || strings.ContainsAny(addr, " \r\n<>") {
-		mc.say("REPLACE refused: %q is not a mail address. Write REPLACE %s WITH name@example.org.", cmd.Address, power)
+		mc.say("REPLACE refused: %q is not a mail address. Write REPLACE %s WITH name@example.org.", cmd.Address, commandPower(g, power))
 		return nil
 	}
 	if p := findPlayer(g, addr); p != nil {
@@ -626,7 +630,7 @@ func gmEject(mc *mailCtx, cmd *orders.Command) error {
 			n++
 		}
 	}
-	mc.say("%s: %d diplomat%s removed (each is told); its units are in civil disorder until REPLACE %s WITH <address>.", pn, n, plural(n), power)
+	mc.say("%s: %d diplomat%s removed (each is told); its units are in civil disorder until REPLACE %s WITH <address>.", pn, n, plural(n), commandPower(g, power))
 	if err := mc.audit("eject", power); err != nil {
 		return err
 	}
@@ -650,7 +654,7 @@ func ejectDiplomat(mc *mailCtx, addr string) error {
 	}
 	mc.say("%s is no longer a diplomat of %s; orders they sent for %s no longer count. They and the rest of %s are told.", addr, pn, g.PhaseTitle, pn)
 	if !hasDiplomats(g, power) {
-		mc.say("%s has no diplomat left: its units are in civil disorder until REPLACE %s WITH <address>.", pn, power)
+		mc.say("%s has no diplomat left: its units are in civil disorder until REPLACE %s WITH <address>.", pn, commandPower(g, power))
 	} else if seniorOf(g, power) == "" {
 		mc.say("%s has no senior diplomat now: PROMOTE one of its juniors.", pn)
 	}

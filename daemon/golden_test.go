@@ -236,9 +236,9 @@ func TestGoldenMails(t *testing.T) {
 	g.keep("history-list", h.only(h.outbox(), "england@example.test"))
 	h.as(pl["england"], "HISTORY S1901M")
 	g.keep("history-phase", h.only(h.outbox(), "england@example.test"))
-	i := strings.Index(created.Text, "verification code ")
+	i := strings.Index(created.Text, "Send VERIFY ")
 	// Strangers get one answer a day each: one stranger per mail.
-	h.send("checker@example.test", "", "VERIFY "+strings.Fields(created.Text[i+len("verification code "):])[0])
+	h.send("checker@example.test", "", "VERIFY "+strings.Fields(created.Text[i+len("Send VERIFY "):])[0])
 	g.keep("verify-yes", h.only(h.outbox(), "checker@example.test"))
 	h.send("doubter@example.test", "", "VERIFY 2345-6789")
 	g.keep("verify-no", h.only(h.outbox(), "doubter@example.test"))

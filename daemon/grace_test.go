@@ -64,8 +64,14 @@ func TestLatePolicies(t *testing.T) {
 		}
 		// Rome orders within its grace: the phase is processed at once.
 		h.clock.Add(3 * time.Hour)
+		// Its acknowledgement says so (issue 28 item 4), not that Rome may
+		// send new orders until the deadline.
 		h.as(pl["rome"], "A Rom H")
-		h.outbox()
+		ack := h.reply(h.outbox(), "rome@example.test").Text
+		mustContain(t, ack, "The deadline of Spring 450 AUC Movement has passed and the game waited only for late orders: with these it is processed now (within the minute), and no new orders for it are taken.")
+		if strings.Contains(ack, "You may send new orders until the deadline") {
+			t.Errorf("Rome's late orders are acknowledged as if the deadline were ahead:\n%s", ack)
+		}
 		ms = h.until(h.clock.Now())
 		text := h.results(ms, "greece@example.test")
 		mustContain(t, text, "Late: no orders from Rome at the deadline (Tue 8 Dec 2026 21:00 UTC).",
@@ -101,7 +107,8 @@ func TestLatePolicies(t *testing.T) {
 		mustContain(t, h.subject(ms, "greece@example.test", "Deadline moved").Text, "no orders from Persia, Rome", "until Wed 9 Dec 2026 09:00 UTC")
 		mustContain(t, h.only(ms, "rome@example.test").Text, "The deadline moves to Wed 9 Dec 2026 09:00 UTC for everyone", "at most until Wed 9 Dec 2026 21:00 UTC")
 		h.as(pl["persia"], "A Dam H")
-		h.outbox()
+		mustContain(t, h.reply(h.outbox(), "persia@example.test").Text,
+			"The deadline of Spring 450 AUC Movement has passed; the game waits for late orders from Rome (now until Wed 9 Dec 2026 09:00 UTC) and is processed as soon as they come; until then")
 		ms = h.until(at(9).Add(-12 * time.Hour))
 		mustContain(t, h.subject(ms, "greece@example.test", "Deadline moved").Text, "no orders from Rome.", "until Wed 9 Dec 2026 21:00 UTC")
 		ms = h.until(at(9))

@@ -25,7 +25,8 @@ func helpText(mc *mailCtx) string {
 			for _, ex := range examples {
 				fmt.Fprintf(&b, "  %s\n", ex)
 			}
-			b.WriteString(combine + "Your reply lists your standing orders and anything I could not read.\n\n")
+			b.WriteString(combine + "Your reply lists your standing orders and anything I could not read.\n" +
+				"Each results mail opens with what the phase did to your power and what you\nowe next, by when; the full results follow.\n\n")
 		}
 	}
 	b.WriteString("Commands (one per line, any case):\n")

@@ -45,7 +45,8 @@ type Outgoing struct {
 	// Grey is set on grey press (press.go): the sender it claims, which
 	// VERIFY then says it does not vouch for.
 	Grey string
-	// Shared, when set, is the beginning of Text (whole lines) that other
+	// Shared, when set, is a run of whole lines of Text (after the
+	// reader's own opening, if any: a results mail's brief) that other
 	// mails say word for word (a phase's public results, in every results
 	// mail of the game), one value for them all: the outbox keeps it once
 	// for them all, as a part (sharedPart). The mail's bytes are the same
@@ -340,11 +341,11 @@ func (d *Daemon) send(tx *txn, m *Outgoing) error {
 	return nil
 }
 
-// signed is m's text with the signature that gives its verification code.
+// signed is m's text with the signature that gives its verification code:
+// one line, the VERIFY command to copy as it is.
 func signed(m *Outgoing) string {
 	return strings.TrimRight(m.Text, "\n") + "\n\n-- \n" +
-		"pbemd game master · verification code " + m.Code + "\n" +
-		"Forged mail is part of the game: to check that this one is mine, send VERIFY " + m.Code + " to " + m.From + ".\n"
+		"Is this mail mine? Send VERIFY " + m.Code + " to " + m.From + "\n"
 }
 
 // codeRecord is the record of m's verification code, m queued at now.
@@ -452,8 +453,11 @@ func (sh *sharedText) encodings() ([][]byte, []string) {
 // byte as composed.
 func sharedPart(m *Outgoing, raw []byte, parts []store.OutboxPart) ([]byte, []store.OutboxPart) {
 	sh := m.Shared
-	if sh == nil || len(sh.text) < minShared || !strings.HasSuffix(sh.text, "\n") || !strings.HasPrefix(m.Text, sh.text) {
+	if sh == nil || len(sh.text) < minShared || !strings.HasSuffix(sh.text, "\n") {
 		return raw, parts
+	}
+	if at := strings.Index(m.Text, sh.text); at < 0 || at > 0 && m.Text[at-1] != '\n' {
+		return raw, parts // not whole lines of the text
 	}
 	encs, sums := sh.encodings()
 	for i, enc := range encs {

@@ -39,7 +39,10 @@ func TestPaceVoteAsTheSeedRunsIt(t *testing.T) {
 		h := newHarness(t)
 		_, pl := h.startAncient("early", "")
 		ms := vote(h, pl, "FAST", "carthage", "egypt", "greece", "persia", "rome")
-		mustContain(t, h.reply(to(ms, "rome@example.test"), "rome@example.test").Text, "PACE: the pace vote is held after the first two weeks")
+		mustContain(t, h.reply(to(ms, "rome@example.test"), "rome@example.test").Text, "PACE: the pace vote is held after the first two weeks, in week 3 of the game's weekly calendar; until then the game keeps the slow pace.")
+		if text := h.reply(to(ms, "rome@example.test"), "rome@example.test").Text; strings.Contains(text, "game year") {
+			t.Errorf("the refusal counts game years, which are not the game's own (450 AUC):\n%s", text) // issue 28 item 8
+		}
 		if g := h.game("early"); g.Options.Pace != "slow" {
 			t.Fatalf("a vote on day one changed the pace to %s", g.Options.Pace)
 		}

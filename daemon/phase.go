@@ -595,6 +595,9 @@ func resultsPublic(g *store.Game, rec *store.PhaseRecord) string {
 		fmt.Fprintf(&b, "Note: I processed this phase late (deadline %s, processed %s). Sorry for the delay.\n\n",
 			rec.Deadline.UTC().Format("2006-01-02 15:04 MST"), rec.Processed.UTC().Format("2006-01-02 15:04 MST"))
 	}
+	if rec.Open != nil && rec.Open.ProcessNow {
+		b.WriteString("Processed early by the GM.\n\n") // PROCESS (gm.go) sends no mail of its own
+	}
 	b.WriteString(strings.TrimRight(rec.Public+rec.Position, "\n"))
 	b.WriteString("\n")
 	b.WriteString(lateNote(g, rec))      // grace.go: public, before the reader's own part
@@ -624,20 +627,21 @@ func (d *Daemon) resultsOwn(g *store.Game, private string, p *store.Player) stri
 func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) error {
 	subject := fmt.Sprintf("[%s] %s — results", g.Name, rec.Title)
 	shared := resultsPublic(g, rec) + d.webLine(g, rec) // web.go
+	briefs := d.briefs(g, rec)
 	first := len(tx.mails)
-	// A reader's text depends on their private part and their zone only
-	// (resultsOwn): players alike share one string, made once.
-	type reader struct{ private, zone string }
+	// A reader's text depends on their power and their zone only
+	// (resultsBrief, resultsOwn): players alike share one string, made once.
+	type reader struct{ power, zone string }
 	texts := map[reader]string{}
 	for i := range g.Players {
 		p := &g.Players[i]
 		if p.Left {
 			continue
 		}
-		r := reader{rec.Private[p.Power], p.Zone}
+		r := reader{p.Power, p.Zone}
 		text, ok := texts[r]
 		if !ok {
-			text = shared + d.resultsOwn(g, r.private, p)
+			text = d.resultsBrief(g, p, briefs[p.Power]) + shared + d.resultsOwn(g, rec.Private[p.Power], p)
 			texts[r] = text
 		}
 		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, Game: g.Name, Phase: g.PhaseID,
@@ -662,6 +666,47 @@ func (d *Daemon) publishResults(tx *txn, g *store.Game, rec *store.PhaseRecord) 
 	return nil
 }
 
+// briefs is what the phase of rec did to each power, as g's engine says
+// it (adjudicator.Briefer); nil when it says nothing. A brief the engine
+// cannot make is logged and left out: the full results follow anyway.
+func (d *Daemon) briefs(g *store.Game, rec *store.PhaseRecord) map[string]string {
+	e, err := engineFor(g)
+	if err != nil {
+		return nil
+	}
+	br, ok := e.(adjudicator.Briefer)
+	if !ok {
+		return nil
+	}
+	briefs, err := br.Brief(rec.StateBefore, rec.StateAfter, rec.Data)
+	if err != nil {
+		d.log.Warn("no briefs in the results", "game", g.Name, "phase", rec.PhaseID, "err", err)
+		return nil
+	}
+	return briefs
+}
+
+// resultsBrief is the opening of a player's results mail: a line or two
+// of what the phase did to their power (brief, the engine's), then what
+// they owe next and by when; a blank line before the full results.
+func (d *Daemon) resultsBrief(g *store.Game, p *store.Player, brief string) string {
+	var b strings.Builder
+	if brief != "" {
+		b.WriteString(powerName(g, p.Power) + ": " + brief)
+	}
+	if g.Status == store.Active && !g.Deadline.IsZero() {
+		if slices.Contains(g.Waiting, p.Power) {
+			fmt.Fprintf(&b, "Next: your orders for %s, due by %s.\n", g.PhaseTitle, d.showTime(g.Deadline, p))
+		} else {
+			fmt.Fprintf(&b, "Next: %s, in which %s owes no orders (it ends by %s).\n", g.PhaseTitle, powerName(g, p.Power), d.showTime(g.Deadline, p))
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return b.String() + "\n"
+}
+
 // publish mails an announcement to every diplomat and observer, and the GM.
 // skip lists addresses that get nothing (the sender of press, say).
 func (d *Daemon) publish(tx *txn, g *store.Game, subject, text string, skip map[string]bool) error {
@@ -670,6 +715,15 @@ func (d *Daemon) publish(tx *txn, g *store.Game, subject, text string, skip map[
 
 // publishThread is publish with the mails in a thread (References).
 func (d *Daemon) publishThread(tx *txn, g *store.Game, subject, text string, skip map[string]bool, thread string) error {
+	return d.publishPictured(tx, g, subject, text, skip, thread, nil)
+}
+
+// publishPictured is publishThread with the pictures picFor gives each
+// reader's power ("" for observers and the GM); picFor nil: none.
+func (d *Daemon) publishPictured(tx *txn, g *store.Game, subject, text string, skip map[string]bool, thread string, picFor func(power string) []*mailPicture) error {
+	if picFor == nil {
+		picFor = func(string) []*mailPicture { return nil }
+	}
 	var refs []string
 	if thread != "" {
 		refs = []string{thread}
@@ -679,7 +733,8 @@ func (d *Daemon) publishThread(tx *txn, g *store.Game, subject, text string, ski
 		if p.Left || skip[p.Address] {
 			continue
 		}
-		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, References: refs, Game: g.Name, Phase: g.PhaseID}); err != nil {
+		if err := d.send(tx, &Outgoing{To: []string{p.Address}, Subject: subject, Text: text, ReplyToken: p.Token, References: refs, Game: g.Name, Phase: g.PhaseID,
+			Pictures: picFor(p.Power)}); err != nil {
 			return err
 		}
 	}
@@ -687,11 +742,12 @@ func (d *Daemon) publishThread(tx *txn, g *store.Game, subject, text string, ski
 		if skip[o.Address] {
 			continue
 		}
-		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: text, ReplyToken: o.Token, References: refs, Game: g.Name, Phase: g.PhaseID}); err != nil {
+		if err := d.send(tx, &Outgoing{To: []string{o.Address}, Subject: subject, Text: text, ReplyToken: o.Token, References: refs, Game: g.Name, Phase: g.PhaseID,
+			Pictures: picFor("")}); err != nil {
 			return err
 		}
 	}
-	return d.gmCopy(tx, g, subject, text)
+	return d.gmCopy(tx, g, subject, text, picFor("")...)
 }
 
 // gmCopy sends the GM(s) of g a copy, replyable with the GM token, with

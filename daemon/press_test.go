@@ -33,11 +33,11 @@ func observe(t *testing.T, tb *daemontest.Table, game, watcher string) daemontes
 // codeOf is the verification code printed on a mail.
 func codeOf(t *testing.T, m daemontest.Mail) string {
 	t.Helper()
-	i := strings.Index(m.Text, "verification code ")
+	i := strings.Index(m.Text, "Send VERIFY ")
 	if i < 0 {
 		t.Fatalf("no verification code in:\n%s", m.Text)
 	}
-	return strings.Fields(m.Text[i+len("verification code "):])[0]
+	return strings.Fields(m.Text[i+len("Send VERIFY "):])[0]
 }
 
 // none fails when any mail of ms goes to addr.

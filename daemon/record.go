@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"pbemd/store"
@@ -12,8 +13,10 @@ import (
 // it finished and those it resigned from or was removed from. A power's
 // senior diplomat (the one player of a power, in games with one player per
 // power) answers for it: a phase in which the power owed orders counts for
-// its senior as ordered when the power had orders at processing (its own or
-// the GM's SET ORDERS), as missed when it had none; juniors are not
+// its senior as on time when the power had orders at processing (its own
+// or the GM's SET ORDERS) and was not late at the deadline, as late when
+// they came after it (in a grace or an extension: the results' "Ordered
+// after the deadline"), as missed when it had none; juniors are not
 // counted, nor is a power without a player. Each event is written by the
 // transaction that caused it, under a key of its own (store/records.go),
 // so a phase processed again after ROLLBACK counts once.
@@ -30,6 +33,9 @@ func countPhase(tx *store.Tx, g *store.Game, ords map[string][]string) error {
 		ev := store.EventMissed
 		if _, ok := ords[power]; ok {
 			ev = store.EventOnTime
+			if slices.Contains(g.Late, power) { // late at the first deadline (grace.go)
+				ev = store.EventLate
+			}
 		}
 		if err := tx.CountPhase(senior, g.Name, g.Phase, ev); err != nil {
 			return fmt.Errorf("reliability record of %s: %w", senior, err)
@@ -72,7 +78,7 @@ func recordText(r store.Record) string {
 	if r.Games == 0 {
 		return "nothing counted yet"
 	}
-	s := fmt.Sprintf("%d phase%s ordered on time, %d missed", r.OnTime, plural(r.OnTime), r.Missed)
+	s := fmt.Sprintf("%d phase%s ordered on time, %d late, %d missed", r.OnTime, plural(r.OnTime), r.Late, r.Missed)
 	if r.Phases() > 0 {
 		s += fmt.Sprintf(" (%d%% on time)", r.OnTimePercent())
 	}
@@ -100,7 +106,8 @@ func recordBars(tx *store.Tx, g *store.Game, addr string) string {
 
 // statusRecord is what STATUS shows of records: a player their own, the
 // GM every player's and sign-up's (the GM decides on sign-ups with them;
-// nobody else sees another's).
+// a senior diplomat sees only the record of whoever asks to be their
+// junior, in the request: diplomats.go).
 func (mc *mailCtx) statusRecord() string {
 	switch {
 	case mc.player != nil:

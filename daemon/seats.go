@@ -83,11 +83,12 @@ func (mc *mailCtx) joinSeat(g *store.Game, power string) error {
 	pn := powerName(g, pw)
 	switch g.Options.Seats {
 	case store.SeatsClosed:
-		mc.say("JOIN %s as %s: in %s the GM fills open seats; you were not signed up. You can follow the game with OBSERVE %s.", g.Name, pn, g.Name, g.Name)
+		mc.say("JOIN %s as %s: in %s only the GM fills open seats, so this mail has not made you a player. To ask for the seat, write to the GM of %s (%s); to follow the game meanwhile, send OBSERVE %s.",
+			g.Name, pn, g.Name, g.Name, strings.Join(mc.d.gmsOf(g), ", "), g.Name)
 		return nil
 	case store.SeatsOpen:
 		mc.say("You take over %s in %s. Your power mail, with the position and how to read the game so far, follows.", pn, g.Name)
-		if err := mc.d.takeSeat(mc.tx, g, pw, mc.sender, mc.now, "from the open seats"); err != nil {
+		if err := mc.d.takeSeat(mc.tx, g, pw, mc.sender, mc.now, "first to ask"); err != nil {
 			return err
 		}
 		if mc.game != g { // the mail was about another game of the sender's
@@ -125,7 +126,7 @@ func (mc *mailCtx) askForSeat(g *store.Game, power string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s asks to take over %s in %s, which nobody plays now (an open seat).\n", req.Address, pn, g.Name)
 	fmt.Fprintf(&b, "Their record on this game master: %s.\n%s\n", recordText(mc.tx.RecordOf(req.Address)), candidateRating(mc.tx.Tx, req.Address)) // ratings.go
-	fmt.Fprintf(&b, "To give them the seat, reply with\n  REPLACE %s WITH %s\n", power, req.Address)
+	fmt.Fprintf(&b, "To give them the seat, reply with\n  REPLACE %s WITH %s\n", commandPower(g, power), req.Address)
 	if mc.d.diplomats(g) {
 		fmt.Fprintf(&b, "(or ACCEPT %s); to decline, REFUSE %s [note].\n", req.Address, req.Address)
 	} else {
@@ -187,6 +188,14 @@ func (d *Daemon) takeSeat(tx *txn, g *store.Game, power, addr string, now time.T
 		fmt.Sprintf("%s has a new player, who took over the open seat (%s). Its units are no longer in civil disorder.\n", pn, how), map[string]bool{addr: true})
 }
 
+// gmsOf is the addresses of g's GM: its own, or the site GM's.
+func (d *Daemon) gmsOf(g *store.Game) []string {
+	if len(g.GM) > 0 {
+		return g.GM
+	}
+	return d.opt.GM
+}
+
 // seatWelcome is what a player who takes over a power in a running game
 // needs to play at once: the phase and its deadline, the position, the
 // last results and how to read the rest.
@@ -206,7 +215,17 @@ func (d *Daemon) seatWelcome(tx *txn, g *store.Game, power string) (string, erro
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nThe game is in %s; orders are due by %s.\n", g.PhaseTitle, d.showTime(g.Deadline, nil))
 	if slices.Contains(g.Waiting, power) {
-		fmt.Fprintf(&b, "%s owes orders this phase. Orders its last player sent for it stand until you send your own (STATUS shows them).\n", powerName(g, power))
+		// What stands is what STATUS shows: an ejected player's orders
+		// were struck (diplomats.go), a replaced one's still count.
+		ords, err := currentOrders(tx.Tx, e, state, g)
+		if err != nil {
+			return "", err
+		}
+		if len(ords[power]) > 0 {
+			fmt.Fprintf(&b, "%s owes orders this phase. Orders its last player sent for it stand until you send your own (STATUS shows them).\n", powerName(g, power))
+		} else {
+			fmt.Fprintf(&b, "%s owes orders this phase and has none: send yours by the deadline, or its units follow the civil disorder rule.\n", powerName(g, power))
+		}
 	}
 	b.WriteString("\nThe position now:\n" + st.Summary)
 	if g.Phase > 0 {

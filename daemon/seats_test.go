@@ -43,7 +43,7 @@ func TestOpenSeatTakenOverWithTheGMsApproval(t *testing.T) {
 	ms := tb.Outbox()
 	daemontest.Contains(t, reply(t, ms, "new@example.test").Text, "I have asked the GM of seat1 to let you take over England")
 	ask := daemontest.One(t, ms, daemontest.GM, "new@example.test asks to take over England")
-	daemontest.Contains(t, ask.Text, "Their record on this game master: nothing counted yet", "REPLACE england WITH new@example.test", "ACCEPT new@example.test")
+	daemontest.Contains(t, ask.Text, "Their record on this game master: nothing counted yet", "REPLACE England WITH new@example.test", "ACCEPT new@example.test")
 	if len(ms) != 2 {
 		t.Errorf("the request is between the candidate and the GM; %d mails went out", len(ms))
 	}
@@ -101,6 +101,10 @@ func TestOpenSeatRefused(t *testing.T) {
 
 // seats=open: the first to ask takes an open seat at once; seats=closed:
 // only the GM fills it, and the REPLACE mail carries the position too.
+// Issue 28 item 8: the welcome says "first to ask" once; the stranger
+// refused is told to write to the GM, at their address; the GM's
+// suggested line names the power as LIST does; LIST puts the weekly
+// calendar beside the deadline, not after the seats' parentheses.
 func TestOpenSeatOpenAndClosed(t *testing.T) {
 	tb := daemontest.New(t)
 	gm, _ := startStandardPlayed(tb, "open1", "seats=open")
@@ -109,20 +113,22 @@ func TestOpenSeatOpenAndClosed(t *testing.T) {
 	tb.Send("new@example.test", "", "JOIN open1 as Turkey")
 	ms := tb.Outbox()
 	daemontest.Contains(t, reply(t, ms, "new@example.test").Text, "You take over Turkey in open1")
-	daemontest.Contains(t, daemontest.One(t, ms, "new@example.test", "You are Turkey").Text, "(an open seat, from the open seats)", "Turkey: 3 centres (Ank Con Smy)")
-	daemontest.Contains(t, daemontest.One(t, ms, "russia@example.test", "New player for Turkey").Text, "Turkey has a new player")
+	daemontest.Contains(t, daemontest.One(t, ms, "new@example.test", "You are Turkey").Text, "You take over Turkey in open1 (an open seat, first to ask).", "Turkey: 3 centres (Ank Con Smy)")
+	daemontest.Contains(t, daemontest.One(t, ms, "russia@example.test", "New player for Turkey").Text, "Turkey has a new player, who took over the open seat (first to ask).")
 	if len(to(ms, daemontest.GM)) != 1 {
 		t.Errorf("the GM gets a copy of the announcement only; got %d mails", len(to(ms, daemontest.GM)))
 	}
 
 	gm, _ = startStandardPlayed(tb, "closed1", "seats=closed")
 	tb.Send(daemontest.GM, gm, "EJECT Turkey")
-	tb.Outbox()
+	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text, "its units are in civil disorder until REPLACE Turkey WITH <address>.")
 	tb.Send("new@example.test", "", "LIST closed1")
 	daemontest.Contains(t, reply(t, tb.Outbox(), "new@example.test").Text, "open seat: Turkey (the GM fills them)")
+	tb.Send("new@example.test", "", "LIST")
+	daemontest.Contains(t, reply(t, tb.Outbox(), "new@example.test").Text, "UTC (weekly calendar); open seat: Turkey (the GM fills them)\n")
 	tb.Send("new@example.test", "", "JOIN closed1 as Turkey")
 	ms = tb.Outbox()
-	daemontest.Contains(t, reply(t, ms, "new@example.test").Text, "in closed1 the GM fills open seats; you were not signed up")
+	daemontest.Contains(t, reply(t, ms, "new@example.test").Text, "JOIN closed1 as Turkey: in closed1 only the GM fills open seats, so this mail has not made you a player. To ask for the seat, write to the GM of closed1 (gm-boss@example.test); to follow the game meanwhile, send OBSERVE closed1.")
 	if len(ms) != 1 {
 		t.Errorf("a refused JOIN sends nothing but the reply; got %d mails", len(ms))
 	}

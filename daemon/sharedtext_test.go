@@ -19,7 +19,7 @@ import (
 func TestSharedPartCutsTheSharedText(t *testing.T) {
 	shared := strings.Repeat("Spring 1901 Movement — results: F Lon - Nth  succeeded\n", 20)
 	composed := func(own, sh string) (*Outgoing, *mailer.Composed) {
-		m := &Outgoing{Text: shared + own + "\n-- \npbemd game master · verification code 7KQ2-M9XD\n", Shared: newSharedText(sh), Game: "g1",
+		m := &Outgoing{Text: shared + own + "\n-- \nIs this mail mine? Send VERIFY 7KQ2-M9XD to gm@example.test\n", Shared: newSharedText(sh), Game: "g1",
 			Pictures: []*mailPicture{{filename: "g1-S1901M.png"}}}
 		out := &mailer.Outgoing{From: mail.Address{Address: "gm@x.test"}, To: []mail.Address{{Address: "p@x.test"}}, Subject: "results",
 			Text: m.Text, MessageID: "1.2@x.test", Date: time.Date(2026, 12, 8, 21, 0, 0, 0, time.UTC)}

@@ -601,7 +601,10 @@ func (d *Daemon) startGame(tx *txn, g *store.Game) error {
 	if unfilled := unfilledPowers(g, powers); len(unfilled) > 0 {
 		fmt.Fprintf(&b, "\nPowers without a player (in civil disorder until the GM fills them): %s\n", strings.Join(unfilled, ", "))
 	}
-	return d.publish(tx, g, fmt.Sprintf("[%s] The game has started: %s", g.Name, st.Title), b.String(), nil)
+	// Each reader's first view of the board: the opening picture, as
+	// results mails carry one (pictures.go).
+	opening := func(power string) []*mailPicture { return pics(tx.picture(g, st.ID, -1, state, nil, power)) }
+	return d.publishPictured(tx, g, fmt.Sprintf("[%s] The game has started: %s", g.Name, st.Title), b.String(), nil, "", opening)
 }
 
 func fewestDiplomatsOf(g *store.Game, powers, prefs []string) string {

@@ -48,6 +48,9 @@ type Options struct {
 	Game string
 	// Seed drives the players: their preferences, orders and mistakes.
 	Seed int64
+	// Variant is the Diplomacy variant played (default "ancientmed",
+	// Variant; "standard" for the standard map). Diplomacy only.
+	Variant string
 	// Years is how many game years of Diplomacy are played at most
 	// (default 20); the game stops earlier on a solo victory.
 	Years int
@@ -135,10 +138,11 @@ type Phase struct {
 // Names of the demo's game and people.
 const (
 	GameName = "demo"
-	Variant  = "ancientmed"
+	Variant  = "ancientmed" // the Diplomacy variant played unless Options.Variant says another
 )
 
-var playerNames = []string{"aulus", "berenice", "cyrus", "dido", "nikias"}
+// playerNames seat the players, the first as many as the game has powers.
+var playerNames = []string{"aulus", "berenice", "cyrus", "dido", "nikias", "flavia", "gaius", "helena"}
 
 // Start is the virtual clock's first reading.
 var Start = time.Date(2027, time.January, 4, 9, 0, 0, 0, time.UTC)
@@ -170,10 +174,18 @@ func Run(ctx context.Context, opt Options) (res *Result, err error) {
 	var e *diplomacy.Engine
 	var rl *rules
 	if opt.Game == Diplomacy {
-		var ok bool
-		if e, ok = diplomacy.NewEngine(Variant); !ok {
-			return nil, fmt.Errorf("demo: variant %s is not compiled in", Variant)
+		if opt.Variant == "" {
+			opt.Variant = Variant
 		}
+		var ok bool
+		if e, ok = diplomacy.NewEngine(opt.Variant); !ok {
+			return nil, fmt.Errorf("demo: %q is not a Diplomacy variant (try %s or standard)", opt.Variant, Variant)
+		}
+		if n := len(e.Info().Powers); n > len(playerNames) {
+			return nil, fmt.Errorf("demo: %s has %d powers, the demo seats %d players", opt.Variant, n, len(playerNames))
+		}
+	} else if opt.Variant != "" {
+		return nil, fmt.Errorf("demo: a variant is chosen for Diplomacy only; %s plays its own", opt.Game)
 	} else if rl, err = rulesFor(opt.Game, opt.Length); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
@@ -230,7 +242,7 @@ func Run(ctx context.Context, opt Options) (res *Result, err error) {
 		b.res.DataDir = ""
 	}
 	if rl == nil {
-		b.res.Variant, b.res.StartYear, b.res.Years = Variant, e.Map().StartYear, opt.Years
+		b.res.Variant, b.res.StartYear, b.res.Years = opt.Variant, e.Map().StartYear, opt.Years
 		d := &driver{base: b, e: e, m: e.Map()}
 		err = d.play(ctx)
 		d.collectMail()

@@ -624,3 +624,26 @@ func checkGMInbox(t *testing.T, res *Result) {
 		t.Errorf("the GM received %v, want %v", got, want)
 	}
 }
+
+// Issue 28 item 13: the demo plays the standard map too (-variant
+// standard): seven players, one a power, and the phases are the standard
+// map's years.
+func TestDemoStandardVariant(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	res, err := Run(demoContext(t), Options{Variant: "standard", Seed: testSeed, Years: 1, Out: &out, Logger: testLogger(t), Timeout: mailTimeout})
+	if err != nil {
+		t.Fatalf("demo: %v\noutput so far:\n%s", err, out.String())
+	}
+	if res.Variant != "standard" || len(res.Players) != 7 {
+		t.Fatalf("played %s with %d players, want standard with 7", res.Variant, len(res.Players))
+	}
+	for _, want := range []string{"Diplomacy (standard map) by mail", "S1901M Spring 1901 Movement", "W1901A Winter 1901 Adjustments"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if _, err := Run(demoContext(t), Options{Variant: "chess"}); err == nil || !strings.Contains(err.Error(), `"chess" is not a Diplomacy variant`) {
+		t.Errorf("an unknown variant: %v", err)
+	}
+}

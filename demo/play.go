@@ -29,7 +29,7 @@ type seat struct {
 }
 
 func (d *driver) play(ctx context.Context) error {
-	if err := d.create(ctx, fmt.Sprintf("CREATE %s %s\n", GameName, Variant)); err != nil {
+	if err := d.create(ctx, fmt.Sprintf("CREATE %s %s\n", GameName, d.opt.Variant)); err != nil {
 		return err
 	}
 	if err := d.join(ctx); err != nil {
@@ -67,7 +67,7 @@ func (d *base) create(ctx context.Context, text string) error {
 	return nil
 }
 
-// join signs the five players up, each with a ranking whose first choice
+// join signs the players up, one a power, each with a ranking whose first choice
 // no one else has (so the assignment is exactly the first choices, and
 // does not depend on the game's random seed), and reads the mail that
 // tells each their power, reply address and password.
@@ -75,7 +75,7 @@ func (d *driver) join(ctx context.Context) error {
 	r := rand.New(rand.NewPCG(uint64(d.opt.Seed), 0x5e7))
 	powers := d.e.Info().Powers
 	first := r.Perm(len(powers))
-	for i, name := range playerNames {
+	for i, name := range playerNames[:len(powers)] {
 		p := &seat{Player: Player{Address: name + "@" + d.srv.Mail.Domain()}}
 		p.Prefs = append(p.Prefs, powers[first[i]])
 		rest := slices.DeleteFunc(slices.Clone(powers), func(s string) bool { return s == p.Prefs[0] })

@@ -334,7 +334,7 @@ func TestE2EGMCommands(t *testing.T) {
 		{"BROADCAST\nWelcome, diplomats.\nENDPRESS", "Broadcast sent", "Broadcast from GM", nil},
 		{"SILENT\nEXTEND 1h", "not told", "", nil},
 		{"PREVIEW ON", "Preview is on", "", nil},
-		{"PROCESS", "processed now", "Processed early by the GM", nil},
+		{"PROCESS", "the results come to you first", "", nil},
 	}
 	for _, s := range steps {
 		e.send(e2eGM, gmAddr, s.cmd)
@@ -454,8 +454,8 @@ func TestE2EPressObserversAndVerify(t *testing.T) {
 	mustContain(t, e.next("watcher@pbemd.localhost", "Re:").Text, "observers cannot send orders")
 
 	// VERIFY: the code of a real mail, then a forged one.
-	i := strings.Index(psa.Text, "verification code ")
-	code := strings.Fields(psa.Text[i+len("verification code "):])[0]
+	i := strings.Index(psa.Text, "Send VERIFY ")
+	code := strings.Fields(psa.Text[i+len("Send VERIFY "):])[0]
 	e.send(ger.addr, "gm@pbemd.localhost", "VERIFY "+code)
 	mustContain(t, e.next(ger.addr, "Re:").Text, "yes, I sent that mail", ger.addr, "Anonymous announcement")
 	e.send(ger.addr, "gm@pbemd.localhost", "VERIFY 2345-6789")

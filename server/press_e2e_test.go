@@ -35,8 +35,8 @@ func TestE2EPressToTheGMGreyPressObserversAndSentences(t *testing.T) {
 	if strings.Contains(grey.Text, "France") || strings.Contains(grey.Text, fra.addr) {
 		t.Errorf("grey press names its writer:\n%s", grey.Text)
 	}
-	i := strings.Index(grey.Text, "verification code ")
-	code := strings.Fields(grey.Text[i+len("verification code "):])[0]
+	i := strings.Index(grey.Text, "Send VERIFY ")
+	code := strings.Fields(grey.Text[i+len("Send VERIFY "):])[0]
 	e.send(ger.addr, "gm@pbemd.localhost", "VERIFY "+code)
 	mustContain(t, e.next(ger.addr, "Re:").Text, "yes, I sent that mail", "It is grey press", "says it comes from England")
 

@@ -54,7 +54,7 @@ func TestE2ELateGraceAndReliabilityRecord(t *testing.T) {
 	e.settle(eng.addr)
 	e.send(eng.addr, tokenAddr(eng.token), "STATUS")
 	mustContain(t, e.next(eng.addr, "Re:").Text,
-		"Your record on this game master: 1 phase ordered on time, 0 missed (100% on time); 0 games finished, 0 resigned.")
+		"Your record on this game master: 1 phase ordered on time, 0 late, 0 missed (100% on time); 0 games finished, 0 resigned.")
 }
 
 // TestE2EOpenSeatTakenOver: over the embedded mail server, issue 16 item

@@ -15,7 +15,7 @@ import (
 //
 // Bucket:
 //
-//	records  address 0 game 0 'p' phase(8) → 'o' (ordered) or 'm' (missed)
+//	records  address 0 game 0 'p' phase(8) → 'o' (on time), 'l' (late) or 'm' (missed)
 //	         address 0 game 0 'f'          → finished the game
 //	         address 0 game 0 'r'          → resigned from it
 //	         address 0 game 0 'e'          → ejected from it
@@ -23,7 +23,8 @@ var bucketRecords = registerBucket([]byte("records"))
 
 // Record is one address's reliability record.
 type Record struct {
-	OnTime   int // phases in which their power owed orders and had them
+	OnTime   int // phases in which their power owed orders and had them by the deadline
+	Late     int // phases in which it had them only after the deadline (in a grace or extension)
 	Missed   int // phases in which it owed orders and had none
 	Finished int // games they played to the end
 	Resigned int // games they left with RESIGN
@@ -32,10 +33,10 @@ type Record struct {
 }
 
 // Phases is how many phases the record counts.
-func (r Record) Phases() int { return r.OnTime + r.Missed }
+func (r Record) Phases() int { return r.OnTime + r.Late + r.Missed }
 
-// OnTimePercent is the share of counted phases ordered in time, rounded
-// down (100 for a record of no phases).
+// OnTimePercent is the share of counted phases ordered on time (late
+// ones are not), rounded down (100 for a record of no phases).
 func (r Record) OnTimePercent() int {
 	if r.Phases() == 0 {
 		return 100
@@ -48,6 +49,7 @@ type RecordEvent byte
 
 const (
 	EventOnTime   RecordEvent = 'o'
+	EventLate     RecordEvent = 'l'
 	EventMissed   RecordEvent = 'm'
 	EventFinished RecordEvent = 'f'
 	EventResigned RecordEvent = 'r'
@@ -63,9 +65,10 @@ func recordGameKey(addr, game string) []byte {
 }
 
 // CountPhase records that addr's power owed orders in phase of game and
-// ordered (EventOnTime) or not (EventMissed).
+// ordered on time (EventOnTime), after the deadline (EventLate) or not
+// at all (EventMissed).
 func (tx *Tx) CountPhase(addr, game string, phase int, ev RecordEvent) error {
-	if ev != EventOnTime && ev != EventMissed {
+	if ev != EventOnTime && ev != EventLate && ev != EventMissed {
 		return fmt.Errorf("count phase %d of %s for %s: %q is not a phase event", phase, game, addr, ev)
 	}
 	k := append(append(recordGameKey(addr, game), 'p'), u64(uint64(phase))...)
@@ -100,9 +103,12 @@ func (tx *Tx) RecordOf(addr string) Record {
 		}
 		switch RecordEvent(rest[i+1]) {
 		case 'p':
-			if len(v) == 1 && RecordEvent(v[0]) == EventOnTime {
+			switch {
+			case len(v) == 1 && RecordEvent(v[0]) == EventOnTime:
 				r.OnTime++
-			} else {
+			case len(v) == 1 && RecordEvent(v[0]) == EventLate:
+				r.Late++
+			default:
 				r.Missed++
 			}
 		case EventFinished:

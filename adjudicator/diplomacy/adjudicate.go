@@ -3,6 +3,7 @@ package diplomacy
 import (
 	"fmt"
 	"sort"
+	"strconv"
 )
 
 // Adjudicate resolves the current phase of pos with the given orders and
@@ -404,7 +405,7 @@ func (c *moveCheck) check(po *PowerOrder) (checked, string) {
 			if m.army[pi].has(to) {
 				return notChecked, fmt.Sprintf("no fleet can convoy %s to %s", m.UnitName(*u), m.Provinces[to].Abbrev)
 			}
-			return notChecked, fmt.Sprintf("%s cannot reach %s", m.UnitName(*u), m.Provinces[to].Abbrev)
+			return notChecked, fmt.Sprintf("%s cannot reach %s", m.UnitName(*u), m.Provinces[to].Abbrev) + m.reachHint(Army, pi, loc) // hint.go
 		}
 		return checked{i, to, -1, to}, ""
 	case SupportHold, SupportMove:
@@ -658,6 +659,41 @@ func (b *resolver) explain(t []byte, i, dislodger int) ([]byte, Outcome) {
 	return t, Succeeded
 }
 
+// appendBeaten appends how a move of strength att failed against unit k
+// of strength against: a standoff when the two are equal (neither moves
+// in), beaten when k was stronger; with the strengths, so a player can
+// tell a bounce 1 against 1 from a move beaten 2 to 1.
+func (b *resolver) appendBeaten(t []byte, k, att, against int) []byte {
+	if att == against {
+		t = append(t, "standoff with "...)
+	} else {
+		t = append(t, "beaten by "...)
+	}
+	return appendStrengths(b.appendUnitName(t, k), att, against)
+}
+
+// appendStrengths appends " (1 against 2)": the failed move's strength
+// against what stopped it.
+func appendStrengths(t []byte, att, against int) []byte {
+	t = append(t, " ("...)
+	t = strconv.AppendInt(t, int64(att), 10)
+	t = append(t, " against "...)
+	t = strconv.AppendInt(t, int64(against), 10)
+	return append(t, ')')
+}
+
+// otherMoveStops reports whether another move to unit i's destination
+// is at least as strong as i's attack att.
+func (b *resolver) otherMoveStops(i, att int) bool {
+	r := &b.mv
+	for k := r.moveTo[r.u[i].dst]; k >= 0; k = r.u[k].nextTo {
+		if k != i && att <= r.prevent(k) {
+			return true
+		}
+	}
+	return false
+}
+
 // whyMoveFailed appends why the move of unit i failed.
 func (b *resolver) whyMoveFailed(t []byte, i int) []byte {
 	r, m := &b.mv, b.m
@@ -681,25 +717,28 @@ func (b *resolver) whyMoveFailed(t []byte, i int) []byte {
 		if att == 0 {
 			return b.appendUnitName(append(t, "cannot dislodge its own "...), h)
 		}
-		if att <= r.defend(h) {
-			return b.appendUnitName(append(t, "bounced with "...), h)
+		if def := r.defend(h); att <= def {
+			return b.appendBeaten(t, h, att, def)
 		}
 	} else if j >= 0 && att <= r.hold(u.dst) {
 		if att == 0 && r.u[j].power == u.power {
 			return b.appendUnitName(append(t, "cannot dislodge its own "...), j)
 		}
-		return b.appendUnitName(append(t, "bounced with "...), j)
+		if !b.otherMoveStops(i, att) { // else say the move that did, not the unit it dislodged
+			t = b.appendUnitName(append(t, "could not dislodge "...), j)
+			return appendStrengths(t, att, r.hold(u.dst))
+		}
 	}
 	by := 0
 	for k := r.moveTo[u.dst]; k >= 0; k = r.u[k].nextTo {
-		if k != i && att <= r.prevent(k) {
-			if by == 0 {
-				t = append(t, "bounced with "...)
-			} else {
-				t = append(t, " and "...)
+		if k != i {
+			if p := r.prevent(k); att <= p {
+				if by > 0 {
+					t = append(t, " and "...)
+				}
+				t = b.appendBeaten(t, k, att, p)
+				by++
 			}
-			t = b.appendUnitName(t, k)
-			by++
 		}
 	}
 	if by > 0 {

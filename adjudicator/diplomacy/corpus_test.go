@@ -35,7 +35,7 @@ import (
 //
 //	{"game": 1, "state": <the stored engine state before the phase>,
 //	 "orders": {"austria": ["A Vie - Gal", …], …},
-//	 "results": ["austria: A Vie - Gal => failed: bounced with A War", …],
+//	 "results": ["austria: A Vie - Gal => failed: standoff with A War (1 against 1)", …],
 //	 "next": "<first 16 bytes of the SHA-256 of the stored state after, hex>"}
 //
 // TestCorpus regenerates the corpus in memory and wants the file byte for

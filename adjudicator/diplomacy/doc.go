@@ -46,8 +46,10 @@
 //     (6.D.31), a convoy order of a fleet that is on no minimal convoy
 //     route (6.G.19, 6.F.12). Two differing orders to one unit: both are
 //     illegal and the unit holds (4.D.3).
-//   - Outcomes: succeeded; failed (bounced, cut, dislodged, no convoy
-//     route); invalid (a support or convoy that matches no order: it is
+//   - Outcomes: succeeded; failed (a standoff with a move of equal
+//     strength, beaten by a stronger one, could not dislodge the unit
+//     there — each with the two strengths, "1 against 2" —; cut,
+//     dislodged, no convoy route); invalid (a support or convoy that matches no order: it is
 //     void, DATC's "invalid"); illegal (see above). A hold succeeds when the
 //     unit is not dislodged, a support when it is given (not cut), a convoy
 //     when its fleet is neither dislodged nor held by the Szykman rule —

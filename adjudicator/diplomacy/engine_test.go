@@ -205,7 +205,7 @@ func TestRetreatPhaseAndReports(t *testing.T) {
 	for _, want := range []string{
 		"Fall 451 AUC Movement — results",
 		"A Rom - Apu", "succeeded",
-		"A Nea - Apu", "failed: bounced with A Apu",
+		"A Nea - Apu", "failed: beaten by A Rom (1 against 2)",
 		"Carthage: (no orders received)", "A Apu H", "no order: held, dislodged",
 		"Dislodged:", "Carthage A Apu (attacked from Rom): no retreat possible",
 		"Next phase: Fall 451 AUC Retreats",

@@ -320,3 +320,21 @@ func (f FogEngine) Draw(state, results []byte, viewer string) (*picture.Picture,
 	}
 	return f.Engine.Draw(encodeState(&gameState{pos: shown, over: g.over, winners: g.winners}), results, "")
 }
+
+// Brief implements adjudicator.Briefer as the standard game's, without the
+// reasons of failed orders: a reason names the unit a move met, which the
+// power may not see.
+func (f FogEngine) Brief(before, after, data []byte) (map[string]string, error) {
+	var rd ResultData
+	if err := json.Unmarshal(data, &rd); err != nil {
+		return nil, fmt.Errorf("diplomacy: fog brief: results: %w", err)
+	}
+	for i := range rd.Orders {
+		rd.Orders[i].Reason = ""
+	}
+	plain, err := json.Marshal(rd)
+	if err != nil {
+		return nil, err
+	}
+	return f.Engine.Brief(before, after, plain)
+}

@@ -237,3 +237,43 @@ func (r *sentence) forms() string {
 	return "A <province> - <province> (move), A <province> H (hold), A <province> S A <province> - <province> (support), " +
 		"F <sea> C A <province> - <province> (convoy)"
 }
+
+// reachHint is what a unit that was ordered somewhere it cannot reach can
+// do instead, for its misorder: " (from Memphis an army can move to Ale,
+// Sii, The)". A player on a phone has no map to look at; the mail names
+// the moves. Army moves are by land (a convoy can take it further);
+// a fleet's are from its coast.
+func (m *Map) reachHint(t UnitType, pi, loc int) string {
+	var to []string
+	if t == Army {
+		for i := range m.Provinces {
+			if m.army[pi].has(i) {
+				to = append(to, m.Provinces[i].Abbrev)
+			}
+		}
+	} else {
+		for l := range m.locs {
+			if m.fleet[loc].has(l) {
+				to = append(to, m.LocName(m.locOrder(l)))
+			}
+		}
+	}
+	slices.Sort(to)
+	from, kind := m.Provinces[pi].Full, "an army"
+	if from == "" {
+		from = m.Provinces[pi].Abbrev
+	}
+	if t == Fleet {
+		kind = "a fleet"
+		if l := m.locOrder(loc); l.Coast != "" {
+			from = m.LocName(l)
+		}
+	}
+	if len(to) == 0 {
+		if t == Army {
+			return " (from " + from + " an army moves only by convoy)"
+		}
+		return " (from " + from + " a fleet can move nowhere)"
+	}
+	return " (from " + from + " " + kind + " can move to " + strings.Join(to, ", ") + ")"
+}

@@ -346,7 +346,7 @@ func (c *moveCheck) fleetTarget(loc, to int, coast string) (int, string) {
 		if m.fleet[loc].has(to) {
 			return to, ""
 		}
-		return -1, fmt.Sprintf("a fleet in %s cannot reach %s", m.LocName(m.locOrder(loc)), p.Abbrev)
+		return -1, fmt.Sprintf("a fleet in %s cannot reach %s", m.LocName(m.locOrder(loc)), p.Abbrev) + m.reachHint(Fleet, m.locs[loc].prov, loc) // hint.go
 	}
 	if coast != "" {
 		l, ok := m.locOf(to, coast)
@@ -355,7 +355,7 @@ func (c *moveCheck) fleetTarget(loc, to int, coast string) (int, string) {
 		}
 		if !m.fleet[loc].has(l) {
 			// DATC 4.B.3: a wrong coast makes the order illegal.
-			return -1, fmt.Sprintf("a fleet in %s cannot reach %s", m.LocName(m.locOrder(loc)), m.LocName(m.locOrder(l)))
+			return -1, fmt.Sprintf("a fleet in %s cannot reach %s", m.LocName(m.locOrder(loc)), m.LocName(m.locOrder(l))) + m.reachHint(Fleet, m.locs[loc].prov, loc)
 		}
 		return l, ""
 	}
@@ -367,7 +367,7 @@ func (c *moveCheck) fleetTarget(loc, to int, coast string) (int, string) {
 	}
 	switch n {
 	case 0:
-		return -1, fmt.Sprintf("a fleet in %s cannot reach %s", m.LocName(m.locOrder(loc)), p.Abbrev)
+		return -1, fmt.Sprintf("a fleet in %s cannot reach %s", m.LocName(m.locOrder(loc)), p.Abbrev) + m.reachHint(Fleet, m.locs[loc].prov, loc) // hint.go
 	case 1:
 		return found, "" // DATC 4.B.2: the only possible coast
 	}

@@ -1,7 +1,7 @@
 // Command pbemd is the play-by-email game master daemon.
 //
 //	pbemd serve [-config FILE]
-//	pbemd demo [-game G] [-seed N] [-years N] [-length N] [-phases N] [-mails DIR]
+//	pbemd demo [-game G] [-variant V] [-seed N] [-years N] [-length N] [-phases N] [-mails DIR]
 //	pbemd adjudicate [-config FILE] < in.json > out.json
 //	pbemd map [-config FILE] [-variant MAPFILE] [-o FILE.png|FILE.svg] < in.json
 //	pbemd check-orders [-config FILE] -variant V -power P < orders.txt
@@ -66,7 +66,7 @@ const usage = `pbemd — play-by-email game master
 
 usage:
   pbemd serve [-config FILE]          run the daemon (embedded mail server if the config names no accounts)
-  pbemd demo [-game G] [-seed N] [-years N] [-length N] [-phases N] [-mails DIR]
+  pbemd demo [-game G] [-variant V] [-seed N] [-years N] [-length N] [-phases N] [-mails DIR]
                                       a scripted game by mail, one line per phase (G: diplomacy
                                       (Ancient Mediterranean, the default), supremacy, supplychain, empire);
                                       -mails DIR writes every mail each player got as DIR/<address>/NNNN.eml
@@ -295,6 +295,7 @@ func runDemo(args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ExitOnError)
 	game := fs.String("game", demo.Diplomacy, "the game: "+strings.Join(demo.Games, ", "))
 	seed := fs.Int64("seed", 1, "seed of the scripted players")
+	variant := fs.String("variant", "", "diplomacy: the variant (default "+demo.Variant+"; standard for the standard map)")
 	years := fs.Int("years", 20, "diplomacy: stop after this many game years")
 	length := fs.Int("length", 2, "supremacy: turns; empire: rounds")
 	phases := fs.Int("phases", 150, "supremacy, supplychain, empire: stop after this many phases")
@@ -315,7 +316,7 @@ func runDemo(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	_, err := demo.Run(ctx, demo.Options{Game: *game, Seed: *seed, Years: *years, Length: *length, Phases: *phases, Mails: *mails, Out: os.Stdout, Logger: logger(level)})
+	_, err := demo.Run(ctx, demo.Options{Game: *game, Variant: *variant, Seed: *seed, Years: *years, Length: *length, Phases: *phases, Mails: *mails, Out: os.Stdout, Logger: logger(level)})
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"pbemd/rating"
 	"pbemd/store"
 )
 
@@ -116,18 +117,26 @@ func (mc *mailCtx) statusRecord() string {
 		return ""
 	}
 	var b strings.Builder
+	rs, err := ratings(mc.tx.Tx) // ratings.go
+	if err != nil {
+		mc.d.log.Warn("no ratings in STATUS", "err", err)
+	}
 	for _, p := range mc.game.Players {
 		if p.Left {
 			continue
 		}
 		if b.Len() == 0 {
-			b.WriteString("\nThe players' records on this game master (for you, the GM):\n")
+			b.WriteString("\nThe players' records and ratings on this game master (for you, the GM):\n")
 		}
 		role := "signed up"
 		if p.Power != "" {
 			role = powerName(mc.game, p.Power)
 		}
-		fmt.Fprintf(&b, "  %s (%s): %s\n", p.Address, role, recordText(mc.tx.RecordOf(p.Address)))
+		r, ok := rs[strings.ToLower(p.Address)]
+		if !ok {
+			r = rating.New()
+		}
+		fmt.Fprintf(&b, "  %s (%s): %s; rating %s\n", p.Address, role, recordText(mc.tx.RecordOf(p.Address)), ratingText(r))
 	}
 	return b.String()
 }

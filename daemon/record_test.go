@@ -59,9 +59,9 @@ func TestReliabilityRecord(t *testing.T) {
 	tb.Outbox()
 	tb.Send(daemontest.GM, gm2, "STATUS")
 	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text,
-		"The players' records on this game master (for you, the GM):\n",
-		"  england@example.test (signed up): 1 phase ordered on time, 0 late, 0 missed (100% on time); 1 game finished, 0 resigned\n",
-		"  newcomer@example.test (signed up): nothing counted yet\n")
+		"The players' records and ratings on this game master (for you, the GM):\n",
+		"  england@example.test (signed up): 1 phase ordered on time, 0 late, 0 missed (100% on time); 1 game finished, 0 resigned; rating 1",
+		"  newcomer@example.test (signed up): nothing counted yet; rating 1500 (new: no rated game yet)\n")
 }
 
 // Issue 28 item 5: the record counts a phase as the results report it.

@@ -57,7 +57,13 @@ func browserLogin(ctx context.Context, oc *oauth2.Config, out io.Writer) (*oauth
 		}
 	})}
 	go srv.Serve(ln)
-	defer srv.Close()
+	defer func() {
+		// Shutdown, not Close: the page that says "signed in" is still
+		// being written when its code arrives here.
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx) //nolint:errcheck // the sign-in's outcome is already known
+	}()
 
 	url := cfg.AuthCodeURL(state, oauth2.AccessTypeOffline, oauth2.S256ChallengeOption(verifier),
 		oauth2.SetAuthURLParam("prompt", "consent"))

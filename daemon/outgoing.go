@@ -1,12 +1,14 @@
 package daemon
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"net/mail"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -207,11 +209,18 @@ func (d *Daemon) updateHeld(fn func(tx *txn) error) (pics []*mailPicture, err er
 // may go on while the rest are composed (a deadline burst writes each
 // game's reports while the next games are applied). The pictures they
 // carry are named as they are written.
+//
+// The order is the one they were sent in, but for the answers to a mail,
+// which go first: a sender hears that their mail was read before what it
+// caused (the game it started, the results it let be processed). Each
+// reader's Date headers increase in that order (outbox.Dates).
 func (d *Daemon) writeMails(tx *txn, all bool) error {
 	if tx.handed < len(tx.mails) {
 		now, c := d.now(), tx.composing()
-		for _, m := range tx.mails[tx.handed:] {
-			m.composed = &composedMail{now: now, date: now, done: make(chan struct{})}
+		fresh := tx.mails[tx.handed:]
+		slices.SortStableFunc(fresh, func(a, b *Outgoing) int { return cmp.Compare(rank(a), rank(b)) })
+		for _, m := range fresh {
+			m.composed = &composedMail{now: now, date: d.dates.Next(m.To, m.Game, now), done: make(chan struct{})}
 			c.work <- m
 		}
 		tx.handed = len(tx.mails)
@@ -242,6 +251,14 @@ func (d *Daemon) writeMails(tx *txn, all bool) error {
 	return nil
 }
 
+// rank orders a transaction's mails: answers to a mail first.
+func rank(m *Outgoing) int {
+	if m.Auto == autoReplied {
+		return 0
+	}
+	return 1
+}
+
 // writer is tx's writer of the outbox.
 func (tx *txn) writer() *outbox.Writer {
 	if tx.out == nil {
@@ -254,7 +271,7 @@ func (tx *txn) writer() *outbox.Writer {
 // once done is closed.
 type composedMail struct {
 	now   time.Time // when it is queued
-	date  time.Time // its Date
+	date  time.Time // its Date (outbox.Dates)
 	done  chan struct{}
 	entry outbox.Entry      // sealed, ready for the outbox
 	code  store.EncodedCode // the record of its verification code

@@ -3,8 +3,11 @@
 // stores them through the store, in the transaction that caused them; it
 // keeps once the parts many mails carry alike (a picture drawn after the
 // commit, the public results every report of a phase begins with); it
-// puts the mails in order (answers to a mail before bulk mail); and it is
-// the queue mailer's Sender drains (NewQueue).
+// puts the mails in order (answers to a mail before bulk mail; the mails
+// of one transaction to one reader in the order they were written, none
+// overtaking one held for its picture; each reader's Date headers
+// strictly increasing); and it is the queue mailer's Sender drains
+// (NewQueue).
 //
 // It knows no games, and no MIME rules: the store keeps bytes and says
 // which part is a file's own bytes, and mailer writes MIME (a file part

@@ -2,6 +2,7 @@ package outbox
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"pbemd/mailer"
@@ -59,8 +60,20 @@ func Prepare(tx *store.Tx, c *mailer.Composed, o Options) (Entry, error) {
 }
 
 // A Writer writes the mails of one transaction to the outbox, in order.
+//
+// Order. The sender takes due mail earliest first (answers to a mail
+// before bulk mail), so mails written in order leave in order, but for a
+// mail held for a part not made yet (a picture drawn after the commit): a
+// mail written after it would overtake it. So a mail to a reader whose
+// earlier mail of the transaction waits for a part waits for that part
+// too (store.OutboxMessage.After). Parts are made in the order they are
+// named (NewPart), so a mail waits only for the latest such part of each
+// of its readers.
 type Writer struct {
 	tx *store.Tx
+	// latest is, by reader (lower case), the latest part not made yet
+	// that a mail of this transaction to them carries or waits for.
+	latest map[string]string
 }
 
 // NewWriter returns the writer of tx's mails.
@@ -79,12 +92,31 @@ func (w *Writer) Put(e Entry, files []string) (uint64, error) {
 	if len(files) != len(e.files) {
 		return 0, fmt.Errorf("outbox: mail to %v: %d parts named for %d places", m.To, len(files), len(e.files))
 	}
+	own := ""
 	for i, at := range e.files {
 		m.Parts[at].Key = files[i]
+		own = max(own, files[i])
+	}
+	after := ""
+	for _, to := range m.To {
+		if l := w.latest[strings.ToLower(to)]; l > own {
+			after = max(after, l)
+		}
+	}
+	if after != "" {
+		m.After = []string{after}
 	}
 	id, err := w.tx.EnqueueMail(m)
 	if err != nil {
 		return id, fmt.Errorf("outbox: mail to %v: %w", m.To, err)
+	}
+	if last := max(own, after); last != "" {
+		if w.latest == nil {
+			w.latest = map[string]string{}
+		}
+		for _, to := range m.To {
+			w.latest[strings.ToLower(to)] = last
+		}
 	}
 	return id, nil
 }

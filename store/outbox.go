@@ -37,10 +37,11 @@ import (
 //	              the part goes with the last of them
 //	outbox-part-jobs part key → what its maker needs to make a part not made
 //	              yet (outboxheld.go): the mails that carry it wait
-//	outbox-held   part key | 0 | id (u64) → the mail's outbox-due key and its
-//	              number of parts (u8) and class (u8, 1 personal): a mail
-//	              that waits for that part,
-//	              and is not in outbox-due until it is made
+//	outbox-held   part key | 0 | id (u64) → the mail's outbox-due key, the
+//	              number of parts it carries or waits for (u8) and its
+//	              class (u8, 1 personal): a mail that waits for that part
+//	              (OutboxPart, or After), and is not in outbox-due until
+//	              it is made
 var (
 	bucketOutbox       = registerGrowingBucket([]byte("outbox"))
 	bucketOutboxRaw    = registerGrowingBucket([]byte("outbox-raw"))
@@ -95,6 +96,11 @@ type OutboxMessage struct {
 	// carries them (EnqueueMail); Raw lacks them, and OutboxMail gives
 	// each its Data.
 	Parts []OutboxPart `json:"parts,omitempty"`
+	// After names parts not made yet (NewPart) that the mail waits for
+	// without carrying them: it is held until they are made, so it does
+	// not overtake the mails that carry them (an end-of-game mail after
+	// the results that show the last picture).
+	After []string `json:"after,omitempty"`
 	// Queued is when the mail entered the outbox.
 	Queued time.Time `json:"queued"`
 	// Attempts counts delivery attempts begun (BeginMailAttempt).
@@ -243,7 +249,7 @@ func (tx *Tx) OutboxMail(id uint64) (OutboxMessage, error) {
 
 // holdParts stores the parts of a mail being queued (those not stored
 // yet) and counts one more mail that carries each. A part not made yet
-// (NewPart) holds the mail: held says so,
+// (NewPart), carried or waited for (After), holds the mail: held says so,
 // and the mail waits in outbox-held under that part.
 func (tx *Tx) holdParts(m OutboxMessage) (held bool, err error) {
 	parts, refs, jobs := tx.bucket(bucketOutboxParts), tx.bucket(bucketOutboxRefs), tx.bucket(bucketOutboxJobs)
@@ -279,6 +285,15 @@ func (tx *Tx) holdParts(m OutboxMessage) (held bool, err error) {
 			return false, err
 		}
 	}
+	for _, key := range m.After {
+		if jobs.Get([]byte(key)) == nil {
+			continue // made already (or no mail carries it any more): nothing to wait for
+		}
+		held = true
+		if err := tx.bucket(bucketOutboxHeld).Put(heldKey(key, m.ID), heldValue(m)); err != nil {
+			return false, err
+		}
+	}
 	return held, nil
 }
 
@@ -303,8 +318,15 @@ func (tx *Tx) releaseParts(parts []OutboxPart) error {
 		if err := tx.bucket(bucketOutboxParts).Delete([]byte(p.Key)); err != nil {
 			return err
 		}
-		if err := tx.bucket(bucketOutboxJobs).Delete([]byte(p.Key)); err != nil { // no mail waits for it
-			return err
+		if tx.bucket(bucketOutboxJobs).Get([]byte(p.Key)) != nil {
+			// Never made, and no mail carries it any more: the mails
+			// that waited for it without carrying it (After) go.
+			if err := tx.bucket(bucketOutboxJobs).Delete([]byte(p.Key)); err != nil {
+				return err
+			}
+			if err := tx.releaseHeld(p.Key); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -158,7 +158,7 @@ func (tx *Tx) releaseHeld(key string) error {
 }
 
 // heldValue is what outbox-held keeps for m: its outbox-due key, how
-// many parts it carries (when one, the part just made lets
+// many parts it waits for or carries (when one, the part just made lets
 // it go without its record being read) and its class (1 personal, 0
 // bulk; a value of a store older than the classes lacks it: bulk).
 func heldValue(m OutboxMessage) []byte {
@@ -166,16 +166,16 @@ func heldValue(m OutboxMessage) []byte {
 	if m.Personal {
 		class = 1
 	}
-	return append(dueKey(m.NextAttempt, m.ID), byte(min(len(m.Parts), 255)), class)
+	return append(dueKey(m.NextAttempt, m.ID), byte(min(len(m.Parts)+len(m.After), 255)), class)
 }
 
-// waitKeys are the keys of the parts m carries.
+// waitKeys are the keys of the parts m carries or waits for.
 func (m *OutboxMessage) waitKeys() []string {
-	keys := make([]string, 0, len(m.Parts))
+	keys := make([]string, 0, len(m.Parts)+len(m.After))
 	for _, p := range m.Parts {
 		keys = append(keys, p.Key)
 	}
-	return keys
+	return append(keys, m.After...)
 }
 
 // waits reports whether m still waits for a part.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"slices"
 	"testing"
 	"time"
 )
@@ -166,4 +167,54 @@ func TestOutboxHeldPartSurvivesReopen(t *testing.T) {
 	if got := due(t, db, t0); len(got) != 1 || string(got[0].Raw) != "a-b" {
 		t.Fatalf("after the part is made: %v", got)
 	}
+}
+
+// TestOutboxMailWaitsAfterAPart: a mail that waits for a part it does not
+// carry (After) is held until the part is made, and then due in the order
+// it was queued, after the mail that carries it; a part made already is
+// not waited for; and a part that will never be made (every mail that
+// carries it left) holds nobody.
+func TestOutboxMailWaitsAfterAPart(t *testing.T) {
+	db := openTest(t)
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var k1, k2 string
+	if err := db.Update(func(tx *Tx) (err error) {
+		if k1, err = tx.NewPart([]byte("{}")); err != nil {
+			return err
+		}
+		k2, err = tx.NewPart([]byte("{}"))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	enqueue(t, db, OutboxMessage{MessageID: "results@x", From: "gm@x", To: []string{"p1@x"}, Raw: []byte("ab"), Parts: []OutboxPart{{Key: k1, Off: 1, File: true}}, Queued: t0})
+	enqueue(t, db, OutboxMessage{MessageID: "over@x", From: "gm@x", To: []string{"p1@x"}, Raw: []byte("game over"), After: []string{k1}, Queued: t0})
+	if ids := dueIDs(t, db, t0); len(ids) != 0 {
+		t.Fatalf("due before the part is made: %v", ids)
+	}
+	if err := db.Update(func(tx *Tx) error { return tx.PutPart(k1, []byte("-")) }); err != nil {
+		t.Fatal(err)
+	}
+	if ids := dueIDs(t, db, t0); !slices.Equal(ids, []string{"results@x", "over@x"}) {
+		t.Fatalf("due once the part is made: %v, want the results, then the end", ids)
+	}
+	enqueue(t, db, OutboxMessage{MessageID: "late@x", From: "gm@x", To: []string{"p1@x"}, Raw: []byte("x"), After: []string{k1}, Queued: t0})
+	if ids := dueIDs(t, db, t0); len(ids) != 3 {
+		t.Fatalf("a mail waiting for a part made already is held: %v", ids)
+	}
+
+	gone := enqueue(t, db, OutboxMessage{MessageID: "r2@x", From: "gm@x", To: []string{"p2@x"}, Raw: []byte("ab"), Parts: []OutboxPart{{Key: k2, Off: 1, File: true}}, Queued: t0})
+	enqueue(t, db, OutboxMessage{MessageID: "o2@x", From: "gm@x", To: []string{"p2@x"}, Raw: []byte("end"), After: []string{k2}, Queued: t0})
+	if err := db.Update(func(tx *Tx) error { return tx.MailFailed(gone, t0, "the GM gave up on it") }); err != nil {
+		t.Fatal(err)
+	}
+	if ids := dueIDs(t, db, t0); !slices.Contains(ids, "o2@x") {
+		t.Fatalf("a mail waits for a part nobody will make: due %v", ids)
+	}
+	db.View(func(tx *Tx) error {
+		if n := tx.bucket(bucketOutboxHeld).Stats().KeyN; n != 0 {
+			t.Errorf("%d mails still held", n)
+		}
+		return nil
+	})
 }

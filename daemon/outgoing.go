@@ -302,12 +302,12 @@ func (tx *txn) composing() *composer {
 			defer c.wg.Done()
 			for m := range c.work {
 				cm := m.composed
-				var c *mailer.Composed
-				c, cm.err = compose(m, cm.date)
+				var raw *mailer.Composed
+				raw, cm.err = compose(m, cm.date)
 				if cm.err == nil { // made ready and sealed here, on every core, not in write
 					// An answer to a mail leaves before bulk mail (results,
 					// announcements, reminders): its sender waits for it.
-					cm.entry, cm.err = outbox.Prepare(stx, c, outbox.Options{Personal: m.Auto == autoReplied, Queued: cm.now, Shared: m.Shared})
+					cm.entry, cm.err = outbox.Prepare(stx, raw, outbox.Options{Personal: m.Auto == autoReplied, Queued: cm.now, Shared: m.Shared})
 				}
 				if cm.err == nil { // and its code's record encoded
 					cm.code, cm.err = store.EncodeCode(codeRecord(m, cm.now))

@@ -27,6 +27,7 @@ import (
 
 	"pbemd/adjudicator"
 	"pbemd/internal/logredact"
+	"pbemd/outbox"
 	"pbemd/store"
 )
 
@@ -105,6 +106,7 @@ type Daemon struct {
 	// codeSlots counts the write transactions that have given
 	// verification codes (verificationCode's fourth character).
 	codeSlots atomic.Uint32
+	dates     outbox.Dates // each reader's Date headers (writeMails)
 }
 
 // New builds a daemon over an open store.

@@ -1,20 +1,20 @@
 package daemon
 
 import (
-	"bytes"
+	"cmp"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
-	"mime/quotedprintable"
 	"net/mail"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"pbemd/mailer"
+	"pbemd/outbox"
 	"pbemd/store"
 )
 
@@ -45,13 +45,11 @@ type Outgoing struct {
 	// Grey is set on grey press (press.go): the sender it claims, which
 	// VERIFY then says it does not vouch for.
 	Grey string
-	// Shared, when set, is a run of whole lines of Text (after the
-	// reader's own opening, if any: a results mail's brief) that other
-	// mails say word for word (a phase's public results, in every results
-	// mail of the game), one value for them all: the outbox keeps it once
-	// for them all, as a part (sharedPart). The mail's bytes are the same
-	// either way.
-	Shared *sharedText
+	// Shared, when set, is whole lines of Text that other mails say word
+	// for word (a phase's public results, in every results mail of the
+	// game), one value for them all: the outbox keeps it once for them
+	// all. The mail's bytes are the same either way.
+	Shared *outbox.Shared
 
 	composed *composedMail // while it is composed (writeMails)
 
@@ -145,6 +143,7 @@ func newCode() string {
 type txn struct {
 	*store.Tx
 	mails []*Outgoing // sent by the work so far, queued in order (writeMails)
+	out   *outbox.Writer
 	// handed and written count the mails handed to the composers and
 	// those written to the outbox (writeMails).
 	handed, written int
@@ -207,16 +206,23 @@ func (d *Daemon) updateHeld(fn func(tx *txn) error) (pics []*mailPicture, err er
 
 // writeMails hands the mails tx has sent since the last call to the
 // composers, which compose and seal them on every core, and writes to
-// the outbox, in the order they were sent, those composed: every one
-// (waiting for them) when all is set, else those ready now, so that the
-// work of the transaction may go on while the rest are composed (a
-// deadline burst writes each game's reports while the next games are
-// applied). The pictures they carry are named as they are written.
+// the outbox, in order, those composed: every one (waiting for them) when
+// all is set, else those ready now, so that the work of the transaction
+// may go on while the rest are composed (a deadline burst writes each
+// game's reports while the next games are applied). The pictures they
+// carry are named as they are written.
+//
+// The order is the one they were sent in, but for the answers to a mail,
+// which go first: a sender hears that their mail was read before what it
+// caused (the game it started, the results it let be processed). Each
+// reader's Date headers increase in that order (outbox.Dates).
 func (d *Daemon) writeMails(tx *txn, all bool) error {
 	if tx.handed < len(tx.mails) {
 		now, c := d.now(), tx.composing()
-		for _, m := range tx.mails[tx.handed:] {
-			m.composed = &composedMail{now: now, done: make(chan struct{})}
+		fresh := tx.mails[tx.handed:]
+		slices.SortStableFunc(fresh, func(a, b *Outgoing) int { return cmp.Compare(rank(a), rank(b)) })
+		for _, m := range fresh {
+			m.composed = &composedMail{now: now, date: d.dates.Next(m.To, m.Game, now), done: make(chan struct{})}
 			c.work <- m
 		}
 		tx.handed = len(tx.mails)
@@ -234,26 +240,44 @@ func (d *Daemon) writeMails(tx *txn, all bool) error {
 		if m.composed.err != nil {
 			return m.composed.err
 		}
-		ob, code := m.composed.ob, m.composed.code
+		e, code := m.composed.entry, m.composed.code
 		m.composed = nil // written: the store keeps only the sealed copy until the commit
-		if err := nameParts(tx, m, ob.Parts); err != nil {
+		keys, err := nameParts(tx, m)
+		if err != nil {
 			return err
 		}
-		if err := d.write(tx.Tx, m, ob, code); err != nil {
+		if err := d.write(tx, m, e, keys, code); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// rank orders a transaction's mails: answers to a mail first.
+func rank(m *Outgoing) int {
+	if m.Auto == autoReplied {
+		return 0
+	}
+	return 1
+}
+
+// writer is tx's writer of the outbox.
+func (tx *txn) writer() *outbox.Writer {
+	if tx.out == nil {
+		tx.out = outbox.NewWriter(tx.Tx)
+	}
+	return tx.out
+}
+
 // composedMail is a mail handed to the composers: what they made of it,
 // once done is closed.
 type composedMail struct {
-	now  time.Time // the mail's Date and when it is queued
-	done chan struct{}
-	ob   store.OutboxMessage // sealed (store.SealRaw)
-	code store.EncodedCode   // the record of its verification code
-	err  error
+	now   time.Time // when it is queued
+	date  time.Time // its Date (outbox.Dates)
+	done  chan struct{}
+	entry outbox.Entry      // sealed, ready for the outbox
+	code  store.EncodedCode // the record of its verification code
+	err   error
 }
 
 // A composer composes and seals the mails of one transaction on every
@@ -280,9 +304,12 @@ func (tx *txn) composing() *composer {
 			defer c.wg.Done()
 			for m := range c.work {
 				cm := m.composed
-				cm.ob, cm.err = compose(m, cm.now)
-				if cm.err == nil { // sealed here, on every core, not in write
-					cm.err = stx.SealRaw(&cm.ob)
+				var raw *mailer.Composed
+				raw, cm.err = compose(m, cm.date)
+				if cm.err == nil { // made ready and sealed here, on every core, not in write
+					// An answer to a mail leaves before bulk mail (results,
+					// announcements, reminders): its sender waits for it.
+					cm.entry, cm.err = outbox.Prepare(stx, raw, outbox.Options{Personal: m.Auto == autoReplied, Queued: cm.now, Shared: m.Shared})
 				}
 				if cm.err == nil { // and its code's record encoded
 					cm.code, cm.err = store.EncodeCode(codeRecord(m, cm.now))
@@ -354,10 +381,10 @@ func codeRecord(m *Outgoing, now time.Time) store.Code {
 }
 
 // write records a composed mail's code (its record encoded by the
-// composer) and puts it in the outbox. The recipients of a mail with a
-// reply token are known from then on: their mails are not a stranger's
-// (handle.go).
-func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage, code store.EncodedCode) error {
+// composer) and puts it in the outbox, its pictures named by keys. The
+// recipients of a mail with a reply token are known from then on: their
+// mails are not a stranger's (handle.go).
+func (d *Daemon) write(tx *txn, m *Outgoing, e outbox.Entry, keys []string, code store.EncodedCode) error {
 	if m.ReplyToken != "" {
 		for _, to := range m.To {
 			if err := tx.NoteAddress(strings.ToLower(to)); err != nil {
@@ -368,17 +395,17 @@ func (d *Daemon) write(tx *store.Tx, m *Outgoing, ob store.OutboxMessage, code s
 	if err := tx.PutEncodedCode(code); err != nil {
 		return err
 	}
-	if _, err := tx.EnqueueMail(ob); err != nil {
-		return fmt.Errorf("queue mail to %v: %w", m.To, err)
+	if _, err := tx.writer().Put(e, keys); err != nil {
+		return err
 	}
 	d.metrics.MailsOut.Add(1)
 	return nil
 }
 
-// compose turns an outgoing mail into the outbox record that the sender
-// delivers, its parts not named yet (nameParts). It is pure (no store),
-// so a batch composes on every core.
-func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
+// compose turns an outgoing mail dated date into its bytes, a hole left
+// for each picture (attachPictures). It is pure (no store), so a batch
+// composes on every core.
+func compose(m *Outgoing, date time.Time) (*mailer.Composed, error) {
 	out := &mailer.Outgoing{
 		From:       mail.Address{Name: "pbemd game master", Address: m.From},
 		ReplyTo:    []mail.Address{{Address: m.ReplyTo}},
@@ -387,7 +414,7 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 		InReplyTo:  m.InReplyTo,
 		References: m.References,
 		Auto:       mailer.Auto(m.Auto),
-		Date:       now,
+		Date:       date,
 		MessageID:  m.MsgID,
 	}
 	for _, to := range m.To {
@@ -402,85 +429,10 @@ func compose(m *Outgoing, now time.Time) (store.OutboxMessage, error) {
 	attachPictures(m, out)
 	c, err := mailer.Compose(out)
 	if err != nil {
-		return store.OutboxMessage{}, fmt.Errorf("compose mail to %v: %w", m.To, err)
+		return nil, fmt.Errorf("compose mail to %v: %w", m.To, err)
 	}
-	raw, parts := sharedPart(m, c.Raw, outboxParts(c))
-	// An answer to a mail leaves before bulk mail (results, announcements,
-	// reminders): its sender waits for it.
-	personal := m.Auto == autoReplied
-	return store.OutboxMessage{MessageID: c.MessageID, From: c.EnvelopeFrom, To: c.Recipients, Raw: raw, Parts: parts, Queued: now.UTC(), Personal: personal}, nil
+	return c, nil
 }
 
-// minShared is the least Shared text kept as a part of its own.
-const minShared = 512
-
-// sharedText is the text several mails begin with (Outgoing.Shared),
-// with its encodings, made once for them all by the first composer that
-// needs them.
-type sharedText struct {
-	text string
-	once sync.Once
-	encs [][]byte // as quoted-printable lines, and as lines as they are
-	sums []string // a hash of each, naming its part
-}
-
-func newSharedText(text string) *sharedText { return &sharedText{text: text} }
-
-func (sh *sharedText) encodings() ([][]byte, []string) {
-	sh.once.Do(func() {
-		lines := []byte(crlfLines(sh.text))
-		var qp bytes.Buffer
-		w := quotedprintable.NewWriter(&qp)
-		w.Write(lines)
-		w.Close()
-		sh.encs = [][]byte{qp.Bytes(), lines}
-		for _, enc := range sh.encs {
-			sum := sha256.Sum256(enc)
-			sh.sums = append(sh.sums, hex.EncodeToString(sum[:16]))
-		}
-	})
-	return sh.encs, sh.sums
-}
-
-// sharedPart cuts the text m shares with other mails (Outgoing.Shared),
-// as the composed mail raw holds it, out of raw and into a part of its
-// own, first among parts (the pictures' holes, after the text, move up):
-// an outbox part is kept once for every mail that carries it, named by a
-// hash of its bytes. The bytes are looked for as the text's transfer
-// encoding makes them (quoted-printable, line by line, or as they are);
-// when they are not found, or m shares nothing, raw and parts come back
-// as they are. Either way the mail reads back (store.OutboxMail) byte for
-// byte as composed.
-func sharedPart(m *Outgoing, raw []byte, parts []store.OutboxPart) ([]byte, []store.OutboxPart) {
-	sh := m.Shared
-	if sh == nil || len(sh.text) < minShared || !strings.HasSuffix(sh.text, "\n") {
-		return raw, parts
-	}
-	if at := strings.Index(m.Text, sh.text); at < 0 || at > 0 && m.Text[at-1] != '\n' {
-		return raw, parts // not whole lines of the text
-	}
-	encs, sums := sh.encodings()
-	for i, enc := range encs {
-		off := bytes.Index(raw, enc)
-		if off < 0 || (len(parts) > 0 && parts[0].Off < off+len(enc)) {
-			continue
-		}
-		cut := make([]byte, 0, len(raw)-len(enc))
-		cut = append(append(cut, raw[:off]...), raw[off+len(enc):]...)
-		out := append(make([]store.OutboxPart, 0, len(parts)+1), store.OutboxPart{Key: "text/" + m.Game + "/" + sums[i], Off: off, Data: enc})
-		for _, p := range parts {
-			p.Off -= len(enc)
-			out = append(out, p)
-		}
-		return cut, out
-	}
-	return raw, parts
-}
-
-// crlfLines ends every line of s with CRLF, as a composed mail's text
-// has it.
-func crlfLines(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	return strings.ReplaceAll(s, "\n", "\r\n")
-}
+// newSharedText is the text several mails share (Outgoing.Shared).
+func newSharedText(text string) *outbox.Shared { return outbox.NewShared(text) }

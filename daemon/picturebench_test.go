@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"pbemd/outbox"
 	"pbemd/store"
 	"pbemd/store/storetest"
 )
@@ -29,7 +30,7 @@ func checkBurstPictures(b *testing.B, db *store.DB, queued int) {
 			if err != nil {
 				return err
 			}
-			typ, parts, err := storetest.ReadParts(m.Raw)
+			typ, parts, err := storetest.ReadParts(outbox.Assemble(m))
 			if err != nil {
 				return err
 			}

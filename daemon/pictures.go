@@ -9,6 +9,7 @@ import (
 
 	"pbemd/adjudicator"
 	"pbemd/mailer"
+	"pbemd/outbox"
 	"pbemd/store"
 )
 
@@ -26,10 +27,10 @@ import (
 //
 // Drawing costs more than everything else a results mail needs, so it is
 // not done in the transaction that sends the mail: the mails are queued
-// with the picture as an outbox part not made yet (store.NewPart, with a
-// pictureJob saying what to draw), held there, and the picture is drawn
-// after the commit, outside any write transaction, and stored once for all
-// its mails (store.PutPart), which lets them go. No mail leaves without
+// with the picture as an outbox part not made yet (outbox.Writer.NewPart,
+// with a pictureJob saying what to draw), held there, and the picture is
+// drawn after the commit, outside any write transaction, and stored once
+// for all its mails (outbox.PutParts), which lets them go. No mail leaves without
 // its picture: a held mail is not due. A picture whose drawing was cut
 // short (the daemon killed after the commit) is drawn at the next Tick
 // (drawPending), from the job kept in the store.
@@ -140,33 +141,27 @@ func pics(p *mailPicture) []*mailPicture {
 
 // nameParts names the outbox part of each picture m carries (each
 // distinct picture once, with its job, when the first mail that carries it
-// is written) and puts the names in parts, in the mail's holes
-// (outboxParts: the parts not named yet), in order. The pictures named go
-// in tx.named, for the caller to draw.
-func nameParts(tx *txn, m *Outgoing, parts []store.OutboxPart) error {
-	var holes []int
-	for i, p := range parts {
-		if p.Key == "" {
-			holes = append(holes, i)
-		}
+// is written) and returns the names, in order. The pictures named go in
+// tx.named, for the caller to draw.
+func nameParts(tx *txn, m *Outgoing) ([]string, error) {
+	if len(m.Pictures) == 0 {
+		return nil, nil
 	}
-	if len(holes) != len(m.Pictures) {
-		return fmt.Errorf("mail to %v: %d pictures in %d places", m.To, len(m.Pictures), len(holes))
-	}
+	keys := make([]string, len(m.Pictures))
 	for i, p := range m.Pictures {
 		if p.key == "" {
 			job, err := json.Marshal(p.job)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if p.key, err = tx.NewPart(job); err != nil {
-				return fmt.Errorf("picture %s: %w", p.filename, err)
+			if p.key, err = tx.writer().NewPart(job); err != nil {
+				return nil, fmt.Errorf("picture %s: %w", p.filename, err)
 			}
 			tx.named = append(tx.named, p)
 		}
-		parts[holes[i]].Key = p.key
+		keys[i] = p.key
 	}
-	return nil
+	return keys, nil
 }
 
 // attachPictures puts a place for each picture of m in out: an image/png
@@ -181,37 +176,22 @@ func attachPictures(m *Outgoing, out *mailer.Outgoing) {
 	}
 }
 
-// outboxParts turns a composed mail's holes into the outbox's parts: each
-// a picture to be made, kept as PNG bytes and put in base64 when the mail
-// is read. Their keys are put in when the mail is written (nameParts).
-func outboxParts(c *mailer.Composed) []store.OutboxPart {
-	if len(c.Holes) == 0 {
-		return nil
-	}
-	parts := make([]store.OutboxPart, len(c.Holes))
-	for i, h := range c.Holes {
-		parts[i] = store.OutboxPart{Off: h.Off, Base64: true}
-	}
-	return parts
-}
-
 // drawPending draws every picture the outbox waits for (those a daemon
 // killed after the commit left undrawn), drawBatch at a time on every
 // core, from the store.
 func (d *Daemon) drawPending() error {
 	for {
-		var todo []*mailPicture
-		if err := d.db.View(func(tx *store.Tx) error {
-			for _, pp := range tx.PendingParts(drawBatch) {
-				p := &mailPicture{key: pp.Key}
-				if err := json.Unmarshal(pp.Job, &p.job); err != nil {
-					d.log.Error("picture job does not decode", "part", pp.Key, "err", err)
-				}
-				todo = append(todo, p)
-			}
-			return nil
-		}); err != nil {
+		pending, err := outbox.PendingParts(d.db, drawBatch)
+		if err != nil {
 			return err
+		}
+		var todo []*mailPicture
+		for _, pp := range pending {
+			p := &mailPicture{key: pp.Key}
+			if err := json.Unmarshal(pp.Job, &p.job); err != nil {
+				d.log.Error("picture job does not decode", "part", pp.Key, "err", err)
+			}
+			todo = append(todo, p)
 		}
 		if len(todo) == 0 {
 			return nil
@@ -240,13 +220,13 @@ func (d *Daemon) drawPictures(pics []*mailPicture) error {
 }
 
 // makePictures draws pics on every core, each sealed for the store where
-// it is drawn (store.SealPart), not in the transaction that stores them:
+// it is drawn (outbox.Seal), not in the transaction that stores them:
 // the write lock is held for less time, and the burst's next batch waits
 // less for it.
-func (d *Daemon) makePictures(pics []*mailPicture) ([]store.SealedPart, error) {
-	made := make([]store.SealedPart, len(pics))
+func (d *Daemon) makePictures(pics []*mailPicture) ([]outbox.Made, error) {
+	made := make([]outbox.Made, len(pics))
 	errs := make([]error, len(pics))
-	parallel(len(pics), func(i int) { made[i], errs[i] = d.db.SealPart(d.makePicture(pics[i])) })
+	parallel(len(pics), func(i int) { made[i], errs[i] = outbox.Seal(d.db, d.makePicture(pics[i])) })
 	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("picture %s: %w", pics[i].job.File, err)
@@ -257,16 +237,12 @@ func (d *Daemon) makePictures(pics []*mailPicture) ([]store.SealedPart, error) {
 
 // storePictures stores the pictures made of pics in one transaction,
 // which lets their mails go.
-func (d *Daemon) storePictures(pics []*mailPicture, made []store.SealedPart) error {
-	err := d.db.Update(func(tx *store.Tx) error {
-		for i, p := range pics {
-			if err := tx.PutSealedPart(p.key, made[i]); err != nil {
-				return fmt.Errorf("picture %s: %w", p.job.File, err)
-			}
-		}
-		return nil
-	})
-	if err != nil {
+func (d *Daemon) storePictures(pics []*mailPicture, made []outbox.Made) error {
+	keys := make([]string, len(pics))
+	for i, p := range pics {
+		keys[i] = p.key
+	}
+	if err := outbox.PutParts(d.db, keys, made); err != nil {
 		return err
 	}
 	d.metrics.PicturesDrawn.Add(int64(len(pics)))
@@ -300,7 +276,7 @@ type pictureLine struct {
 
 type madeBatch struct {
 	pics []*mailPicture
-	png  []store.SealedPart
+	png  []outbox.Made
 }
 
 // storeAhead is how many drawBatches of pictures may wait to be stored.

@@ -152,7 +152,7 @@ func composeShapes() []struct {
 // BenchmarkCompose composes each shape of composeShapes: "ack" is the
 // acknowledgement of every order mail, "results" a 4 KB results mail,
 // "results+png-hole" the same with its picture as the daemon attaches it
-// (a hole the store fills), "results+png-data" with a 120 KB picture
+// (a hole the outbox fills), "results+png-data" with a 120 KB picture
 // encoded by Compose.
 func BenchmarkCompose(b *testing.B) {
 	for _, s := range composeShapes() {

@@ -479,7 +479,9 @@ func newBoundary() string {
 // Base64Lines encodes data as the body of a base64 part: lines of 76
 // characters ended by CRLF, the last one without its CRLF (the boundary
 // that follows the part begins with one). It is the one base64 writer of
-// Compose and of the callers that encode a part ahead (Attachment.Encoded).
+// Compose, of the callers that encode a part ahead (Attachment.Encoded)
+// and of package outbox, which keeps a picture as its bytes and puts it in
+// each of its mails as they leave.
 func Base64Lines(data []byte) []byte {
 	n := base64.StdEncoding.EncodedLen(len(data))
 	return appendBase64Lines(make([]byte, 0, n+n/76*2), data)

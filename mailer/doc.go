@@ -5,8 +5,9 @@
 // server on loopback.
 //
 // It knows no games, no players and no store: durable state reaches it
-// through two small interfaces the daemon implements over the store
-// (Queue for the outbox, InboxState for checkpoints and failure counts),
+// through two small interfaces implemented over the store (Queue, by
+// package outbox; InboxState, for checkpoints and failure counts, by
+// package server),
 // and mail reaches the daemon through a Handler. It must never import
 // store, daemon, mailserver or an engine, never listen on a socket (the
 // server side is package mailserver), never send mail that is not in the

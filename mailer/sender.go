@@ -26,9 +26,9 @@ type QueuedMail struct {
 	LastError string
 }
 
-// Queue is the durable outbox the Sender drains. The daemon implements it
-// over the store (server/mailqueue.go); the mailer never sees the store.
-// Every method is one committed transaction.
+// Queue is the durable outbox the Sender drains: package outbox is it
+// (outbox.NewQueue), over the store, which the mailer never sees. Every
+// method is one committed transaction.
 type Queue interface {
 	// Due returns up to limit mails due at now: answers to a mail first
 	// (acknowledgements, replies to commands), then bulk mail (results,

@@ -264,12 +264,12 @@ func TestSenderWaitsForAServerThatIsDown(t *testing.T) {
 
 func TestSenderRunLoopKickAndShutdown(t *testing.T) {
 	srv := startScriptSMTP(t, nil)
-	q := newMemQueue()
+	q := &idleQueue{memQueue: newMemQueue(), idle: make(chan struct{}, 1)}
 	s, _ := NewSender(testSMTPConfig(srv.addr()), q, SenderOptions{Logger: testLogger(t)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- s.Run(ctx) }()
-	time.Sleep(20 * time.Millisecond) // Run is now waiting (empty outbox: an hour)
+	<-q.idle // Run found the outbox empty: it waits (an hour) for a Kick
 	for i := range 3 {
 		q.add(outMail(t, fmt.Sprintf("p%d@x.org", i)), time.Now())
 		s.Kick()
@@ -361,4 +361,22 @@ func TestSenderAcrossServerRestart(t *testing.T) {
 	if strings.Join(got, " ") != strings.Join(ids, " ") {
 		t.Fatalf("mailbox holds %v, want each of %v once, in order", got, ids)
 	}
+}
+
+// idleQueue is a memQueue that says when the sender found it empty (the
+// last thing a flush asks is when the next mail is due).
+type idleQueue struct {
+	*memQueue
+	idle chan struct{}
+}
+
+func (q *idleQueue) NextDue() (time.Time, bool, error) {
+	t, ok, err := q.memQueue.NextDue()
+	if !ok {
+		select {
+		case q.idle <- struct{}{}:
+		default:
+		}
+	}
+	return t, ok, err
 }

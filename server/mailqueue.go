@@ -7,67 +7,9 @@ import (
 	"pbemd/store"
 )
 
-// The mailer never imports the store; these adapters give it the store's
-// outbox (mailer.Queue) and inbound mail state (mailer.InboxState). Each
-// method is one transaction.
-
-// NewMailQueue returns the store's outbox as the queue a mailer.Sender
-// drains.
-func NewMailQueue(db *store.DB) mailer.Queue { return mailQueue{db} }
-
-type mailQueue struct{ db *store.DB }
-
-func queued(m store.OutboxMessage) mailer.QueuedMail {
-	return mailer.QueuedMail{
-		ID: m.ID, MessageID: m.MessageID, From: m.From, To: m.To, Raw: m.Raw,
-		Queued: m.Queued, Attempts: m.Attempts, LastError: m.LastError,
-	}
-}
-
-func (q mailQueue) Due(now time.Time, limit int) ([]mailer.QueuedMail, error) {
-	var out []mailer.QueuedMail
-	err := q.db.View(func(tx *store.Tx) error {
-		ms, err := tx.DueMail(now, limit)
-		for _, m := range ms {
-			out = append(out, queued(m))
-		}
-		return err
-	})
-	return out, err
-}
-
-func (q mailQueue) NextDue() (t time.Time, ok bool, err error) {
-	err = q.db.View(func(tx *store.Tx) error {
-		t, ok, err = tx.NextMailDue()
-		return err
-	})
-	return t, ok, err
-}
-
-func (q mailQueue) Begin(id uint64, retryAt time.Time) error {
-	return q.db.Update(func(tx *store.Tx) error { return tx.BeginMailAttempt(id, retryAt) })
-}
-
-func (q mailQueue) Sent(id uint64, at time.Time) error {
-	return q.db.Update(func(tx *store.Tx) error { return tx.MailSent(id, at) })
-}
-
-func (q mailQueue) SentBegin(id uint64, at time.Time, next uint64, retryAt time.Time) error {
-	return q.db.Update(func(tx *store.Tx) error {
-		if err := tx.MailSent(id, at); err != nil {
-			return err
-		}
-		return tx.BeginMailAttempt(next, retryAt)
-	})
-}
-
-func (q mailQueue) Retry(id uint64, next time.Time, lastErr string) error {
-	return q.db.Update(func(tx *store.Tx) error { return tx.RetryMail(id, next, lastErr) })
-}
-
-func (q mailQueue) Failed(id uint64, at time.Time, reason string) error {
-	return q.db.Update(func(tx *store.Tx) error { return tx.MailFailed(id, at, reason) })
-}
+// The mailer never imports the store; this adapter gives it the store's
+// inbound mail state (mailer.InboxState), each method one transaction.
+// The outgoing queue is package outbox's (outbox.NewQueue).
 
 // NewInboxState returns the store's inbound mail state as the memory a
 // mailer.Fetcher needs (checkpoints and failure counts). Deduplication is

@@ -12,6 +12,7 @@ import (
 
 	"pbemd/mailer"
 	"pbemd/mailserver"
+	"pbemd/outbox"
 	"pbemd/store"
 	"pbemd/store/storetest"
 )
@@ -96,7 +97,7 @@ func TestMailRoundTripThroughTheStore(t *testing.T) {
 	}
 	enqueueComposed(t, db, composeTo(t, 9, "stranger@elsewhere.org"))
 	var gaveUp []mailer.GiveUp
-	s, err := mailer.NewSender(smtpCfg, NewMailQueue(db), mailer.SenderOptions{OnGiveUp: func(g mailer.GiveUp) { gaveUp = append(gaveUp, g) }})
+	s, err := mailer.NewSender(smtpCfg, outbox.NewQueue(db), mailer.SenderOptions{OnGiveUp: func(g mailer.GiveUp) { gaveUp = append(gaveUp, g) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestOutboxAttemptSurvivesACrash(t *testing.T) {
 	smtpCfg, _ := EmbeddedSMTP(srv, "gm@"+mqDomain)
 	c := composeTo(t, 1, "p1@"+mqDomain)
 	enqueueComposed(t, db, c)
-	q := NewMailQueue(db)
+	q := outbox.NewQueue(db)
 	due, _ := q.Due(time.Now(), 10)
 	if len(due) != 1 {
 		t.Fatalf("due %d", len(due))
@@ -165,8 +166,8 @@ func TestOutboxAttemptSurvivesACrash(t *testing.T) {
 	if again, _ := q.Due(time.Now(), 10); len(again) != 0 {
 		t.Fatal("mail due again before its backoff")
 	}
-	s, _ := mailer.NewSender(smtpCfg, q, mailer.SenderOptions{})
-	time.Sleep(time.Until(retryAt) + 10*time.Millisecond)
+	// Its sender's clock is past the backoff.
+	s, _ := mailer.NewSender(smtpCfg, q, mailer.SenderOptions{Now: func() time.Time { return retryAt.Add(10 * time.Millisecond) }})
 	if _, err := s.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestDrainCommitsOncePerMail(t *testing.T) {
 	}
 	var commits atomic.Int64
 	db.SetWriteFault(func(store.Commit) error { commits.Add(1); return nil })
-	s, err := mailer.NewSender(smtpCfg, NewMailQueue(db), mailer.SenderOptions{})
+	s, err := mailer.NewSender(smtpCfg, outbox.NewQueue(db), mailer.SenderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +235,7 @@ func TestInboxStateAdapter(t *testing.T) {
 	if cp, _ := s.Checkpoint("k"); cp != (mailer.Checkpoint{UIDValidity: 3, LastUID: 9}) {
 		t.Fatalf("checkpoint %+v", cp)
 	}
-	q := NewMailQueue(db)
+	q := outbox.NewQueue(db)
 	if _, ok, err := q.NextDue(); ok || err != nil {
 		t.Fatalf("empty outbox NextDue = %v, %v", ok, err)
 	}
@@ -257,7 +258,7 @@ func BenchmarkSend(b *testing.B) {
 		for j := range benchMails {
 			enqueueComposed(b, db, composeTo(b, j, "p1@"+mqDomain))
 		}
-		s, err := mailer.NewSender(smtpCfg, NewMailQueue(db), mailer.SenderOptions{})
+		s, err := mailer.NewSender(smtpCfg, outbox.NewQueue(db), mailer.SenderOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

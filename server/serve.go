@@ -28,6 +28,7 @@ import (
 	"pbemd/mailauth"
 	"pbemd/mailer"
 	"pbemd/mailserver"
+	"pbemd/outbox"
 	"pbemd/store"
 	"pbemd/web"
 )
@@ -140,7 +141,7 @@ func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Server, error) {
 	if err != nil {
 		return fail(err)
 	}
-	s.sender, err = mailer.NewSender(s.SMTP, NewMailQueue(db), mailer.SenderOptions{Logger: log, Now: now, OnGiveUp: s.gaveUp})
+	s.sender, err = mailer.NewSender(s.SMTP, outbox.NewQueue(db), mailer.SenderOptions{Logger: log, Now: now, OnGiveUp: s.gaveUp})
 	if err != nil {
 		return fail(err)
 	}

@@ -10,11 +10,12 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// The outbox: mail the daemon has decided to send. A mail enters it in the
-// same transaction as the state change that caused it, and leaves it when
-// the SMTP server has accepted it (MailSent) or refused it for good
-// (MailFailed). The outbox knows no SMTP: the mailer's sender drives it
-// through these methods.
+// The outbox's records: mail the daemon has decided to send. A mail
+// enters it in the same transaction as the state change that caused it,
+// and leaves it when the SMTP server has accepted it (MailSent) or refused
+// it for good (MailFailed). The store keeps bytes and knows no SMTP and
+// no MIME: package outbox, the queue's owner, writes mails here and reads
+// them for the mailer's sender.
 //
 // Buckets:
 //
@@ -30,16 +31,17 @@ import (
 //	outbox-failed id (u64) → OutboxMessage as JSON (kept for the GM)
 //	outbox-parts  part key → the bytes of a part many mails carry alike (a
 //	              picture sent to every player of a game, the public
-//	              results at the top of each of their reports), sealed:
-//	              stored once, spliced into each mail's Raw when it is read
+//	              results in each of their reports), sealed: stored once,
+//	              given with each mail that carries it when it is read
 //	outbox-part-refs part key → how many mails of the outbox carry it (u64);
 //	              the part goes with the last of them
 //	outbox-part-jobs part key → what its maker needs to make a part not made
 //	              yet (outboxheld.go): the mails that carry it wait
-//	outbox-held   part key | 0 | id (u64) → the mail's outbox-due key and its
-//	              number of parts (u8) and class (u8, 1 personal): a mail
-//	              that waits for that part,
-//	              and is not in outbox-due until it is made
+//	outbox-held   part key | 0 | id (u64) → the mail's outbox-due key, the
+//	              number of parts it carries or waits for (u8) and its
+//	              class (u8, 1 personal): a mail that waits for that part
+//	              (OutboxPart, or After), and is not in outbox-due until
+//	              it is made
 var (
 	bucketOutbox       = registerGrowingBucket([]byte("outbox"))
 	bucketOutboxRaw    = registerGrowingBucket([]byte("outbox-raw"))
@@ -54,8 +56,8 @@ var (
 )
 
 // OutboxPart is a piece of a mail that many mails carry alike (the
-// encoded body of a picture): the outbox keeps it once under its Key, and
-// the mail's Raw is kept without it.
+// encoded body of a picture, a text many mails begin with): the outbox
+// keeps it once under its Key, and the mail's Raw is kept without it.
 type OutboxPart struct {
 	// Key names the part's bytes: two parts with one key must have the
 	// same Data (a hash of them makes sure).
@@ -63,16 +65,17 @@ type OutboxPart struct {
 	// Off is where Data goes in Raw — the Raw given to EnqueueMail, which
 	// lacks every part (offsets increasing).
 	Off int `json:"off"`
-	// Data is the part's bytes; given to EnqueueMail, not kept in the
-	// mail's record (OutboxMail returns Raw with them in place). A part
-	// made after the mail is queued (NewPart) is given without Data: the
-	// mail waits until PutPart stores it.
+	// Data is the part's bytes, as the store keeps them: given to
+	// EnqueueMail, and filled in by OutboxMail, not kept in the mail's
+	// record. A part made after the mail is queued (NewPart) is given
+	// without Data: the mail waits until PutPart stores it.
 	Data []byte `json:"-"`
-	// Base64 says that the part is kept as it is (a PNG's bytes: a third
-	// smaller than its encoding) and goes into Raw as the body of a MIME
-	// part in base64 (RFC 2045: lines of 76 characters, CRLF between them,
-	// none after the last), encoded when the mail is read.
-	Base64 bool `json:"base64,omitempty"`
+	// File marks a part kept as a file's own bytes (a PNG), which the
+	// reader of the mail encodes for it (package outbox, with mailer's
+	// MIME rules); the store keeps it and says it, nothing more. Its name
+	// in the record is the one stores written before it had this name
+	// used.
+	File bool `json:"base64,omitempty"`
 }
 
 // OutboxMessage is one mail in the outbox.
@@ -81,7 +84,7 @@ type OutboxMessage struct {
 	MessageID string   `json:"message_id"` // without <>, unique
 	From      string   `json:"from"`       // envelope sender, "" = null sender
 	To        []string `json:"to"`         // envelope recipients
-	Raw       []byte   `json:"-"`          // the whole message (given to EnqueueMail: without its Parts)
+	Raw       []byte   `json:"-"`          // the message without its Parts
 	// Personal marks an answer to a mail (an acknowledgement, the reply
 	// to a command): due, it leaves before any bulk mail (results,
 	// announcements, reminders), so a player's answer never waits behind
@@ -90,9 +93,14 @@ type OutboxMessage struct {
 	// two is bulk.
 	Personal bool `json:"-"`
 	// Parts are pieces of the message kept once for every mail that
-	// carries them (EnqueueMail); the Raw that OutboxMail returns has them
-	// in place.
+	// carries them (EnqueueMail); Raw lacks them, and OutboxMail gives
+	// each its Data.
 	Parts []OutboxPart `json:"parts,omitempty"`
+	// After names parts not made yet (NewPart) that the mail waits for
+	// without carrying them: it is held until they are made, so it does
+	// not overtake the mails that carry them (an end-of-game mail after
+	// the results that show the last picture).
+	After []string `json:"after,omitempty"`
 	// Queued is when the mail entered the outbox.
 	Queued time.Time `json:"queued"`
 	// Attempts counts delivery attempts begun (BeginMailAttempt).
@@ -211,7 +219,8 @@ func (tx *Tx) EnqueueMail(m OutboxMessage) (uint64, error) {
 	return id, putJSON(ids, []byte(m.MessageID), OutboxStatus{State: OutboxQueued, ID: id})
 }
 
-// OutboxMail returns the queued mail with this id, with Raw.
+// OutboxMail returns the queued mail with this id, with Raw and the Data
+// of its parts (new slices, not bbolt's).
 func (tx *Tx) OutboxMail(id uint64) (OutboxMessage, error) {
 	var m OutboxMessage
 	if err := getJSON(tx.bucket(bucketOutbox), u64(id), &m); err != nil {
@@ -221,16 +230,27 @@ func (tx *Tx) OutboxMail(id uint64) (OutboxMessage, error) {
 	if err != nil {
 		return m, fmt.Errorf("outbox mail %d: %w", id, err)
 	}
-	if m.Raw, err = tx.fillParts(raw, m.Parts); err != nil { // a new slice, not bbolt's
-		return m, fmt.Errorf("outbox mail %d: %w", id, err)
+	m.Raw = raw
+	for i := range m.Parts {
+		p := &m.Parts[i]
+		if p.Off < 0 || p.Off > len(raw) || i > 0 && p.Off < m.Parts[i-1].Off {
+			return m, fmt.Errorf("outbox mail %d: part %q at %d is out of place", id, p.Key, p.Off)
+		}
+		v := tx.bucket(bucketOutboxParts).Get([]byte(p.Key))
+		if v == nil {
+			return m, fmt.Errorf("outbox mail %d: part %q: not made yet: %w", id, p.Key, ErrHeld)
+		}
+		if p.Data, err = tx.openMail(v); err != nil {
+			return m, fmt.Errorf("outbox mail %d: part %q: %w", id, p.Key, err)
+		}
 	}
 	return m, nil
 }
 
 // holdParts stores the parts of a mail being queued (those not stored
 // yet) and counts one more mail that carries each. A part not made yet
-// (NewPart) holds the mail: held says so, and the mail waits in
-// outbox-held under that part.
+// (NewPart), carried or waited for (After), holds the mail: held says so,
+// and the mail waits in outbox-held under that part.
 func (tx *Tx) holdParts(m OutboxMessage) (held bool, err error) {
 	parts, refs, jobs := tx.bucket(bucketOutboxParts), tx.bucket(bucketOutboxRefs), tx.bucket(bucketOutboxJobs)
 	at := 0
@@ -265,41 +285,16 @@ func (tx *Tx) holdParts(m OutboxMessage) (held bool, err error) {
 			return false, err
 		}
 	}
+	for _, key := range m.After {
+		if jobs.Get([]byte(key)) == nil {
+			continue // made already (or no mail carries it any more): nothing to wait for
+		}
+		held = true
+		if err := tx.bucket(bucketOutboxHeld).Put(heldKey(key, m.ID), heldValue(m)); err != nil {
+			return false, err
+		}
+	}
 	return held, nil
-}
-
-// fillParts returns raw with the stored parts in place.
-func (tx *Tx) fillParts(raw []byte, parts []OutboxPart) ([]byte, error) {
-	if len(parts) == 0 {
-		return raw, nil
-	}
-	data := make([][]byte, len(parts))
-	n := len(raw)
-	for i, p := range parts {
-		v := tx.bucket(bucketOutboxParts).Get([]byte(p.Key))
-		if v == nil {
-			return nil, fmt.Errorf("part %q: not made yet: %w", p.Key, ErrHeld)
-		}
-		d, err := tx.openMail(v)
-		if err != nil {
-			return nil, fmt.Errorf("part %q: %w", p.Key, err)
-		}
-		if p.Base64 {
-			d = base64Lines(d)
-		}
-		data[i] = d
-		n += len(d)
-	}
-	out := make([]byte, 0, n)
-	at := 0
-	for i, p := range parts {
-		if p.Off < at || p.Off > len(raw) {
-			return nil, fmt.Errorf("part %q at %d is out of place", p.Key, p.Off)
-		}
-		out = append(append(out, raw[at:p.Off]...), data[i]...)
-		at = p.Off
-	}
-	return append(out, raw[at:]...), nil
 }
 
 // releaseParts counts one mail fewer that carries each of parts, and
@@ -323,8 +318,15 @@ func (tx *Tx) releaseParts(parts []OutboxPart) error {
 		if err := tx.bucket(bucketOutboxParts).Delete([]byte(p.Key)); err != nil {
 			return err
 		}
-		if err := tx.bucket(bucketOutboxJobs).Delete([]byte(p.Key)); err != nil { // no mail waits for it
-			return err
+		if tx.bucket(bucketOutboxJobs).Get([]byte(p.Key)) != nil {
+			// Never made, and no mail carries it any more: the mails
+			// that waited for it without carrying it (After) go.
+			if err := tx.bucket(bucketOutboxJobs).Delete([]byte(p.Key)); err != nil {
+				return err
+			}
+			if err := tx.releaseHeld(p.Key); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -439,8 +441,8 @@ func (tx *Tx) removeMail(id uint64) (OutboxMessage, error) {
 			return m, err
 		}
 	}
-	for _, p := range m.Parts {
-		if err := tx.bucket(bucketOutboxHeld).Delete(heldKey(p.Key, id)); err != nil {
+	for _, key := range m.waitKeys() {
+		if err := tx.bucket(bucketOutboxHeld).Delete(heldKey(key, id)); err != nil {
 			return m, err
 		}
 	}

@@ -17,13 +17,30 @@ func enqueue(t *testing.T, db *DB, m OutboxMessage) uint64 {
 	return id
 }
 
+// due returns the mails due at now, each Raw with its parts' Data put in
+// at their places as the store keeps them (the outbox package, which
+// reads them for the sender, encodes a File part).
 func due(t *testing.T, db *DB, now time.Time) []OutboxMessage {
 	t.Helper()
 	var out []OutboxMessage
 	if err := db.View(func(tx *Tx) (err error) { out, err = tx.DueMail(now, 100); return err }); err != nil {
 		t.Fatal(err)
 	}
+	for i := range out {
+		out[i].Raw = spliced(out[i])
+	}
 	return out
+}
+
+// spliced is m's Raw with the Data of its parts in place.
+func spliced(m OutboxMessage) []byte {
+	var out []byte
+	at := 0
+	for _, p := range m.Parts {
+		out = append(append(out, m.Raw[at:p.Off]...), p.Data...)
+		at = p.Off
+	}
+	return append(out, m.Raw[at:]...)
 }
 
 func dueIDs(t *testing.T, db *DB, now time.Time) []string {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/base64"
 	"errors"
 	"fmt"
 )
@@ -114,6 +113,13 @@ func (tx *Tx) putSealedPart(key string, sealed []byte) error {
 	if err := tx.bucket(bucketOutboxParts).Put([]byte(key), sealed); err != nil {
 		return err
 	}
+	return tx.releaseHeld(key)
+}
+
+// releaseHeld lets each mail that waits for part key go (due at its
+// NextAttempt) unless it waits for another part too: key is made, or
+// will never be.
+func (tx *Tx) releaseHeld(key string) error {
 	held := tx.bucket(bucketOutboxHeld)
 	prefix := append([]byte(key), 0)
 	type waiting struct {
@@ -132,8 +138,9 @@ func (tx *Tx) putSealedPart(key string, sealed []byte) error {
 		due := w.val[:min(16, len(w.val))]
 		personal := len(w.val) == 18 && w.val[17] == 1
 		if len(w.val) < 17 || len(w.val) > 18 || w.val[16] != 1 {
-			// A mail of several parts (or a damaged entry): its record
-			// says whether it waits for another, and when it is due.
+			// A mail that waits for several parts (or a damaged entry):
+			// its record says whether it waits for another, and when it
+			// is due.
 			var m OutboxMessage
 			if err := getJSON(tx.bucket(bucketOutbox), u64(w.id), &m); err != nil {
 				return fmt.Errorf("outbox mail %d, held for part %q: %w", w.id, key, err)
@@ -151,22 +158,31 @@ func (tx *Tx) putSealedPart(key string, sealed []byte) error {
 }
 
 // heldValue is what outbox-held keeps for m: its outbox-due key, how
-// many parts it has (when one, the part just made lets it go without its
-// record being read) and its class (1 personal, 0 bulk; a value of a
-// store older than the classes lacks it: bulk).
+// many parts it waits for or carries (when one, the part just made lets
+// it go without its record being read) and its class (1 personal, 0
+// bulk; a value of a store older than the classes lacks it: bulk).
 func heldValue(m OutboxMessage) []byte {
 	class := byte(0)
 	if m.Personal {
 		class = 1
 	}
-	return append(dueKey(m.NextAttempt, m.ID), byte(min(len(m.Parts), 255)), class)
+	return append(dueKey(m.NextAttempt, m.ID), byte(min(len(m.Parts)+len(m.After), 255)), class)
+}
+
+// waitKeys are the keys of the parts m carries or waits for.
+func (m *OutboxMessage) waitKeys() []string {
+	keys := make([]string, 0, len(m.Parts)+len(m.After))
+	for _, p := range m.Parts {
+		keys = append(keys, p.Key)
+	}
+	return append(keys, m.After...)
 }
 
 // waits reports whether m still waits for a part.
 func (tx *Tx) waits(m OutboxMessage) bool {
 	jobs := tx.bucket(bucketOutboxJobs)
-	for _, p := range m.Parts {
-		if jobs.Get([]byte(p.Key)) != nil {
+	for _, key := range m.waitKeys() {
+		if jobs.Get([]byte(key)) != nil {
 			return true
 		}
 	}
@@ -177,19 +193,4 @@ func heldKey(part string, id uint64) []byte {
 	k := make([]byte, 0, len(part)+9)
 	k = append(append(k, part...), 0)
 	return append(k, u64(id)...)
-}
-
-// base64Lines encodes data as the body of a MIME part in base64: lines of
-// 76 characters with CRLF between them and none after the last (the
-// boundary that follows begins with one).
-func base64Lines(data []byte) []byte {
-	const perLine = 57 // bytes of data in a line of 76 characters
-	n := base64.StdEncoding.EncodedLen(len(data))
-	out := make([]byte, 0, n+n/76*2)
-	for len(data) > perLine {
-		out = base64.StdEncoding.AppendEncode(out, data[:perLine])
-		out = append(out, '\r', '\n')
-		data = data[perLine:]
-	}
-	return base64.StdEncoding.AppendEncode(out, data)
 }

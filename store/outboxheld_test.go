@@ -2,18 +2,17 @@ package store
 
 import (
 	"bytes"
-	"encoding/base64"
 	"errors"
 	"os"
-	"strings"
+	"slices"
 	"testing"
 	"time"
 )
 
 // TestOutboxHeldPart: a mail queued with a part not made yet is in the
 // outbox but not due, and does not read back; the part's job is listed
-// until the part is stored, which lets the mail go, whole, with the part
-// in base64 lines. A mail that waits for two parts waits for both; the
+// until the part is stored, which lets the mail go with the part's bytes
+// as they were made (a File part: the reader encodes it). A mail that waits for two parts waits for both; the
 // part is kept sealed and once, sealed in its transaction (PutPart) or
 // ahead (SealPart, PutSealedPart).
 func TestOutboxHeldPart(t *testing.T) {
@@ -29,11 +28,11 @@ func TestOutboxHeldPart(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	one := []OutboxPart{{Key: k1, Off: 5, Base64: true}}
+	one := []OutboxPart{{Key: k1, Off: 5, File: true}}
 	a := enqueue(t, db, OutboxMessage{MessageID: "a@x", From: "gm@x", To: []string{"p1@x"}, Raw: []byte("head-tail-a"), Parts: one, Queued: t0})
 	enqueue(t, db, OutboxMessage{MessageID: "b@x", From: "gm@x", To: []string{"p2@x"}, Raw: []byte("HEAD-TAIL-B"), Parts: one, Queued: t0})
 	enqueue(t, db, OutboxMessage{MessageID: "c@x", From: "gm@x", To: []string{"p3@x"}, Raw: []byte("1-2-3"),
-		Parts: []OutboxPart{{Key: k1, Off: 2, Base64: true}, {Key: k2, Off: 4, Base64: true}}, Queued: t0})
+		Parts: []OutboxPart{{Key: k1, Off: 2, File: true}, {Key: k2, Off: 4, File: true}}, Queued: t0})
 	enqueue(t, db, OutboxMessage{MessageID: "plain@x", From: "gm@x", To: []string{"p4@x"}, Raw: []byte("no picture"), Queued: t0})
 
 	if ids := dueIDs(t, db, t0); len(ids) != 1 || ids[0] != "plain@x" {
@@ -56,15 +55,14 @@ func TestOutboxHeldPart(t *testing.T) {
 	if err := db.Update(func(tx *Tx) error { return tx.PutPart(k1, png) }); err != nil {
 		t.Fatal(err)
 	}
-	enc := lines(base64.StdEncoding.EncodeToString(png))
-	want := map[string]string{"a@x": "head-" + enc + "tail-a", "b@x": "HEAD-" + enc + "TAIL-B", "plain@x": "no picture"}
+	want := map[string]string{"a@x": "head-" + string(png) + "tail-a", "b@x": "HEAD-" + string(png) + "TAIL-B", "plain@x": "no picture"}
 	got := due(t, db, t0)
 	if len(got) != 3 {
 		t.Fatalf("%d mails due after the first part, want 3 (c waits for its second)", len(got))
 	}
 	for _, m := range got {
 		if string(m.Raw) != want[m.MessageID] {
-			t.Errorf("%s read back as %q…, want the mail with the part in base64 lines", m.MessageID, m.Raw[:min(40, len(m.Raw))])
+			t.Errorf("%s read back as %q…, want the mail with the part's bytes", m.MessageID, m.Raw[:min(40, len(m.Raw))])
 		}
 	}
 	second, err := db.SealPart([]byte("second")) // sealed ahead, outside the transaction
@@ -87,7 +85,7 @@ func TestOutboxHeldPart(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = due(t, db, t0)
-	if len(got) != 4 || string(got[2].Raw) != "1-"+enc+"2-"+base64.StdEncoding.EncodeToString([]byte("second"))+"3" {
+	if len(got) != 4 || string(got[2].Raw) != "1-"+string(png)+"2-second3" {
 		t.Fatalf("after both parts: %d due, c reads %q", len(got), got[min(2, len(got)-1)].Raw)
 	}
 	db.View(func(tx *Tx) error {
@@ -100,7 +98,7 @@ func TestOutboxHeldPart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(file, png[:100]) || bytes.Contains(file, []byte(enc[:100])) {
+	if bytes.Contains(file, png[:100]) {
 		t.Error("the part is in the file in the clear: it must be sealed")
 	}
 }
@@ -171,12 +169,52 @@ func TestOutboxHeldPartSurvivesReopen(t *testing.T) {
 	}
 }
 
-// lines cuts base64 text into MIME lines of 76 characters.
-func lines(s string) string {
-	var parts []string
-	for len(s) > 76 {
-		parts = append(parts, s[:76])
-		s = s[76:]
+// TestOutboxMailWaitsAfterAPart: a mail that waits for a part it does not
+// carry (After) is held until the part is made, and then due in the order
+// it was queued, after the mail that carries it; a part made already is
+// not waited for; and a part that will never be made (every mail that
+// carries it left) holds nobody.
+func TestOutboxMailWaitsAfterAPart(t *testing.T) {
+	db := openTest(t)
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var k1, k2 string
+	if err := db.Update(func(tx *Tx) (err error) {
+		if k1, err = tx.NewPart([]byte("{}")); err != nil {
+			return err
+		}
+		k2, err = tx.NewPart([]byte("{}"))
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
-	return strings.Join(append(parts, s), "\r\n")
+	enqueue(t, db, OutboxMessage{MessageID: "results@x", From: "gm@x", To: []string{"p1@x"}, Raw: []byte("ab"), Parts: []OutboxPart{{Key: k1, Off: 1, File: true}}, Queued: t0})
+	enqueue(t, db, OutboxMessage{MessageID: "over@x", From: "gm@x", To: []string{"p1@x"}, Raw: []byte("game over"), After: []string{k1}, Queued: t0})
+	if ids := dueIDs(t, db, t0); len(ids) != 0 {
+		t.Fatalf("due before the part is made: %v", ids)
+	}
+	if err := db.Update(func(tx *Tx) error { return tx.PutPart(k1, []byte("-")) }); err != nil {
+		t.Fatal(err)
+	}
+	if ids := dueIDs(t, db, t0); !slices.Equal(ids, []string{"results@x", "over@x"}) {
+		t.Fatalf("due once the part is made: %v, want the results, then the end", ids)
+	}
+	enqueue(t, db, OutboxMessage{MessageID: "late@x", From: "gm@x", To: []string{"p1@x"}, Raw: []byte("x"), After: []string{k1}, Queued: t0})
+	if ids := dueIDs(t, db, t0); len(ids) != 3 {
+		t.Fatalf("a mail waiting for a part made already is held: %v", ids)
+	}
+
+	gone := enqueue(t, db, OutboxMessage{MessageID: "r2@x", From: "gm@x", To: []string{"p2@x"}, Raw: []byte("ab"), Parts: []OutboxPart{{Key: k2, Off: 1, File: true}}, Queued: t0})
+	enqueue(t, db, OutboxMessage{MessageID: "o2@x", From: "gm@x", To: []string{"p2@x"}, Raw: []byte("end"), After: []string{k2}, Queued: t0})
+	if err := db.Update(func(tx *Tx) error { return tx.MailFailed(gone, t0, "the GM gave up on it") }); err != nil {
+		t.Fatal(err)
+	}
+	if ids := dueIDs(t, db, t0); !slices.Contains(ids, "o2@x") {
+		t.Fatalf("a mail waits for a part nobody will make: due %v", ids)
+	}
+	db.View(func(tx *Tx) error {
+		if n := tx.bucket(bucketOutboxHeld).Stats().KeyN; n != 0 {
+			t.Errorf("%d mails still held", n)
+		}
+		return nil
+	})
 }

@@ -55,9 +55,10 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 	engines := []string{"adjudicator/diplomacy", "adjudicator/empire", "adjudicator/supplychain", "adjudicator/supremacy"}
 	may := map[string][]string{
 		"cmd/pbemd":   append([]string{"server", "demo", "adjudicator"}, engines...),
-		"server":      {"daemon", "mailer", "mailauth", "mailserver", "store", "web", "internal/logredact"},
+		"server":      {"daemon", "mailer", "mailauth", "mailserver", "outbox", "store", "web", "internal/logredact"},
 		"web":         {"store", "adjudicator"},
-		"daemon":      {"store", "orders", "adjudicator", "mailer", "internal/logredact", "rating"},
+		"daemon":      {"store", "orders", "adjudicator", "mailer", "outbox", "internal/logredact", "rating"},
+		"outbox":      {"store", "mailer"},
 		"adjudicator": {"orders", "picture"},
 		"mailer":      {"internal/logredact"},
 		"orders":      {}, "mailserver": {}, "store": {},
@@ -65,7 +66,7 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 		"picture/flatpng":        {},
 		"demo":                   append([]string{"server", "mailer", "mailserver", "store", "orders", "adjudicator"}, engines...),
 		"daemon/daemontest":      {"daemon", "store", "store/storetest", "adjudicator"},
-		"store/storetest":        {"store", "mailer"},
+		"store/storetest":        {"store", "mailer", "outbox"},
 		"picture/picturetest":    {"picture"},
 		"internal/mapgeo":        {"adjudicator/diplomacy", "picture"},
 		"internal/skipnote":      {},

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"pbemd/mailer"
+	"pbemd/outbox"
 	"pbemd/store"
 
 	message "github.com/emersion/go-message"
@@ -126,6 +127,7 @@ func Outbox(t testing.TB, db *store.DB, own string) []Mail {
 			return err
 		}
 		for _, m := range ms {
+			m.Raw = outbox.Assemble(m)
 			pm, err := mailer.ParseMail(m.Raw, own)
 			if err != nil {
 				return err

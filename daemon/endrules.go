@@ -74,7 +74,16 @@ func playOptions(o store.GameOptions) string {
 	case len(o.FirstPick) > 0:
 		pick = "first pick for " + strings.Join(o.FirstPick, ", ")
 	}
-	return fmt.Sprintf("Seats: %s (seats=%s); %s (min_ontime=%d); %s (first_pick).", seats, seatsWord(o.Seats), record, o.MinOnTime, pick)
+	web := o.Web
+	if web == "" {
+		web = "the site's default"
+	}
+	scoring := o.Scoring
+	if scoring == "" {
+		scoring = "off"
+	}
+	return fmt.Sprintf("Seats: %s (seats=%s); %s (min_ontime=%d); %s (first_pick).\nAlso: min_rating=%d, scoring=%s, autopilot=%s, web=%s.",
+		seats, seatsWord(o.Seats), record, o.MinOnTime, pick, o.MinRating, scoring, onOff(o.Autopilot), web)
 }
 
 func seatsWord(s store.Seats) string {

@@ -147,6 +147,8 @@ func TestSetOptionsOnWhoPlays(t *testing.T) {
 	tb.Send(daemontest.GM, gm, "SET seats=closed\nSET min_ontime=60\nSET first_pick=a@example.test, b@example.test")
 	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text,
 		"Seats: only the GM fills open seats (seats=closed); players join with at least 60% of their phases ordered on time (min_ontime=60); first pick for a@example.test, b@example.test (first_pick).")
+	tb.Send(daemontest.GM, gm, "SET min_rating=1600\nSET scoring=sos\nSET autopilot=on\nSET web=public")
+	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text, "Also: min_rating=1600, scoring=sos, autopilot=on, web=public.")
 	tb.Send(daemontest.GM, gm, "SET min_ontime=120\nSET first_pick=nobody")
 	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text,
 		"min_ontime is a percentage from 0 to 100",

@@ -122,8 +122,14 @@ type board struct {
 	// unitLabels[n] the "(n)" after it.
 	centreLabels [][]string
 	unitLabels   []string
-	lowerNames   []string        // per power index: its name in lower case
-	units        []picture.Point // per province index: its unit point
+	// slots are the powers' places in the legend when one row cannot
+	// hold them all (Chaos's 34): a fixed slot per power, as wide as its
+	// widest line, wrapped into rows under the board; nil when one row
+	// holds them. legendH is the legend's height with those rows.
+	slots      []picture.Point
+	legendH    int
+	lowerNames []string        // per power index: its name in lower case
+	units      []picture.Point // per province index: its unit point
 	// names[i] are the places province i's name may stand (the map's own
 	// first), nameBox[i] the box of the name and its centre ring around
 	// such a place, and disAt[i] where a unit dislodged from it may stand,
@@ -262,6 +268,7 @@ func newBoard(m *Map) (*board, error) {
 	for n := 0; n <= len(m.Provinces); n++ {
 		b.unitLabels = append(b.unitLabels, fmt.Sprintf("(%d)", n))
 	}
+	b.legendSlots()
 	for i := range m.Provinces {
 		b.units = append(b.units, g.Unit[i].Scale(b.scale))
 	}
@@ -514,7 +521,7 @@ func (m *Map) drawPosition(pos *Position, res *drawnResults) (*picture.Picture, 
 	if res != nil {
 		title = res.phase + " — results"
 	}
-	p := &picture.Picture{Width: b.w, Height: b.h + legendHeight, Title: m.Title + ": " + title, Background: waterColor, Palette: b.palette}
+	p := &picture.Picture{Width: b.w, Height: b.h + b.legendH, Title: m.Title + ": " + title, Background: waterColor, Palette: b.palette}
 	sl := &slab{}
 	p.Items = sl.list(12 + 5*len(m.Powers))
 
@@ -1002,7 +1009,7 @@ func (b *board) legendKey() []picture.Item {
 	sl := &slab{}
 	y0 := float64(b.h)
 	items := []picture.Item{
-		&picture.Path{Rings: [][]picture.Point{{{X: 0, Y: y0}, {X: float64(b.w), Y: y0}, {X: float64(b.w), Y: y0 + legendHeight}, {X: 0, Y: y0 + legendHeight}}},
+		&picture.Path{Rings: [][]picture.Point{{{X: 0, Y: y0}, {X: float64(b.w), Y: y0}, {X: float64(b.w), Y: y0 + float64(b.legendH)}, {X: 0, Y: y0 + float64(b.legendH)}}},
 			Style: picture.Style{Fill: legendBg, Stroke: borderColor, StrokeWidth: 1}},
 		&picture.Text{At: picture.Pt(float64(b.w)-12, y0+85), S: "centres (units)", Size: 12, Anchor: picture.End, Color: failColor},
 	}
@@ -1101,6 +1108,10 @@ func (b *board) legend(dst []picture.Item, sl *slab, pos *Position, title string
 	}
 	x := 12.0
 	for i := range m.Powers {
+		if b.slots != nil {
+			x = b.slots[i].X
+			y0 = float64(b.h) + b.slots[i].Y
+		}
 		c := picture.Pt(x+10, y0+80)
 		dst = append(dst, sl.circle(picture.Circle{C: c, R: 10, Style: picture.Style{Fill: b.colors[i], Stroke: textColor, StrokeWidth: 1.2}}),
 			sl.text(picture.Text{At: c.Add(picture.Pt(0, 4.2)), S: b.initials[i], Size: 12, Bold: true, Anchor: picture.Middle, Color: contrast(b.colors[i])}))
@@ -1112,6 +1123,36 @@ func (b *board) legend(dst []picture.Item, sl *slab, pos *Position, title string
 		x += picture.TextWidth(sub, 12, false) + 18
 	}
 	return dst
+}
+
+// legendRow is the height of each row of powers after the first.
+const legendRow = 26
+
+// legendSlots wraps the powers' part of the legend into rows when one row
+// under the board cannot hold every power at its widest line ("Name 99
+// (99)"); with one row the legend is laid out as the lines come.
+func (b *board) legendSlots() {
+	b.legendH = legendHeight
+	widths := make([]float64, len(b.m.Powers))
+	total := 12.0
+	for i, p := range b.m.Powers {
+		widths[i] = 25 + picture.TextWidth(p.Name+" 99", 13, true) + 8 + picture.TextWidth("(99)", 12, false) + 18
+		total += widths[i]
+	}
+	if total <= float64(b.w) {
+		return
+	}
+	// Rows keep clear of the "centres (units)" key at the right.
+	limit := float64(b.w) - 12 - picture.TextWidth("centres (units)", 12, false) - 12
+	x, y := 12.0, 0.0
+	for i := range b.m.Powers {
+		if x > 12 && x+widths[i] > limit {
+			x, y = 12, y+legendRow
+		}
+		b.slots = append(b.slots, picture.Point{X: x, Y: y})
+		x += widths[i]
+	}
+	b.legendH = legendHeight + int(y)
 }
 
 // label is power i's legend line with n centres.

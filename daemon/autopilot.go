@@ -95,8 +95,12 @@ func autopilotNote(g *store.Game, rec *store.PhaseRecord) string {
 	if len(rec.Autopilot) == 0 {
 		return ""
 	}
+	whose := "their"
+	if len(rec.Autopilot) == 1 {
+		whose = "its"
+	}
 	return fmt.Sprintf("\nAutopilot: %s sent no orders by the deadline; the autopilot gave %s orders (a steady, defensive play). Any mail of orders takes back control.\n",
-		joinPowers(g, rec.Autopilot), map[bool]string{true: "its", false: "their"}[len(rec.Autopilot) == 1])
+		joinPowers(g, rec.Autopilot), whose)
 }
 
 // gmAutopilot is AUTOPILOT <power> ON|OFF.

@@ -62,7 +62,7 @@ func browserLogin(ctx context.Context, oc *oauth2.Config, out io.Writer) (*oauth
 		// being written when its code arrives here.
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		srv.Shutdown(sctx) //nolint:errcheck // the sign-in's outcome is already known
+		_ = srv.Shutdown(sctx) // the sign-in's outcome is already known
 	}()
 
 	url := cfg.AuthCodeURL(state, oauth2.AccessTypeOffline, oauth2.S256ChallengeOption(verifier),

@@ -8,9 +8,9 @@
 // the periods they play (the deviation of an idle player does not grow
 // with other people's games).
 //
-// It is written here because no Glicko-2, TrueSkill or multiplayer Elo
-// library is served by this project's module registry; the paper's worked
-// example is its test vector.
+// It is written here because the list of modules this project's registry
+// is known to serve names no Glicko-2, TrueSkill or multiplayer Elo
+// library; the paper's worked example is its test vector.
 package rating
 
 import (

@@ -319,14 +319,19 @@ type Scorer interface {
 }
 
 // Autopilot is implemented by engines that can order for an absent power
-// the way a steady, careful player would: hold and support its own units,
-// defend its centres, build at home, disband the farthest unit — never
-// cleverer than a player expects. The daemon's autopilot (autopilot=on, or
-// the GM's AUTOPILOT <power> ON) uses it for a power that sent no orders by
-// the deadline; a game whose engine lacks it has no autopilot. The text is what
-// a player would mail; "" when power has nothing to order.
+// the way a steady, careful player would (in Diplomacy: hold and support its
+// own units, defend its centres, build at home, disband the farthest unit) —
+// never cleverer than a player expects. The daemon's autopilot (autopilot=on,
+// or the GM's AUTOPILOT <power> ON) uses it for a power that sent no orders by
+// the deadline; a game whose engine lacks it has no autopilot.
 type Autopilot interface {
+	// AutopilotOrders is the text a player would mail for power; "" when
+	// power has nothing to order. The same state and seed give the same text.
 	AutopilotOrders(state []byte, power string, seed int64) (string, error)
+	// AutopilotPlay says what the autopilot does, as a clause that follows
+	// "the autopilot" in RULES and in the GM's and the player's notes
+	// ("holds and supports its units, ..."): the daemon prints it as given.
+	AutopilotPlay() string
 }
 
 // Briefer is implemented by engines that can say in a line or two what a

@@ -113,7 +113,8 @@ func gmAutopilot(mc *mailCtx, cmd *orders.Command) error {
 	}
 	pn := powerName(g, power)
 	on := cmd.Arg == "ON"
-	if _, ok := mc.engine.(adjudicator.Autopilot); on && !ok {
+	a, ok := mc.engine.(adjudicator.Autopilot)
+	if on && !ok {
 		mc.say("AUTOPILOT refused: %s has no autopilot; a power without orders is in civil disorder.", mc.engine.Info().Title)
 		return nil
 	}
@@ -127,7 +128,7 @@ func gmAutopilot(mc *mailCtx, cmd *orders.Command) error {
 	if on {
 		mc.say("AUTOPILOT %s ON: when %s sends no orders by a deadline, the autopilot gives them (a steady, defensive play), and the results say so. Its player takes back control with any mail of orders.", pn, pn)
 		return mc.d.tellPower(mc.tx, g, power, "The autopilot plays for you",
-			fmt.Sprintf("The GM has put the autopilot on for %s in %s: when you send no orders by a deadline, it orders for you (holding, supporting and defending your centres, building at home). Those phases still count as missed in your record. Send orders, as any mail of orders takes back control.", pn, g.Name))
+			fmt.Sprintf("The GM has put the autopilot on for %s in %s: when you send no orders by a deadline, the autopilot orders for you: it %s. Those phases still count as missed in your record. Send orders, as any mail of orders takes back control.", pn, g.Name, a.AutopilotPlay()))
 	}
 	mc.say("AUTOPILOT %s OFF: when %s sends no orders by a deadline, its units hold (civil disorder), whatever the game's autopilot option says.", pn, pn)
 	return nil
@@ -144,8 +145,12 @@ func (mc *mailCtx) takeBackControl(power string) {
 }
 
 // autopilotRules is what RULES says of the game's autopilot ("" when it
-// is off for every power).
-func autopilotRules(g *store.Game) string {
+// is off for every power); what the autopilot does is the engine's word.
+func autopilotRules(g *store.Game, e adjudicator.Engine) string {
+	a, ok := e.(adjudicator.Autopilot)
+	if !ok {
+		return ""
+	}
 	var on []string
 	for _, p := range slices.Sorted(maps.Keys(g.Autopilot)) {
 		if g.Autopilot[p] {
@@ -154,9 +159,9 @@ func autopilotRules(g *store.Game) string {
 	}
 	switch {
 	case g.Options.Autopilot:
-		return "Autopilot: a power that sends no orders by a deadline is ordered by the autopilot: its units hold or support each other, it defends its centres, builds at home and disbands its farthest units first; it never attacks. The results name the powers it ordered for, the phase counts as missed in the player's record, and any mail of orders takes back control.\n"
+		return fmt.Sprintf("Autopilot: a power that sends no orders by a deadline is ordered by the autopilot: it %s. The results name the powers it ordered for, the phase counts as missed in the player's record, and any mail of orders takes back control.\n", a.AutopilotPlay())
 	case len(on) > 0:
-		return fmt.Sprintf("Autopilot: the GM has put the autopilot on for %s: when it sends no orders by a deadline, the autopilot orders for it (hold, support, defend its centres, build at home; it never attacks).\n", joinPowers(g, on))
+		return fmt.Sprintf("Autopilot: the GM has put the autopilot on for %s: when it sends no orders by a deadline, the autopilot orders for it: it %s.\n", joinPowers(g, on), a.AutopilotPlay())
 	}
 	return ""
 }

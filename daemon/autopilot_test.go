@@ -46,7 +46,7 @@ func TestAutopilotOrdersForPowersWithoutOrders(t *testing.T) {
 		t.Errorf("records: austria %+v england %+v; want the autopilot's phase missed", rec, eng)
 	}
 	tb.As(pl["austria"], "RULES")
-	daemontest.Contains(t, strings.Join(strings.Fields(tb.Outbox()[0].Text), " "), "Autopilot: a power that sends no orders by a deadline is ordered by the autopilot")
+	daemontest.Contains(t, strings.Join(strings.Fields(tb.Outbox()[0].Text), " "), "Autopilot: a power that sends no orders by a deadline is ordered by the autopilot: it holds with every unit or supports its own units, defends its centres, builds at home and disbands its farthest units first; it never attacks.")
 }
 
 // The GM's AUTOPILOT <power> ON in a game without the option: the power's
@@ -60,7 +60,7 @@ func TestAutopilotByTheGM(t *testing.T) {
 	tb.Send(daemontest.GM, gm, "AUTOPILOT Russia ON")
 	ms := tb.Outbox()
 	daemontest.Contains(t, reply(t, ms, daemontest.GM).Text, "AUTOPILOT Russia ON: when Russia sends no orders by a deadline, the autopilot gives them")
-	daemontest.Contains(t, daemontest.One(t, ms, pl["russia"].Addr, "The autopilot plays for you").Text, "Send orders, as any mail of orders takes back control")
+	daemontest.Contains(t, daemontest.One(t, ms, pl["russia"].Addr, "The autopilot plays for you").Text, "the autopilot orders for you: it holds with every unit or supports its own units", "Send orders, as any mail of orders takes back control")
 	pastDeadline(tb, "a2")
 	res := daemontest.One(t, tb.Outbox(), pl["turkey"].Addr, "Spring 1901 Movement — results")
 	daemontest.Contains(t, res.Text, "Autopilot: Russia sent no orders by the deadline; the autopilot gave its orders", "Late: no orders from Austria, England, France, Germany, Italy, Turkey at the deadline", "civil disorder")

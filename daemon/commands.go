@@ -1117,7 +1117,7 @@ func cmdRules(mc *mailCtx, cmd *orders.Command) error {
 	if err == nil {
 		b.WriteString(playRules(mc.game, e) + "\n") // endrules.go
 	}
-	if ap := autopilotRules(mc.game); ap != "" { // autopilot.go
+	if ap := autopilotRules(mc.game, e); ap != "" { // autopilot.go
 		b.WriteString(ap + "\n")
 	}
 	if mc.game.HouseRules != "" {

@@ -21,6 +21,11 @@ import (
 
 var _ adjudicator.Autopilot = (*Engine)(nil)
 
+// AutopilotPlay implements adjudicator.Autopilot.
+func (e *Engine) AutopilotPlay() string {
+	return "holds with every unit or supports its own units, defends its centres, builds at home and disbands its farthest units first; it never attacks"
+}
+
 // AutopilotOrders implements adjudicator.Autopilot.
 func (e *Engine) AutopilotOrders(state []byte, power string, _ int64) (string, error) {
 	g, err := viewState(state, e.m)

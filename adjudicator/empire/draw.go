@@ -526,10 +526,9 @@ func (b *hexBoard) legendKey() []picture.Item {
 	box := func(c picture.Point, col picture.Color) *picture.Path {
 		return &picture.Path{Rings: [][]picture.Point{{c.Add(picture.Pt(-9, -7)), c.Add(picture.Pt(9, -7)), c.Add(picture.Pt(9, 7)), c.Add(picture.Pt(-9, 7))}}, Style: picture.Style{Fill: col, Stroke: hexLineColor}}
 	}
-	x, y = 12, y0+legendHeight-48
-	entry(58, "your units", func(c picture.Point) []picture.Item {
-		return b.token(c.Add(picture.Pt(-8, 0)), &stack{owner: "red", n: 3, marker: 'F', own: true})
-	})
+	// The first entry is the viewer's (ownKey), drawn per picture in the
+	// slot left for it here.
+	x, y = 12+ownKeyWidth, y0+legendHeight-48
 	entry(38, "another power's", func(c picture.Point) []picture.Item {
 		return b.token(c.Add(picture.Pt(-6, 0)), &stack{owner: "blue", n: 2})
 	})
@@ -568,10 +567,26 @@ func (b *hexBoard) legendKey() []picture.Item {
 	return items
 }
 
+// ownKeyWidth is the room the key leaves at its start for ownKey.
+var ownKeyWidth = 58 + 6 + math.Max(picture.TextWidth("your units", 12, false), picture.TextWidth("a power's units", 12, false)) + 18
+
+// ownKey is the key's first entry: a player's own units are drawn larger
+// and ringed ("your units"); the GM's and observers' picture has no own
+// units, so its key shows a power's units as every stack is drawn there.
+func (b *hexBoard) ownKey(viewer string) []picture.Item {
+	c := picture.Pt(12+58.0/2-8, b.mapH+legendHeight-48)
+	label, st := "your units", &stack{owner: "red", n: 3, marker: 'F', own: true}
+	if viewer == "" {
+		label, st = "a power's units", &stack{owner: "red", n: 3, marker: 'F'}
+	}
+	return append(b.token(c, st), &picture.Text{At: picture.Pt(12+58+6, c.Y+4), S: label, Size: 12, Color: textColor})
+}
+
 // legend is what the viewer may know of the powers and its own position.
 func (g *Game) legend(b *hexBoard, viewer string, vis []bool, title string, eliminated []string) []picture.Item {
 	y0 := b.mapH
 	items := []picture.Item{&picture.Text{At: picture.Pt(12, y0+22), S: title, Size: 16, Bold: true, Color: textColor}}
+	items = append(items, b.ownKey(viewer)...)
 	var right string
 	if g.Opts.Fog > 0 {
 		hexes := fmt.Sprintf("%d hex%s", g.Opts.Fog, map[bool]string{true: "", false: "es"}[g.Opts.Fog == 1])

@@ -238,6 +238,13 @@ func TestPictureFogOfWar(t *testing.T) {
 	if got := tokenCounts(t, obs); !maps.Equal(got, onBoard) {
 		t.Errorf("the GM's and observers' picture under fog shows units %v, the board holds %v", got, onBoard)
 	}
+	// Its key has no "your units": the GM owns none.
+	if strings.Contains(obs, ">your units<") || !strings.Contains(obs, ">a power's units<") {
+		t.Errorf("the GM's and observers' key should read \"a power's units\", not \"your units\"")
+	}
+	if red := string(svgOf(t, mustDraw(t, e, st, res, "red"))); !strings.Contains(red, ">your units<") {
+		t.Errorf("a player's key should read \"your units\"")
+	}
 }
 
 // svgGroup is the body of the SVG group id (groups of marks hold no groups).

@@ -334,6 +334,14 @@ type Autopilot interface {
 	AutopilotPlay() string
 }
 
+// Painter is implemented by engines whose pictures give each power a
+// colour: PowerColors is that colour by power id, so that anything else
+// drawn of the game (the web pages' score chart) keys the powers as the
+// pictures do.
+type Painter interface {
+	PowerColors() map[string]picture.Color
+}
+
 // Briefer is implemented by engines that can say in a line or two what a
 // processed phase did to each power (its orders, its units, its centres):
 // each player's results mail opens with their power's, before the full

@@ -314,7 +314,7 @@ func (b *Builder) write(s *snapshot) error {
 	if err := b.writeFile(filepath.Join(folder, "index.html"), html); err != nil {
 		return err
 	}
-	if err := b.writeFile(filepath.Join(folder, "chart.svg"), chart(info, entries)); err != nil {
+	if err := b.writeFile(filepath.Join(folder, "chart.svg"), chart(info, lineColors(info, s.e), entries)); err != nil {
 		return err
 	}
 	raw, err := json.Marshal(entries)

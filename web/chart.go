@@ -6,15 +6,40 @@ import (
 	"html"
 
 	"pbemd/adjudicator"
+	"pbemd/picture"
 )
 
 // chartColors tell the powers' lines apart (in the engine's order of
-// powers, round again past the last).
+// powers, round again past the last) when the engine gives its powers no
+// colours (adjudicator.Painter).
 var chartColors = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"}
 
+// lineColors is each power's line colour: its colour in the game's
+// pictures where the engine declares one (a light one darkened, so the
+// line reads on white), else chartColors in the order of powers.
+func lineColors(info adjudicator.Info, e adjudicator.Engine) []string {
+	var painted map[string]picture.Color
+	if p, ok := e.(adjudicator.Painter); ok {
+		painted = p.PowerColors()
+	}
+	out := make([]string, len(info.Powers))
+	for k, p := range info.Powers {
+		c, ok := painted[p]
+		if !ok {
+			out[k] = chartColors[k%len(chartColors)]
+			continue
+		}
+		if 0.2126*float64(c.R)+0.7152*float64(c.G)+0.0722*float64(c.B) > 170 {
+			c = c.Mix(picture.Black, 0.3)
+		}
+		out[k] = fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
+	}
+	return out
+}
+
 // chart draws each power's score, page by page, as a small SVG line chart
-// with a legend.
-func chart(info adjudicator.Info, entries []entry) []byte {
+// with a legend, each power in colors (one per info.Powers).
+func chart(info adjudicator.Info, colors []string, entries []entry) []byte {
 	const w, plotH, left, top, right = 640, 180, 36, 12, 12
 	top2 := top + plotH
 	maxScore := 1
@@ -42,7 +67,7 @@ func chart(info adjudicator.Info, entries []entry) []byte {
 	}
 	fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#555555">phase 0</text><text x="%d" y="%d" text-anchor="end" fill="#555555">phase %d</text>`+"\n", left, top2+16, w-right, top2+16, max(len(entries)-1, 0))
 	for k, p := range info.Powers {
-		color := chartColors[k%len(chartColors)]
+		color := colors[k]
 		var pts bytes.Buffer
 		for i, e := range entries {
 			if v, ok := e.Scores[p]; ok {

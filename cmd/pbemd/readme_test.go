@@ -56,7 +56,7 @@ func TestReadmeLayoutImportsRunOneWay(t *testing.T) {
 	may := map[string][]string{
 		"cmd/pbemd":   append([]string{"server", "demo", "adjudicator"}, engines...),
 		"server":      {"daemon", "mailer", "mailauth", "mailserver", "outbox", "store", "web", "internal/logredact"},
-		"web":         {"store", "adjudicator"},
+		"web":         {"store", "adjudicator", "picture"},
 		"daemon":      {"store", "orders", "adjudicator", "mailer", "outbox", "internal/logredact", "rating"},
 		"outbox":      {"store", "mailer"},
 		"adjudicator": {"orders", "picture"},

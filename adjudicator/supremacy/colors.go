@@ -1,0 +1,18 @@
+package supremacy
+
+import (
+	"pbemd/adjudicator"
+	"pbemd/picture"
+)
+
+var _ adjudicator.Painter = (*Engine)(nil)
+
+// PowerColors implements adjudicator.Painter: each power's colour in the
+// game's pictures.
+func (e *Engine) PowerColors() map[string]picture.Color {
+	out := map[string]picture.Color{}
+	for i, p := range e.sc.powers {
+		out[p.ID] = picture.Colors[powerOrder[i%len(powerOrder)]]
+	}
+	return out
+}

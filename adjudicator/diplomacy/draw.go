@@ -128,8 +128,11 @@ type board struct {
 	// holds them. legendH is the legend's height with those rows.
 	slots      []picture.Point
 	legendH    int
-	lowerNames []string        // per power index: its name in lower case
-	units      []picture.Point // per province index: its unit point
+	lowerNames []string // per power index: its name in lower case
+	// wrap is the board's width when its edges are one meridian
+	// (Geometry.Wrap), else 0: see near.
+	wrap  float64
+	units []picture.Point // per province index: its unit point
 	// names[i] are the places province i's name may stand (the map's own
 	// first), nameBox[i] the box of the name and its centre ring around
 	// such a place, and disAt[i] where a unit dislodged from it may stand,
@@ -229,6 +232,9 @@ func newBoard(m *Map) (*board, error) {
 	b := &board{m: m, g: g, scale: pictureWidth / g.Width}
 	b.w = pictureWidth
 	b.h = int(math.Round(g.Height * b.scale))
+	if g.Wrap {
+		b.wrap = float64(b.w)
+	}
 	sc := func(rings [][]picture.Point) [][]picture.Point {
 		out := make([][]picture.Point, len(rings))
 		for i, r := range rings {
@@ -701,11 +707,11 @@ func (b *board) dislodged(sl *slab, d Dislodged, c picture.Point) *picture.Group
 	items := sl.list(4 + len(d.Options))
 	for _, o := range d.Options {
 		prov, coast, _ := strings.Cut(o, "/")
-		to := b.unitAt(Location{Province: prov, Coast: coast})
+		to := b.near(c, b.unitAt(Location{Province: prov, Coast: coast}))
 		items = append(items, sl.arrow(picture.Arrow{From: c, To: shorten(c, to, 12*unitK), Head: 9, HeadFill: picture.White,
 			Style: picture.Style{Stroke: b.darks[b.m.powerIdx[d.Power]], StrokeWidth: 1.8, Dash: optionDash}}))
 	}
-	items = append(items, octagon(sl, c, 1))
+	items = append(b.across(items), octagon(sl, c, 1))
 	items = b.unit(items, sl, d.Unit, c, dislodgedK)
 	if len(d.Options) == 0 {
 		items = disbandCross(items, sl, c, dislodgedK)
@@ -836,7 +842,7 @@ func (b *board) drawOrders(sl *slab, res *drawnResults, at map[string]UnitType) 
 		if o.Kind == Retreat {
 			from = b.dislodgedAt(o.Loc)
 		}
-		c := b.unitAt(o.Target)
+		c := b.near(from, b.unitAt(o.Target))
 		via = from
 		if o.Kind == Move && o.Unit == Army && !m.ArmyBorder(o.Loc.Province, o.Target.Province) {
 			// By convoy: bend the arrow so it reads as a voyage.
@@ -882,9 +888,9 @@ func (b *board) drawOrders(sl *slab, res *drawnResults, at map[string]UnitType) 
 		if d.outcome != Succeeded {
 			id = "failed-" + id
 		}
-		under = append(under, sl.group(picture.Group{ID: id, Items: items}))
+		under = append(under, sl.group(picture.Group{ID: id, Items: b.across(items)}))
 		if crossAt != nil {
-			over = append(over, sl.group(picture.Group{ID: "cross-" + id, Items: cross(sl.list(2), sl, *crossAt, 6)}))
+			over = append(over, sl.group(picture.Group{ID: "cross-" + id, Items: cross(sl.list(2), sl, b.onBoard(*crossAt), 6)}))
 		}
 	}
 	for _, d := range res.orders {
@@ -916,11 +922,11 @@ func (b *board) drawOrders(sl *slab, res *drawnResults, at map[string]UnitType) 
 			mv, ok := moveOf[o.Aux.Province]
 			var to picture.Point
 			if ok {
-				to = mv[0].Lerp(mv[1], 0.55)
+				to = b.near(from, mv[0].Lerp(mv[1], 0.55))
 			} else {
 				// The supported move was not ordered (its support is then
 				// void and not drawn) or did not parse: aim at the target.
-				to = b.unitAt(o.Target)
+				to = b.near(from, b.unitAt(o.Target))
 			}
 			a := sl.arrow(picture.Arrow{From: from, To: shorten(from, to, 3), Head: supportHead, Style: style(d, supportWidth, supportDash)})
 			if failed {
@@ -930,7 +936,7 @@ func (b *board) drawOrders(sl *slab, res *drawnResults, at map[string]UnitType) 
 			add("support", d, append(sl.list(2), casing(a), a), crossAt)
 		case SupportHold:
 			from := b.unitAt(o.Loc)
-			to := b.unitAt(o.Aux)
+			to := b.near(from, b.unitAt(o.Aux))
 			t, occupied := at[o.Aux.Province]
 			end := arrowEnd(from, to, t, occupied, false)
 			st := style(d, supportWidth, supportDash)
@@ -942,8 +948,8 @@ func (b *board) drawOrders(sl *slab, res *drawnResults, at map[string]UnitType) 
 			add("hold-support", d, append(sl.list(2), line, holdBar(sl, from, end, st)), crossAt)
 		case Convoy:
 			fleet := b.unitAt(o.Loc)
-			army := b.unitAt(o.Aux)
-			land := b.unitAt(o.Target)
+			army := b.near(fleet, b.unitAt(o.Aux))
+			land := b.near(fleet, b.unitAt(o.Target))
 			st := style(d, convoyWidth, convoyDash)
 			items := append(sl.list(2), sl.path(picture.Path{Lines: sl.polylines(sl.points(army, fleet, land)), Style: st}),
 				sl.circle(picture.Circle{C: fleet, R: 22, Style: st}))

@@ -27,6 +27,9 @@ type Geometry struct {
 	// Coasts is where a fleet stands on each named coast ("spa/nc").
 	Coasts map[string]picture.Point
 	Links  []Link
+	// Wrap is true on a board of the whole world (geo-wrap): its left and
+	// right edges are one meridian, so x and x±Width are the same place.
+	Wrap bool
 	// Colors is each power's colour (geo-colour), by power id.
 	Colors map[string]picture.Color
 
@@ -139,6 +142,11 @@ func (m *Map) parseGeometry(file string, lines []geoLine) (*Geometry, error) {
 				return nil, errf("geo-size: bad size %q", l.rest)
 			}
 			g.Width, g.Height = w, h
+		case "geo-wrap":
+			if l.rest != "" || g.Wrap {
+				return nil, errf("geo-wrap takes no fields, once")
+			}
+			g.Wrap = true
 		case "geo-shape":
 			ring, err := points(data, 0)
 			if err != nil {

@@ -1176,6 +1176,9 @@ func (g *grid) emit(sk *sketch, m *diplomacy.Map, chains []chain) []byte {
 	}
 	fmt.Fprintf(w, "# Province borders: our own sketch (internal/mapgeo/%s.sketch), grown over the coastline raster and traced.\n", m.Name)
 	fmt.Fprintf(w, "geo-size %d %d\n", g.w, g.h)
+	if sk.east-sk.west >= 300 {
+		fmt.Fprintln(w, "geo-wrap") // a board of the whole world (see the package doc)
+	}
 	for _, c := range sk.colours {
 		fmt.Fprintf(w, "geo-colour %s | %s\n", c[0], c[1])
 	}

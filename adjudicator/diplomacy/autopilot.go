@@ -32,20 +32,25 @@ func (e *Engine) AutopilotOrders(state []byte, power string, _ int64) (string, e
 	if err != nil || g.over {
 		return "", err
 	}
+	return e.steady(g.pos, power), nil
+}
+
+// steady is the autopilot's orders for power in pos, as text.
+func (e *Engine) steady(pos *Position, power string) string {
 	var ords []Order
-	switch g.pos.Phase.Type {
+	switch pos.Phase.Type {
 	case Movement:
-		ords = steadyMovement(g.pos, power)
+		ords = steadyMovement(pos, power)
 	case Retreats:
-		ords = steadyRetreats(g.pos, power)
+		ords = steadyRetreats(pos, power)
 	case Adjustments:
-		ords = steadyAdjustments(g.pos, power)
+		ords = steadyAdjustments(pos, power)
 	}
 	lines := make([]string, len(ords))
 	for i, o := range ords {
 		lines[i] = e.m.FormatOrder(o)
 	}
-	return strings.Join(lines, "\n"), nil
+	return strings.Join(lines, "\n")
 }
 
 // steadyMovement: supports for threatened own units on own centres, an

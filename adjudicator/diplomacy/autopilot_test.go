@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"pbemd/adjudicator"
 	"pbemd/orders"
 )
 
@@ -67,4 +68,38 @@ func TestAutopilotPlaysSteadily(t *testing.T) {
 			}
 		})
 	}
+}
+
+// In a fog of war game the autopilot reads the board as its power sees it:
+// Italy's army in Greece could be convoyed through the Ionian Sea and
+// Turkey's own fleet to Turkey's empty Smyrna, so the standard game's
+// autopilot fills Smyrna; Turkey sees neither Greece nor anything that
+// threatens Smyrna, so the fog game's autopilot holds.
+func TestAutopilotInTheFogSeesWhatItsPowerSees(t *testing.T) {
+	state := func(variant string) []byte {
+		return stateOf(t, variant, Phase{Spring, 1902, Movement},
+			[]string{"turkey: A Arm", "turkey: F Eas", "italy: A Gre", "italy: F Ion"},
+			map[string]string{"smy": "turkey", "con": "turkey", "ank": "turkey", "gre": "italy"}, nil)
+	}
+	whole, err := engineFor(t, "standard").(adjudicator.Autopilot).AutopilotOrders(state("standard"), "turkey", 1)
+	if err != nil || whole != "A Arm - Smy\nF Eas H" {
+		t.Fatalf("standard: %q, %v; want A Arm - Smy, F Eas H", whole, err)
+	}
+	fog := engineFor(t, "fog")
+	if visible(mustPosition(t, fog, state("fog")), "turkey")["gre"] {
+		t.Fatal("Turkey sees Greece: the case shows nothing")
+	}
+	seen, err := fog.(adjudicator.Autopilot).AutopilotOrders(state("fog"), "turkey", 1)
+	if err != nil || seen != "A Arm H\nF Eas H" {
+		t.Fatalf("fog: %q, %v; want A Arm H, F Eas H", seen, err)
+	}
+}
+
+func mustPosition(t *testing.T, e adjudicator.Engine, state []byte) *Position {
+	t.Helper()
+	g, err := viewState(state, e.(FogEngine).m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.pos
 }

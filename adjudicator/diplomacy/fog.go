@@ -75,6 +75,17 @@ func fogged(pos *Position, power string, seen map[string]bool) *Position {
 	return q
 }
 
+// AutopilotOrders implements adjudicator.Autopilot: the steady play of
+// the standard game on the board as power sees it (an army that could be
+// convoyed to its centre from out of sight is no threat it knows of).
+func (f FogEngine) AutopilotOrders(state []byte, power string, _ int64) (string, error) {
+	g, err := viewState(state, f.m)
+	if err != nil || g.over {
+		return "", err
+	}
+	return f.steady(fogged(g.pos, power, visible(g.pos, power)), power), nil
+}
+
 // Info implements adjudicator.Engine: no preview (WHATIF would resolve
 // against units the player does not see) and no shared summary.
 func (f FogEngine) Info() adjudicator.Info {

@@ -124,7 +124,7 @@ func init() {
 		{orders.VerbSignon, anyone, cmdSignon, usage{"SIGNON <power> <game> <password>", "first line of a mail not sent as a reply"}, usage{"SIGNON GM <game> <password>", "first line of a GM mail not sent as a reply"}, anyGame},
 		{orders.VerbPassword, diplomat, cmdPassword, usage{"PASSWORD <new password>", fmt.Sprintf("choose your own password for SIGNON\n(%d to %d characters)", minPassword, maxPassword)}, usage{}, anyGame},
 		{orders.VerbStatus, member, cmdStatus, usage{"STATUS", "the phase, deadline and who has sent orders"}, usage{}, anyGame},
-		{orders.VerbHistory, member, cmdHistory, usage{"HISTORY [phase]", "earlier results (and public press)"}, usage{}, anyGame},
+		{orders.VerbHistory, member, cmdHistory, usage{"HISTORY [phase]", "earlier results (with your own part of\nthem, and public press)"}, usage{}, anyGame},
 		{orders.VerbMap, member, cmdMap, usage{"MAP [phase]", "a picture of the board now, or after a phase\nof HISTORY (and the board in text where\norders name its places)"}, usage{}, anyGame},
 		{orders.VerbRules, anyone, cmdRules, usage{"RULES", "the game's rules and house rules"}, usage{"RULES [(text) ENDRULES]", "the rules; with a text, new house rules"}, anyGame},
 		{orders.VerbPress, member, cmdPress, usage{"PRESS TO <power>, <power>", "private press: your text on the next lines,\nended by ENDPRESS; TO GM writes to the GM;\nTO <power> FROM <power>: grey press in its\nname, marked unverified (if the game allows)"}, usage{"PRESS TO <power>", "private press from the GM (the answer to\nPRESS TO GM), ended by ENDPRESS"}, anyGame},
@@ -1017,6 +1017,7 @@ func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
 			continue
 		}
 		fmt.Fprintf(&b, "=== %s ===\n%s\n", rec.Title, rec.Public+rec.Position)
+		b.WriteString(historyPrivate(mc, rec))
 		for _, p := range press {
 			if p.PhaseID == rec.PhaseID && p.Kind != store.PressPrivate {
 				fmt.Fprintf(&b, "--- press (%s) from %s ---\n%s\n", p.Kind, pressFrom(g, p), p.Body)
@@ -1036,6 +1037,24 @@ func cmdHistory(mc *mailCtx, cmd *orders.Command) error {
 	}
 	mc.say("%s", b.String())
 	return nil
+}
+
+// historyPrivate is the part of a phase's results that only some readers
+// got (a fog of war game's board, a hidden hand): a player reads their
+// power's again, the GM every power's, observers none.
+func historyPrivate(mc *mailCtx, rec *store.PhaseRecord) string {
+	var b strings.Builder
+	switch {
+	case mc.gm:
+		for _, p := range slices.Sorted(maps.Keys(rec.Private)) {
+			if rec.Private[p] != "" {
+				fmt.Fprintf(&b, "--- for %s only ---\n%s\n", powerName(mc.game, p), strings.TrimRight(rec.Private[p], "\n"))
+			}
+		}
+	case mc.player != nil && mc.player.Power != "" && rec.Private[mc.player.Power] != "":
+		fmt.Fprintf(&b, "--- for you only ---\n%s\n", strings.TrimRight(rec.Private[mc.player.Power], "\n"))
+	}
+	return b.String()
 }
 
 func pressFrom(g *store.Game, p store.Press) string {

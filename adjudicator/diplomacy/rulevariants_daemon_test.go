@@ -229,7 +229,7 @@ func TestChaosByMail(t *testing.T) {
 // each player's picture is its own; the observer's shows the whole board.
 func TestFogOfWarByMail(t *testing.T) {
 	tb := daemontest.New(t)
-	tb.Create("fog1", "fog", "")
+	gm := tb.Create("fog1", "fog", "")
 	tb.Send("watcher@example.test", "", "OBSERVE fog1")
 	tb.Outbox()
 	powers := []string{"austria", "england", "france", "germany", "italy", "russia", "turkey"}
@@ -287,6 +287,13 @@ func TestFogOfWarByMail(t *testing.T) {
 	if !bytes.Equal(obs, daemontest.Drawn(t, "fog", rec.StateAfter, rec.Data, "")) {
 		t.Error("the observer's picture is not the whole board")
 	}
+	// HISTORY gives a player its own part of the phase's results again
+	// (the board as it saw it), the GM every power's.
+	tb.As(pl["england"], "HISTORY S1901M")
+	hist := daemontest.One(t, tb.Outbox(), pl["england"].Addr, "Re:").Text
+	daemontest.Contains(t, hist, "--- for you only ---", strings.TrimSpace(strings.SplitN(rec.Private["england"], "\n", 2)[0]))
+	tb.Send(daemontest.GM, gm, "HISTORY S1901M")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), daemontest.GM, "Re:").Text, "--- for England only ---", "--- for Turkey only ---")
 	for _, who := range pl {
 		for _, cmd := range []string{"STATUS", "HISTORY S1901M", "MAP", "WHATIF", "HELP"} {
 			tb.As(who, cmd)

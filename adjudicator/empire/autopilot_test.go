@@ -1,6 +1,7 @@
 package empire
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -156,5 +157,69 @@ func neverAttacks(t *testing.T, g *Game, p, text string) {
 				t.Fatalf("%s %s: %q attacks %s %s", g.phaseID(), p, l.Text, u.Owner, u.Name())
 			}
 		}
+	}
+}
+
+// Two powers both on autopilot never fight: every tactical phase ends in
+// its first turn by ceasefire, no battle is fought, no unit is lost for
+// want of supply, and the game ends at the round limit with both powers
+// in it.
+func TestAutopilotsNeverFight(t *testing.T) {
+	e := engine(t, "empire2")
+	state, err := e.New(map[string]string{"max_rounds": "3"}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; ; n++ {
+		s, err := e.Status(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Over {
+			if len(s.Alive) != 2 || s.Result == nil || s.Result.Kind != "production" {
+				t.Fatalf("the end: alive %v, result %+v", s.Alive, s.Result)
+			}
+			return
+		}
+		if n > 40 {
+			t.Fatalf("no end after %d phases (now %s)", n, s.ID)
+		}
+		ords := map[string][]string{}
+		for _, p := range s.Waiting {
+			text, err := e.AutopilotOrders(state, p, int64(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ords[p] = strings.Split(text, "\n")
+		}
+		out, err := e.Resolve(state, ords, int64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var prs []*PhaseResult
+		if err := json.Unmarshal(out.Report.Data, &prs); err != nil {
+			t.Fatal(err)
+		}
+		for _, pr := range prs {
+			if tr := pr.Turn; tr != nil && (len(tr.Battles) > 0 || !tr.Ends || tr.Limit) {
+				t.Fatalf("%s: battles %d, ends %v (limit %v)", pr.Phase, len(tr.Battles), tr.Ends, tr.Limit)
+			}
+			if len(pr.Eliminated) > 0 {
+				t.Fatalf("%s: %v eliminated", pr.Phase, pr.Eliminated)
+			}
+			var supply []SupplyEvent
+			if pr.Turn != nil {
+				supply = pr.Turn.Supply
+			}
+			if pr.Deploy != nil {
+				supply = pr.Deploy.Supply
+			}
+			for _, ev := range supply {
+				if ev.What != "restored" {
+					t.Fatalf("%s: %+v", pr.Phase, ev)
+				}
+			}
+		}
+		state = out.Next
 	}
 }

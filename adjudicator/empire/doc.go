@@ -37,6 +37,16 @@
 // other powers. Fog of war is kept as in its text view: nothing out of its
 // sight, and no other power's unit pool, is drawn (TestPictureFogOfWar).
 //
+// # Autopilot
+//
+// AutopilotOrders (adjudicator.Autopilot, autopilot.go) orders for a power
+// whose player sent nothing, in a game with the autopilot on: the largest
+// bid, infantry bought onto its factories, every unit kept and held, a
+// threatened factory or base guarded from next door, a unit sacrificed
+// only where others would be lost for want of supply, and a ceasefire. It
+// never attacks (TestAutopilotOrdersAreLegalInRandomGames), and every line
+// it writes is one Check accepts unchanged.
+//
 // # Orders
 //
 // grammar.go reads orders through the orders package (mail structure,

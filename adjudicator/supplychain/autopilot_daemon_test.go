@@ -24,8 +24,9 @@ func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 // sends nothing by the deadline of his turn. Every player's results mail
 // names red as ordered by the autopilot and shows what it did (a Place of
 // a special office from red's hand beside his main office, then Revenue),
-// not the default Revenue of a missed turn; red's next mail of orders is
-// his turn again, with no autopilot; RULES says what the autopilot does.
+// not the default Revenue of a missed turn; green, silent on blue's offer,
+// declines it by the autopilot; red's next mail of orders is his turn
+// again, with no autopilot; RULES says what the autopilot does.
 func TestAutopilotOrdersForAMissedTurn(t *testing.T) {
 	tb := daemontest.New(t)
 	tb.Create("ap1", "supplychain-3", "autopilot=on")
@@ -53,11 +54,40 @@ func TestAutopilotOrdersForAMissedTurn(t *testing.T) {
 		t.Errorf("red's record %+v: want the autopilot's turn missed", rec)
 	}
 
-	// Blue and green play; red's own orders are his turn again.
-	for _, p := range []string{"blue", "green"} {
-		tb.As(pl[p], "REVENUE")
-		tb.Wait(time.Minute)
-		tb.Outbox()
+	// Blue offers green a trade of special offices; green does not
+	// answer: the autopilot declines for him, and every player reads so.
+	offices := func(p string) []string {
+		tb.As(pl[p], "HAND")
+		var codes []string
+		for _, m := range specialRE.FindAllStringSubmatch(daemontest.One(t, tb.Outbox(), pl[p].Addr, "Re:").Text, -1) {
+			codes = append(codes, m[1])
+		}
+		if len(codes) == 0 {
+			t.Fatalf("%s has no special office in hand", p)
+		}
+		return codes
+	}
+	blueSO, greenSO := offices("blue")[0], offices("green")[0]
+	tb.As(pl["blue"], "TRADE "+blueSO+" FOR "+greenSO+" WITH Green")
+	tb.Wait(time.Minute)
+	tb.Outbox()
+	if g := tb.Game("ap1"); g.PhaseID != "R001-2-offer" {
+		t.Fatalf("the offer: %s", g.PhaseID)
+	}
+	pastDeadline(tb, "ap1")
+	ms = tb.Outbox()
+	for _, p := range threePowers {
+		res := flat(daemontest.One(t, ms, pl[p].Addr, "results").Text)
+		daemontest.Contains(t, res, "Green declines the offer: Blue's Buy-Sell-Trade fails.", "Autopilot: Green sent no orders by the deadline; the autopilot gave its orders")
+		daemontest.Lacks(t, res, "did not answer")
+	}
+
+	// Green plays; red's own orders are his turn again.
+	tb.As(pl["green"], "REVENUE")
+	tb.Wait(time.Minute)
+	tb.Outbox()
+	if g := tb.Game("ap1"); g.PhaseID != "R002-1" {
+		t.Fatalf("red's second turn: %s", g.PhaseID)
 	}
 	tb.As(pl["red"], "REVENUE")
 	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["red"].Addr, "Re:").Text, "Orders received")

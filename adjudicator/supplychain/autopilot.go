@@ -1,7 +1,6 @@
 package supplychain
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -46,13 +45,9 @@ func (e *Engine) AutopilotPlay() string {
 
 // AutopilotOrders implements adjudicator.Autopilot.
 func (e *Engine) AutopilotOrders(state []byte, power string, _ int64) (string, error) {
-	g, err := e.decode(state)
+	g, p, err := e.decodeFor(state, power)
 	if err != nil {
 		return "", err
-	}
-	p := g.playerIndex(power)
-	if p < 0 {
-		return "", fmt.Errorf("supplychain: unknown power %q", power)
 	}
 	var os []Order
 	switch {

@@ -1,6 +1,7 @@
 package supplychain
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -17,6 +18,16 @@ func TestAutopilotPlaysSteadily(t *testing.T) {
 			g := newTestGame(t, Options{Players: 3})
 			g.clearHands()
 			setup(g)
+			return g
+		}
+	}
+	// solo deals the solitaire game a hand; its first card is the Starter.
+	solo := func(codes ...string) func(t *testing.T) *game {
+		return func(t *testing.T) *game {
+			g := newTestGame(t, Options{Players: 1, Short: true})
+			g.clearHands()
+			g.giveHand(t, 0, codes...)
+			g.players[0].starter = g.idx(t, codes[0])
 			return g
 		}
 	}
@@ -59,31 +70,13 @@ func TestAutopilotPlaysSteadily(t *testing.T) {
 			}),
 			[]string{"DECLINE"}},
 		{"the solitaire game: every card that fits, then FINISH once the Starter is placed", "red",
-			func(t *testing.T) *game {
-				g := newTestGame(t, Options{Players: 1, Short: true})
-				g.clearHands()
-				g.giveHand(t, 0, "WF1", "ST8", "IH1", "FF1")
-				g.players[0].starter = g.idx(t, "ST8")
-				return g
-			},
-			[]string{"PLACE WF1 AT 0,-1 TURN 1", "PLACE ST8 AT -1,0 TURN 0", "PLACE IH1 AT -1,-1 TURN 1", "FINISH"}},
+			solo("ST8", "WF1", "IH1", "FF1"),
+			[]string{"PLACE ST8 AT 0,-1 TURN 0", "PLACE IH1 AT 0,-2 TURN 1", "PLACE WF1 AT -1,0 TURN 0", "FINISH"}},
 		{"the solitaire game, the Starter fits nowhere: what fits, no FINISH", "red",
-			func(t *testing.T) *game {
-				g := newTestGame(t, Options{Players: 1, Short: true})
-				g.clearHands()
-				g.giveHand(t, 0, "WF1", "ST8")
-				g.players[0].starter = g.idx(t, "ST8")
-				return g
-			},
+			solo("ST8", "WF1"),
 			[]string{"PLACE WF1 AT 0,-1 TURN 1"}},
 		{"the solitaire game, nothing fits and the Starter in hand: nothing (the game ends at the deadline)", "red",
-			func(t *testing.T) *game {
-				g := newTestGame(t, Options{Players: 1, Short: true})
-				g.clearHands()
-				g.giveHand(t, 0, "ST8", "FF1")
-				g.players[0].starter = g.idx(t, "ST8")
-				return g
-			},
+			solo("ST8", "FF1"),
 			nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -104,28 +97,30 @@ func TestAutopilotPlaysSteadily(t *testing.T) {
 				t.Errorf("another seed: %q, %v; want the same orders", again, err)
 			}
 			if text != "" {
-				mustAccept(t, e, state, tc.power, text)
+				if _, err := accepted(e, state, tc.power, text); err != nil {
+					t.Error(err)
+				}
 			}
 		})
 	}
 }
 
-// mustAccept fails t unless the engine takes text from power as a player's
-// mail: every line an order, none refused, something stored.
-func mustAccept(t *testing.T, e *Engine, state []byte, power, text string) {
-	t.Helper()
+// accepted is what the engine stores of the autopilot's text for power,
+// as of a player's mail; an error when it refuses a line or stores nothing.
+func accepted(e *Engine, state []byte, power, text string) ([]string, error) {
 	ck, err := e.Check(state, power, text)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	for _, l := range ck.Lines {
 		if l.Kind != orders.OrderLine || hasDiagError(l.Diags) {
-			t.Errorf("the engine refuses the autopilot's %q: %v", l.Text, l.Diags)
+			return nil, fmt.Errorf("the engine refuses %s's autopilot line %q: %v (all: %q)", power, l.Text, l.Diags, text)
 		}
 	}
 	if len(ck.Canonical) == 0 {
-		t.Errorf("the engine stores nothing of the autopilot's %q", text)
+		return nil, fmt.Errorf("the engine stores nothing of %s's autopilot orders %q", power, text)
 	}
+	return ck.Canonical, nil
 }
 
 // Every order the autopilot gives is accepted by the engine's own check,
@@ -194,20 +189,12 @@ func playWithAutopilot(t *testing.T, e *Engine, seed int64, auto func(phase int)
 			}
 			if text != "" {
 				checked++
-				ck, err := e.Check(state, p, text)
+				canon, err := accepted(e, state, p, text)
 				if err != nil {
-					t.Fatal(err)
-				}
-				for _, l := range ck.Lines {
-					if l.Kind != orders.OrderLine || hasDiagError(l.Diags) {
-						t.Fatalf("%s seed %d phase %s: the engine refuses %s's autopilot line %q: %v\nall: %q", e.name, seed, st.ID, p, l.Text, l.Diags, text)
-					}
-				}
-				if len(ck.Canonical) == 0 {
-					t.Fatalf("%s seed %d phase %s: nothing stored of %q", e.name, seed, st.ID, text)
+					t.Fatalf("%s seed %d phase %s: %v", e.name, seed, st.ID, err)
 				}
 				if auto(phase) {
-					ords[p] = ck.Canonical
+					ords[p] = canon
 					continue
 				}
 			}

@@ -1,7 +1,6 @@
 package supplychain
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 
@@ -23,13 +22,9 @@ func (e *Engine) BotOrders(state []byte, power string, seed int64) (string, erro
 // BotLines returns the canonical order lines a simple seeded player would
 // send for power in the current phase (nil when it has nothing to do).
 func (e *Engine) BotLines(state []byte, power string, seed int64) ([]string, error) {
-	g, err := e.decode(state)
+	g, p, err := e.decodeFor(state, power)
 	if err != nil {
 		return nil, err
-	}
-	p := g.playerIndex(power)
-	if p < 0 {
-		return nil, fmt.Errorf("supplychain: unknown power %q", power)
 	}
 	rng := rand.New(rand.NewPCG(uint64(seed), 0xb07))
 	var out []string

@@ -107,6 +107,8 @@
 // the waiting player's orders end it. An offer phase waits for the partner
 // only; its deadline is the daemon's turn deadline. (*Engine).BotOrders
 // (adjudicator.Bot) gives a seeded player's orders for tests and the demo;
+// (*Engine).AutopilotOrders (adjudicator.Autopilot, autopilot.go) gives
+// the steady play of the daemon's autopilot for a player who sent none;
 // CREATE's players= picks the preset with that many seats (Setup).
 //
 // # Pictures
@@ -175,7 +177,8 @@ Choices where the rules are silent:
 - A mail whose order lines have any error is refused whole: nothing is stored, the turn
   stays open. Send the whole turn again. Orders end your turn when they arrive, so a mail
   with free orders only is refused too: add your actions, or PASS.
-- A turn without orders by the deadline takes Revenue (GM option default=pass: nothing).
+- A turn without orders by the deadline takes Revenue (GM option default=pass: nothing);
+  with the autopilot on, the autopilot gives the turn's orders instead.
 - An offer not answered by its deadline is declined; the rest of the actor's orders are
   carried out after the answer. A made offer uses the Buy-Sell-Trade action, accepted or
   not. Ask for a card in another player's hand by name (its code is secret); if that

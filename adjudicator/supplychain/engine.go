@@ -171,6 +171,19 @@ func (e *Engine) options(in map[string]string) (Options, error) {
 	return opt, nil
 }
 
+// decodeFor decodes state and finds power's seat in it.
+func (e *Engine) decodeFor(state []byte, power string) (*game, int, error) {
+	g, err := e.decode(state)
+	if err != nil {
+		return nil, -1, err
+	}
+	p := g.playerIndex(power)
+	if p < 0 {
+		return nil, -1, fmt.Errorf("supplychain: unknown power %q", power)
+	}
+	return g, p, nil
+}
+
 func (e *Engine) decode(state []byte) (*game, error) {
 	g, err := decodeState(state)
 	if err != nil {
@@ -275,13 +288,9 @@ func (g *game) result() *adjudicator.Result {
 // see now — its hand, money, business plan and, when it is its turn, what
 // it can do. The HAND question shows the same text.
 func (e *Engine) View(state []byte, power string) (string, error) {
-	g, err := e.decode(state)
+	g, p, err := e.decodeFor(state, power)
 	if err != nil {
 		return "", err
-	}
-	p := g.playerIndex(power)
-	if p < 0 {
-		return "", fmt.Errorf("supplychain: unknown power %q", power)
 	}
 	return g.privateText(p), nil
 }
@@ -298,13 +307,9 @@ type checkItem struct {
 // or not at all: when any order line has an error, nothing is stored and
 // the turn stays open.
 func (e *Engine) Check(state []byte, power string, text string) (adjudicator.Check, error) {
-	g, err := e.decode(state)
+	g, p, err := e.decodeFor(state, power)
 	if err != nil {
 		return adjudicator.Check{}, err
-	}
-	p := g.playerIndex(power)
-	if p < 0 {
-		return adjudicator.Check{}, fmt.Errorf("supplychain: unknown power %q", power)
 	}
 	gr, err := newGrammar(g.d, g.powers())
 	if err != nil {

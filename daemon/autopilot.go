@@ -130,7 +130,7 @@ func gmAutopilot(mc *mailCtx, cmd *orders.Command) error {
 		return mc.d.tellPower(mc.tx, g, power, "The autopilot plays for you",
 			fmt.Sprintf("The GM has put the autopilot on for %s in %s: when you send no orders by a deadline, the autopilot orders for you: it %s. Those phases still count as missed in your record. Send orders, as any mail of orders takes back control.", pn, g.Name, a.AutopilotPlay()))
 	}
-	mc.say("AUTOPILOT %s OFF: when %s sends no orders by a deadline, its units hold (civil disorder), whatever the game's autopilot option says.", pn, pn)
+	mc.say("AUTOPILOT %s OFF: when %s sends no orders by a deadline, the game's rule for a power without orders applies (civil disorder), whatever the game's autopilot option says.", pn, pn)
 	return nil
 }
 

@@ -74,7 +74,7 @@ func TestAutopilotByTheGM(t *testing.T) {
 		t.Errorf("autopilot after Russia's orders: %v", g.Autopilot)
 	}
 	tb.Send(daemontest.GM, gm, "AUTOPILOT Turkey OFF")
-	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text, "AUTOPILOT Turkey OFF: when Turkey sends no orders by a deadline, its units hold")
+	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text, "AUTOPILOT Turkey OFF: when Turkey sends no orders by a deadline, the game's rule for a power without orders applies (civil disorder)")
 	tb.Send(daemontest.GM, gm, "AUTOPILOT Turkey MAYBE")
 	daemontest.Contains(t, reply(t, tb.Outbox(), daemontest.GM).Text, `"MAYBE" is not understood: write AUTOPILOT <power> ON or AUTOPILOT <power> OFF`)
 	if g := tb.Game("a2"); !slices.Equal([]bool{g.Autopilot["turkey"]}, []bool{false}) {

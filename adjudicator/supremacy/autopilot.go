@@ -23,22 +23,26 @@ import (
 //     be wasted) and the cash covers it after the forces' pay and the loan
 //     interest due (the engine's default also opens a company with no
 //     room); no force is disbanded.
-//   - Trade: one of each resource the power has none of is bought (a set
-//     pays for a move and a build), when the price leaves the next
-//     salaries covered; nothing is sold.
+//   - Trade: what the power holds beyond two of a resource is sold (cash
+//     pays the salaries, a resource counts for nothing in net worth, and
+//     two leave a set for a build and one for a move). Only while one of
+//     its home areas is outnumbered (more armies and navies of other
+//     players next to it than its own armies there) does it buy, one of
+//     each resource it has none of, to have a set for a build, and only
+//     with cash to spare (see Build).
 //   - Attack: PASS. In a counterattack step of step play, the player's own
 //     standing counterattack (IF ATTACKED …) stands when there is one;
 //     otherwise it passes. A declared launch awaiting confirmation is
 //     called off.
-//   - Move: armies move to an outnumbered home area (more armies and navies
-//     of other players next to it than its own armies there) from a
-//     neighbouring area it controls, keeping there at least one army and as
-//     many as threaten that area; the most outnumbered home first, one
-//     grain per move, no rail or air lift, navies stay.
-//   - Build: one set of three armies, when the power has a set of resources
-//     and the cash leaves the next salaries covered, in the controlled home
-//     area most outnumbered (else with the fewest armies); no weapons, no
-//     research, no arms sales.
+//   - Move: armies move to an outnumbered home area from a neighbouring
+//     area it controls, keeping there at least one army and as many as
+//     threaten that area; the most outnumbered home first, one grain per
+//     move, no rail or air lift, navies stay.
+//   - Build: one set of three armies in the most outnumbered home area it
+//     controls, when one is outnumbered, the power has a set of resources
+//     and the cash left pays two turns of salaries (forces grow the bill
+//     every turn, and unpaid forces are lost); no weapons, no research, no
+//     arms sales.
 //
 // Offers from other players go unanswered, so they lapse; its player's
 // standing orders (reactions, contests, permits, ABM policy) stay as they
@@ -49,8 +53,8 @@ var _ adjudicator.Autopilot = (*Engine)(nil)
 
 // AutopilotPlay implements adjudicator.Autopilot.
 func (e *Engine) AutopilotPlay() string {
-	return "places its forces as armies at home, opens the companies whose output has room on its Strategic Reserve, buys one of a resource it lacks, " +
-		"moves armies to its outnumbered home areas and builds three armies at home when it can spare the cost; " +
+	return "places its forces as armies at home, opens the companies whose output has room on its Strategic Reserve, sells what it holds beyond two of a resource, " +
+		"moves armies to its outnumbered home areas and builds three armies there when it can spare the cost; " +
 		"it never attacks (a standing counterattack of its player's still stands), calls off a declared launch, answers no offer and takes no loan"
 }
 
@@ -217,22 +221,55 @@ func (s *steady) salaries() []*Order {
 
 func (s *steady) trade() []*Order {
 	w, p, sc := s.w, s.p, s.sc
-	cash := p.Cash - s.upkeep()
+	cash := -1 // buys nothing unless a home area is outnumbered
+	if h, _ := s.outnumbered(); h >= 0 {
+		cash = p.Cash - s.buildReserve() - sc.Costs.Forces.Cash
+	}
 	trades := p.Trades
 	var out []*Order
-	for r := Resource(0); r < nResources; r++ {
-		price := w.price(r)
-		if *p.res(r) > 0 || w.room(s.i, r) < 1 || p.Sold&(1<<r) != 0 || trades >= sc.Rules.TradesPerTurn || price > cash {
-			continue
+	for r := Resource(0); r < nResources && trades < sc.Rules.TradesPerTurn; r++ {
+		have, price := *p.res(r), w.price(r)
+		switch {
+		case have > keepResource && p.Bought&(1<<r) == 0:
+			o := newOrder(KSell)
+			o.Res, o.N = r, have-keepResource
+			out = append(out, o)
+			trades++
+		case have == 0 && w.room(s.i, r) > 0 && p.Sold&(1<<r) == 0 && price <= cash:
+			o := newOrder(KBuy)
+			o.Res, o.N = r, 1
+			out = append(out, o)
+			cash -= price
+			trades++
 		}
-		o := newOrder(KBuy)
-		o.Res, o.N = r, 1
-		out = append(out, o)
-		cash -= price
-		trades++
 	}
 	return out
 }
+
+// outnumbered is the controlled home area the other players' pieces
+// outnumber most (ties: the first), with the margin; -1 when none is.
+func (s *steady) outnumbered() (int, int) {
+	best, most := -1, 0
+	for _, h := range s.homes() {
+		if !s.w.controls(s.i, h) {
+			continue
+		}
+		if d := s.threat(h) - s.w.armies(s.i, h); d > most {
+			best, most = h, d
+		}
+	}
+	return best, most
+}
+
+// buildReserve is the cash the autopilot keeps after a build: two turns
+// of salaries with the three new armies.
+func (s *steady) buildReserve() int {
+	return 2 * (s.upkeep() + s.sc.Costs.Forces.Count*s.sc.Rules.ForceSalary)
+}
+
+// keepResource is how much of each resource the autopilot keeps at the
+// trade: a set for a build and one more for a move.
+const keepResource = 2
 
 func (s *steady) attack() []*Order {
 	if st := s.w.attack; st != nil {
@@ -294,21 +331,11 @@ func (s *steady) moves() []*Order {
 func (s *steady) build() []*Order {
 	w, p, sc := s.w, s.p, s.sc
 	per, cost := sc.Costs.Forces.Count, sc.Costs.Forces.Cash
-	if p.Oil < 1 || p.Minerals < 1 || p.Grain < 1 || p.Cash-cost < s.upkeep()+per*sc.Rules.ForceSalary {
+	if p.Oil < 1 || p.Minerals < 1 || p.Grain < 1 || p.Cash-cost < s.buildReserve() {
 		return nil
 	}
-	r := &run{w: w, sc: sc}
-	best, bestDeficit, bestArmies := -1, 0, 0
-	for _, h := range s.homes() {
-		if r.buildPlaceOK(s.i, h) != "" {
-			continue
-		}
-		d, n := s.threat(h)-w.armies(s.i, h), w.armies(s.i, h)
-		if best < 0 || d > bestDeficit || (d == bestDeficit && n < bestArmies) {
-			best, bestDeficit, bestArmies = h, d, n
-		}
-	}
-	if best < 0 {
+	best, _ := s.outnumbered()
+	if best < 0 || (&run{w: w, sc: sc}).buildPlaceOK(s.i, best) != "" {
 		return nil
 	}
 	o := newOrder(KBuild)

@@ -43,8 +43,8 @@ func TestAutopilotByMail(t *testing.T) {
 	tb.As(ps["usa"], "RULES")
 	rules := strings.Join(strings.Fields(daemontest.One(t, tb.Outbox(), ps["usa"].Addr, "Re:").Text), " ")
 	daemontest.Contains(t, rules, "Autopilot: a power that sends no orders by a deadline is ordered by the autopilot: it places its forces as armies at home, "+
-		"opens the companies whose output has room on its Strategic Reserve, buys one of a resource it lacks, moves armies to its outnumbered home areas "+
-		"and builds three armies at home when it can spare the cost; it never attacks (a standing counterattack of its player's still stands), "+
+		"opens the companies whose output has room on its Strategic Reserve, sells what it holds beyond two of a resource, moves armies to its outnumbered home areas "+
+		"and builds three armies there when it can spare the cost; it never attacks (a standing counterattack of its player's still stands), "+
 		"calls off a declared launch, answers no offer and takes no loan.")
 
 	// Salaries: China's player orders again; Russia's is away.

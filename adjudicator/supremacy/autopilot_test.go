@@ -113,11 +113,18 @@ func TestAutopilotPlaysSteadily(t *testing.T) {
 				f.phase(PhaseSalaries, 1).give("russia", "mosmin", "voloil").armies("russia", "mos", 9).cash("russia", 100)
 			},
 			[]string{"CLOSE ALL"}},
-		{"trade: one of each resource it lacks", nil,
-			func(f *fixture) { f.phase(PhaseTrade, 1).res("russia", 0, 2, 0) },
+		{"trade: what it holds beyond two of a resource is sold; nothing bought while no home area is outnumbered", nil,
+			func(f *fixture) {
+				f.phase(PhaseTrade, 1).res("russia", 0, 5, 2).armies("russia", "vol", 3).armies("russia", "sib", 3).armies("china", "kaz", 3)
+			},
+			[]string{"SELL 3 MINERALS"}},
+		{"trade: a home area outnumbered: one of each resource it lacks, for a set", nil,
+			func(f *fixture) { f.phase(PhaseTrade, 1).res("russia", 0, 2, 0).armies("china", "kaz", 2) },
 			[]string{"BUY 1 OIL", "BUY 1 GRAIN"}},
-		{"trade: nothing when the next salaries need the cash", nil,
-			func(f *fixture) { f.phase(PhaseTrade, 1).armies("russia", "mos", 9).cash("russia", 550) },
+		{"trade: nothing bought when the salaries need the cash", nil,
+			func(f *fixture) {
+				f.phase(PhaseTrade, 1).armies("russia", "mos", 9).armies("china", "kaz", 3).cash("russia", 1000)
+			},
 			nil},
 		{"attack in a mail round: it passes", nil,
 			func(f *fixture) { f.phase(PhaseAttack, 1).armies("russia", "mos", 5).armies("china", "kaz", 1) },
@@ -156,9 +163,14 @@ func TestAutopilotPlaysSteadily(t *testing.T) {
 				f.phase(PhaseBuild, 1).res("russia", 1, 1, 1).cash("russia", 2000).armies("russia", "mos", 2).armies("russia", "vol", 1).armies("china", "kaz", 2)
 			},
 			[]string{"BUILD 3 ARMIES IN sib"}},
-		{"build: nothing when the cost would leave the next salaries unpaid", nil,
+		{"build: nothing when the cost would leave two turns' salaries unpaid", nil,
 			func(f *fixture) {
-				f.phase(PhaseBuild, 1).res("russia", 1, 1, 1).cash("russia", 350).armies("russia", "mos", 9)
+				f.phase(PhaseBuild, 1).res("russia", 1, 1, 1).cash("russia", 500).armies("russia", "mos", 9).armies("china", "kaz", 3)
+			},
+			nil},
+		{"build: nothing when no home area is outnumbered", nil,
+			func(f *fixture) {
+				f.phase(PhaseBuild, 1).res("russia", 3, 3, 3).armies("russia", "mos", 2).armies("russia", "vol", 1).armies("china", "ukr", 1)
 			},
 			nil},
 	} {
@@ -172,4 +184,73 @@ func TestAutopilotPlaysSteadily(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A whole game of absent players, every power on the autopilot: it runs to
+// its last turn with every player still in it; no die is rolled (nobody
+// attacks); no force is lost for want of pay; and every player's forces
+// grow or stay, none of its orders refused when carried out.
+func TestAutopilotKeepsWhatItHas(t *testing.T) {
+	e, err := NewEngine("supremacy", "test", map[string]string{"powers": "usa,russia,china,japan", "turns": "10"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seed := range []int64{7, 8, 9} {
+		autopilotGame(t, e, seed)
+	}
+}
+
+// autopilotGame plays a game of e with every power on the autopilot.
+func autopilotGame(t *testing.T, e *Engine, seed int64) {
+	t.Helper()
+	state, err := e.New(nil, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forces := map[string]int{}
+	for n := 0; n < 200; n++ {
+		st, err := e.Status(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Over {
+			if len(st.Alive) != 4 {
+				t.Errorf("seed %d: at the end only %v play", seed, st.Alive)
+			}
+			return
+		}
+		ords := map[string][]string{}
+		for _, p := range st.Waiting {
+			if lines := autopilotCheck(t, e, state, p, st.ID); len(lines) > 0 {
+				ords[p] = lines
+			}
+		}
+		out, err := e.Resolve(state, ords, seed+int64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"dice (", "cannot pay", "bankrupt", "refused", "cannot carry out"} {
+			if strings.Contains(out.Report.Public, bad) {
+				t.Errorf("seed %d %s: the report says %q:\n%s", seed, st.ID, bad, out.Report.Public)
+			}
+		}
+		for p, priv := range out.Report.Private {
+			if strings.Contains(priv, "refused") {
+				t.Errorf("seed %d %s: %s is told of a refusal:\n%s", seed, st.ID, p, priv)
+			}
+		}
+		w, err := decodeWorld(out.Next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range w.players {
+			a, nv := w.forces(i)
+			if a+nv < forces[p.ID] {
+				t.Errorf("seed %d %s: %s has %d forces, had %d", seed, st.ID, p.ID, a+nv, forces[p.ID])
+			}
+			forces[p.ID] = a + nv
+		}
+		state = out.Next
+	}
+	t.Fatalf("seed %d: the game did not end in 200 phases", seed)
 }

@@ -94,8 +94,8 @@
 // The engine is an adjudicator.Autopilot (autopilot.go): for a player who
 // sent no orders by the deadline, in a game with autopilot=on or after the
 // GM's AUTOPILOT <power> ON, it gives steady, defensive orders: forces
-// placed and built as armies at home, companies opened while their output
-// has room, a missing resource bought, armies moved to outnumbered home
+// placed as armies at home, companies opened while their output has room,
+// surplus resources sold, armies moved to and built in outnumbered home
 // areas; never an attack, a launch, a loan or an answer to an offer.
 //
 // # Choices where the seed is silent

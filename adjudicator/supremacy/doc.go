@@ -89,6 +89,15 @@
 // attack), which Check returns in Check.Held for the daemon to hold until
 // the phase opens (ahead.go; RULES: ORDERS AHEAD).
 //
+// # Autopilot
+//
+// The engine is an adjudicator.Autopilot (autopilot.go): for a player who
+// sent no orders by the deadline, in a game with autopilot=on or after the
+// GM's AUTOPILOT <power> ON, it gives steady, defensive orders: forces
+// placed as armies at home, companies opened while their output has room,
+// surplus resources sold, armies moved to and built in outnumbered home
+// areas; never an attack, a launch, a loan or an answer to an offer.
+//
 // # Choices where the seed is silent
 //
 // RulesText lists them for the players; in short: interest is owed on the

@@ -3,6 +3,7 @@ package diplomacy
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // The game's calendar: which year each turn is written in, and how a
@@ -49,23 +50,54 @@ func (m *Map) YearName(year int) string {
 	return strconv.Itoa(year) + " " + m.YearSuffix
 }
 
-// directiveRules is what RULES says of the calendar and the build rule a
-// map's directives set ("" when it has neither).
+// directiveRules is what RULES says of the calendar, the extra start
+// units and the build rule a map's directives set ("" when it sets none).
 func (m *Map) directiveRules() string {
 	var out string
 	if m.YearStep > 0 {
 		first := Phase{Spring, m.StartYear, Movement}
 		second := Phase{Fall, m.fallYear(m.StartYear), Movement}
-		out += fmt.Sprintf("Years go by %d: each movement turn is %d years after the one before (%s, then %s,\n"+
-			"  %s, %s); adjustments follow every second turn, in its year.",
+		out += fmt.Sprintf("Years go by %d: each movement turn is %d years after the one before, and a\n"+
+			"  phase is named by its year alone: %s, then %s and\n"+
+			"  %s, then %s.",
 			m.YearStep, m.YearStep, m.PhaseTitle(first), m.PhaseTitle(second),
 			m.PhaseTitle(Phase{Winter, second.Year, Adjustments}), m.PhaseTitle(Phase{Spring, m.springYear(second.Year), Movement}))
+	}
+	for pw, p := range m.Powers {
+		var off []string
+		n := 0
+		for _, u := range m.Start {
+			if u.Power != p.ID {
+				continue
+			}
+			n++
+			if pr, _ := m.Province(u.Loc.Province); pr.Home != p.ID {
+				off = append(off, m.UnitName(u))
+			}
+		}
+		if len(off) > 0 && !m.WinterStart {
+			if out != "" {
+				out += "\n- "
+			}
+			out += fmt.Sprintf("%s starts with %d units on %d home centres (%s off them), so it\n"+
+				"  disbands at the first adjustments unless it gains a centre.", p.Name, n, len(m.homes[pw]), strings.Join(off, ", "))
+		}
 	}
 	if m.BuildAnywhere {
 		if out != "" {
 			out += "\n- "
 		}
-		out += "Builds are made in any vacant supply centre the power owns, not only in its home centres."
+		out += "Builds are made in any vacant supply centre the power owns, not only in\n  its home centres."
 	}
 	return out
+}
+
+// GameYear counts the game years (each a Spring and a Fall turn and their
+// adjustments) played before phase p: 0 in the first, whatever the
+// calendar writes (Spring 1902 and Hundred's 1435 Movement are both 1).
+func (m *Map) GameYear(p Phase) int {
+	if m.YearStep > 0 {
+		return (p.Year - m.StartYear) / (2 * m.YearStep)
+	}
+	return p.Year - m.StartYear
 }

@@ -184,7 +184,7 @@ func (d *driver) phase(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if g.Status != store.Active || pos.Phase.Year >= d.m.StartYear+d.opt.Years {
+	if g.Status != store.Active || d.m.GameYear(pos.Phase) >= d.opt.Years {
 		d.finish(g, pos)
 		return true, nil
 	}

@@ -1,15 +1,6 @@
 package diplomacy
 
-import (
-	"bufio"
-	"bytes"
-	"os"
-	"sort"
-	"strings"
-	"testing"
-
-	"pbemd/picture/picturetest"
-)
+import "testing"
 
 // Cold War's special features in the DATC's style: testdata/coldwar.
 func TestColdWarFeatures(t *testing.T) {
@@ -31,18 +22,9 @@ func TestColdWarMapFacts(t *testing.T) {
 	if m.StartYear != 1960 || m.YearName(1960) != "1960" {
 		t.Errorf("years: start %d, %q", m.StartYear, m.YearName(1960))
 	}
-	for _, id := range []string{"tor", "ala", "irn", "jap"} {
-		if p, _ := m.Province(id); !p.SupplyCenter || p.Home != "" {
-			t.Errorf("%s: %+v, want a neutral centre", id, p)
-		}
-	}
-	var start []string
-	for _, u := range m.Start {
-		start = append(start, u.Power+" "+m.UnitName(u))
-	}
-	sort.Strings(start)
+	neutralCentres(t, m, "tor", "ala", "irn", "jap")
 	want := "nato A Los,nato A Nyk,nato A Par,nato F Aus,nato F Ist,nato F Lon,ussr A Mos,ussr A Sha,ussr A Vla,ussr F Alb,ussr F Hav,ussr F Len/sc"
-	if got := strings.Join(start, ","); got != want {
+	if got := startList(m); got != want {
 		t.Errorf("start units\n got %s\nwant %s", got, want)
 	}
 	for _, pw := range []string{"ussr", "nato"} {
@@ -62,55 +44,11 @@ func TestColdWarMatchesGodip(t *testing.T) {
 	// webDiplomacy's board (and this map) does not: their coasts are
 	// parted by Saigon, and the two provinces share only a land border.
 	differs := map[string]bool{"fleet nvi sea": true}
-	f, err := os.Open("testdata/coldwar-godip-facts.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ref := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ref[line] = true
-	}
+	ref := readFacts(t, "testdata/coldwar-godip-facts.txt")
 	if len(ref) < 300 {
 		t.Fatalf("read %d facts", len(ref))
 	}
-	ours := map[string]bool{}
-	for i, a := range m.Provinces {
-		for _, b := range m.Provinces[i+1:] {
-			if m.ArmyBorder(a.ID, b.ID) {
-				ours["army "+a.ID+" "+b.ID] = true
-			}
-		}
-		if a.SupplyCenter {
-			home := a.Home
-			if home == "" {
-				home = "-"
-			}
-			ours["centre "+a.ID+" "+home] = true
-		}
-	}
-	var locs []string
-	for _, p := range m.Provinces {
-		if len(p.Coasts) == 0 {
-			locs = append(locs, p.ID)
-		}
-		for _, c := range p.Coasts {
-			locs = append(locs, p.ID+"/"+c)
-		}
-	}
-	sort.Strings(locs)
-	for i, a := range locs {
-		for _, b := range locs[i+1:] {
-			if m.FleetBorder(a, b) {
-				ours["fleet "+a+" "+b] = true
-			}
-		}
-	}
+	ours := mapFacts(m)
 	for fact := range ref {
 		if !ours[fact] && !differs[fact] {
 			t.Errorf("godip: %s; the map does not say so", fact)
@@ -130,29 +68,8 @@ func TestColdWarMatchesGodip(t *testing.T) {
 
 // The golden picture of Cold War's start (testdata/pictures/coldwar-opening.*),
 // within the mail budget of a board picture.
-func TestColdWarPictureGolden(t *testing.T) {
-	e, _ := NewEngine("coldwar")
-	st, _ := e.New(nil, 0)
-	p, err := e.Draw(st, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	goldenFile(t, "coldwar-opening.svg", svgOf(t, p))
-	picturetest.GoldenPNG(t, "coldwar-opening.png", p)
-	var b bytes.Buffer
-	if err := p.WritePNG(&b); err != nil {
-		t.Fatal(err)
-	}
-	if b.Len() > 200<<10 {
-		t.Errorf("PNG of %d bytes, budget 200 KB", b.Len())
-	}
-}
+func TestColdWarPictureGolden(t *testing.T) { openingGolden(t, "coldwar") }
 
 // pbemd check-map's checks find nothing to refuse in the shipped map (its
 // picture included).
-func TestColdWarMapSound(t *testing.T) {
-	m, _ := MapByName("coldwar")
-	for _, p := range m.Problems() {
-		t.Error(p)
-	}
-}
+func TestColdWarMapSound(t *testing.T) { mapSound(t, "coldwar") }

@@ -30,6 +30,8 @@ import (
 //	standoff Boh                    (expected standoff provinces: exact set when given)
 //	disbanded Russia: A Pru         (units removed in a retreat/adjustment phase: exact set)
 //	winner France | none            (who has won when the phase is over)
+//	next 1430 Adjustments           (the name of the phase that follows,
+//	                                 as players read it)
 //	end
 //
 // Units given orders in the first movement phase are placed where the order
@@ -52,6 +54,7 @@ type casePhase struct {
 	hasStand  bool
 	disbanded []string
 	winner    string // "": not checked; "none": nobody
+	next      string // "": not checked; else the next phase's title
 }
 
 type datcCase struct {
@@ -118,6 +121,8 @@ func loadCases(t *testing.T, pattern string) []*datcCase {
 				c.fall = true
 			case "winner":
 				cur().winner = rest
+			case "next":
+				cur().next = rest
 			case "unit":
 				c.units = append(c.units, rest)
 			case "owner":
@@ -181,6 +186,10 @@ func (c *datcCase) position(t *testing.T, m *Map) *Position {
 	pos := &Position{Map: m, Phase: Phase{Spring, m.StartYear, c.phases[0].kind}, Owners: map[string]string{}}
 	if c.start {
 		pos = m.NewPosition()
+	}
+	if c.fall || c.phases[0].kind == Adjustments {
+		// The Fall turn's year, which the Winter adjustments share.
+		pos.Phase.Year = m.fallYear(pos.Phase.Year)
 	}
 	if c.fall {
 		pos.Phase.Season = Fall
@@ -350,6 +359,9 @@ func runCase(t *testing.T, c *datcCase) {
 				t.Errorf("winner: got %q, want %q", res.Winner, want)
 			}
 		}
+		if got := m.PhaseTitle(res.Next.Phase); ph.next != "" && got != ph.next {
+			t.Errorf("next phase: got %q, want %q", got, ph.next)
+		}
 		if t.Failed() {
 			for _, r := range res.Orders {
 				t.Logf("  %s: %s => %s %s", r.Power, r.Text, r.Outcome, r.Reason)
@@ -406,6 +418,14 @@ func TestRuleVariants(t *testing.T) {
 
 func TestAncientMedFeatures(t *testing.T) {
 	for _, c := range loadCases(t, "testdata/ancmed/*.txt") {
+		t.Run(c.name, func(t *testing.T) { runCase(t, c) })
+	}
+}
+
+// Hundred's special features (the year step, France's army off its
+// centres, build anywhere, London–Calais, two coasts): testdata/hundred.
+func TestHundredFeatures(t *testing.T) {
+	for _, c := range loadCases(t, "testdata/hundred/*.txt") {
 		t.Run(c.name, func(t *testing.T) { runCase(t, c) })
 	}
 }

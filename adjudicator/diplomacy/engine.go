@@ -122,9 +122,11 @@ func (e *Engine) makeInfo() adjudicator.Info {
 		names[p.ID] = p.Name
 	}
 	start := e.m.NewPosition().Phase
-	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in %s %s.", e.m.Victory, start.Season, e.m.YearName(start.Year))
+	rules := rulesText + fmt.Sprintf("\n- Solo victory at %d supply centres. The game starts in %s.", e.m.Victory, e.m.turnName(start))
 	if e.m.variantRules != "" {
 		rules += "\n- " + e.m.variantRules
+	} else if r := e.m.directiveRules(); r != "" {
+		rules += "\n- " + r
 	}
 	rules += PictureRules
 	return adjudicator.Info{Name: e.m.Name, Game: "diplomacy", Title: e.m.Title, Powers: powers, PowerNames: names, Simultaneous: true, Rules: rules, Examples: e.examples(), Diplomats: true,
@@ -342,12 +344,6 @@ func (e *Engine) New(options map[string]string, seed int64) ([]byte, error) {
 		return nil, fmt.Errorf("diplomacy (%s) has no options; unknown: %s", e.m.Name, strings.Join(keys, ", "))
 	}
 	return encodeState(&gameState{pos: e.m.NewPosition()}), nil
-}
-
-// PhaseTitle names a phase as players read it: "Spring 1901 Movement",
-// "Fall 451 AUC Retreats", "Winter 1901 Adjustments".
-func (m *Map) PhaseTitle(p Phase) string {
-	return p.Season.String() + " " + m.YearName(p.Year) + " " + p.Type.String()
 }
 
 // Status implements adjudicator.Engine.

@@ -78,8 +78,13 @@ type Map struct {
 	Powers     []Power
 	Provinces  []Province
 	Start      []Unit
+	// YearStep is how many years each movement turn is written after the
+	// one before, Spring's and Fall's alike (Hundred: 5); 0 is the
+	// classical calendar, Spring and Fall in one year (calendar.go).
+	YearStep int
 	// BuildAnywhere lets a power build in any supply centre it owns, not
-	// only its home centres (a rule variant's; rulevariants.go).
+	// only its home centres (a rule variant's, rulevariants.go, or the
+	// map's build-anywhere directive).
 	BuildAnywhere bool
 	// WinterStart opens the game with the adjustments of the Winter
 	// before StartYear, on a board without units (Chaos).
@@ -203,7 +208,7 @@ func MapByName(name string) (*Map, bool) {
 // map file.
 func singleDirective(key string) bool {
 	switch key {
-	case "variant", "title", "start-year", "year-suffix", "victory", "provinces", "centres":
+	case "variant", "title", "start-year", "year-suffix", "year-step", "build-anywhere", "victory", "provinces", "centres":
 		return true
 	}
 	return false
@@ -258,6 +263,7 @@ type adjLine struct {
 type unitLine struct {
 	line         int
 	power, ut, l string
+	extra        bool // an extra-unit line: off the power's home centres
 }
 
 type coastLine struct {
@@ -338,6 +344,17 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 			m.Title = rest
 		case "year-suffix":
 			m.YearSuffix = rest
+		case "year-step":
+			n, err := strconv.Atoi(rest)
+			if err != nil || n < 1 {
+				return nil, errf("year-step wants a number of years of at least 1, got %q", rest)
+			}
+			m.YearStep = n
+		case "build-anywhere":
+			if rest != "" {
+				return nil, errf("build-anywhere takes no value, got %q", rest)
+			}
+			m.BuildAnywhere = true
 		case "start-year", "victory", "provinces", "centres":
 			n, err := strconv.Atoi(rest)
 			if err != nil || n < 0 {
@@ -415,16 +432,16 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 				return nil, err
 			}
 			src.adj = append(src.adj, adjLine{no, f[0], strings.Fields(f[1]), key == "fleet"})
-		case "unit":
+		case "unit", "extra-unit":
 			f, err := fields(2)
 			if err != nil {
 				return nil, err
 			}
 			ut, l, ok := strings.Cut(f[1], " ")
 			if !ok {
-				return nil, errf("unit wants <A|F> <location>")
+				return nil, errf("%s wants <A|F> <location>", key)
 			}
-			src.units = append(src.units, unitLine{no, f[0], ut, strings.TrimSpace(l)})
+			src.units = append(src.units, unitLine{no, f[0], ut, strings.TrimSpace(l), key == "extra-unit"})
 		default:
 			if strings.HasPrefix(key, "geo-") {
 				src.geo = append(src.geo, geoLine{no, key, rest})
@@ -679,7 +696,9 @@ func (m *Map) addCentres(src *mapSource) error {
 }
 
 // addStartUnits reads the start units: each on its power's home centre, one
-// per province and per home centre, of a type that can stand there.
+// per province and per home centre, of a type that can stand there; an
+// extra unit (Hundred's French army in Provence) stands off every home
+// centre and is not counted against them.
 func (m *Map) addStartUnits(src *mapSource) error {
 	occupied := make([]bool, len(m.Provinces))
 	perPower := make([]int, len(m.Powers))
@@ -709,14 +728,21 @@ func (m *Map) addStartUnits(src *mapSource) error {
 		default:
 			return src.fail(u.line, "unit type %q is not A or F", u.ut)
 		}
-		if p.Home != u.power {
-			return src.fail(u.line, "province %s: start unit of %s is not on one of its home centres", p.ID, u.power)
+		switch {
+		case u.extra && p.Home == u.power:
+			return src.fail(u.line, "province %s: extra start unit of %s on its own home centre (write it as a unit line)", p.ID, u.power)
+		case u.extra && p.Home != "":
+			return src.fail(u.line, "province %s: extra start unit of %s on a home centre of %s", p.ID, u.power, p.Home)
+		case !u.extra && p.Home != u.power:
+			return src.fail(u.line, "province %s: start unit of %s is not on one of its home centres (an extra-unit line places one elsewhere)", p.ID, u.power)
 		}
 		if occupied[pi] {
 			return src.fail(u.line, "province %s: two start units", p.ID)
 		}
 		occupied[pi] = true
-		perPower[pw]++
+		if !u.extra {
+			perPower[pw]++
+		}
 		m.Start = append(m.Start, Unit{Power: m.Powers[pw].ID, Type: ut, Loc: Location{Province: p.ID, Coast: m.locs[li].coast}})
 	}
 	for pw, n := range perPower {
@@ -789,14 +815,6 @@ func (m *Map) PowerID(name string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// YearName writes a game year as the map prints it ("1901", "451 AUC").
-func (m *Map) YearName(year int) string {
-	if m.YearSuffix == "" {
-		return strconv.Itoa(year)
-	}
-	return strconv.Itoa(year) + " " + m.YearSuffix
 }
 
 // HomeCentres lists the home centre ids of a power, sorted.

@@ -30,6 +30,8 @@ type mapTable struct {
 
 	name, title, yearSuffix string
 	startYear, victory      int
+	yearStep                int  // year-step (0: none)
+	buildAnywhere           bool // build-anywhere
 	powers                  []Power
 	provinces               []Province // coasts filled in, Home the power's id
 	start                   []Unit
@@ -84,6 +86,7 @@ func (t *mapTable) fresh(fsys fs.FS, path string) bool {
 func (t *mapTable) load(fsys fs.FS, path string) (*Map, error) {
 	m := &Map{
 		Name: t.name, Title: t.title, StartYear: t.startYear, YearSuffix: t.yearSuffix, Victory: t.victory,
+		YearStep: t.yearStep, BuildAnywhere: t.buildAnywhere,
 		Powers: slices.Clone(t.powers), Provinces: slices.Clone(t.provinces),
 		provIdx: make(map[string]int, len(t.provinces)), powerIdx: make(map[string]int, len(t.powers)),
 		locIdx: make(map[string]int, len(t.fleet)), states: newStateCache(), file: t.file,

@@ -588,6 +588,165 @@ var mapTables = [...]mapTable{
 		},
 	},
 	{
+		file: "hundred.map", head: 5520, headCRC: 0x3e45c7ef, geo: true,
+		name: "hundred", title: "Diplomacy (Hundred Years' War)", yearSuffix: "", startYear: 1425, victory: 9,
+		yearStep: 5, buildAnywhere: true,
+		powers: []Power{
+			{ID: "england", Name: "England", Aliases: nil},
+			{ID: "burgundy", Name: "Burgundy", Aliases: nil},
+			{ID: "france", Name: "France", Aliases: nil},
+		},
+		provinces: []Province{
+			{ID: "als", Abbrev: "Als", Full: "Alsace", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ang", Abbrev: "Ang", Full: "Anglia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "anj", Abbrev: "Anj", Full: "Anjou", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ara", Abbrev: "Ara", Full: "Aragon", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: []string{"nc", "sc"}},
+			{ID: "atl", Abbrev: "Atl", Full: "Atlantic Sea", Aliases: []string{"atlantic"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bis", Abbrev: "Bis", Full: "Biscay", Aliases: []string{"biscay", "bay of biscay"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "brs", Abbrev: "Brs", Full: "Bristol Channel", Aliases: []string{"bristol"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "brt", Abbrev: "Brt", Full: "Brittany", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "cal", Abbrev: "Cal", Full: "Calais", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "england", Coasts: nil},
+			{ID: "can", Abbrev: "Can", Full: "Cantons", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "cas", Abbrev: "Cas", Full: "Castile", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "cha", Abbrev: "Cha", Full: "Charolais", Aliases: []string{"charolles"}, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "dau", Abbrev: "Dau", Full: "Dauphine", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "france", Coasts: nil},
+			{ID: "dev", Abbrev: "Dev", Full: "Devon", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "england", Coasts: nil},
+			{ID: "dij", Abbrev: "Dij", Full: "Dijon", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "burgundy", Coasts: nil},
+			{ID: "eng", Abbrev: "Eng", Full: "English Channel", Aliases: []string{"channel", "english channel"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "fla", Abbrev: "Fla", Full: "Flanders", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "burgundy", Coasts: nil},
+			{ID: "fri", Abbrev: "Fri", Full: "Friesland", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "guy", Abbrev: "Guy", Full: "Guyenne", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "england", Coasts: nil},
+			{ID: "hol", Abbrev: "Hol", Full: "Holland", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "burgundy", Coasts: nil},
+			{ID: "iri", Abbrev: "Iri", Full: "Irish Sea", Aliases: []string{"irish"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "lim", Abbrev: "Lim", Full: "Limousin", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "lon", Abbrev: "Lon", Full: "London", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "england", Coasts: nil},
+			{ID: "lor", Abbrev: "Lor", Full: "Lorraine", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "lux", Abbrev: "Lux", Full: "Luxembourg", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "burgundy", Coasts: nil},
+			{ID: "med", Abbrev: "Med", Full: "Mediterranean", Aliases: []string{"mediterranean"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "min", Abbrev: "Min", Full: "Minch", Aliases: []string{"minch"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "nom", Abbrev: "Nom", Full: "Normandy", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "england", Coasts: nil},
+			{ID: "nos", Abbrev: "Nos", Full: "North Sea", Aliases: []string{"north sea"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "not", Abbrev: "Not", Full: "Northumbria", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: []string{"ec", "wc"}},
+			{ID: "orl", Abbrev: "Orl", Full: "Orleanais", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "france", Coasts: nil},
+			{ID: "par", Abbrev: "Par", Full: "Paris", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "france", Coasts: nil},
+			{ID: "poi", Abbrev: "Poi", Full: "Poitou", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "pro", Abbrev: "Pro", Full: "Provence", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "sav", Abbrev: "Sav", Full: "Savoy", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "sco", Abbrev: "Sco", Full: "Scotland", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "str", Abbrev: "Str", Full: "Strait of Dover", Aliases: []string{"dover", "strait of dover"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "thp", Abbrev: "Thp", Full: "The Pale", Aliases: []string{"pale", "ireland"}, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "thw", Abbrev: "Thw", Full: "The Wash", Aliases: []string{"wash"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "tou", Abbrev: "Tou", Full: "Toulouse", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "france", Coasts: nil},
+			{ID: "wal", Abbrev: "Wal", Full: "Wales", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+		},
+		start: []Unit{
+			{Power: "england", Type: Fleet, Loc: Location{Province: "dev", Coast: ""}},
+			{Power: "england", Type: Fleet, Loc: Location{Province: "lon", Coast: ""}},
+			{Power: "england", Type: Army, Loc: Location{Province: "cal", Coast: ""}},
+			{Power: "england", Type: Army, Loc: Location{Province: "guy", Coast: ""}},
+			{Power: "england", Type: Army, Loc: Location{Province: "nom", Coast: ""}},
+			{Power: "burgundy", Type: Fleet, Loc: Location{Province: "hol", Coast: ""}},
+			{Power: "burgundy", Type: Army, Loc: Location{Province: "dij", Coast: ""}},
+			{Power: "burgundy", Type: Army, Loc: Location{Province: "lux", Coast: ""}},
+			{Power: "burgundy", Type: Army, Loc: Location{Province: "fla", Coast: ""}},
+			{Power: "france", Type: Army, Loc: Location{Province: "dau", Coast: ""}},
+			{Power: "france", Type: Army, Loc: Location{Province: "orl", Coast: ""}},
+			{Power: "france", Type: Army, Loc: Location{Province: "par", Coast: ""}},
+			{Power: "france", Type: Army, Loc: Location{Province: "tou", Coast: ""}},
+			{Power: "france", Type: Army, Loc: Location{Province: "pro", Coast: ""}},
+		},
+		army: []bitset{
+			{0x800200, 0x0},      // Als
+			{0x20402000, 0x0},    // Ang
+			{0x48000080, 0x0},    // Anj
+			{0x8000040400, 0x0},  // Ara
+			{0x0, 0x0},           // Atl
+			{0x0, 0x0},           // Bis
+			{0x0, 0x0},           // Brs
+			{0x148040004, 0x0},   // Brt
+			{0x88414000, 0x0},    // Cal
+			{0x400805001, 0x0},   // Can
+			{0x8, 0x0},           // Cas
+			{0x80005000, 0x0},    // Cha
+			{0x6c0204a00, 0x0},   // Dau
+			{0x10020400002, 0x0}, // Dev
+			{0x81811b00, 0x0},    // Dij
+			{0x0, 0x0},           // Eng
+			{0x1084100, 0x0},     // Fla
+			{0x1080000, 0x0},     // Fri
+			{0x8100000088, 0x0},  // Guy
+			{0x1030000, 0x0},     // Hol
+			{0x0, 0x0},           // Iri
+			{0x8340001000, 0x0},  // Lim
+			{0x2102, 0x0},        // Lon
+			{0x1004201, 0x0},     // Lor
+			{0x8b4000, 0x0},      // Lux
+			{0x0, 0x0},           // Med
+			{0x0, 0x0},           // Min
+			{0xc0000184, 0x0},    // Nom
+			{0x0, 0x0},           // Nos
+			{0x10800002002, 0x0}, // Not
+			{0x188201084, 0x0},   // Orl
+			{0x48005900, 0x0},    // Par
+			{0x8040240080, 0x0},  // Poi
+			{0x8400201000, 0x0},  // Pro
+			{0x200001200, 0x0},   // Sav
+			{0x20000000, 0x0},    // Sco
+			{0x0, 0x0},           // Str
+			{0x0, 0x0},           // Thp
+			{0x0, 0x0},           // Thw
+			{0x300240008, 0x0},   // Tou
+			{0x20002000, 0x0},    // Wal
+		},
+		fleet: []bitset{
+			{0x0, 0x0},            // als
+			{0x85010400000, 0x0},  // ang
+			{0x0, 0x0},            // anj
+			{0x0, 0x0},            // ara
+			{0x2002100460, 0x0},   // atl
+			{0x200000404d0, 0x0},  // bis
+			{0x1000010a0b0, 0x0},  // brs
+			{0x8048060, 0x0},      // brt
+			{0x1008410000, 0x0},   // cal
+			{0x0, 0x0},            // can
+			{0x60002000030, 0x0},  // cas
+			{0x0, 0x0},            // cha
+			{0x0, 0x0},            // dau
+			{0x10000408040, 0x0},  // dev
+			{0x0, 0x0},            // dij
+			{0x10084020c0, 0x0},   // eng
+			{0x1000080100, 0x0},   // fla
+			{0x4000080000, 0x0},   // fri
+			{0x200000000a0, 0x0},  // guy
+			{0x5000030000, 0x0},   // hol
+			{0x112804000050, 0x0}, // iri
+			{0x0, 0x0},            // lim
+			{0x100000a102, 0x0},   // lon
+			{0x0, 0x0},            // lor
+			{0x0, 0x0},            // lux
+			{0x48600000410, 0x0},  // med
+			{0x2810100000, 0x0},   // min
+			{0x1000008180, 0x0},   // nom
+			{0x84804000002, 0x0},  // nos
+			{0x0, 0x0},            // not
+			{0x0, 0x0},            // orl
+			{0x0, 0x0},            // par
+			{0x0, 0x0},            // poi
+			{0x8402000000, 0x0},   // pro
+			{0x202000000, 0x0},    // sav
+			{0x180014100000, 0x0}, // sco
+			{0x4008498102, 0x0},   // str
+			{0x4100010, 0x0},      // thp
+			{0x10100a0002, 0x0},   // thw
+			{0x40202000000, 0x0},  // tou
+			{0x100000102040, 0x0}, // wal
+			{0x40420, 0x0},        // ara/nc
+			{0x8002000400, 0x0},   // ara/sc
+			{0x810000002, 0x0},    // not/ec
+			{0x10800100000, 0x0},  // not/wc
+		},
+	},
+	{
 		file: "standard.map", head: 8827, headCRC: 0x9e7c22cb, geo: true,
 		name: "standard", title: "Diplomacy (standard map)", yearSuffix: "", startYear: 1901, victory: 18,
 		powers: []Power{

@@ -533,7 +533,7 @@ func (b *resolver) advance(res *Result) {
 	case ph.Type == Movement && len(next.Dislodged) > 0:
 		next.Phase = Phase{ph.Season, ph.Year, Retreats}
 	case ph.Season == Spring:
-		next.Phase = Phase{Fall, ph.Year, Movement}
+		next.Phase = Phase{Fall, m.fallYear(ph.Year), Movement}
 		next.Standoffs = nil
 	case ph.Season == Fall:
 		next.Standoffs = nil
@@ -587,10 +587,10 @@ func (b *resolver) advance(res *Result) {
 			next.Phase = Phase{Winter, ph.Year, Adjustments}
 			res.Adjustments = owed
 		} else {
-			next.Phase = Phase{Spring, ph.Year + 1, Movement}
+			next.Phase = Phase{Spring, m.springYear(ph.Year), Movement}
 		}
 	default: // Winter
-		next.Phase = Phase{Spring, ph.Year + 1, Movement}
+		next.Phase = Phase{Spring, m.springYear(ph.Year), Movement}
 	}
 	for _, pw := range b.nextPow {
 		after[pw] = true

@@ -88,7 +88,7 @@ type Position struct {
 func (m *Map) NewPosition() *Position {
 	p := &Position{Map: m, Phase: Phase{Spring, m.StartYear, Movement}, Owners: map[string]string{}}
 	if m.WinterStart {
-		p.Phase = Phase{Winter, m.StartYear - 1, Adjustments}
+		p.Phase = Phase{Winter, m.winterBefore(), Adjustments}
 	}
 	p.Units = append(p.Units, m.Start...)
 	for _, pr := range m.Provinces {

@@ -4,7 +4,7 @@
 // Mediterranean and Cold War, and for the rule variants played on the
 // standard board. It registers one adjudicator.Engine per embedded map
 // ("standard", "ancientmed", "coldwar") and per rule variant
-// ("buildanywhere", "chaos", "evt", "fva", "gvi", "fog") and
+// ("buildanywhere", "chaos", "evt", "fleetrome", "fva", "gvi", "fog") and
 // offers the offline JSON contract of `pbemd adjudicate` (AdjudicateJSON).
 //
 // It must never do I/O, read a clock, log, or use a global random source:
@@ -87,7 +87,7 @@
 // (two players with their usual units; the other home centres start
 // neutral and empty; 18 to win), England vs Turkey (the same, but
 // England's fleets start in the North Sea and the Channel and its army in
-// London), Fog of War (fog.go:
+// London), Fleet Rome (Italy's Rome unit is a fleet), Fog of War (fog.go:
 // each power sees what its units and centres border; the engine, a
 // Viewer, says what each may see). Their special rules are cases in
 // testdata/variants and fog_test.go, as the DATC's are; RULES in a game

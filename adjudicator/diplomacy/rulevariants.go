@@ -70,6 +70,13 @@ var ruleVariants = []ruleVariant{
 			"  France, Germany, Italy and Russia start neutral and empty. Victory at 18 centres.",
 	},
 	{
+		name: "fleetrome", title: "Diplomacy, Fleet Rome (standard map)", base: "standard",
+		restart: map[string]Unit{"rom": {Type: Fleet, Loc: Location{Province: "rom"}}},
+		rules: "Fleet Rome (Richard Sharp's; the Variant Bank's rb41, the judges' fleet_rome,\n" +
+			"  webDiplomacy's FleetRome, godip's Fleet Rome): Italy starts with a fleet in Rome\n" +
+			"  instead of an army. Everything else is the standard game.",
+	},
+	{
 		name: "fog", title: "Diplomacy, Fog of War (standard map)", base: "standard", fog: true,
 		rules: "Fog of War (webDiplomacy's and vDiplomacy's fog of war games): each power sees\n" +
 			"  only the provinces its units stand in or border and the centres it owns with\n" +

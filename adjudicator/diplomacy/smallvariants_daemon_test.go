@@ -6,8 +6,8 @@ import (
 	"pbemd/daemon/daemontest"
 )
 
-// Whole games by mail of the small variants: England vs Turkey (a rule
-// variant on the standard board, rulevariants.go). Helpers in
+// Whole games by mail of the small variants: England vs Turkey and Fleet
+// Rome (rule variants on the standard board, rulevariants.go). Helpers in
 // rulevariants_daemon_test.go.
 
 // listsVariant checks that LIST VARIANTS by mail names the variant.
@@ -57,4 +57,31 @@ func TestEnglandVsTurkeyByMail(t *testing.T) {
 		daemontest.Lacks(t, text, "illegal")
 	}
 	concede(t, tb, "evt1", "turkey", pl)
+}
+
+// TestFleetRomeByMail: Italy's fleet in Rome sails by mail; every player
+// reads it in the results and their picture.
+func TestFleetRomeByMail(t *testing.T) {
+	tb := daemontest.New(t)
+	listsVariant(t, tb, "fleetrome", "Fleet Rome")
+	tb.Create("fr1", "fleetrome", "")
+	powers := []string{"austria", "england", "france", "germany", "italy", "russia", "turkey"}
+	pl := tb.SignUp("fr1", powers)
+	tb.Outbox()
+	tb.As(pl["italy"], "RULES")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["italy"].Addr, "Re:").Text, "Fleet Rome", "rb41", "fleet in Rome")
+	tb.As(pl["italy"], "STATUS")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["italy"].Addr, "Re:").Text, "F Nap, F Rom, A Ven")
+	order(t, tb, pl, map[string]string{
+		"italy":   "F Rom - Tys\nF Nap - Ion\nA Ven H",
+		"austria": "A Vie - Tyr\nA Bud - Ser\nF Tri - Alb",
+	})
+	for _, text := range readResults(t, endPhase(tb, "fr1"), "fr1", "S1901M", "Spring 1901 Movement", pl) {
+		daemontest.Contains(t, text, "F Rom - Tys", "F Nap - Ion", "Italy: 3 centres (Nap Rom Ven); units: F Ion, F Tys, A Ven")
+	}
+	order(t, tb, pl, map[string]string{"italy": "F Tys - Tun\nF Ion S F Tys - Tun\nA Ven H"})
+	for _, text := range readResults(t, endPhase(tb, "fr1"), "fr1", "F1901M", "Fall 1901 Movement", pl) {
+		daemontest.Contains(t, text, "F Tys - Tun", "Italy: 4 centres (Nap Rom Tun Ven)")
+	}
+	concede(t, tb, "fr1", "italy", pl)
 }

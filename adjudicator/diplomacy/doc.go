@@ -1,9 +1,9 @@
 // Package diplomacy is the Diplomacy rules engine of pbemd: it turns a
 // position and everyone's orders into the next position and an exact,
 // plain-data account of what happened, for the standard map, the Ancient
-// Mediterranean and Cold War, and for the rule variants played on the
-// standard board. It registers one adjudicator.Engine per embedded map
-// ("standard", "ancientmed", "coldwar") and per rule variant
+// Mediterranean, Cold War and Pure, and for the rule variants played on
+// the standard board. It registers one adjudicator.Engine per embedded map
+// ("standard", "ancientmed", "coldwar", "pure") and per rule variant
 // ("buildanywhere", "chaos", "evt", "fleetrome", "fva", "gvi", "fog") and
 // offers the offline JSON contract of `pbemd adjudicate` (AdjudicateJSON).
 //

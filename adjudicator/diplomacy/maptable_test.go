@@ -48,6 +48,9 @@ func generateMapTables(t *testing.T) []byte {
 		}
 		fmt.Fprintf(&b, "{\nfile: %q, head: %d, headCRC: %#08x, geo: %v,\n", file, head, crc32.ChecksumIEEE(data[:head]), geo)
 		fmt.Fprintf(&b, "name: %q, title: %q, yearSuffix: %q, startYear: %d, victory: %d,\n", m.Name, m.Title, m.YearSuffix, m.StartYear, m.Victory)
+		if m.variantRules != "" {
+			fmt.Fprintf(&b, "rules: %q,\n", m.variantRules)
+		}
 		b.WriteString("powers: []Power{\n")
 		for _, p := range m.Powers {
 			fmt.Fprintf(&b, "{ID: %q, Name: %q, Aliases: %s},\n", p.ID, p.Name, goStrings(p.Aliases))

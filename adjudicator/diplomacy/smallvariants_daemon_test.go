@@ -7,8 +7,8 @@ import (
 )
 
 // Whole games by mail of the small variants: England vs Turkey and Fleet
-// Rome (rule variants on the standard board, rulevariants.go). Helpers in
-// rulevariants_daemon_test.go.
+// Rome (rule variants on the standard board, rulevariants.go) and Pure
+// (maps/pure.map). Helpers in rulevariants_daemon_test.go.
 
 // listsVariant checks that LIST VARIANTS by mail names the variant.
 func listsVariant(t *testing.T, tb *daemontest.Table, name, title string) {
@@ -84,4 +84,48 @@ func TestFleetRomeByMail(t *testing.T) {
 		daemontest.Contains(t, text, "F Tys - Tun", "Italy: 4 centres (Nap Rom Tun Ven)")
 	}
 	concede(t, tb, "fr1", "italy", pl)
+}
+
+// TestPureByMail: seven players, seven provinces: a supported attack
+// across the board dislodges Germany, which has nowhere to retreat; France
+// keeps its empty home and builds there, an army (no fleets in Pure); every
+// player reads each phase and its picture.
+func TestPureByMail(t *testing.T) {
+	tb := daemontest.New(t)
+	listsVariant(t, tb, "pure", "Pure (7 provinces")
+	tb.Create("pure1", "pure", "")
+	powers := []string{"austria", "england", "france", "germany", "italy", "russia", "turkey"}
+	pl := tb.SignUp("pure1", powers)
+	tb.Outbox()
+	tb.As(pl["russia"], "RULES")
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["russia"].Addr, "Re:").Text,
+		"Pure", "Danny Loeb", "bordering every other", "Solo victory at 4 supply centres")
+
+	order(t, tb, pl, map[string]string{
+		"france":  "A Par - Ber",
+		"england": "A Lon S A Par - Ber",
+		"germany": "A Ber H",
+		"russia":  "A Mos - Con",
+		"turkey":  "A Con - Mos",
+	})
+	for _, text := range readResults(t, endPhase(tb, "pure1"), "pure1", "S1901M", "Spring 1901 Movement", pl) {
+		daemontest.Contains(t, text, "A Par - Ber", "A Lon S A Par - Ber", "A Mos - Con", "Next phase: Spring 1901 Retreats")
+	}
+	order(t, tb, pl, map[string]string{"germany": "A Ber D"})
+	for _, text := range readResults(t, endPhase(tb, "pure1"), "pure1", "S1901R", "Spring 1901 Retreats", pl) {
+		daemontest.Contains(t, text, "A Ber D", "Next phase: Fall 1901 Movement")
+	}
+	order(t, tb, pl, map[string]string{"france": "A Ber H", "england": "A Lon H"})
+	for _, text := range readResults(t, endPhase(tb, "pure1"), "pure1", "F1901M", "Fall 1901 Movement", pl) {
+		daemontest.Contains(t, text, "France: 2 centres (Ber Par)", "Germany is eliminated", "Next phase: Winter 1901 Adjustments")
+	}
+	tb.As(pl["france"], "Build F Par")
+	ack := daemontest.One(t, tb.Outbox(), pl["france"].Addr, "Re:").Text
+	daemontest.Contains(t, ack, "a fleet cannot be built in Par")
+	order(t, tb, pl, map[string]string{"france": "Build A Par"})
+	for _, text := range readResults(t, endPhase(tb, "pure1"), "pure1", "W1901A", "Winter 1901 Adjustments", pl) {
+		daemontest.Contains(t, text, "Build A Par", "France: 2 centres (Ber Par); units: A Ber, A Par")
+	}
+	delete(pl, "germany") // eliminated: no vote
+	concede(t, tb, "pure1", "france", pl)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"pbemd/picture"
 	"pbemd/picture/picturetest"
 )
 
@@ -76,5 +77,50 @@ func TestPurePictureGolden(t *testing.T) {
 	}
 	if b.Len() > 200<<10 {
 		t.Errorf("PNG of %d bytes, budget 200 KB", b.Len())
+	}
+}
+
+// TestPureMarksReadOnAPhone: Pure's geometry draws its names and units
+// geo-marks (2.5) times their usual size, so that a phone showing the
+// 1200-pixel picture 390 wide shows names about 10 pixels high; the
+// standard map's stay at their size. geo-marks out of its range, or given
+// twice, is refused.
+func TestPureMarksReadOnAPhone(t *testing.T) {
+	size := func(name, word string) (text, unit float64) {
+		e, _ := NewEngine(name)
+		st, _ := e.New(nil, 0)
+		p, err := e.Draw(st, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		walkText(p.Items, func(tx *picture.Text) {
+			if tx.S == word && text == 0 {
+				text = tx.Size
+			}
+			if tx.S == "G" && tx.Bold && unit == 0 && tx.At.Y < float64(p.Height)-legendHeight {
+				unit = tx.Size
+			}
+		})
+		return text, unit
+	}
+	for _, tc := range []struct {
+		name string
+		k    float64
+	}{{"pure", 2.5}, {"standard", 1}} {
+		wantText, wantUnit := nameSize*tc.k, 12*(unitK*tc.k)
+		if text, unit := size(tc.name, "Ber"); text != wantText || unit != wantUnit {
+			t.Errorf("%s: names of %g px and unit letters of %g, want %g and %g", tc.name, text, unit, wantText, wantUnit)
+		}
+	}
+	base := shippedMap(t, "pure")
+	for _, bad := range []string{"geo-marks 0.5", "geo-marks 5", "geo-marks big", "geo-marks 2\ngeo-marks 2"} {
+		text := strings.Replace(base, "geo-marks 2.5", bad, 1)
+		m, err := ParseMap("pure.map", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Geometry(); err == nil || !strings.Contains(err.Error(), "geo-marks wants one number from 1 to 4, once") {
+			t.Errorf("%q: error %v", bad, err)
+		}
 	}
 }

@@ -2,13 +2,10 @@ package diplomacy
 
 import (
 	"bufio"
-	"bytes"
 	"os"
 	"sort"
 	"strings"
 	"testing"
-
-	"pbemd/picture/picturetest"
 )
 
 // Cold War's special features in the DATC's style: testdata/coldwar.
@@ -130,23 +127,7 @@ func TestColdWarMatchesGodip(t *testing.T) {
 
 // The golden picture of Cold War's start (testdata/pictures/coldwar-opening.*),
 // within the mail budget of a board picture.
-func TestColdWarPictureGolden(t *testing.T) {
-	e, _ := NewEngine("coldwar")
-	st, _ := e.New(nil, 0)
-	p, err := e.Draw(st, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	goldenFile(t, "coldwar-opening.svg", svgOf(t, p))
-	picturetest.GoldenPNG(t, "coldwar-opening.png", p)
-	var b bytes.Buffer
-	if err := p.WritePNG(&b); err != nil {
-		t.Fatal(err)
-	}
-	if b.Len() > 200<<10 {
-		t.Errorf("PNG of %d bytes, budget 200 KB", b.Len())
-	}
-}
+func TestColdWarPictureGolden(t *testing.T) { startPictureGolden(t, "coldwar") }
 
 // pbemd check-map's checks find nothing to refuse in the shipped map (its
 // picture included).

@@ -62,15 +62,21 @@ func TestPureFeatures(t *testing.T) {
 // The golden picture of Pure's start (testdata/pictures/pure-opening.*):
 // seven sectors around a hub whose dashed star links the provinces no
 // border joins, within the mail budget of a board picture.
-func TestPurePictureGolden(t *testing.T) {
-	e, _ := NewEngine("pure")
+func TestPurePictureGolden(t *testing.T) { startPictureGolden(t, "pure") }
+
+// startPictureGolden holds the picture of a variant's start to its golden
+// files (testdata/pictures/<variant>-opening.svg and .png) and to the mail
+// budget of a board picture.
+func startPictureGolden(t *testing.T, variant string) {
+	t.Helper()
+	e, _ := NewEngine(variant)
 	st, _ := e.New(nil, 0)
 	p, err := e.Draw(st, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, "pure-opening.svg", svgOf(t, p))
-	picturetest.GoldenPNG(t, "pure-opening.png", p)
+	goldenFile(t, variant+"-opening.svg", svgOf(t, p))
+	picturetest.GoldenPNG(t, variant+"-opening.png", p)
 	var b bytes.Buffer
 	if err := p.WritePNG(&b); err != nil {
 		t.Fatal(err)

@@ -10,11 +10,27 @@ import (
 // Rome (rule variants on the standard board, rulevariants.go) and Pure
 // (maps/pure.map). Helpers in rulevariants_daemon_test.go.
 
-// listsVariant checks that LIST VARIANTS by mail names the variant.
-func listsVariant(t *testing.T, tb *daemontest.Table, name, title string) {
+// sevenPowers are the standard game's powers, who play Fleet Rome and Pure.
+var sevenPowers = []string{"austria", "england", "france", "germany", "italy", "russia", "turkey"}
+
+// openGame checks that LIST VARIANTS by mail names the variant with its
+// title, then creates game of it and signs up a player for each power.
+func openGame(t *testing.T, variant, title, game string, powers []string) (*daemontest.Table, map[string]daemontest.Player) {
 	t.Helper()
+	tb := daemontest.New(t)
 	tb.Send("newcomer@example.test", "", "LIST VARIANTS")
-	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), "newcomer@example.test", "").Text, "  "+name+" ", title)
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), "newcomer@example.test", "").Text, "  "+variant+" ", title)
+	tb.Create(game, variant, "")
+	pl := tb.SignUp(game, powers)
+	tb.Outbox()
+	return tb, pl
+}
+
+// asks has p send a command and checks that the answer says each of wants.
+func asks(t *testing.T, tb *daemontest.Table, p daemontest.Player, command string, wants ...string) {
+	t.Helper()
+	tb.As(p, command)
+	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), p.Addr, "Re:").Text, wants...)
 }
 
 // TestEnglandVsTurkeyByMail: the two-player game from its start: England's
@@ -22,13 +38,8 @@ func listsVariant(t *testing.T, tb *daemontest.Table, name, title string) {
 // still count, the absent powers' centres fall unopposed, and the game
 // ends by concession.
 func TestEnglandVsTurkeyByMail(t *testing.T) {
-	tb := daemontest.New(t)
-	listsVariant(t, tb, "evt", "England vs Turkey")
-	tb.Create("evt1", "evt", "")
-	pl := tb.SignUp("evt1", []string{"england", "turkey"})
-	tb.Outbox()
-	tb.As(pl["england"], "RULES")
-	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["england"].Addr, "Re:").Text,
+	tb, pl := openGame(t, "evt", "England vs Turkey", "evt1", []string{"england", "turkey"})
+	asks(t, tb, pl["england"], "RULES",
 		"England vs Turkey", "F North Sea, F English Channel and A London", "start neutral and empty", "Victory at 18")
 
 	order(t, tb, pl, map[string]string{
@@ -62,16 +73,9 @@ func TestEnglandVsTurkeyByMail(t *testing.T) {
 // TestFleetRomeByMail: Italy's fleet in Rome sails by mail; every player
 // reads it in the results and their picture.
 func TestFleetRomeByMail(t *testing.T) {
-	tb := daemontest.New(t)
-	listsVariant(t, tb, "fleetrome", "Fleet Rome")
-	tb.Create("fr1", "fleetrome", "")
-	powers := []string{"austria", "england", "france", "germany", "italy", "russia", "turkey"}
-	pl := tb.SignUp("fr1", powers)
-	tb.Outbox()
-	tb.As(pl["italy"], "RULES")
-	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["italy"].Addr, "Re:").Text, "Fleet Rome", "rb41", "fleet in Rome")
-	tb.As(pl["italy"], "STATUS")
-	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["italy"].Addr, "Re:").Text, "F Nap, F Rom, A Ven")
+	tb, pl := openGame(t, "fleetrome", "Fleet Rome", "fr1", sevenPowers)
+	asks(t, tb, pl["italy"], "RULES", "Fleet Rome", "rb41", "fleet in Rome")
+	asks(t, tb, pl["italy"], "STATUS", "F Nap, F Rom, A Ven")
 	order(t, tb, pl, map[string]string{
 		"italy":   "F Rom - Tys\nF Nap - Ion\nA Ven H",
 		"austria": "A Vie - Tyr\nA Bud - Ser\nF Tri - Alb",
@@ -91,15 +95,8 @@ func TestFleetRomeByMail(t *testing.T) {
 // keeps its empty home and builds there, an army (no fleets in Pure); every
 // player reads each phase and its picture.
 func TestPureByMail(t *testing.T) {
-	tb := daemontest.New(t)
-	listsVariant(t, tb, "pure", "Pure (7 provinces")
-	tb.Create("pure1", "pure", "")
-	powers := []string{"austria", "england", "france", "germany", "italy", "russia", "turkey"}
-	pl := tb.SignUp("pure1", powers)
-	tb.Outbox()
-	tb.As(pl["russia"], "RULES")
-	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), pl["russia"].Addr, "Re:").Text,
-		"Pure", "Danny Loeb", "bordering every other", "Solo victory at 4 supply centres")
+	tb, pl := openGame(t, "pure", "Pure (7 provinces", "pure1", sevenPowers)
+	asks(t, tb, pl["russia"], "RULES", "Pure", "Danny Loeb", "bordering every other", "Solo victory at 4 supply centres")
 
 	order(t, tb, pl, map[string]string{
 		"france":  "A Par - Ber",
@@ -119,9 +116,7 @@ func TestPureByMail(t *testing.T) {
 	for _, text := range readResults(t, endPhase(tb, "pure1"), "pure1", "F1901M", "Fall 1901 Movement", pl) {
 		daemontest.Contains(t, text, "France: 2 centres (Ber Par)", "Germany is eliminated", "Next phase: Winter 1901 Adjustments")
 	}
-	tb.As(pl["france"], "Build F Par")
-	ack := daemontest.One(t, tb.Outbox(), pl["france"].Addr, "Re:").Text
-	daemontest.Contains(t, ack, "a fleet cannot be built in Par")
+	asks(t, tb, pl["france"], "Build F Par", "a fleet cannot be built in Par")
 	order(t, tb, pl, map[string]string{"france": "Build A Par"})
 	for _, text := range readResults(t, endPhase(tb, "pure1"), "pure1", "W1901A", "Winter 1901 Adjustments", pl) {
 		daemontest.Contains(t, text, "Build A Par", "France: 2 centres (Ber Par); units: A Ber, A Par")

@@ -1,11 +1,12 @@
 // Package diplomacy is the Diplomacy rules engine of pbemd: it turns a
 // position and everyone's orders into the next position and an exact,
 // plain-data account of what happened, for the standard map, the Ancient
-// Mediterranean, Cold War and Hundred, and for the rule variants played on
-// the standard board. It registers one adjudicator.Engine per embedded map
-// ("standard", "ancientmed", "coldwar", "hundred") and per rule variant
-// ("buildanywhere", "chaos", "fva", "gvi", "fog") and offers the offline
-// JSON contract of `pbemd adjudicate` (AdjudicateJSON).
+// Mediterranean, Cold War, Hundred and Pure, and for the rule variants
+// played on the standard board. It registers one adjudicator.Engine per
+// embedded map ("standard", "ancientmed", "coldwar", "hundred", "pure") and
+// per rule variant ("buildanywhere", "chaos", "evt", "fleetrome", "fva",
+// "gvi", "fog") and offers the offline JSON contract of `pbemd adjudicate`
+// (AdjudicateJSON).
 //
 // It must never do I/O, read a clock, log, or use a global random source:
 // the same state and orders give byte-identical results.
@@ -85,10 +86,13 @@
 // it; the game opens with the Winter 1900 builds on an empty board;
 // builds anywhere; 18 to win), France vs Austria and Germany vs Italy
 // (two players with their usual units; the other home centres start
-// neutral and empty; 18 to win), Fog of War (fog.go: each power sees what
-// its units and centres border; the engine, a Viewer, says what each may
-// see). Their special rules are cases in testdata/variants and fog_test.go,
-// as the DATC's are; RULES in a game shows them.
+// neutral and empty; 18 to win), England vs Turkey (the same, but
+// England's fleets start in the North Sea and the Channel and its army in
+// London), Fleet Rome (Italy's Rome unit is a fleet), Fog of War (fog.go:
+// each power sees what its units and centres border; the engine, a
+// Viewer, says what each may see). Their special rules are cases in
+// testdata/variants and fog_test.go, as the DATC's are; RULES in a game
+// shows them.
 //
 // # Orders
 //

@@ -142,6 +142,9 @@ type board struct {
 	scOff   []picture.Point // per province index: its centre ring from its name
 	disAt   [][]picture.Point
 	orders  orderCache
+
+	// mk scales names, centres, units and their frames (Geometry.Marks).
+	mk float64
 }
 
 // orderCache is the orders result lines read back to, by the kind of
@@ -229,7 +232,7 @@ func newBoard(m *Map) (*board, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &board{m: m, g: g, scale: pictureWidth / g.Width}
+	b := &board{m: m, g: g, scale: pictureWidth / g.Width, mk: max(g.Marks, 1)}
 	b.w = pictureWidth
 	b.h = int(math.Round(g.Height * b.scale))
 	if g.Wrap {
@@ -573,7 +576,7 @@ func (m *Map) drawPosition(pos *Position, res *drawnResults) (*picture.Picture, 
 	}
 	units := sl.list(2*len(pos.Units) + 4*len(dislodged))
 	for _, u := range pos.Units {
-		units = b.unit(units, sl, u, b.unitAt(u.Loc), unitK)
+		units = b.unit(units, sl, u, b.unitAt(u.Loc), unitK*b.mk)
 	}
 	var obs []obstacle
 	if len(dislodged) > 0 {
@@ -625,7 +628,7 @@ func (b *board) dislodgedSpot(l Location, obs []obstacle) picture.Point {
 	}
 outer:
 	for _, q := range b.disAt[i] {
-		r := octagonBox(q)
+		r := octagonBox(q, b.mk)
 		for _, o := range obs {
 			if o.box.Overlaps(r) && picture.Touches(o.it, r) {
 				continue outer
@@ -708,13 +711,13 @@ func (b *board) dislodged(sl *slab, d Dislodged, c picture.Point) *picture.Group
 	for _, o := range d.Options {
 		prov, coast, _ := strings.Cut(o, "/")
 		to := b.near(c, b.unitAt(Location{Province: prov, Coast: coast}))
-		items = append(items, sl.arrow(picture.Arrow{From: c, To: shorten(c, to, 12*unitK), Head: 9, HeadFill: picture.White,
+		items = append(items, sl.arrow(picture.Arrow{From: c, To: shorten(c, to, 12*unitK*b.mk), Head: 9, HeadFill: picture.White,
 			Style: picture.Style{Stroke: b.darks[b.m.powerIdx[d.Power]], StrokeWidth: 1.8, Dash: optionDash}}))
 	}
-	items = append(b.across(items), octagon(sl, c, 1))
-	items = b.unit(items, sl, d.Unit, c, dislodgedK)
+	items = append(b.across(items), octagon(sl, c, b.mk))
+	items = b.unit(items, sl, d.Unit, c, dislodgedK*b.mk)
 	if len(d.Options) == 0 {
-		items = disbandCross(items, sl, c, dislodgedK)
+		items = disbandCross(items, sl, c, dislodgedK*b.mk)
 	}
 	return sl.group(picture.Group{ID: "dislodged-" + d.Loc.Province, Items: items})
 }
@@ -745,7 +748,7 @@ func (b *board) standoff(sl *slab, prov string) picture.Item {
 	if !ok {
 		return &picture.Group{}
 	}
-	return sl.group(picture.Group{ID: "standoff-" + prov, Items: append(sl.list(1), burst(sl, b.units[i], 1))})
+	return sl.group(picture.Group{ID: "standoff-" + prov, Items: append(sl.list(1), burst(sl, b.units[i], b.mk))})
 }
 
 // burst is a standoff's mark at c (k scales it).
@@ -816,14 +819,14 @@ func holdBar(sl *slab, from, end picture.Point, st picture.Style) picture.Item {
 
 // arrowEnd is where an arrow from from (or bent through via) towards a
 // unit's point c stops: at the edge of the unit standing there, of the
-// standoff's burst, or just short of the point.
-func arrowEnd(from, c picture.Point, occupant UnitType, occupied, standoff bool) picture.Point {
+// standoff's burst, or just short of the point (mk: Geometry.Marks).
+func arrowEnd(from, c picture.Point, occupant UnitType, occupied, standoff bool, mk float64) picture.Point {
 	d := 4.0
 	switch {
 	case occupied:
-		d = unitReach(occupant, unitK, from.Sub(c)) + 2
+		d = unitReach(occupant, unitK*mk, from.Sub(c)) + 2
 	case standoff:
-		d = burstOuter + 1
+		d = burstOuter*mk + 1
 	}
 	return shorten(from, c, d)
 }
@@ -850,7 +853,7 @@ func (b *board) drawOrders(sl *slab, res *drawnResults, at map[string]UnitType) 
 			via, curve = from.Lerp(c, 0.5).Add(picture.Pt(-v.Y, v.X).Scale(0.18)), true
 		}
 		t, occupied := at[o.Target.Province]
-		return from, via, arrowEnd(via, c, t, occupied, contains(res.standoffs, o.Target.Province)), curve
+		return from, via, arrowEnd(via, c, t, occupied, contains(res.standoffs, o.Target.Province), b.mk), curve
 	}
 	for _, d := range res.orders {
 		if d.order.Kind == Move {
@@ -938,7 +941,7 @@ func (b *board) drawOrders(sl *slab, res *drawnResults, at map[string]UnitType) 
 			from := b.unitAt(o.Loc)
 			to := b.near(from, b.unitAt(o.Aux))
 			t, occupied := at[o.Aux.Province]
-			end := arrowEnd(from, to, t, occupied, false)
+			end := arrowEnd(from, to, t, occupied, false, b.mk)
 			st := style(d, supportWidth, supportDash)
 			line := sl.path(picture.Path{Lines: sl.polylines(sl.points(from, end)), Style: st})
 			if failed {
@@ -966,10 +969,10 @@ func (b *board) drawOrders(sl *slab, res *drawnResults, at map[string]UnitType) 
 			if retreat {
 				c = b.dislodgedAt(o.Loc)
 			}
-			over = b.disbanded(over, sl, Unit{Power: d.power, Type: o.Unit, Loc: o.Loc}, c, disbandK(retreat))
+			over = b.disbanded(over, sl, Unit{Power: d.power, Type: o.Unit, Loc: o.Loc}, c, disbandK(retreat)*b.mk)
 		case Build:
 			c := b.unitAt(o.Loc)
-			r := unitReach(o.Unit, unitK, picture.Pt(1, 0)) + 7
+			r := unitReach(o.Unit, unitK*b.mk, picture.Pt(1, 0)) + 7
 			over = append(over, sl.group(picture.Group{ID: "build-" + o.Loc.Province, Items: append(sl.list(1),
 				sl.circle(picture.Circle{C: c, R: r, Style: picture.Style{Stroke: b.darks[m.powerIdx[d.power]], StrokeWidth: 3}}))}))
 		}
@@ -981,7 +984,7 @@ func (b *board) drawOrders(sl *slab, res *drawnResults, at map[string]UnitType) 
 		if retreat {
 			c = b.dislodgedAt(u.Loc)
 		}
-		over = b.disbanded(over, sl, u, c, disbandK(retreat))
+		over = b.disbanded(over, sl, u, c, disbandK(retreat)*b.mk)
 	}
 	return under, over
 }

@@ -29,9 +29,9 @@ const (
 	nameSpacing       = 8
 )
 
-// octagonBox is the box a dislodged unit's octagon covers.
-func octagonBox(c picture.Point) picture.Rect {
-	return picture.Rect{Min: c.Add(picture.Pt(-19, -19)), Max: c.Add(picture.Pt(19, 19))}
+// octagonBox is the box a dislodged unit's octagon covers (k scales it).
+func octagonBox(c picture.Point, k float64) picture.Rect {
+	return picture.Rect{Min: c.Add(picture.Pt(-19*k, -19*k)), Max: c.Add(picture.Pt(19*k, 19*k))}
 }
 
 // place works out b.disAt, b.names and b.nameBox from the provinces'
@@ -44,14 +44,15 @@ func (b *board) place(shapes [][][]picture.Point) {
 	b.disAt = make([][]picture.Point, n)
 	b.scOff = make([]picture.Point, n)
 	grid := newLabelGrid(shapes, b.w, b.h)
+	grid.k = b.mk
 	offsets := nameOffsets()
 	for i, p := range m.Provinces {
-		t := picture.Text{At: picture.Pt(0, 4), S: p.Abbrev, Size: nameSize, Bold: p.Kind != Sea, Anchor: picture.Middle, Halo: picture.White}
+		t := picture.Text{At: picture.Pt(0, 4*b.mk), S: p.Abbrev, Size: nameSize * b.mk, Bold: p.Kind != Sea, Anchor: picture.Middle, Halo: picture.White}
 		box := picture.TextBox(&t)
-		b.scOff[i] = picture.Pt(picture.TextWidth(p.Abbrev, nameSize, p.Kind != Sea)/2+7, 0)
+		b.scOff[i] = picture.Pt(picture.TextWidth(p.Abbrev, nameSize*b.mk, p.Kind != Sea)/2+7*b.mk, 0)
 		if p.SupplyCenter {
-			c := b.scOff[i]
-			box = union(box, picture.Rect{Min: c.Add(picture.Pt(-6, -6)), Max: c.Add(picture.Pt(6, 6))})
+			c, r := b.scOff[i], 6*b.mk
+			box = union(box, picture.Rect{Min: c.Add(picture.Pt(-r, -r)), Max: c.Add(picture.Pt(r, r))})
 		}
 		b.nameBox[i] = box
 		def := b.g.Label[i].Scale(b.scale)
@@ -71,11 +72,12 @@ func union(a, c picture.Rect) picture.Rect {
 type labelGrid struct {
 	w, h int
 	lab  []int32
+	k    float64 // the board's marks' scale (Geometry.Marks): dislodged spots are searched that much farther
 }
 
 // newLabelGrid fills each shape's rings (even-odd) row by row.
 func newLabelGrid(shapes [][][]picture.Point, w, h int) *labelGrid {
-	g := &labelGrid{w: w, h: h, lab: make([]int32, w*h)}
+	g := &labelGrid{w: w, h: h, lab: make([]int32, w*h), k: 1}
 	for k := range g.lab {
 		g.lab[k] = -1
 	}
@@ -183,17 +185,18 @@ func (g *labelGrid) dislodgedSpots(i int, u picture.Point, name picture.Rect) []
 // dislodgedSpot is the best spot at least dislodgedApart from each of
 // taken, and its score.
 func (g *labelGrid) dislodgedSpot(i int, u picture.Point, name picture.Rect, taken []picture.Point) (picture.Point, float64) {
-	best, bestScore := u.Add(picture.Pt(dislodgedMin*0.75, dislodgedMin*0.75)), math.Inf(-1)
+	k := g.k
+	best, bestScore := u.Add(picture.Pt(dislodgedMin*0.75*k, dislodgedMin*0.75*k)), math.Inf(-1)
 next:
-	for y := -dislodgedMax; y <= dislodgedMax; y += 3 {
-		for x := -dislodgedMax; x <= dislodgedMax; x += 3 {
-			q := u.Add(picture.Pt(float64(x), float64(y)))
+	for y := -dislodgedMax * k; y <= dislodgedMax*k; y += 3 * k {
+		for x := -dislodgedMax * k; x <= dislodgedMax*k; x += 3 * k {
+			q := u.Add(picture.Pt(x, y))
 			d := q.Sub(u).Len()
-			if d < dislodgedMin || d > dislodgedMax {
+			if d < dislodgedMin*k || d > dislodgedMax*k {
 				continue
 			}
 			for _, t := range taken {
-				if q.Sub(t).Len() < dislodgedApart {
+				if q.Sub(t).Len() < dislodgedApart*k {
 					continue next
 				}
 			}
@@ -201,14 +204,14 @@ next:
 			// (an island), as near it as can be.
 			score := -1000 - 2*d
 			penalty := 0.0
-			if octagonBox(q).Overlaps(name) {
+			if octagonBox(q, k).Overlaps(name) {
 				penalty = 200
 			}
 			if g.in(i, q) {
-				if 20*dislodgedClear-d-penalty <= bestScore {
+				if 20*dislodgedClear*k-d-penalty <= bestScore {
 					continue // cannot beat the best, whatever its room
 				}
-				score = 20*g.room(i, q, dislodgedClear) - d
+				score = 20*g.room(i, q, dislodgedClear*k) - d
 			}
 			score -= penalty
 			if score > bestScore {
@@ -370,13 +373,13 @@ func (b *board) placeNames(sl *slab, pos *Position, marks ...*picture.Group) (na
 		if p.Kind == Sea {
 			c = seaTextColor
 		}
-		names = append(names, sl.text(picture.Text{At: at[i].Add(picture.Pt(0, 4)), S: p.Abbrev, Size: nameSize, Bold: p.Kind != Sea, Anchor: picture.Middle, Color: c, Halo: picture.White.Alpha(200)}))
+		names = append(names, sl.text(picture.Text{At: at[i].Add(picture.Pt(0, 4*b.mk)), S: p.Abbrev, Size: nameSize * b.mk, Bold: p.Kind != Sea, Anchor: picture.Middle, Color: c, Halo: picture.White.Alpha(200)}))
 		if p.SupplyCenter {
-			st := picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}
+			st := picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4 * b.mk}
 			if o := pos.Owners[p.ID]; o != "" {
 				st.Fill = b.colors[m.powerIdx[o]]
 			}
-			centres = append(centres, sl.circle(picture.Circle{C: at[i].Add(b.scOff[i]), R: 4.5, Style: st}))
+			centres = append(centres, sl.circle(picture.Circle{C: at[i].Add(b.scOff[i]), R: 4.5 * b.mk, Style: st}))
 		}
 	}
 	return names, centres

@@ -32,6 +32,10 @@ type Geometry struct {
 	Wrap bool
 	// Colors is each power's colour (geo-colour), by power id.
 	Colors map[string]picture.Color
+	// Marks is how many times their usual size the board's names,
+	// centres, units and their frames are drawn (geo-marks; 1 when not
+	// given): a board of a few large provinces reads on a phone.
+	Marks float64
 
 	shapeLine []int // province -> line of its first geo-shape, for messages
 }
@@ -147,6 +151,12 @@ func (m *Map) parseGeometry(file string, lines []geoLine) (*Geometry, error) {
 				return nil, errf("geo-wrap takes no fields, once")
 			}
 			g.Wrap = true
+		case "geo-marks":
+			k, err := strconv.ParseFloat(strings.TrimSpace(l.rest), 64)
+			if err != nil || k < 1 || k > 4 || g.Marks != 0 {
+				return nil, errf("geo-marks wants one number from 1 to 4, once; got %q", l.rest)
+			}
+			g.Marks = k
 		case "geo-shape":
 			ring, err := points(data, 0)
 			if err != nil {

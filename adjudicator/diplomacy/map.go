@@ -89,7 +89,8 @@ type Map struct {
 	// WinterStart opens the game with the adjustments of the Winter
 	// before StartYear, on a board without units (Chaos).
 	WinterStart bool
-	// variantRules are a rule variant's own rules, as RULES shows them.
+	// variantRules are a rule variant's own rules, or a map file's
+	// (its rules lines), as RULES shows them.
 	variantRules string
 
 	provIdx  map[string]int
@@ -342,6 +343,13 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 			m.Name = rest
 		case "title":
 			m.Title = rest
+		case "rules":
+			// The variant's own rules, as RULES shows them: one line of
+			// text per directive, continued with an indent.
+			if m.variantRules != "" {
+				m.variantRules += "\n  "
+			}
+			m.variantRules += rest
 		case "year-suffix":
 			m.YearSuffix = rest
 		case "year-step":

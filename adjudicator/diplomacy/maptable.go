@@ -29,6 +29,7 @@ type mapTable struct {
 	geo     bool
 
 	name, title, yearSuffix string
+	rules                   string // the rules lines, as Map.variantRules
 	startYear, victory      int
 	yearStep                int  // year-step (0: none)
 	buildAnywhere           bool // build-anywhere
@@ -85,7 +86,7 @@ func (t *mapTable) fresh(fsys fs.FS, path string) bool {
 // is immutable); the rest is the Map's.
 func (t *mapTable) load(fsys fs.FS, path string) (*Map, error) {
 	m := &Map{
-		Name: t.name, Title: t.title, StartYear: t.startYear, YearSuffix: t.yearSuffix, Victory: t.victory,
+		Name: t.name, Title: t.title, StartYear: t.startYear, YearSuffix: t.yearSuffix, Victory: t.victory, variantRules: t.rules,
 		YearStep: t.yearStep, BuildAnywhere: t.buildAnywhere,
 		Powers: slices.Clone(t.powers), Provinces: slices.Clone(t.provinces),
 		provIdx: make(map[string]int, len(t.provinces)), powerIdx: make(map[string]int, len(t.powers)),

@@ -52,6 +52,9 @@ func generateMapTables(t *testing.T) []byte {
 		if m.YearStep != 0 || m.BuildAnywhere {
 			fmt.Fprintf(&b, "yearStep: %d, buildAnywhere: %v,\n", m.YearStep, m.BuildAnywhere)
 		}
+		if m.variantRules != "" {
+			fmt.Fprintf(&b, "rules: %q,\n", m.variantRules)
+		}
 		b.WriteString("powers: []Power{\n")
 		for _, p := range m.Powers {
 			fmt.Fprintf(&b, "{ID: %q, Name: %q, Aliases: %s},\n", p.ID, p.Name, goStrings(p.Aliases))

@@ -747,6 +747,56 @@ var mapTables = [...]mapTable{
 		},
 	},
 	{
+		file: "pure.map", head: 1913, headCRC: 0xcfa72869, geo: true,
+		name: "pure", title: "Pure (7 provinces, each touching every other)", yearSuffix: "", startYear: 1901, victory: 4,
+		rules: "Pure (Danny Loeb's variant; DPjudge's, vDiplomacy's and godip's Pure): seven\n  provinces, each the one home centre of a power and bordering every other by\n  land. Each power starts with an army at home; there are no seas and no\n  fleets. Victory at 4 centres.",
+		powers: []Power{
+			{ID: "austria", Name: "Austria", Aliases: []string{"austria-hungary", "aus"}},
+			{ID: "england", Name: "England", Aliases: nil},
+			{ID: "france", Name: "France", Aliases: []string{"fra"}},
+			{ID: "germany", Name: "Germany", Aliases: []string{"ger"}},
+			{ID: "italy", Name: "Italy", Aliases: []string{"ita"}},
+			{ID: "russia", Name: "Russia", Aliases: []string{"rus"}},
+			{ID: "turkey", Name: "Turkey", Aliases: []string{"tur"}},
+		},
+		provinces: []Province{
+			{ID: "ber", Abbrev: "Ber", Full: "Berlin", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "germany", Coasts: nil},
+			{ID: "con", Abbrev: "Con", Full: "Constantinople", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "turkey", Coasts: nil},
+			{ID: "lon", Abbrev: "Lon", Full: "London", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "england", Coasts: nil},
+			{ID: "mos", Abbrev: "Mos", Full: "Moscow", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "russia", Coasts: nil},
+			{ID: "par", Abbrev: "Par", Full: "Paris", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "france", Coasts: nil},
+			{ID: "rom", Abbrev: "Rom", Full: "Rome", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "italy", Coasts: nil},
+			{ID: "vie", Abbrev: "Vie", Full: "Vienna", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "austria", Coasts: nil},
+		},
+		start: []Unit{
+			{Power: "germany", Type: Army, Loc: Location{Province: "ber", Coast: ""}},
+			{Power: "turkey", Type: Army, Loc: Location{Province: "con", Coast: ""}},
+			{Power: "england", Type: Army, Loc: Location{Province: "lon", Coast: ""}},
+			{Power: "russia", Type: Army, Loc: Location{Province: "mos", Coast: ""}},
+			{Power: "france", Type: Army, Loc: Location{Province: "par", Coast: ""}},
+			{Power: "italy", Type: Army, Loc: Location{Province: "rom", Coast: ""}},
+			{Power: "austria", Type: Army, Loc: Location{Province: "vie", Coast: ""}},
+		},
+		army: []bitset{
+			{0x7e, 0x0}, // Ber
+			{0x7d, 0x0}, // Con
+			{0x7b, 0x0}, // Lon
+			{0x77, 0x0}, // Mos
+			{0x6f, 0x0}, // Par
+			{0x5f, 0x0}, // Rom
+			{0x3f, 0x0}, // Vie
+		},
+		fleet: []bitset{
+			{0x0, 0x0}, // ber
+			{0x0, 0x0}, // con
+			{0x0, 0x0}, // lon
+			{0x0, 0x0}, // mos
+			{0x0, 0x0}, // par
+			{0x0, 0x0}, // rom
+			{0x0, 0x0}, // vie
+		},
+	},
+	{
 		file: "standard.map", head: 8827, headCRC: 0x9e7c22cb, geo: true,
 		name: "standard", title: "Diplomacy (standard map)", yearSuffix: "", startYear: 1901, victory: 18,
 		powers: []Power{

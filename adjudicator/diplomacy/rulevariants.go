@@ -3,6 +3,7 @@ package diplomacy
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,7 +17,9 @@ import (
 // variant's powers, home centres, start units and rules, sharing the
 // board's provinces, borders and geometry. Facts come from published
 // rules (each value names its source); code holds only the two real rule
-// differences (Map.BuildAnywhere, Map.WinterStart).
+// differences (Map.BuildAnywhere, Map.WinterStart). A variant may move or
+// change start units (ruleVariant.restart); its powers still own their
+// home centres, with or without a unit in them.
 
 // ruleVariant is one rule variant of a board.
 type ruleVariant struct {
@@ -24,6 +27,10 @@ type ruleVariant struct {
 	// keep are the base's powers that play (nil: all). The home centres
 	// of the others start neutral and their units do not stand.
 	keep []string
+	// restart changes start units: the base's unit in each key's province
+	// stands as the value instead (another type, or another place), the
+	// power's own; all changes at once.
+	restart map[string]Unit
 	// chaos gives every supply centre a power of its own, named for it,
 	// whose one home centre it is; the game opens with Winter builds.
 	chaos         bool
@@ -48,6 +55,26 @@ var ruleVariants = []ruleVariant{
 			"  in Winter 1900 with no unit on the board: each power builds its first unit,\n" +
 			"  army or fleet, in its centre (a build not ordered is waived). Builds are made\n" +
 			"  in any vacant supply centre the power owns. Victory at 18 centres.",
+	},
+	{
+		name: "evt", title: "England vs Turkey (standard map, two players)", base: "standard", keep: []string{"england", "turkey"}, victory: 18,
+		restart: map[string]Unit{
+			"edi": {Type: Fleet, Loc: Location{Province: "nth"}},
+			"lon": {Type: Fleet, Loc: Location{Province: "eng"}},
+			"lvp": {Type: Army, Loc: Location{Province: "lon"}},
+		},
+		rules: "England vs Turkey (two players; vDiplomacy's ClassicEvT, \"England* vs Turkey\"):\n" +
+			"  only England and Turkey play. To offset England's corner, its fleets start at\n" +
+			"  sea: F North Sea, F English Channel and A London (Edinburgh and Liverpool start\n" +
+			"  English and empty); Turkey has its usual units. The home centres of Austria,\n" +
+			"  France, Germany, Italy and Russia start neutral and empty. Victory at 18 centres.",
+	},
+	{
+		name: "fleetrome", title: "Diplomacy, Fleet Rome (standard map)", base: "standard",
+		restart: map[string]Unit{"rom": {Type: Fleet, Loc: Location{Province: "rom"}}},
+		rules: "Fleet Rome (Richard Sharp's; the Variant Bank's rb41, the judges' fleet_rome,\n" +
+			"  webDiplomacy's FleetRome, godip's Fleet Rome): Italy starts with a fleet in Rome\n" +
+			"  instead of an army. Everything else is the standard game.",
 	},
 	{
 		name: "fog", title: "Diplomacy, Fog of War (standard map)", base: "standard", fog: true,
@@ -144,6 +171,27 @@ func (rv *ruleVariant) derive(base *Map) (*Map, error) {
 		}
 	default:
 		m.Powers, m.Start = base.Powers, base.Start
+	}
+	if rv.restart != nil {
+		start := make([]Unit, 0, len(m.Start))
+		taken := map[string]bool{}
+		for _, u := range m.Start {
+			if nu, ok := rv.restart[u.Loc.Province]; ok {
+				nu.Power = u.Power
+				u = nu
+			}
+			if taken[u.Loc.Province] {
+				return nil, fmt.Errorf("rule variant %s: two start units in %s", rv.name, u.Loc.Province)
+			}
+			taken[u.Loc.Province] = true
+			start = append(start, u)
+		}
+		for prov := range rv.restart {
+			if !slices.ContainsFunc(m.Start, func(u Unit) bool { return u.Loc.Province == prov }) {
+				return nil, fmt.Errorf("rule variant %s: no start unit in %s to change", rv.name, prov)
+			}
+		}
+		m.Start = start
 	}
 	m.powerIdx = make(map[string]int, len(m.Powers))
 	powerIDs := make([]string, len(m.Powers))

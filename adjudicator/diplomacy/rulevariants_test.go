@@ -25,6 +25,8 @@ func TestRuleVariantStarts(t *testing.T) {
 		{"fog", "austria england france germany italy russia turkey", units(std.NewPosition()), 22, 18, "S1901M"},
 		{"fva", "austria france", "france F Bre, austria A Bud, france A Mar, france A Par, austria F Tri, austria A Vie", 6, 18, "S1901M"},
 		{"gvi", "germany italy", "germany A Ber, germany F Kie, germany A Mun, italy F Nap, italy A Rom, italy A Ven", 6, 18, "S1901M"},
+		{"evt", "england turkey", "turkey F Ank, turkey A Con, england F Eng, england A Lon, england F Nth, turkey A Smy", 6, 18, "S1901M"},
+		{"fleetrome", "austria england france germany italy russia turkey", strings.Replace(units(std.NewPosition()), "italy A Rom", "italy F Rom", 1), 22, 18, "S1901M"},
 		{"chaos", "", "", 34, 18, "W1900A"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

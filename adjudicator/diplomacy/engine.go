@@ -1141,6 +1141,11 @@ func (e *Engine) privateText(res *Result) map[string]string {
 	out := map[string]string{}
 	add := func(p, s string) { out[p] += s + "\n" }
 	for _, d := range res.Dislodged {
+		if len(d.Options) == 0 {
+			add(d.Power, fmt.Sprintf("Your %s was dislodged with no retreat possible: it is disbanded in %s (order %s D, or nothing).",
+				m.UnitName(d.Unit), m.PhaseTitle(res.Next.Phase), m.UnitName(d.Unit)))
+			continue
+		}
 		add(d.Power, fmt.Sprintf("Your %s was dislodged: it %s. Order its retreat (%s R …) or disband it (%s D) in %s.",
 			m.UnitName(d.Unit), retreatText(m, d), m.UnitName(d.Unit), m.UnitName(d.Unit), m.PhaseTitle(res.Next.Phase)))
 	}

@@ -214,7 +214,7 @@ func TestRetreatPhaseAndReports(t *testing.T) {
 			t.Errorf("public report lacks %q:\n%s", want, out.Report.Public)
 		}
 	}
-	if !strings.Contains(out.Report.Private["carthage"], "Your A Apu was dislodged") {
+	if !strings.Contains(out.Report.Private["carthage"], "Your A Apu was dislodged with no retreat possible: it is disbanded in Fall 451 AUC Retreats (order A Apu D, or nothing).") {
 		t.Errorf("private %q", out.Report.Private)
 	}
 	var data ResultData

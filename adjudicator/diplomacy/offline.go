@@ -40,7 +40,7 @@ type offlineOut struct {
 // AdjudicateJSON is the offline contract of `pbemd adjudicate`: it reads one
 // JSON object from r, adjudicates the phase and writes one JSON object to w.
 //
-//	in:  {"variant": "standard"|"ancientmed"|"coldwar"|"hundred",
+//	in:  {"variant": "standard" or any other variant of MapNames or RuleVariantNames,
 //	      "phase": {"season": "spring"|"fall"|"winter", "year": 1901, "type": "movement"|"retreat"|"adjustment"},
 //	      "units": [{"power": "England", "type": "army"|"fleet", "province": "lon", "coast": ""}],
 //	      "dislodged": [{"power": …, "type": …, "province": …, "attacker_from": "…"}],

@@ -219,18 +219,23 @@ func newGeoBoard(sc *Scenario, g *geometry) (*board, error) {
 	b.anchors = make([][]picture.Point, n)
 	var labels, cities []picture.Item
 	for a := 0; a < n; a++ {
-		ar := sc.areas[a]
-		unit, lab := g.unit[ar.ID], g.label[ar.ID]
+		unit := g.unit[sc.areas[a].ID]
 		b.anchors[a] = []picture.Point{unit}
 		b.slots[a] = geoSlots(b.rings[a], unit, cell)
+	}
+	for a, at := range placeLabels(sc, g, b.slots) {
+		ar := sc.areas[a]
 		col := textColor
 		if ar.sea {
 			col = seaTextColor
 		}
 		lines := nameLines(ar.Name, !ar.sea)
 		for i, line := range lines {
-			labels = append(labels, &picture.Text{At: lab.Add(picture.Pt(0, -float64(len(lines)-1-i)*labelSize)), S: line, Size: labelSize, Bold: !ar.sea, Anchor: picture.Middle, Color: col, Halo: picture.White.Alpha(190)})
+			labels = append(labels, &picture.Text{At: at.Add(picture.Pt(0, -float64(len(lines)-1-i)*labelSize)), S: line, Size: labelSize, Bold: !ar.sea, Anchor: picture.Middle, Color: col, Halo: picture.White.Alpha(190)})
 		}
+	}
+	for a := 0; a < n; a++ {
+		ar := sc.areas[a]
 		q := 0
 		icon := func() picture.Point {
 			s := b.slots[a][min(q/2, len(b.slots[a])-1)]
@@ -259,6 +264,84 @@ func newGeoBoard(sc *Scenario, g *geometry) (*board, error) {
 	b.static = picture.NewLayer("map", items...)
 	b.initPalette()
 	return b, nil
+}
+
+// labelSlots is how many of an area's first slots (where its cities,
+// companies and first forces stand) other areas' names keep clear of.
+const labelSlots = 3
+
+// placeLabels returns where each area's name stands (the baseline of its
+// last line): at the geometry's label point, unless that covers a name
+// already placed or the first slots of an area; then at the first clear
+// one of a few points round it. Land names are placed before sea names,
+// and small areas before large ones (they have less room).
+func placeLabels(sc *Scenario, g *geometry, slots [][]picture.Point) []picture.Point {
+	n := len(sc.areas)
+	type box struct{ x0, y0, x1, y1 float64 }
+	hit := func(p, q box) bool { return p.x0 < q.x1 && q.x0 < p.x1 && p.y0 < q.y1 && q.y0 < p.y1 }
+	var taken []box
+	for a := 0; a < n; a++ {
+		for _, s := range slots[a][:min(labelSlots, len(slots[a]))] {
+			taken = append(taken, box{s.X - 13, s.Y - 7, s.X + 13, s.Y + 7})
+		}
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	span := func(a int) float64 {
+		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, r := range g.shapes[sc.areas[a].ID] {
+			for _, p := range r {
+				x0, y0, x1, y1 = math.Min(x0, p.X), math.Min(y0, p.Y), math.Max(x1, p.X), math.Max(y1, p.Y)
+			}
+		}
+		return (x1 - x0) * (y1 - y0)
+	}
+	spans := make([]float64, n)
+	for a := range spans {
+		spans[a] = span(a)
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, c := order[i], order[j]
+		if sc.areas[a].sea != sc.areas[c].sea {
+			return !sc.areas[a].sea
+		}
+		return spans[a] < spans[c]
+	})
+	out := make([]picture.Point, n)
+	for _, a := range order {
+		ar := sc.areas[a]
+		lines := nameLines(ar.Name, !ar.sea)
+		half := 0.0
+		for _, l := range lines {
+			half = math.Max(half, picture.TextWidth(l, labelSize, !ar.sea)/2)
+		}
+		boxAt := func(p picture.Point) box {
+			return box{p.X - half, p.Y - float64(len(lines))*labelSize + 2, p.X + half, p.Y + 3}
+		}
+		clear := func(p picture.Point) bool {
+			bx := boxAt(p)
+			for _, t := range taken {
+				if hit(bx, t) {
+					return false
+				}
+			}
+			return bx.x0 >= 0 && bx.y0 >= 0 && bx.x1 <= float64(g.w) && bx.y1 <= float64(g.h)
+		}
+		at := g.label[ar.ID]
+		for _, d := range []picture.Point{{}, {X: 0, Y: -8}, {X: -20, Y: 0}, {X: 20, Y: 0}, {X: 0, Y: -16}, {X: -30, Y: -10}, {X: 30, Y: -10}, {X: -40, Y: 0}, {X: 40, Y: 0}, {X: 0, Y: -26}} {
+			if p := g.label[ar.ID].Add(d); clear(p) {
+				at = p
+				break
+			}
+		}
+		// A name at the map's edge is moved in whole.
+		at.X = math.Max(half+2, math.Min(float64(g.w)-half-2, at.X))
+		out[a] = at
+		taken = append(taken, boxAt(at))
+	}
+	return out
 }
 
 // nameLines is an area's full name as its label shows it: on two lines,

@@ -249,28 +249,7 @@ func newGridBoard(sc *Scenario) *board {
 				labels = append(labels, &picture.Text{At: at.Add(picture.Pt(0, -float64(len(lines)-1-i)*labelSize)), S: line, Size: labelSize, Bold: !ar.sea, Anchor: picture.Middle, Color: col, Halo: picture.White.Alpha(190)})
 			}
 		}
-		// Cities and companies first, two to a slot.
-		q := 0
-		icon := func() picture.Point {
-			s := b.slots[a][min(q/2, len(b.slots[a])-1)]
-			dx := -b.cell/4 - 0.5
-			if q%2 == 1 {
-				dx = -dx
-			}
-			q++
-			return s.Add(picture.Pt(dx, 0))
-		}
-		for range sc.areas[a].Cities {
-			p := icon()
-			b.cityAt[a] = append(b.cityAt[a], p)
-			cities = append(cities, &picture.Path{Rings: [][]picture.Point{square(p, citySide/2)}, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}})
-		}
-		for c, cd := range sc.cards {
-			if cd.company != nil && cd.company.area == a {
-				b.coAt[c] = icon()
-			}
-		}
-		b.firstFree[a] = (q + 1) / 2
+		cities = append(cities, b.placeIcons(a)...)
 	}
 	items = append(items, cities...)
 	items = append(items, labels...)
@@ -278,6 +257,34 @@ func newGridBoard(sc *Scenario) *board {
 	b.static = picture.NewLayer("map", items...)
 	b.initPalette()
 	return b
+}
+
+// placeIcons places area a's cities and companies on its first slots, two
+// to a slot, and returns the cities' squares.
+func (b *board) placeIcons(a int) []picture.Item {
+	var cities []picture.Item
+	q := 0
+	icon := func() picture.Point {
+		s := b.slots[a][min(q/2, len(b.slots[a])-1)]
+		dx := -b.cell/4 - 0.5
+		if q%2 == 1 {
+			dx = -dx
+		}
+		q++
+		return s.Add(picture.Pt(dx, 0))
+	}
+	for range b.sc.areas[a].Cities {
+		p := icon()
+		b.cityAt[a] = append(b.cityAt[a], p)
+		cities = append(cities, &picture.Path{Rings: [][]picture.Point{square(p, citySide/2)}, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}})
+	}
+	for c, cd := range b.sc.cards {
+		if cd.company != nil && cd.company.area == a {
+			b.coAt[c] = icon()
+		}
+	}
+	b.firstFree[a] = (q + 1) / 2
+	return cities
 }
 
 // labelSize is the size of the areas' names; citySide and companySide

@@ -235,28 +235,7 @@ func newGeoBoard(sc *Scenario, g *geometry) (*board, error) {
 		}
 	}
 	for a := 0; a < n; a++ {
-		ar := sc.areas[a]
-		q := 0
-		icon := func() picture.Point {
-			s := b.slots[a][min(q/2, len(b.slots[a])-1)]
-			dx := -b.cell/4 - 0.5
-			if q%2 == 1 {
-				dx = -dx
-			}
-			q++
-			return s.Add(picture.Pt(dx, 0))
-		}
-		for range ar.Cities {
-			p := icon()
-			b.cityAt[a] = append(b.cityAt[a], p)
-			cities = append(cities, &picture.Path{Rings: [][]picture.Point{square(p, citySide/2)}, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}})
-		}
-		for c, cd := range sc.cards {
-			if cd.company != nil && cd.company.area == a {
-				b.coAt[c] = icon()
-			}
-		}
-		b.firstFree[a] = (q + 1) / 2
+		cities = append(cities, b.placeIcons(a)...)
 	}
 	items = append(items, cities...)
 	items = append(items, labels...)

@@ -18,9 +18,11 @@
 //
 // # Pictures and the text map
 //
-// Draw (adjudicator.Drawer, draw.go) pictures a position from the
-// scenario's layout section (a schematic of grid cells, validated on
-// load to show exactly the scenario's borders): land coloured by
+// Draw (adjudicator.Drawer, draw.go) pictures a position on the scenario's
+// world map when it ships one (scenarios/NAME.geo, geometry.go: each area
+// its region of the real world, from Natural Earth's coastlines, named in
+// full), else on its layout section (a schematic of grid cells); either
+// shows exactly the scenario's borders (TestLayoutTruthful): land coloured by
 // controller, forces, cities, companies, impassable borders and
 // chokepoints, a legend, and what the phase did (drawphase.go: the marks
 // its Report.Data carries: moves, attacks on land and at sea, ICBM strikes,

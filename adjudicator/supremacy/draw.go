@@ -12,7 +12,8 @@ import (
 	"pbemd/picture"
 )
 
-// This file draws a position as a picture of the scenario's layout (the
+// This file draws a position as a picture of the scenario's world map
+// (geometry.go) or, for a scenario without one, of its layout's grid (the
 // adjudicator.Drawer of the engine). What never changes for a scenario
 // (area shapes, borders, names, cities, the key) is built once, at the
 // first picture, and shared by every picture of that scenario.
@@ -22,7 +23,8 @@ import (
 //     uncontrolled land beige, contaminated land dark grey, seas blue;
 //     unplayable cells grey; the home areas of every player outlined in
 //     that player's colour;
-//   - each area's id (what orders use; the text map gives the names);
+//   - each area's name (on the world map its full name; on a grid the
+//     shortest of its name and aliases that fits);
 //   - cities: white squares (a cross when destroyed);
 //   - companies: a disc with the resource's letter (O oil, M minerals, G
 //     grain), filled with the owner's colour (lighter when closed), white
@@ -33,7 +35,7 @@ import (
 //     power's bought armies and navies in white;
 //   - impassable borders as a thick dark red line; chokepoints as a thick
 //     grey strait with the grey ball in the controlling area; borders the
-//     grid cannot show as a dashed line between the two areas;
+//     shapes cannot show as a dashed line between the two areas;
 //   - what the phase did, when its results are given (drawphase.go);
 //   - a legend: the phase, the market prices, each player's colour, code,
 //     forces and companies, and a key to the symbols and to the phase's
@@ -108,17 +110,48 @@ func (sc *Scenario) drawing() (*board, error) {
 	return sc.boardOnce()
 }
 
-func newBoard(sc *Scenario) *board {
-	l := sc.Layout
-	b := &board{sc: sc, l: l, cell: float64(l.Cell), w: l.w * l.Cell, h: l.h * l.Cell}
-	n := len(sc.areas)
-	for i := range sc.powers {
+// newBoard builds the board of a scenario: on its world map when it ships
+// a geometry file (geometry.go), else on its layout's grid.
+func newBoard(sc *Scenario) (*board, error) {
+	g, err := readGeometry(sc.Name)
+	if err != nil {
+		return nil, err
+	}
+	if g != nil {
+		return newGeoBoard(sc, g)
+	}
+	return newGridBoard(sc), nil
+}
+
+// initColours gives each superpower its colour, tint, dark shade and code.
+func (b *board) initColours() {
+	for i := range b.sc.powers {
 		c := picture.Colors[powerOrder[i%len(powerOrder)]]
 		b.colors = append(b.colors, c)
 		b.tints = append(b.tints, c.Mix(picture.White, 0.55))
 		b.darks = append(b.darks, c.Mix(picture.Black, 0.3))
 	}
-	b.codes = powerCodes(sc)
+	b.codes = powerCodes(b.sc)
+}
+
+// initPalette lists the colours the board's pictures use.
+func (b *board) initPalette() {
+	b.palette = []picture.Color{seaColor, landColor, voidColor, gapSeaColor, deadColor, borderColor, seaLineColor, seaTextColor, textColor,
+		mutedColor, impassColor, chokeColor, linkColor, legendBg, crossColor, failColor, picture.White, picture.Black}
+	for i := range b.sc.powers {
+		if len(b.palette)+3 > picture.MaxPalette {
+			break
+		}
+		b.palette = append(b.palette, b.colors[i], b.tints[i], b.darks[i])
+	}
+}
+
+// newGridBoard builds the board of a scenario from its layout's grid.
+func newGridBoard(sc *Scenario) *board {
+	l := sc.Layout
+	b := &board{sc: sc, l: l, cell: float64(l.Cell), w: l.w * l.Cell, h: l.h * l.Cell}
+	n := len(sc.areas)
+	b.initColours()
 
 	var shapes [][][]picture.Point
 	var names []string
@@ -216,43 +249,42 @@ func newBoard(sc *Scenario) *board {
 				labels = append(labels, &picture.Text{At: at.Add(picture.Pt(0, -float64(len(lines)-1-i)*labelSize)), S: line, Size: labelSize, Bold: !ar.sea, Anchor: picture.Middle, Color: col, Halo: picture.White.Alpha(190)})
 			}
 		}
-		// Cities and companies first, two to a slot.
-		q := 0
-		icon := func() picture.Point {
-			s := b.slots[a][min(q/2, len(b.slots[a])-1)]
-			dx := -b.cell/4 - 0.5
-			if q%2 == 1 {
-				dx = -dx
-			}
-			q++
-			return s.Add(picture.Pt(dx, 0))
-		}
-		for range sc.areas[a].Cities {
-			p := icon()
-			b.cityAt[a] = append(b.cityAt[a], p)
-			cities = append(cities, &picture.Path{Rings: [][]picture.Point{square(p, citySide/2)}, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}})
-		}
-		for c, cd := range sc.cards {
-			if cd.company != nil && cd.company.area == a {
-				b.coAt[c] = icon()
-			}
-		}
-		b.firstFree[a] = (q + 1) / 2
+		cities = append(cities, b.placeIcons(a)...)
 	}
 	items = append(items, cities...)
 	items = append(items, labels...)
 	items = append(items, b.legendKey()...)
 	b.static = picture.NewLayer("map", items...)
-
-	b.palette = []picture.Color{seaColor, landColor, voidColor, gapSeaColor, deadColor, borderColor, seaLineColor, seaTextColor, textColor,
-		mutedColor, impassColor, chokeColor, linkColor, legendBg, crossColor, failColor, picture.White, picture.Black}
-	for i := range sc.powers {
-		if len(b.palette)+3 > picture.MaxPalette {
-			break
-		}
-		b.palette = append(b.palette, b.colors[i], b.tints[i], b.darks[i])
-	}
+	b.initPalette()
 	return b
+}
+
+// placeIcons places area a's cities and companies on its first slots, two
+// to a slot, and returns the cities' squares.
+func (b *board) placeIcons(a int) []picture.Item {
+	var cities []picture.Item
+	q := 0
+	icon := func() picture.Point {
+		s := b.slots[a][min(q/2, len(b.slots[a])-1)]
+		dx := -b.cell/4 - 0.5
+		if q%2 == 1 {
+			dx = -dx
+		}
+		q++
+		return s.Add(picture.Pt(dx, 0))
+	}
+	for range b.sc.areas[a].Cities {
+		p := icon()
+		b.cityAt[a] = append(b.cityAt[a], p)
+		cities = append(cities, &picture.Path{Rings: [][]picture.Point{square(p, citySide/2)}, Style: picture.Style{Fill: picture.White, Stroke: textColor, StrokeWidth: 1.4}})
+	}
+	for c, cd := range b.sc.cards {
+		if cd.company != nil && cd.company.area == a {
+			b.coAt[c] = icon()
+		}
+	}
+	b.firstFree[a] = (q + 1) / 2
+	return cities
 }
 
 // labelSize is the size of the areas' names; citySide and companySide
@@ -706,6 +738,9 @@ func (b *board) sharedEdges(x, y int) [][]picture.Point {
 // (centre to centre); with via ≥ 0, only pairs whose middle lies in a cell
 // of via count (when there is one).
 func (b *board) nearestCells(x, y, via int) (picture.Point, picture.Point) {
+	if b.l == nil {
+		return b.borderPoints(x, y)
+	}
 	l := b.l
 	var xs, ys []int
 	for i, a := range l.cells {

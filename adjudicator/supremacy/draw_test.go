@@ -147,8 +147,9 @@ func TestPicturePNG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := img.Bounds().Size(); got.X != p.Width || got.Y != p.Height || p.Width != 48*28 || p.Height != 22*28+legendHeight {
-		t.Errorf("PNG %v, picture %dx%d, want %dx%d", got, p.Width, p.Height, 48*28, 22*28+legendHeight)
+	bd, _ := e.sc.drawing()
+	if got := img.Bounds().Size(); got.X != p.Width || got.Y != p.Height || p.Width != bd.w || p.Height != bd.h+legendHeight {
+		t.Errorf("PNG %v, picture %dx%d, want %dx%d", got, p.Width, p.Height, bd.w, bd.h+legendHeight)
 	}
 	if p.Width < 1000 {
 		t.Errorf("picture %d px wide, want at least 1000", p.Width)
@@ -276,7 +277,7 @@ func areaRaster(b *board) (lab []int, w, h int) {
 			}
 			sort.Float64s(xs)
 			for k := 0; k+1 < len(xs); k += 2 {
-				for x := max(0, int(math.Ceil(xs[k]-0.5))); x <= min(w-1, int(math.Floor(xs[k+1]-0.5))); x++ {
+				for x := max(0, int(math.Ceil(xs[k]-0.5))); x <= min(w-1, int(math.Ceil(xs[k+1]-0.5))-1); x++ {
 					if lab[y*w+x] >= 0 {
 						lab[y*w+x] = -2 // overlapping shapes: never a partition
 					} else {
@@ -367,18 +368,43 @@ func adjacencyProblems(b *board, svg string) []string {
 }
 
 // TestLayoutTruthful: on the shipped scenario, areas the picture shows as
-// neighbours are neighbours, and every border of the scenario is visible.
+// neighbours are neighbours, and every border of the scenario is visible:
+// on the world map the scenario ships (geometry.go), and on its layout's
+// grid (what a scenario without a geometry file is drawn on).
 func TestLayoutTruthful(t *testing.T) {
 	e := shipped(t)
 	st, _ := e.New(nil, 1)
-	svg := string(svgOf(t, mustDraw(t, e, st, nil, "")))
-	b, err := e.sc.drawing()
+	t.Run("world map", func(t *testing.T) {
+		svg := string(svgOf(t, mustDraw(t, e, st, nil, "")))
+		b, err := e.sc.drawing()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.l != nil {
+			t.Fatal("the shipped scenario is drawn on its grid, not on its world map")
+		}
+		for _, p := range adjacencyProblems(b, svg) {
+			t.Error(p)
+		}
+	})
+	t.Run("grid", func(t *testing.T) {
+		b, svg := gridPicture(t, e, st)
+		for _, p := range adjacencyProblems(b, svg) {
+			t.Error(p)
+		}
+	})
+}
+
+// gridPicture draws state on the scenario's layout grid instead of its
+// world map.
+func gridPicture(t *testing.T, e *Engine, st []byte) (*board, string) {
+	t.Helper()
+	w, err := decodeWorld(st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range adjacencyProblems(b, svg) {
-		t.Error(p)
-	}
+	b := newGridBoard(e.sc)
+	return b, string(svgOf(t, b.draw(w, w.phaseTitle(), nil, false, "")))
 }
 
 // The check above can fail: a picture whose shapes lie is caught.
@@ -406,7 +432,7 @@ func TestAdjacencyCheckCatchesLies(t *testing.T) {
 	// A picture without its links hides borders.
 	noLinks := regexp.MustCompile(`<path d="[^"]*" fill="none" stroke="#1f4e79"[^>]*>`).ReplaceAllString(svg, "")
 	probs = strings.Join(adjacencyProblems(good, noLinks), "\n")
-	if !strings.Contains(probs, "ama and moa border each other but share no drawn border and no link") {
+	if !strings.Contains(probs, "bra and car border each other but share no drawn border and no link") {
 		t.Errorf("a picture without links: got\n%s", probs)
 	}
 }
@@ -555,10 +581,7 @@ func BenchmarkPicturePNG(b *testing.B) {
 // pair borders each other may two areas that do not border meet at a point.
 func TestCornersDoNotMislead(t *testing.T) {
 	e := shipped(t)
-	b, err := e.sc.drawing()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := newGridBoard(e.sc)
 	sc, l := e.sc, b.l
 	lab, w, h := areaRaster(b)
 	corner := map[[2]int]bool{}

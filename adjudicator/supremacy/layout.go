@@ -176,7 +176,7 @@ func (sc *Scenario) validateLayout() error {
 		return fmt.Errorf("layout: the border %s–%s is not drawn: give the two areas a shared cell edge or add [%q, %q] to layout.links",
 			sc.areas[k[0]].ID, sc.areas[k[1]].ID, sc.areas[k[0]].ID, sc.areas[k[1]].ID)
 	}
-	sc.boardOnce = sync.OnceValues(func() (*board, error) { return newBoard(sc), nil })
+	sc.boardOnce = sync.OnceValues(func() (*board, error) { return newBoard(sc) })
 	return nil
 }
 

@@ -34,6 +34,9 @@
 // map file's geometry marker. It then checks the picture against the map's
 // adjacency the way the package test does and lists every disagreement.
 //
+// With -scenario and -out it draws a Supremacy scenario's areas instead,
+// into a geometry file of their own (supremacy.go).
+//
 // This is a tool for map authors, run by hand; nothing at run time uses it.
 package main
 
@@ -59,7 +62,16 @@ func main() {
 	sketch := flag.String("sketch", "", "sketch file")
 	mapFile := flag.String("map", "", "map file whose geometry section is rewritten")
 	debug := flag.String("debug", "", "write a PNG of the regions here")
+	scenario := flag.String("scenario", "", "a Supremacy scenario file (JSON): draw its areas instead of a map's provinces (supremacy.go)")
+	out := flag.String("out", "", "with -scenario: the geometry file to write")
 	flag.Parse()
+	if *scenario != "" {
+		if err := runScenario(*atlas, *sketch, *scenario, *out, *debug); err != nil {
+			fmt.Fprintln(os.Stderr, "mapgeo:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*atlas, *sketch, *mapFile, *debug); err != nil {
 		fmt.Fprintln(os.Stderr, "mapgeo:", err)
 		os.Exit(1)

@@ -528,7 +528,7 @@ func (b *hexBoard) legendKey() []picture.Item {
 	}
 	// The first entry is the viewer's (ownKey), drawn per picture in the
 	// slot left for it here.
-	x, y = 12+ownKeyWidth, y0+legendHeight-48
+	x, y = 12+ownKeyWidth(), y0+legendHeight-48
 	entry(38, "another power's", func(c picture.Point) []picture.Item {
 		return b.token(c.Add(picture.Pt(-6, 0)), &stack{owner: "blue", n: 2})
 	})
@@ -567,8 +567,12 @@ func (b *hexBoard) legendKey() []picture.Item {
 	return items
 }
 
-// ownKeyWidth is the room the key leaves at its start for ownKey.
-var ownKeyWidth = 58 + 6 + math.Max(picture.TextWidth("your units", 12, false), picture.TextWidth("a power's units", 12, false)) + 18
+// ownKeyWidth is the room the key leaves at its start for ownKey (a
+// function: measuring text at package init would load the font's metrics
+// before any picture is drawn).
+func ownKeyWidth() float64 {
+	return 58 + 6 + math.Max(picture.TextWidth("your units", 12, false), picture.TextWidth("a power's units", 12, false)) + 18
+}
 
 // ownKey is the key's first entry: a player's own units are drawn larger
 // and ringed ("your units"); the GM's and observers' picture has no own

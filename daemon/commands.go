@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"pbemd/adjudicator"
@@ -698,25 +697,6 @@ func (mc *mailCtx) orderSender(power string, s store.Source) string {
 	return fmt.Sprintf("%s (%s), %s", s.Address, role, at)
 }
 
-// diplomatsOf counts the diplomats of a power.
-func diplomatsOf(g *store.Game, power string) int {
-	n := 0
-	for _, p := range g.Players {
-		if !p.Left && p.Power == power {
-			n++
-		}
-	}
-	return n
-}
-
-// seniorLocked tells whether the senior of power has locked out the
-// juniors for the game's open phase (a lock lapses when the power gets
-// another senior).
-func seniorLocked(g *store.Game, power string) bool {
-	lock, ok := g.Locks[power]
-	return ok && lock.By != "" && lock.By == seniorOf(g, power)
-}
-
 // maybeEarly makes the phase due now when it may end early: a sequential
 // game's turn, and at the fast pace a retreat or build phase, end as soon
 // as every power that owes orders has sent them; with process-early on,
@@ -878,16 +858,6 @@ func gameLine(d *Daemon, g *store.Game, calendar bool) string {
 	return g.EndedAs
 }
 
-func countPlayers(g *store.Game) int {
-	n := 0
-	for _, p := range g.Players {
-		if !p.Left {
-			n++
-		}
-	}
-	return n
-}
-
 func describeGame(d *Daemon, g *store.Game) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s (%s): %s\n", g.Name, g.Variant, g.Status)
@@ -921,13 +891,6 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func cmdStatus(mc *mailCtx, _ *orders.Command) error {
@@ -1311,8 +1274,6 @@ func cmdObserve(mc *mailCtx, cmd *orders.Command) error {
 	return nil
 }
 
-func isAlive(g *store.Game, power string) bool { return slices.Contains(g.Alive, power) }
-
 func cmdUnobserve(mc *mailCtx, _ *orders.Command) error {
 	g := mc.game
 	for i, o := range g.Observers {
@@ -1327,90 +1288,4 @@ func cmdUnobserve(mc *mailCtx, _ *orders.Command) error {
 	}
 	mc.say("You do not observe %s.", g.Name)
 	return nil
-}
-
-// ---- helpers shared by commands ----
-
-// infoCache keeps each engine's Info: building one can be costly (the
-// Diplomacy engine derives its HELP examples from its map).
-var infoCache sync.Map // variant → adjudicator.Info
-
-// powerName is how players read a power id in game g: the name its engine
-// gives it (Info.PowerNames: "usa" → "United States"), else the id
-// capitalised ("england" → "England").
-// commandPower is how a line the daemon suggests (REPLACE <power> WITH …)
-// writes a power: its name when the name reads as its id ("Egypt"), the
-// id otherwise ("usa" for United States), so the line works as written.
-func commandPower(g *store.Game, id string) string {
-	if name := powerName(g, id); strings.EqualFold(name, id) {
-		return name
-	}
-	return id
-}
-
-func powerName(g *store.Game, id string) string {
-	if g == nil {
-		return titleCase(id)
-	}
-	key := g.Variant + "@" + g.Map // a variant file's games: one entry per text
-	info, ok := infoCache.Load(key)
-	if !ok {
-		e, err := engineFor(g)
-		if err != nil {
-			return titleCase(id)
-		}
-		info, _ = infoCache.LoadOrStore(key, e.Info())
-	}
-	return nameFrom(info.(adjudicator.Info), id)
-}
-
-// nameFrom is a power's name from an engine's Info.
-func nameFrom(info adjudicator.Info, id string) string {
-	if n := info.PowerNames[id]; n != "" {
-		return n
-	}
-	return titleCase(id)
-}
-
-// titleCase capitalises a word ("england" → "England").
-func titleCase(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// showTime prints a deadline in UTC and, when the player has a zone, in it.
-func (d *Daemon) showTime(t time.Time, p *store.Player) string {
-	if t.IsZero() {
-		return "not set"
-	}
-	s := t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
-	zone := d.opt.Zone
-	if p != nil && p.Zone != "" {
-		zone = p.Zone
-	}
-	if loc, err := loadZone(zone); err == nil && zone != "UTC" {
-		s += " = " + t.In(loc).Format("Mon 15:04 MST") + " (" + zone + ")"
-	}
-	return s
-}
-
-// zones holds the time zones read so far by name: time.LoadLocation reads
-// the zone's file from disk at every call, and showTime runs for every
-// mail to a player who set a zone (a changed zone file is read at the
-// next start).
-var zones sync.Map // string → *time.Location
-
-// loadZone is time.LoadLocation, each zone read from disk once.
-func loadZone(name string) (*time.Location, error) {
-	if loc, ok := zones.Load(name); ok {
-		return loc.(*time.Location), nil
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, err
-	}
-	zones.Store(name, loc)
-	return loc, nil
 }

@@ -563,22 +563,6 @@ func ruleResult(st adjudicator.Status, g *store.Game) adjudicator.Result {
 	return adjudicator.Result{Kind: "draw", Winners: g.Alive}
 }
 
-// diplomats reports whether g's game lets several players share a power
-// (senior and junior diplomats), as its engine declares.
-func (d *Daemon) diplomats(g *store.Game) bool {
-	e, err := engineFor(g)
-	return err == nil && e.Info().Diplomats
-}
-
-func seniorOf(g *store.Game, power string) string {
-	for _, p := range g.Players {
-		if p.Power == power && p.Rank == 0 && !p.Left {
-			return p.Address
-		}
-	}
-	return ""
-}
-
 // resultsText is the mail body of a phase's results for one reader: the
 // engine's public report, the reader's private part, and (while the game
 // goes on) the next phase with its deadline in the reader's zone.
@@ -786,13 +770,6 @@ func (d *Daemon) alertGM(tx *txn, g *store.Game, subject, text string, pics ...*
 	return d.send(tx, &Outgoing{To: to, Subject: fmt.Sprintf("[%s] GM: %s", name, subject), Text: text, ReplyToken: token, Game: gameName(g), Phase: phaseOf(g), Alert: true, Pictures: pics})
 }
 
-func phaseOf(g *store.Game) string {
-	if g == nil {
-		return ""
-	}
-	return g.PhaseID
-}
-
 // remind mails the powers that still owe orders when a deadline comes
 // within one of the schedule's reminder offsets.
 func (d *Daemon) remind(now time.Time) error {
@@ -881,27 +858,4 @@ func (d *Daemon) remindGame(tx *txn, name string, now time.Time) error {
 		return err
 	}
 	return tx.PutGame(g)
-}
-
-// humanDuration writes a duration for people: "1 hour", "23 hours",
-// "2 days 3 hours", "45 minutes".
-func humanDuration(d time.Duration) string {
-	d = d.Round(time.Minute)
-	unit := func(n int, word string) string { return fmt.Sprintf("%d %s%s", n, word, plural(n)) }
-	switch {
-	case d < time.Hour:
-		return unit(int(d/time.Minute), "minute")
-	case d < 48*time.Hour:
-		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
-		if m == 0 || h >= 6 {
-			return unit(h, "hour")
-		}
-		return unit(h, "hour") + " " + unit(m, "minute")
-	default:
-		days, h := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour)
-		if h == 0 {
-			return unit(days, "day")
-		}
-		return unit(days, "day") + " " + unit(h, "hour")
-	}
 }

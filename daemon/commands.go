@@ -697,60 +697,6 @@ func (mc *mailCtx) orderSender(power string, s store.Source) string {
 	return fmt.Sprintf("%s (%s), %s", s.Address, role, at)
 }
 
-// maybeEarly makes the phase due now when it may end early: a sequential
-// game's turn, and at the fast pace a retreat or build phase, end as soon
-// as every power that owes orders has sent them; with process-early on,
-// any phase ends when every such power is READY.
-func (mc *mailCtx) maybeEarly() error {
-	return mc.d.maybeEarly(mc.tx, mc.game, mc.engine, mc.state, mc.now)
-}
-
-// maybeEarly is mailCtx.maybeEarly for game g, whose engine is e and state
-// state, at now: after a mail, and after orders sent ahead (ahead.go).
-func (d *Daemon) maybeEarly(tx *txn, g *store.Game, e adjudicator.Engine, state []byte, now time.Time) error {
-	if g.Status != store.Active || g.Paused || g.Pending != nil {
-		return nil
-	}
-	kind := adjudicator.PhaseKind(g.PhaseKind)
-	ps, err := tx.status(g, e, state) // memo.go
-	if err != nil {
-		return err
-	}
-	// A phase whose orders end it (the engine says: a sequential game's
-	// turn) ends when its players have moved; so does, at the fast pace,
-	// a retreat or build phase when all who owe have sent.
-	onReceipt := ps.EndsTurn ||
-		g.Options.Pace == "fast" && (kind == adjudicator.PhaseRetreat || kind == adjudicator.PhaseBuild)
-	if !onReceipt && !g.Options.ProcessEarly && len(g.Graced) == 0 {
-		return nil
-	}
-	st, err := loadStanding(tx.Tx, g) // not every version: see standing.go
-	if err != nil {
-		return err
-	}
-	if waiting, done := waitingLate(g, st); waiting { // grace.go: the late powers have all ordered
-		if done && g.Deadline.After(now) {
-			g.Deadline = now
-		}
-		return nil
-	}
-	for _, p := range g.Waiting {
-		if onReceipt && !st.sent(p) {
-			return nil
-		}
-		if !onReceipt && !g.Ready[p] {
-			return nil
-		}
-	}
-	if hold, err := offersHold(tx.Tx, e, state, g); hold || err != nil { // offers.go: every offer is answered first
-		return err
-	}
-	if g.Deadline.After(now) {
-		g.Deadline = now
-	}
-	return nil
-}
-
 // ---- player commands ----
 
 func cmdHelp(mc *mailCtx, _ *orders.Command) error {

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -277,15 +276,6 @@ func calendarName(o store.GameOptions) string {
 		return calendarRolling
 	}
 	return o.Calendar
-}
-
-// joinPowers names powers for a sentence: "Rome, Greece".
-func joinPowers(g *store.Game, powers []string) string {
-	names := make([]string, 0, len(powers))
-	for _, p := range slices.Sorted(slices.Values(powers)) {
-		names = append(names, powerName(g, p))
-	}
-	return strings.Join(names, ", ")
 }
 
 // scheduleOptions is the line SET's reply gives for the options of when

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"pbemd/adjudicator"
@@ -698,79 +697,6 @@ func (mc *mailCtx) orderSender(power string, s store.Source) string {
 	return fmt.Sprintf("%s (%s), %s", s.Address, role, at)
 }
 
-// diplomatsOf counts the diplomats of a power.
-func diplomatsOf(g *store.Game, power string) int {
-	n := 0
-	for _, p := range g.Players {
-		if !p.Left && p.Power == power {
-			n++
-		}
-	}
-	return n
-}
-
-// seniorLocked tells whether the senior of power has locked out the
-// juniors for the game's open phase (a lock lapses when the power gets
-// another senior).
-func seniorLocked(g *store.Game, power string) bool {
-	lock, ok := g.Locks[power]
-	return ok && lock.By != "" && lock.By == seniorOf(g, power)
-}
-
-// maybeEarly makes the phase due now when it may end early: a sequential
-// game's turn, and at the fast pace a retreat or build phase, end as soon
-// as every power that owes orders has sent them; with process-early on,
-// any phase ends when every such power is READY.
-func (mc *mailCtx) maybeEarly() error {
-	return mc.d.maybeEarly(mc.tx, mc.game, mc.engine, mc.state, mc.now)
-}
-
-// maybeEarly is mailCtx.maybeEarly for game g, whose engine is e and state
-// state, at now: after a mail, and after orders sent ahead (ahead.go).
-func (d *Daemon) maybeEarly(tx *txn, g *store.Game, e adjudicator.Engine, state []byte, now time.Time) error {
-	if g.Status != store.Active || g.Paused || g.Pending != nil {
-		return nil
-	}
-	kind := adjudicator.PhaseKind(g.PhaseKind)
-	ps, err := tx.status(g, e, state) // memo.go
-	if err != nil {
-		return err
-	}
-	// A phase whose orders end it (the engine says: a sequential game's
-	// turn) ends when its players have moved; so does, at the fast pace,
-	// a retreat or build phase when all who owe have sent.
-	onReceipt := ps.EndsTurn ||
-		g.Options.Pace == "fast" && (kind == adjudicator.PhaseRetreat || kind == adjudicator.PhaseBuild)
-	if !onReceipt && !g.Options.ProcessEarly && len(g.Graced) == 0 {
-		return nil
-	}
-	st, err := loadStanding(tx.Tx, g) // not every version: see standing.go
-	if err != nil {
-		return err
-	}
-	if waiting, done := waitingLate(g, st); waiting { // grace.go: the late powers have all ordered
-		if done && g.Deadline.After(now) {
-			g.Deadline = now
-		}
-		return nil
-	}
-	for _, p := range g.Waiting {
-		if onReceipt && !st.sent(p) {
-			return nil
-		}
-		if !onReceipt && !g.Ready[p] {
-			return nil
-		}
-	}
-	if hold, err := offersHold(tx.Tx, e, state, g); hold || err != nil { // offers.go: every offer is answered first
-		return err
-	}
-	if g.Deadline.After(now) {
-		g.Deadline = now
-	}
-	return nil
-}
-
 // ---- player commands ----
 
 func cmdHelp(mc *mailCtx, _ *orders.Command) error {
@@ -878,16 +804,6 @@ func gameLine(d *Daemon, g *store.Game, calendar bool) string {
 	return g.EndedAs
 }
 
-func countPlayers(g *store.Game) int {
-	n := 0
-	for _, p := range g.Players {
-		if !p.Left {
-			n++
-		}
-	}
-	return n
-}
-
 func describeGame(d *Daemon, g *store.Game) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s (%s): %s\n", g.Name, g.Variant, g.Status)
@@ -921,13 +837,6 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func cmdStatus(mc *mailCtx, _ *orders.Command) error {
@@ -1311,8 +1220,6 @@ func cmdObserve(mc *mailCtx, cmd *orders.Command) error {
 	return nil
 }
 
-func isAlive(g *store.Game, power string) bool { return slices.Contains(g.Alive, power) }
-
 func cmdUnobserve(mc *mailCtx, _ *orders.Command) error {
 	g := mc.game
 	for i, o := range g.Observers {
@@ -1327,90 +1234,4 @@ func cmdUnobserve(mc *mailCtx, _ *orders.Command) error {
 	}
 	mc.say("You do not observe %s.", g.Name)
 	return nil
-}
-
-// ---- helpers shared by commands ----
-
-// infoCache keeps each engine's Info: building one can be costly (the
-// Diplomacy engine derives its HELP examples from its map).
-var infoCache sync.Map // variant → adjudicator.Info
-
-// powerName is how players read a power id in game g: the name its engine
-// gives it (Info.PowerNames: "usa" → "United States"), else the id
-// capitalised ("england" → "England").
-// commandPower is how a line the daemon suggests (REPLACE <power> WITH …)
-// writes a power: its name when the name reads as its id ("Egypt"), the
-// id otherwise ("usa" for United States), so the line works as written.
-func commandPower(g *store.Game, id string) string {
-	if name := powerName(g, id); strings.EqualFold(name, id) {
-		return name
-	}
-	return id
-}
-
-func powerName(g *store.Game, id string) string {
-	if g == nil {
-		return titleCase(id)
-	}
-	key := g.Variant + "@" + g.Map // a variant file's games: one entry per text
-	info, ok := infoCache.Load(key)
-	if !ok {
-		e, err := engineFor(g)
-		if err != nil {
-			return titleCase(id)
-		}
-		info, _ = infoCache.LoadOrStore(key, e.Info())
-	}
-	return nameFrom(info.(adjudicator.Info), id)
-}
-
-// nameFrom is a power's name from an engine's Info.
-func nameFrom(info adjudicator.Info, id string) string {
-	if n := info.PowerNames[id]; n != "" {
-		return n
-	}
-	return titleCase(id)
-}
-
-// titleCase capitalises a word ("england" → "England").
-func titleCase(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// showTime prints a deadline in UTC and, when the player has a zone, in it.
-func (d *Daemon) showTime(t time.Time, p *store.Player) string {
-	if t.IsZero() {
-		return "not set"
-	}
-	s := t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
-	zone := d.opt.Zone
-	if p != nil && p.Zone != "" {
-		zone = p.Zone
-	}
-	if loc, err := loadZone(zone); err == nil && zone != "UTC" {
-		s += " = " + t.In(loc).Format("Mon 15:04 MST") + " (" + zone + ")"
-	}
-	return s
-}
-
-// zones holds the time zones read so far by name: time.LoadLocation reads
-// the zone's file from disk at every call, and showTime runs for every
-// mail to a player who set a zone (a changed zone file is read at the
-// next start).
-var zones sync.Map // string → *time.Location
-
-// loadZone is time.LoadLocation, each zone read from disk once.
-func loadZone(name string) (*time.Location, error) {
-	if loc, ok := zones.Load(name); ok {
-		return loc.(*time.Location), nil
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, err
-	}
-	zones.Store(name, loc)
-	return loc, nil
 }

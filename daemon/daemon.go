@@ -183,24 +183,6 @@ func newToken() string {
 	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
 }
 
-// engineFor finds a game's engine: for a game on a variant added as a
-// file, the one made of the text it was created with (New builds those
-// of the store's games; CreateGame keeps the text), else the compiled-in
-// engine of its name.
-func engineFor(g *store.Game) (adjudicator.Engine, error) {
-	if g.Map != "" {
-		if e, ok := adjudicator.Built(g.Map); ok {
-			return e, nil
-		}
-		return nil, fmt.Errorf("game %s: its map (variant %q, text %.12s…) is not loaded", g.Name, g.Variant, g.Map)
-	}
-	e, ok := adjudicator.Lookup(g.Variant)
-	if !ok {
-		return nil, fmt.Errorf("game %s: variant %q is not compiled into this pbemd", g.Name, g.Variant)
-	}
-	return e, nil
-}
-
 // buildStoredMaps builds the engines of the variant files the store's
 // games were created on (store.MapFile), each once per process, so that
 // engineFor finds them whatever the data folder's maps/ holds now. A store

@@ -467,15 +467,6 @@ func (mc *mailCtx) loadGame() error {
 	return nil
 }
 
-func findPlayer(g *store.Game, address string) *store.Player {
-	for i := range g.Players {
-		if g.Players[i].Address == address && !g.Players[i].Left {
-			return &g.Players[i]
-		}
-	}
-	return nil
-}
-
 func findObserver(g *store.Game, address string) *store.Observer {
 	for i := range g.Observers {
 		if g.Observers[i].Address == address {
@@ -521,13 +512,6 @@ func (mc *mailCtx) sendReply() error {
 		Phase:      phaseOf(mc.game),
 		Pictures:   mc.pictures,
 	})
-}
-
-func gameName(g *store.Game) string {
-	if g == nil {
-		return ""
-	}
-	return g.Name
 }
 
 func reSubject(s string) string {

@@ -226,7 +226,7 @@ func (mc *mailCtx) writeAnswerNote(b *strings.Builder, standing []string) {
 }
 
 // remindOffers is the deadline reminder's part on offers (remindGame,
-// phase.go, calls it when a reminder goes out): each diplomat of a power
+// remind.go, calls it when a reminder goes out): each diplomat of a power
 // that has an offer it has not answered is told which, its terms and the
 // orders that answer it, whether or not the power's orders are in. Only
 // the receiver is reminded: an offer is private to its two powers, and

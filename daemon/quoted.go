@@ -29,7 +29,7 @@ func (mc *mailCtx) dropQuotedResults(lines []orders.Line) {
 		return // no record of the phase before: nothing to compare with
 	}
 	sent := map[string]bool{}
-	opening := mc.d.resultsBrief(g, mc.player, mc.d.briefs(g, rec)[mc.player.Power]) // its power's lines first (phase.go)
+	opening := mc.d.resultsBrief(g, mc.player, mc.d.briefs(g, rec)[mc.player.Power]) // its power's lines first (results.go)
 	for _, l := range strings.Split(opening+mc.d.resultsText(g, rec, rec.Private[mc.player.Power], mc.player), "\n") {
 		if l = strings.TrimSpace(l); l != "" {
 			sent[l] = true

@@ -1,10 +1,8 @@
 package diplomacy
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 
 	"pbemd/picture"
 )
@@ -99,10 +97,9 @@ func (m *Map) geometryProblems(g *Geometry) []string {
 // no province covers (a hand edit's hairline gap does not hide a
 // border). area is each province's pixels.
 //
-// It goes row by row: the shapes' edges that cross a row are kept in an
-// active list (not every edge tried on every row), a row is painted, cut
-// into runs of one label, and compared run by run with the two rows
-// above, so the cost follows the edges and the runs more than the pixels.
+// It goes row by row (scanShapes): a row is painted, cut into runs of one
+// label, and compared run by run with the two rows above, so the cost
+// follows the edges and the runs more than the pixels.
 func rasterCounts(m *Map, g *Geometry) (contact, overlap, area []int) {
 	w, h := int(math.Ceil(g.Width)), int(math.Ceil(g.Height))
 	n := len(m.Provinces)
@@ -110,37 +107,10 @@ func rasterCounts(m *Map, g *Geometry) (contact, overlap, area []int) {
 	if w <= 0 || h <= 0 {
 		return contact, overlap, area
 	}
-	type edge struct {
-		prov, last int // province, last row crossed
-		ax, ay, k  float64
-	}
-	// starts[y] are the edges whose first crossed row is y: the rows whose
-	// centre y+0.5 lies in [low end, high end) of the edge.
-	starts := make([][]edge, h)
-	for pi, rings := range g.Shapes {
-		for _, r := range rings {
-			for i := range r {
-				a, b := r[i], r[(i+1)%len(r)]
-				if a.Y == b.Y {
-					continue
-				}
-				lo, hi := math.Min(a.Y, b.Y), math.Max(a.Y, b.Y)
-				first, last := int(math.Ceil(lo-0.5)), int(math.Ceil(hi-0.5))-1
-				first, last = max(first, 0), min(last, h-1)
-				if first > last {
-					continue
-				}
-				starts[first] = append(starts[first], edge{prov: pi, last: last, ax: a.X, ay: a.Y, k: (b.X - a.X) / (b.Y - a.Y)})
-			}
-		}
-	}
-	type cross struct {
-		prov int
-		x    float64
-	}
-	var active []edge
-	var xs []cross
 	row := make([]int, w)
+	for i := range row {
+		row[i] = -1
+	}
 	// runs of the last three rows: start column and label of each run,
 	// with a closing run at w.
 	type run struct{ x, lab int }
@@ -149,52 +119,24 @@ func rasterCounts(m *Map, g *Geometry) (contact, overlap, area []int) {
 		contact[a*n+b] += k
 		contact[b*n+a] += k
 	}
-	for y := 0; y < h; y++ {
-		keep := active[:0]
-		for _, e := range active {
-			if e.last >= y {
-				keep = append(keep, e)
+	paint := func(pi, _, x0, x1 int) {
+		for x := x0; x <= x1; x++ {
+			if prev := row[x]; prev >= 0 && prev != pi {
+				overlap[min(prev, pi)*n+max(prev, pi)]++
 			}
+			row[x] = pi
 		}
-		active = append(keep, starts[y]...)
-		cy := float64(y) + 0.5
-		xs = xs[:0]
-		for _, e := range active {
-			xs = append(xs, cross{e.prov, e.ax + (cy-e.ay)*e.k})
-		}
-		slices.SortFunc(xs, func(a, b cross) int {
-			if a.prov != b.prov {
-				return a.prov - b.prov
-			}
-			return cmp.Compare(a.x, b.x)
-		})
-		for i := range row {
-			row[i] = -1
-		}
-		for i := 0; i+1 < len(xs); {
-			pi := xs[i].prov
-			j := i
-			for j < len(xs) && xs[j].prov == pi {
-				j++
-			}
-			for k := i; k+1 < j; k += 2 {
-				for x := max(0, int(math.Ceil(xs[k].x-0.5))); x <= min(w-1, int(math.Floor(xs[k+1].x-0.5))); x++ {
-					if prev := row[x]; prev >= 0 && prev != pi {
-						overlap[min(prev, pi)*n+max(prev, pi)]++
-					}
-					row[x] = pi
-					area[pi]++
-				}
-			}
-			i = j
-		}
+		area[pi] += x1 - x0 + 1
+	}
+	compare := func(int) {
 		// This row's runs; the two rows above are rows[1] and rows[0].
 		cur := rows[0][:0]
 		rows[0], rows[1], rows[2] = rows[1], rows[2], nil
 		for x := 0; x < w; x++ {
-			if x == 0 || row[x] != row[x-1] {
+			if x == 0 || row[x] != cur[len(cur)-1].lab {
 				cur = append(cur, run{x, row[x]})
 			}
+			row[x] = -1 // painted afresh for the next row
 		}
 		cur = append(cur, run{w, -2})
 		rows[2] = cur
@@ -248,6 +190,7 @@ func rasterCounts(m *Map, g *Geometry) (contact, overlap, area []int) {
 			}
 		}
 	}
+	scanShapes(g.Shapes, w, h, paint, compare)
 	return contact, overlap, area
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pbemd/picture"
+	"pbemd/picture/picturetest"
 )
 
 // groupSVG returns the SVG of the group with the id, nested groups and
@@ -124,7 +125,7 @@ func TestPictureEveryEvent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return p, string(svgOf(t, p))
+		return p, string(picturetest.SVG(t, p))
 	}
 	has := func(t *testing.T, svg, id string, want ...string) string {
 		t.Helper()
@@ -299,7 +300,7 @@ func TestNamesClear(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e, _ := NewEngine(name)
 			st, res, _ := midGame(t, e)
-			p := mustDraw(t, e, st, res)
+			p := picturetest.MustDraw(t, e, st, res, "")
 			var marks []obstacle
 			for _, id := range []string{"orders", "units", "marks"} {
 				g := findGroup(p.Items, id)

@@ -5,6 +5,7 @@ import (
 
 	"pbemd/adjudicator"
 	"pbemd/picture"
+	"pbemd/picture/picturetest"
 )
 
 // Every shipped variant's start picture keeps every word of its legend
@@ -27,7 +28,7 @@ func TestLegendFitsEveryVariant(t *testing.T) {
 				t.Fatal(err)
 			}
 			n := 0
-			walkText(p.Items, func(tx *picture.Text) {
+			picturetest.WalkText(p.Items, func(tx *picture.Text) {
 				right := tx.At.X + picture.TextWidth(tx.S, tx.Size, tx.Bold)
 				switch tx.Anchor {
 				case picture.Middle:

@@ -9,8 +9,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,27 +19,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the golden pictures in testdata/pictures")
-
-func goldenFile(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "pictures", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden picture: look at both, then go test -update", path)
-	}
-}
 
 // midGame plays a seeded random game through the engine (Check, then
 // Resolve) until a movement phase has a successful move, a support, a
@@ -113,14 +90,6 @@ func hasEverything(t testing.TB, m *Map, data []byte) bool {
 	return len(seen) == 4 && len(dr.dislodged) > 0 && len(dr.standoffs) > 0
 }
 
-func svgOf(t testing.TB, p *picture.Picture) []byte {
-	var b bytes.Buffer
-	if err := p.WriteSVG(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // The golden pictures: an opening and a mid-game phase of each map, drawn
 // from the shipped maps through the engine's Drawer.
 func TestPictureGolden(t *testing.T) {
@@ -132,7 +101,7 @@ func TestPictureGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			goldenFile(t, name+"-opening.svg", svgOf(t, p))
+			picturetest.GoldenFile(t, name+"-opening.svg", picturetest.SVG(t, p), *update)
 			picturetest.GoldenPNG(t, name+"-opening.png", p)
 		})
 		t.Run(name+"/midgame", func(t *testing.T) {
@@ -144,7 +113,7 @@ func TestPictureGolden(t *testing.T) {
 			if !strings.Contains(p.Title, e.Map().PhaseTitle(mustPhase(t, phase))+" — results") {
 				t.Errorf("title %q does not name the phase %s", p.Title, phase)
 			}
-			goldenFile(t, name+"-midgame.svg", svgOf(t, p))
+			picturetest.GoldenFile(t, name+"-midgame.svg", picturetest.SVG(t, p), *update)
 			picturetest.GoldenPNG(t, name+"-midgame.png", p)
 		})
 	}
@@ -164,22 +133,8 @@ func TestPictureSameForEveryViewer(t *testing.T) {
 	st, res, _ := midGame(t, e)
 	pub, _ := e.Draw(st, res, "")
 	eng, _ := e.Draw(st, res, "england")
-	if !bytes.Equal(svgOf(t, pub), svgOf(t, eng)) {
+	if !bytes.Equal(picturetest.SVG(t, pub), picturetest.SVG(t, eng)) {
 		t.Error("England's picture differs from the public one")
-	}
-}
-
-// walkText calls f for every text of a picture.
-func walkText(items []picture.Item, f func(*picture.Text)) {
-	for _, it := range items {
-		switch v := it.(type) {
-		case *picture.Text:
-			f(v)
-		case *picture.Group:
-			walkText(v.Items, f)
-		case *picture.Layer:
-			walkText(v.Items(), f)
-		}
 	}
 }
 
@@ -212,7 +167,7 @@ func TestPicturePNG(t *testing.T) {
 			if size > 200<<10 {
 				t.Errorf("PNG of %d bytes, budget 200 KB", size)
 			}
-			walkText(p.Items, func(tx *picture.Text) {
+			picturetest.WalkText(p.Items, func(tx *picture.Text) {
 				if tx.Size < picture.MinText {
 					t.Errorf("text %q at %v px, want at least %d", tx.S, tx.Size, picture.MinText)
 				}
@@ -242,7 +197,7 @@ func TestPictureAdjacencyTruthful(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			svg := string(svgOf(t, p))
+			svg := string(picturetest.SVG(t, p))
 			b, _ := m.board()
 			for _, l := range g.Links {
 				at := l.From.Scale(b.scale)
@@ -340,7 +295,7 @@ func BenchmarkPicturePNG(b *testing.B) {
 			e, _ := NewEngine(name)
 			st, res, _ := midGame(b, e)
 			var buf bytes.Buffer
-			if mustDraw(b, e, st, res).WritePNG(&buf) != nil { // the map's caches
+			if picturetest.MustDraw(b, e, st, res, "").WritePNG(&buf) != nil { // the map's caches
 				b.Fatal("the first picture failed")
 			}
 			b.ReportAllocs()
@@ -373,7 +328,7 @@ func TestFleetOnCoastDrawnAtCoast(t *testing.T) {
 	}
 	m, _ := MapByName("standard")
 	b, _ := m.board()
-	units := section(string(svgOf(t, p)), "units")
+	units := section(string(picturetest.SVG(t, p)), "units")
 	for _, l := range []Location{{Province: "spa", Coast: "nc"}, {Province: "stp", Coast: "sc"}, {Province: "bul"}} {
 		c := b.point(l)
 		if l.Coast != "" && c == b.point(Location{Province: l.Province}) {
@@ -396,7 +351,7 @@ func TestFleetOnCoastDrawnAtCoast(t *testing.T) {
 func TestPictureConcurrent(t *testing.T) {
 	e, _ := NewEngine("ancientmed")
 	st, res, _ := midGame(t, e)
-	want := svgOf(t, mustDraw(t, e, st, res))
+	want := picturetest.SVG(t, picturetest.MustDraw(t, e, st, res, ""))
 	done := make(chan []byte)
 	for i := 0; i < 4; i++ {
 		go func() {
@@ -420,21 +375,12 @@ func TestPictureConcurrent(t *testing.T) {
 	}
 }
 
-func mustDraw(t testing.TB, e *Engine, st, res []byte) *picture.Picture {
-	t.Helper()
-	p, err := e.Draw(st, res, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // BenchmarkPicturePNGParallel is the deadline burst's view: pictures drawn
 // and encoded on every core at once.
 func BenchmarkPicturePNGParallel(b *testing.B) {
 	e, _ := NewEngine("standard")
 	st, res, _ := midGame(b, e)
-	if mustDraw(b, e, st, res).WritePNG(io.Discard) != nil { // the map's caches
+	if picturetest.MustDraw(b, e, st, res, "").WritePNG(io.Discard) != nil { // the map's caches
 		b.Fatal("the first picture failed")
 	}
 	b.ReportAllocs()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pbemd/picture"
+	"pbemd/picture/picturetest"
 )
 
 // TestOrdersDrawnAcrossTheCut plays on Cold War's world board (geo-wrap)
@@ -70,7 +71,7 @@ func TestOrdersDrawnAcrossTheCut(t *testing.T) {
 			t.Errorf("%s is not drawn across the cut (past the left edge %v, past the right %v)", id, left, right)
 		}
 	}
-	if svg := string(svgOf(t, p)); !strings.Contains(svg, `id="move-epa-wpa"`) {
+	if svg := string(picturetest.SVG(t, p)); !strings.Contains(svg, `id="move-epa-wpa"`) {
 		t.Error("the SVG has no move Epa–Wpa")
 	}
 }

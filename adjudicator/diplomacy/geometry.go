@@ -1,9 +1,10 @@
 package diplomacy
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -268,31 +269,117 @@ func (m *Map) Adjacent(a, b string) bool {
 
 // fillRows calls span for each run of pixels, row by row, whose centres
 // lie inside the rings (even-odd) within a w×h raster: y, and the first
-// and last x of the run. xs is scratch room, returned for reuse.
+// and last x of the run. It is scanShapes for one shape; xs is not used
+// (scanShapes keeps its own scratch) and is returned as it came.
 func fillRows(rings [][]picture.Point, w, h int, xs []float64, span func(y, x0, x1 int)) []float64 {
-	minY, maxY := math.Inf(1), math.Inf(-1)
-	for _, r := range rings {
-		for _, p := range r {
-			minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
+	scanShapes([][][]picture.Point{rings}, w, h, func(_, y, x0, x1 int) { span(y, x0, x1) }, nil)
+	return xs
+}
+
+// scanShapes is the scanline fill of the map's pictures and of its
+// checks (rasterCounts). Row by row from the top of a w×h raster, it
+// calls span for each run of pixels whose centres lie inside a shape's
+// rings (even-odd): the shape's index, y, and the first and last x of
+// the run; within a row shape by shape in order, each left to right.
+// With rowDone, it calls rowDone(y) after every row of the raster, runs
+// or none; without, it visits only the rows the shapes cross.
+//
+// A pixel is inside where its centre (x+0.5, y+0.5) is: an edge crosses
+// the rows whose centre lies in [its low end, its high end), and a run
+// covers the pixels whose centre lies between two crossings. The edges
+// that cross a row are kept in an active list as the rows go down, so a
+// row costs its own edges, not every edge of the map.
+func scanShapes(shapes [][][]picture.Point, w, h int, span func(shape, y, x0, x1 int), rowDone func(y int)) {
+	if w <= 0 || h <= 0 {
+		return
+	}
+	type edge struct {
+		shape       int
+		first, last int // the rows it crosses
+		ax, ay      float64
+		dx, dy      float64
+	}
+	n := 0
+	for _, rings := range shapes {
+		for _, r := range rings {
+			n += len(r)
 		}
 	}
-	for y := max(0, int(minY)); y <= min(h-1, int(maxY)); y++ {
-		cy := float64(y) + 0.5
-		xs = xs[:0]
+	edges := make([]edge, 0, n)
+	for si, rings := range shapes {
 		for _, r := range rings {
 			for i := range r {
 				a, b := r[i], r[(i+1)%len(r)]
-				if (a.Y > cy) != (b.Y > cy) {
-					xs = append(xs, a.X+(cy-a.Y)*(b.X-a.X)/(b.Y-a.Y))
+				if a.Y == b.Y {
+					continue
 				}
-			}
-		}
-		sort.Float64s(xs)
-		for k := 0; k+1 < len(xs); k += 2 {
-			if x0, x1 := max(0, int(math.Ceil(xs[k]-0.5))), min(w-1, int(math.Floor(xs[k+1]-0.5))); x0 <= x1 {
-				span(y, x0, x1)
+				lo, hi := math.Min(a.Y, b.Y), math.Max(a.Y, b.Y)
+				first, last := int(math.Ceil(lo-0.5)), int(math.Ceil(hi-0.5))-1
+				first, last = max(first, 0), min(last, h-1)
+				if first > last {
+					continue
+				}
+				edges = append(edges, edge{shape: si, first: first, last: last, ax: a.X, ay: a.Y, dx: b.X - a.X, dy: b.Y - a.Y})
 			}
 		}
 	}
-	return xs
+	slices.SortFunc(edges, func(a, b edge) int { return a.first - b.first })
+	type cross struct {
+		shape int
+		x     float64
+	}
+	var active []edge
+	var xs []cross
+	y0, y1 := 0, h-1
+	if rowDone == nil {
+		if len(edges) == 0 {
+			return
+		}
+		y0 = edges[0].first
+		y1 = 0
+		for _, e := range edges {
+			y1 = max(y1, e.last)
+		}
+	}
+	next := 0
+	for y := y0; y <= y1; y++ {
+		keep := active[:0]
+		for _, e := range active {
+			if e.last >= y {
+				keep = append(keep, e)
+			}
+		}
+		active = keep
+		for ; next < len(edges) && edges[next].first == y; next++ {
+			active = append(active, edges[next])
+		}
+		cy := float64(y) + 0.5
+		xs = xs[:0]
+		for _, e := range active {
+			// The crossing as x = ax + (cy-ay)·dx/dy, in this order of
+			// operations: one rounding for every caller.
+			xs = append(xs, cross{e.shape, e.ax + (cy-e.ay)*e.dx/e.dy})
+		}
+		slices.SortFunc(xs, func(a, b cross) int {
+			if a.shape != b.shape {
+				return a.shape - b.shape
+			}
+			return cmp.Compare(a.x, b.x)
+		})
+		for i := 0; i < len(xs); {
+			j := i
+			for j < len(xs) && xs[j].shape == xs[i].shape {
+				j++
+			}
+			for k := i; k+1 < j; k += 2 {
+				if x0, x1 := max(0, int(math.Ceil(xs[k].x-0.5))), min(w-1, int(math.Floor(xs[k+1].x-0.5))); x0 <= x1 {
+					span(xs[k].shape, y, x0, x1)
+				}
+			}
+			i = j
+		}
+		if rowDone != nil {
+			rowDone(y)
+		}
+	}
 }

@@ -97,7 +97,7 @@ func openingGolden(t *testing.T, variant string) *picture.Picture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, variant+"-opening.svg", svgOf(t, p))
+	picturetest.GoldenFile(t, variant+"-opening.svg", picturetest.SVG(t, p), *update)
 	picturetest.GoldenPNG(t, variant+"-opening.png", p)
 	var b bytes.Buffer
 	if err := p.WritePNG(&b); err != nil {

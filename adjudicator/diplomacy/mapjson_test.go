@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"pbemd/picture/picturetest"
 )
 
 // section returns the SVG text of the group with the given id.
@@ -31,7 +33,7 @@ func TestDrawJSON(t *testing.T) {
 			if !strings.Contains(p.Title, "Spring 1901 Movement — results") {
 				t.Errorf("title %q", p.Title)
 			}
-			svg := string(svgOf(t, p))
+			svg := string(picturetest.SVG(t, p))
 			if marks := section(svg, "marks"); strings.Count(marks, "<path") < 2 {
 				t.Errorf("no standoff burst and failure cross among the marks:\n%s", marks)
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pbemd/picture"
+	"pbemd/picture/picturetest"
 )
 
 // Pure (maps/pure.map): the board's peculiarities, from its published
@@ -75,7 +76,7 @@ func TestPureMarksReadOnAPhone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		walkText(p.Items, func(tx *picture.Text) {
+		picturetest.WalkText(p.Items, func(tx *picture.Text) {
 			if tx.S == word && text == 0 {
 				text = tx.Size
 			}

@@ -9,8 +9,6 @@ import (
 	"image/png"
 	"maps"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -75,36 +73,6 @@ func playTo(t testing.TB, name string, opts map[string]string, seed uint64, stop
 	return nil, nil
 }
 
-func svgOf(t testing.TB, p *picture.Picture) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := p.WriteSVG(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func goldenPicture(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "pictures", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden picture: look at both, then go test -update", path)
-	}
-}
-
 // fogGame is a mid-game position of the shipped 4-player world with fog
 // of war (2 hexes): round 2's third tactical turn, and its results.
 func fogGame(t testing.TB) (e *Engine, state, results []byte) {
@@ -113,15 +81,6 @@ func fogGame(t testing.TB) (e *Engine, state, results []byte) {
 		return g.Round == 2 && g.Step == stepTactical && g.Turn >= 3
 	})
 	return engine(t, "empire"), state, results
-}
-
-func mustDraw(t testing.TB, e *Engine, st, res []byte, viewer string) *picture.Picture {
-	t.Helper()
-	p, err := e.Draw(st, res, viewer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // The golden pictures: red's view of the opening (no fog: the seed's
@@ -133,17 +92,17 @@ func TestPictureGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := mustDraw(t, e, st, nil, "red")
-		goldenPicture(t, "empire-opening.svg", svgOf(t, p))
+		p := picturetest.MustDraw(t, e, st, nil, "red")
+		picturetest.GoldenFile(t, "empire-opening.svg", picturetest.SVG(t, p), *update)
 		picturetest.GoldenPNG(t, "empire-opening.png", p)
 	})
 	t.Run("midgame", func(t *testing.T) {
 		e, st, res := fogGame(t)
-		p := mustDraw(t, e, st, res, "red")
+		p := picturetest.MustDraw(t, e, st, res, "red")
 		if !strings.Contains(p.Title, "Round 2 tactical turn 2 — results (Red's view)") {
 			t.Errorf("title %q", p.Title)
 		}
-		goldenPicture(t, "empire-midgame.svg", svgOf(t, p))
+		picturetest.GoldenFile(t, "empire-midgame.svg", picturetest.SVG(t, p), *update)
 		picturetest.GoldenPNG(t, "empire-midgame.png", p)
 	})
 }
@@ -211,12 +170,12 @@ func TestPictureFogOfWar(t *testing.T) {
 	if hidden < 0 || seenHex < 0 {
 		t.Fatal("no hex out of red's sight, or none in it")
 	}
-	base := mustDraw(t, e, st, res, "red")
-	baseSVG, basePix := svgOf(t, base), pixels(t, base)
+	base := picturetest.MustDraw(t, e, st, res, "red")
+	baseSVG, basePix := picturetest.SVG(t, base), pixels(t, base)
 	same := func(name string, state []byte, want bool) {
 		t.Helper()
-		p := mustDraw(t, e, state, res, "red")
-		if got := bytes.Equal(svgOf(t, p), baseSVG); got != want {
+		p := picturetest.MustDraw(t, e, state, res, "red")
+		if got := bytes.Equal(picturetest.SVG(t, p), baseSVG); got != want {
 			t.Errorf("%s: SVG the same as without it: %v, want %v", name, got, want)
 		}
 		if got := bytes.Equal(pixels(t, p), basePix); got != want {
@@ -228,7 +187,7 @@ func TestPictureFogOfWar(t *testing.T) {
 	same("a blue unit in a pool out of red's sight", withUnit(t, e, st, "blue", hidden, true), true)
 	same("a blue unit in red's sight", withUnit(t, e, st, "blue", seenHex, false), false)
 	// The GM's and observers' picture ("") shows every unit on the board.
-	obs := string(svgOf(t, mustDraw(t, e, st, res, "")))
+	obs := string(picturetest.SVG(t, picturetest.MustDraw(t, e, st, res, "")))
 	onBoard := map[string]int{}
 	for _, u := range g.Units {
 		if !u.Pooled {
@@ -242,7 +201,7 @@ func TestPictureFogOfWar(t *testing.T) {
 	if strings.Contains(obs, ">your units<") || !strings.Contains(obs, ">a power's units<") {
 		t.Errorf("the GM's and observers' key should read \"a power's units\", not \"your units\"")
 	}
-	if red := string(svgOf(t, mustDraw(t, e, st, res, "red"))); !strings.Contains(red, ">your units<") {
+	if red := string(picturetest.SVG(t, picturetest.MustDraw(t, e, st, res, "red"))); !strings.Contains(red, ">your units<") {
 		t.Errorf("a player's key should read \"your units\"")
 	}
 }
@@ -300,7 +259,7 @@ func TestPictureMarksEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svg := string(svgOf(t, mustDraw(t, e, st, res, "red")))
+	svg := string(picturetest.SVG(t, picturetest.MustDraw(t, e, st, res, "red")))
 	if !strings.Contains(svgGroup(t, svg, "moved"), "<path") {
 		t.Error("no trail of the move C4 → D4-E4")
 	}
@@ -321,8 +280,8 @@ func TestPictureMarksEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := string(svgOf(t, mustDraw(t, e, fogSt, nil, "blue")))
-	withEvents := string(svgOf(t, mustDraw(t, e, fogSt, res, "blue")))
+	plain := string(picturetest.SVG(t, picturetest.MustDraw(t, e, fogSt, nil, "blue")))
+	withEvents := string(picturetest.SVG(t, picturetest.MustDraw(t, e, fogSt, res, "blue")))
 	for _, id := range []string{"moved", "battles", "losses", "supply-events", "built"} {
 		if svgGroup(t, withEvents, id) != svgGroup(t, plain, id) {
 			t.Errorf("blue's picture under fog marks red's %s out of its sight", id)
@@ -355,30 +314,16 @@ func TestPicturePoolsHidden(t *testing.T) {
 	if blue[0] == blue[len(blue)-1] {
 		t.Fatal("blue's units stand in one hex")
 	}
-	pa, pb := mustDraw(t, e, a, nil, "red"), mustDraw(t, e, b, nil, "red")
-	if !bytes.Equal(svgOf(t, pa), svgOf(t, pb)) || !bytes.Equal(pixels(t, pa), pixels(t, pb)) {
+	pa, pb := picturetest.MustDraw(t, e, a, nil, "red"), picturetest.MustDraw(t, e, b, nil, "red")
+	if !bytes.Equal(picturetest.SVG(t, pa), picturetest.SVG(t, pb)) || !bytes.Equal(pixels(t, pa), pixels(t, pb)) {
 		t.Error("red's picture tells where blue's pooled unit is")
 	}
-	if !strings.Contains(string(svgOf(t, pa)), "1 pooled") {
+	if !strings.Contains(string(picturetest.SVG(t, pa)), "1 pooled") {
 		t.Error("the public number of pooled units is not shown")
 	}
 	// Blue sees its own pool.
-	if !strings.Contains(string(svgOf(t, mustDraw(t, e, a, nil, "blue"))), "pools: RID") {
+	if !strings.Contains(string(picturetest.SVG(t, picturetest.MustDraw(t, e, a, nil, "blue"))), "pools: RID") {
 		t.Error("blue's own picture does not list its pool")
-	}
-}
-
-// walkText calls f for every text of a picture.
-func walkText(items []picture.Item, f func(*picture.Text)) {
-	for _, it := range items {
-		switch v := it.(type) {
-		case *picture.Text:
-			f(v)
-		case *picture.Group:
-			walkText(v.Items, f)
-		case *picture.Layer:
-			walkText(v.Items(), f)
-		}
 	}
 }
 
@@ -397,7 +342,7 @@ func TestPicturePNG(t *testing.T) {
 		res    []byte
 		viewer string
 	}{{e, st, res, "red"}, {e, st, res, ""}, {e8, st8, nil, "olive"}} {
-		p := mustDraw(t, c.e, c.st, c.res, c.viewer)
+		p := picturetest.MustDraw(t, c.e, c.st, c.res, c.viewer)
 		var b bytes.Buffer
 		if err := p.WritePNG(&b); err != nil {
 			t.Fatal(err)
@@ -412,7 +357,7 @@ func TestPicturePNG(t *testing.T) {
 		if p.Width < 1000 {
 			t.Errorf("%s: picture %d px wide, want at least 1000", c.e.name, p.Width)
 		}
-		walkText(p.Items, func(tx *picture.Text) {
+		picturetest.WalkText(p.Items, func(tx *picture.Text) {
 			if tx.Size < picture.MinText {
 				t.Errorf("%s: text %q at %v px, want at least %d", c.e.name, tx.S, tx.Size, picture.MinText)
 			}
@@ -427,7 +372,7 @@ func TestPictureShowsBoard(t *testing.T) {
 	e := engine(t, "empire")
 	st, _ := e.New(nil, 1)
 	g, _ := e.decode(st)
-	svg := string(svgOf(t, mustDraw(t, e, st, nil, "red")))
+	svg := string(picturetest.SVG(t, picturetest.MustDraw(t, e, st, nil, "red")))
 	board := svgGroup(t, svg, "board")
 	coord := func(s string) int {
 		return len(regexp.MustCompile(`font-size="13"[^>]*>`+s+`</text>`).FindAllString(board, -1))
@@ -476,7 +421,7 @@ func TestPictureShowsBoard(t *testing.T) {
 // -race) and come out the same.
 func TestPictureConcurrent(t *testing.T) {
 	e, st, res := fogGame(t)
-	want := svgOf(t, mustDraw(t, e, st, res, "blue"))
+	want := picturetest.SVG(t, picturetest.MustDraw(t, e, st, res, "blue"))
 	done := make(chan []byte)
 	for i := 0; i < 4; i++ {
 		go func() {
@@ -523,7 +468,7 @@ func TestPictureCoastsAndFog(t *testing.T) {
 	g, _ := e.decode(st)
 	b := boardOf(g.World)
 	// The land and water only, without the units and marks over them.
-	p := mustDraw(t, e, st, res, "red")
+	p := picturetest.MustDraw(t, e, st, res, "red")
 	if _, ok := p.Items[0].(*picture.RegionFill); !ok {
 		t.Fatalf("the picture begins with %T, not the land and water", p.Items[0])
 	}

@@ -7,8 +7,6 @@ import (
 	"image"
 	"image/draw"
 	"image/png"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -70,36 +68,6 @@ func playTo(t testing.TB, name string, seed int64, stop func(g *game) bool) (e *
 	return nil, nil, nil
 }
 
-func svgOf(t testing.TB, p *picture.Picture) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := p.WriteSVG(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func goldenPicture(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "pictures", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden picture: look at both, then go test -update", path)
-	}
-}
-
 // midGame is a seeded 3-player bot game on the shipped deck at a turn
 // where a tableau holds six cards and the Stale Sale pile is not empty.
 func midGame(t testing.TB) (e *Engine, state, results []byte) {
@@ -113,15 +81,6 @@ func midGame(t testing.TB) (e *Engine, state, results []byte) {
 	})
 }
 
-func mustDraw(t testing.TB, e *Engine, st, res []byte, viewer string) *picture.Picture {
-	t.Helper()
-	p, err := e.Draw(st, res, viewer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // The golden pictures: red's view of the opening, blue's of a mid-game
 // turn.
 func TestPictureGolden(t *testing.T) {
@@ -132,17 +91,17 @@ func TestPictureGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := mustDraw(t, e, st, nil, "red")
-		goldenPicture(t, "supplychain-opening.svg", svgOf(t, p))
+		p := picturetest.MustDraw(t, e, st, nil, "red")
+		picturetest.GoldenFile(t, "supplychain-opening.svg", picturetest.SVG(t, p), *update)
 		picturetest.GoldenPNG(t, "supplychain-opening.png", p)
 	})
 	t.Run("midgame", func(t *testing.T) {
 		e, st, res := midGame(t)
-		p := mustDraw(t, e, st, res, "blue")
+		p := picturetest.MustDraw(t, e, st, res, "blue")
 		if !strings.Contains(p.Title, "'s turn, after the last results") {
 			t.Errorf("title %q", p.Title)
 		}
-		goldenPicture(t, "supplychain-midgame.svg", svgOf(t, p))
+		picturetest.GoldenFile(t, "supplychain-midgame.svg", picturetest.SVG(t, p), *update)
 		picturetest.GoldenPNG(t, "supplychain-midgame.png", p)
 	})
 }
@@ -178,8 +137,8 @@ func edited(t *testing.T, e *Engine, state []byte, edit func(g *game)) []byte {
 // SVG text and in PNG pixels (both must agree).
 func sameFor(t *testing.T, e *Engine, a, b, res []byte, viewer string) bool {
 	t.Helper()
-	pa, pb := mustDraw(t, e, a, res, viewer), mustDraw(t, e, b, res, viewer)
-	svg := bytes.Equal(svgOf(t, pa), svgOf(t, pb))
+	pa, pb := picturetest.MustDraw(t, e, a, res, viewer), picturetest.MustDraw(t, e, b, res, viewer)
+	svg := bytes.Equal(picturetest.SVG(t, pa), picturetest.SVG(t, pb))
 	pix := bytes.Equal(pixels(t, pa), pixels(t, pb))
 	if svg != pix {
 		t.Errorf("%s: SVG same %v but pixels same %v", viewer, svg, pix)
@@ -272,26 +231,12 @@ func TestPictureSoloHands(t *testing.T) {
 	}
 }
 
-// walkText calls f for every text of a picture.
-func walkText(items []picture.Item, f func(*picture.Text)) {
-	for _, it := range items {
-		switch v := it.(type) {
-		case *picture.Text:
-			f(v)
-		case *picture.Group:
-			walkText(v.Items, f)
-		case *picture.Layer:
-			walkText(v.Items(), f)
-		}
-	}
-}
-
 // PNGs decode at the picture's size, are wide enough for a phone and every
 // text is legible.
 func TestPicturePNG(t *testing.T) {
 	e, st, res := midGame(t)
 	for _, v := range []string{"blue", ""} {
-		p := mustDraw(t, e, st, res, v)
+		p := picturetest.MustDraw(t, e, st, res, v)
 		var b bytes.Buffer
 		if err := p.WritePNG(&b); err != nil {
 			t.Fatal(err)
@@ -306,7 +251,7 @@ func TestPicturePNG(t *testing.T) {
 		if p.Width < 1000 {
 			t.Errorf("picture %d px wide, want at least 1000", p.Width)
 		}
-		walkText(p.Items, func(tx *picture.Text) {
+		picturetest.WalkText(p.Items, func(tx *picture.Text) {
 			if tx.Size < picture.MinText {
 				t.Errorf("text %q at %v px, want at least %d", tx.S, tx.Size, picture.MinText)
 			}
@@ -320,7 +265,7 @@ func TestPicturePNG(t *testing.T) {
 func TestPictureShowsTable(t *testing.T) {
 	e, st, res := midGame(t)
 	g, _ := e.decode(st)
-	svg := string(svgOf(t, mustDraw(t, e, st, nil, "")))
+	svg := string(picturetest.SVG(t, picturetest.MustDraw(t, e, st, nil, "")))
 	code := func(c int) string { return ">" + g.card(c).Code + "</text>" }
 	for _, s := range g.listing {
 		if s.card >= 0 && !strings.Contains(svg, code(s.card)) {
@@ -344,7 +289,7 @@ func TestPictureShowsTable(t *testing.T) {
 	}
 	// A results picture names the Stale Sale pile's size, and its every
 	// placed card by its code.
-	svg = string(svgOf(t, mustDraw(t, e, st, res, "")))
+	svg = string(picturetest.SVG(t, picturetest.MustDraw(t, e, st, res, "")))
 	daemontestContains(t, svg, fmt.Sprintf("Stale Sale pile (half price): %s (STATUS shows them)", count(len(g.stale), "card")))
 	for _, tm := range g.teams {
 		for _, p := range tm.placed {
@@ -413,7 +358,7 @@ func TestPictureMarksChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svg := string(svgOf(t, mustDraw(t, e, st, res, "blue")))
+	svg := string(picturetest.SVG(t, picturetest.MustDraw(t, e, st, res, "blue")))
 	i := strings.Index(svg, `<g id="changes">`)
 	if i < 0 {
 		t.Fatal("no changes drawn")
@@ -434,7 +379,7 @@ func TestPictureMarksChanges(t *testing.T) {
 		`font-size="15" fill="#1e1e1e">Red: spun `+codeOf(rt.placed[0].card)+" · swapped "+codeOf(listed)+" · revenue "+codeOf(rt.placed[1].card)+" → "+codeOf(rt.placed[2].card),
 		">The Listing Agent: to the Stale Sale pile "+codeOf(g.stale[1])+"</text>")
 	// Without results nothing is marked.
-	if svg := string(svgOf(t, mustDraw(t, e, st, nil, "blue"))); strings.Contains(svg, "This turn") || strings.Contains(svg, ">BOUGHT</text>") {
+	if svg := string(picturetest.SVG(t, picturetest.MustDraw(t, e, st, nil, "blue"))); strings.Contains(svg, "This turn") || strings.Contains(svg, ">BOUGHT</text>") {
 		t.Error("a picture without results marks changes")
 	}
 }
@@ -451,7 +396,7 @@ func TestPictureRouteClearOfText(t *testing.T) {
 		return false
 	})
 	for _, withResults := range [][]byte{nil, res} {
-		p := mustDraw(t, e, st, withResults, "blue")
+		p := picturetest.MustDraw(t, e, st, withResults, "blue")
 		var cards [][4]float64 // x0, y0, x1, y1 of each card's face
 		var bars [][]picture.Point
 		var walk func(items []picture.Item)
@@ -494,7 +439,7 @@ func TestPictureRouteClearOfText(t *testing.T) {
 // and come out the same.
 func TestPictureConcurrent(t *testing.T) {
 	e, st, res := midGame(t)
-	want := svgOf(t, mustDraw(t, e, st, res, "green"))
+	want := picturetest.SVG(t, picturetest.MustDraw(t, e, st, res, "green"))
 	done := make(chan []byte)
 	for i := 0; i < 4; i++ {
 		go func() {
@@ -575,7 +520,7 @@ func TestResultsMarkPurchases(t *testing.T) {
 			if !slices.Contains(rd.Marks, Mark{Power: power, Card: code, What: markBought}) {
 				t.Fatalf("%q: marks %v", ev, rd.Marks)
 			}
-			svg := string(svgOf(t, mustDraw(t, e, state, out.Report.Data, power)))
+			svg := string(picturetest.SVG(t, picturetest.MustDraw(t, e, state, out.Report.Data, power)))
 			if !strings.Contains(svg, ">BOUGHT</text>") || !strings.Contains(svg, "bought "+code) {
 				t.Errorf("%s's picture does not mark %s bought", power, code)
 			}

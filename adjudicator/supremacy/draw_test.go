@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"image/png"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -22,25 +20,21 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden pictures in testdata/pictures")
 
+// The picture tests' helpers every engine shares (picturetest), under the
+// names this package's tests use.
+var (
+	svgOf    = picturetest.SVG
+	walkText = picturetest.WalkText
+)
+
 func goldenFile(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "pictures", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden picture: look at both, then go test -update", path)
-	}
+	picturetest.GoldenFile(t, name, got, *update)
+}
+
+func mustDraw(t testing.TB, e *Engine, st, res []byte, viewer string) *picture.Picture {
+	t.Helper()
+	return picturetest.MustDraw(t, e, st, res, viewer)
 }
 
 // shipped is the registered six-superpower engine on the shipped scenario.
@@ -67,24 +61,6 @@ func midGame(t testing.TB) (e *Engine, state, results []byte) {
 		t.Fatal("the bot game never reached turn 4's build phase")
 	}
 	return e, state, results
-}
-
-func svgOf(t testing.TB, p *picture.Picture) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := p.WriteSVG(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func mustDraw(t testing.TB, e *Engine, st, res []byte, viewer string) *picture.Picture {
-	t.Helper()
-	p, err := e.Draw(st, res, viewer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // The golden pictures: the set-up and a mid-game position of the shipped
@@ -118,20 +94,6 @@ func TestPictureGolden(t *testing.T) {
 		goldenFile(t, "supremacy-midgame.svg", svgOf(t, p))
 		picturetest.GoldenPNG(t, "supremacy-midgame.png", p)
 	})
-}
-
-// walkText calls f for every text of a picture.
-func walkText(items []picture.Item, f func(*picture.Text)) {
-	for _, it := range items {
-		switch v := it.(type) {
-		case *picture.Text:
-			f(v)
-		case *picture.Group:
-			walkText(v.Items, f)
-		case *picture.Layer:
-			walkText(v.Items(), f)
-		}
-	}
 }
 
 // PNGs decode at the picture's size, are wide enough for a phone and every

@@ -95,23 +95,3 @@ func TestCheckMapRefuses(t *testing.T) {
 		})
 	}
 }
-
-// TestLocationLimit: a map of more than 128 locations is refused with the
-// line of the province at which the count passes the limit.
-func TestLocationLimit(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("variant big\ntitle Big\nvictory 1\npower red | Red |\n")
-	for i := range 129 {
-		id := string(rune('a'+i/26)) + string(rune('a'+i%26)) + "x"
-		home := "-"
-		if i == 0 {
-			home = "red"
-		}
-		b.WriteString("province " + id + " | " + id + " | land | " + home + " | Province " + id + " |\n")
-	}
-	_, err := ParseMap("big.map", []byte(b.String()))
-	// The 129th province, eyx, stands on line 4 + 129.
-	if err == nil || !strings.Contains(err.Error(), "map big.map line 133: province eyx: the map has 129 locations (provinces plus coasts), at most 128 supported") {
-		t.Fatalf("129 locations: %v", err)
-	}
-}

@@ -117,14 +117,54 @@ type location struct {
 
 // maxLocs bounds the number of locations (provinces plus coasts) of a map, so
 // that adjacency fits in a fixed-size bit set.
-const maxLocs = 128
+const maxLocs = 256
 
-type bitset [2]uint64
+// bitset is a set of locations (or provinces) by index, below maxLocs.
+type bitset [maxLocs / 64]uint64
 
-func (b *bitset) set(i int)         { b[i>>6] |= 1 << (uint(i) & 63) }
-func (b bitset) has(i int) bool     { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
-func (b bitset) count() int         { return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) }
-func (b bitset) or(c bitset) bitset { return bitset{b[0] | c[0], b[1] | c[1]} }
+func (b *bitset) set(i int)     { b[i>>6] |= 1 << (uint(i) & 63) }
+func (b bitset) has(i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
+
+func (b bitset) count() int {
+	n := 0
+	for _, w := range b {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+func (b bitset) or(c bitset) bitset {
+	for w := range b {
+		b[w] |= c[w]
+	}
+	return b
+}
+
+// and returns the locations in both sets.
+func (b bitset) and(c bitset) bitset {
+	for w := range b {
+		b[w] &= c[w]
+	}
+	return b
+}
+
+// minus returns the locations of b not in c.
+func (b bitset) minus(c bitset) bitset {
+	for w := range b {
+		b[w] &^= c[w]
+	}
+	return b
+}
+
+// first returns the lowest location in the set, -1 when it is empty.
+func (b bitset) first() int {
+	for w, x := range b {
+		if x != 0 {
+			return w<<6 | bits.TrailingZeros64(x)
+		}
+	}
+	return -1
+}
 
 // embedded holds one loader per embedded map file by variant name (the
 // file's name without ".map"). A map is loaded at its first use, once: a

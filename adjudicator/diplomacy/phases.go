@@ -482,7 +482,7 @@ func (b *resolver) civilDisorder(pw, n int) {
 				ring = ring.or(m.army[p].or(m.seaNear[p]))
 			}
 		}
-		front = bitset{ring[0] &^ seen[0], ring[1] &^ seen[1]}
+		front = ring.minus(seen)
 		seen = seen.or(front)
 	}
 	d := func(j int) int {

@@ -61,7 +61,7 @@ func TestCheckMapRefuses(t *testing.T) {
 		{"province count", "provinces 4", "provinces 5",
 			[]string{"trio.map line 9: declares 5 provinces but lists 4 (last: province bay)"}},
 		{"victory not a majority", "victory 2", "victory 1",
-			[]string{"trio.map line 8: victory at 1 centres must be a majority of the 3 centres (wes, hil, eas)"}},
+			[]string{"trio.map line 8: victory at 1 centres must be a majority of the 3 centres (wes, hil, eas), or say \"victory 1 | below-majority\""}},
 		{"power without units", "unit blue | F eas\n", "",
 			[]string{"trio.map line 13: power blue starts with 0 units on 1 home centres (eas)"}},
 		{"power without a home", "province eas | Eas | coast | blue |", "province eas | Eas | coast | sc |",

@@ -260,6 +260,7 @@ type mapSource struct {
 	geoTail                    []byte    // the section after the geometry marker, unread
 	geoTailLine                int       // its first line's number
 	wantProvinces, wantCentres int
+	belowMajority              bool           // "victory N | below-majority"
 	keyLine                    map[string]int // single directive -> its line
 	powerLine                  []int          // power -> line of its directive
 }
@@ -379,6 +380,16 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 		case "year-suffix":
 			m.YearSuffix = rest
 		case "start-year", "victory", "provinces", "centres":
+			if key == "victory" {
+				// "victory 28 | below-majority": the author means a mark
+				// that several powers may pass at once (Youngstown Redux).
+				if n, flag, ok := strings.Cut(rest, "|"); ok {
+					if strings.TrimSpace(flag) != "below-majority" {
+						return nil, errf("victory: unknown option %q (below-majority is the only one)", strings.TrimSpace(flag))
+					}
+					rest, src.belowMajority = strings.TrimSpace(n), true
+				}
+			}
 			n, err := strconv.Atoi(rest)
 			if err != nil || n < 0 {
 				return nil, errf("%s wants a number, got %q", key, rest)
@@ -707,8 +718,11 @@ func (m *Map) addCentres(src *mapSource) error {
 	if src.wantCentres >= 0 && src.wantCentres != len(m.scs) {
 		return src.fail(src.lineOfKey("centres"), "declares %d supply centres but lists %d (%s)", src.wantCentres, len(m.scs), m.provList(m.scs))
 	}
-	if m.Victory <= len(m.scs)/2 || m.Victory > len(m.scs) {
-		return src.fail(src.lineOfKey("victory"), "victory at %d centres must be a majority of the %d centres (%s)", m.Victory, len(m.scs), m.provList(m.scs))
+	if m.Victory > len(m.scs) {
+		return src.fail(src.lineOfKey("victory"), "victory at %d centres is more than the %d centres (%s)", m.Victory, len(m.scs), m.provList(m.scs))
+	}
+	if m.Victory <= len(m.scs)/2 && !src.belowMajority {
+		return src.fail(src.lineOfKey("victory"), "victory at %d centres must be a majority of the %d centres (%s), or say \"victory %d | below-majority\"", m.Victory, len(m.scs), m.provList(m.scs), m.Victory)
 	}
 	for pw, h := range m.homes {
 		if len(h) == 0 {

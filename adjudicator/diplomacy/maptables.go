@@ -861,4 +861,633 @@ var mapTables = [...]mapTable{
 			{0x200801000, 0x0, 0x0, 0x0},            // stp/sc
 		},
 	},
+	{
+		file: "youngstownredux.map", head: 19817, headCRC: 0x24f21c2e, geo: true,
+		name: "youngstownredux", title: "Diplomacy (Youngstown Redux)", yearSuffix: "", startYear: 1901, victory: 28,
+		powers: []Power{
+			{ID: "austria", Name: "Austria", Aliases: []string{"austria-hungary"}},
+			{ID: "britain", Name: "Britain", Aliases: []string{"england", "uk", "united kingdom"}},
+			{ID: "china", Name: "China", Aliases: nil},
+			{ID: "france", Name: "France", Aliases: nil},
+			{ID: "germany", Name: "Germany", Aliases: nil},
+			{ID: "india", Name: "India", Aliases: nil},
+			{ID: "italy", Name: "Italy", Aliases: nil},
+			{ID: "japan", Name: "Japan", Aliases: nil},
+			{ID: "russia", Name: "Russia", Aliases: nil},
+			{ID: "turkey", Name: "Turkey", Aliases: []string{"ottoman empire"}},
+		},
+		provinces: []Province{
+			{ID: "ade", Abbrev: "Ade", Full: "Aden", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "britain", Coasts: nil},
+			{ID: "adr", Abbrev: "Adr", Full: "Adriatic Sea", Aliases: []string{"adriatic"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "aeg", Abbrev: "Aeg", Full: "Aegean Sea", Aliases: []string{"aegean"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "afg", Abbrev: "Afg", Full: "Afghanistan", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "aki", Abbrev: "Aki", Full: "Akita", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "alb", Abbrev: "Alb", Full: "Albania", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "alg", Abbrev: "Alg", Full: "Algeria", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "and", Abbrev: "And", Full: "Andaman Sea", Aliases: []string{"andaman"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ank", Abbrev: "Ank", Full: "Ankara", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "turkey", Coasts: nil},
+			{ID: "ann", Abbrev: "Ann", Full: "Annam", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "apu", Abbrev: "Apu", Full: "Apulia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ara", Abbrev: "Ara", Full: "Arabia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: []string{"nc", "sc"}},
+			{ID: "arm", Abbrev: "Arm", Full: "Armenia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ars", Abbrev: "Ars", Full: "Arabian Sea", Aliases: []string{"arabian"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "awd", Abbrev: "Awd", Full: "Awdal", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bag", Abbrev: "Bag", Full: "Baghdad", Aliases: []string{"bagdad"}, Kind: Coast, SupplyCenter: true, Home: "turkey", Coasts: nil},
+			{ID: "bal", Abbrev: "Bal", Full: "Baltic Sea", Aliases: []string{"baltic"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bar", Abbrev: "Bar", Full: "Barents Sea", Aliases: []string{"barents"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bay", Abbrev: "Bay", Full: "Bay of Bengal", Aliases: []string{"bengal"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bel", Abbrev: "Bel", Full: "Belgium", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "ber", Abbrev: "Ber", Full: "Berlin", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "germany", Coasts: nil},
+			{ID: "bla", Abbrev: "Bla", Full: "Black Sea", Aliases: []string{"black"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "boh", Abbrev: "Boh", Full: "Bohemia", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bom", Abbrev: "Bom", Full: "Bombay", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "india", Coasts: nil},
+			{ID: "bor", Abbrev: "Bor", Full: "Borneo", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "bot", Abbrev: "Bot", Full: "Gulf of Bothnia", Aliases: []string{"bothnia"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bre", Abbrev: "Bre", Full: "Brest", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "france", Coasts: nil},
+			{ID: "brm", Abbrev: "Brm", Full: "Burma", Aliases: []string{"myanmar"}, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "bud", Abbrev: "Bud", Full: "Budapest", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "austria", Coasts: nil},
+			{ID: "bul", Abbrev: "Bul", Full: "Bulgaria", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "bur", Abbrev: "Bur", Full: "Burgundy", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bxa", Abbrev: "Bxa", Full: "Box A", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bxb", Abbrev: "Bxb", Full: "Box B", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bxc", Abbrev: "Bxc", Full: "Box C", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bxd", Abbrev: "Bxd", Full: "Box D", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bxe", Abbrev: "Bxe", Full: "Box E", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bxf", Abbrev: "Bxf", Full: "Box F", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bxg", Abbrev: "Bxg", Full: "Box G", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "bxh", Abbrev: "Bxh", Full: "Box H", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "cal", Abbrev: "Cal", Full: "Calcutta", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "india", Coasts: nil},
+			{ID: "cam", Abbrev: "Cam", Full: "Cambodia", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "cau", Abbrev: "Cau", Full: "Caucasus", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "cel", Abbrev: "Cel", Full: "Celebes Sea", Aliases: []string{"celebes"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "cen", Abbrev: "Cen", Full: "Central Africa", Aliases: []string{"central africa"}, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "cey", Abbrev: "Cey", Full: "Ceylon", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "cly", Abbrev: "Cly", Full: "Clyde", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "col", Abbrev: "Col", Full: "Cologne", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "germany", Coasts: nil},
+			{ID: "con", Abbrev: "Con", Full: "Constantinople", Aliases: []string{"istanbul"}, Kind: Coast, SupplyCenter: true, Home: "turkey", Coasts: nil},
+			{ID: "cyr", Abbrev: "Cyr", Full: "Cyrene", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "dec", Abbrev: "Dec", Full: "Deccan", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "del", Abbrev: "Del", Full: "Delhi", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "india", Coasts: nil},
+			{ID: "den", Abbrev: "Den", Full: "Denmark", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "eas", Abbrev: "Eas", Full: "Eastern Mediterranean Sea", Aliases: []string{"eastern mediterranean", "east med"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ecs", Abbrev: "Ecs", Full: "East China Sea", Aliases: []string{"east china"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "edi", Abbrev: "Edi", Full: "Edinburgh", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "britain", Coasts: nil},
+			{ID: "egy", Abbrev: "Egy", Full: "Egypt", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "eio", Abbrev: "Eio", Full: "Eastern Indian Ocean", Aliases: []string{"eastern indian"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "eng", Abbrev: "Eng", Full: "English Channel", Aliases: []string{"channel"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "eth", Abbrev: "Eth", Full: "Ethiopia", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "fez", Abbrev: "Fez", Full: "Fez", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "fin", Abbrev: "Fin", Full: "Finland", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "for", Abbrev: "For", Full: "Formosa", Aliases: []string{"taiwan"}, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "gal", Abbrev: "Gal", Full: "Galicia", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "gas", Abbrev: "Gas", Full: "Gascony", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "goa", Abbrev: "Goa", Full: "Gulf of Aden", Aliases: []string{"aden gulf"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "gre", Abbrev: "Gre", Full: "Greece", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "gth", Abbrev: "Gth", Full: "Gulf of Thailand", Aliases: []string{"gulf of siam"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "gua", Abbrev: "Gua", Full: "Guangzhou", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "china", Coasts: nil},
+			{ID: "heb", Abbrev: "Heb", Full: "Hebei", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: []string{"nc", "sc"}},
+			{ID: "hel", Abbrev: "Hel", Full: "Heligoland Bight", Aliases: []string{"heligoland"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "hol", Abbrev: "Hol", Full: "Holland", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "hor", Abbrev: "Hor", Full: "Horn of Africa", Aliases: []string{"horn"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "inn", Abbrev: "Inn", Full: "Inner Mongolia", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ion", Abbrev: "Ion", Full: "Ionian Sea", Aliases: []string{"ionian"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ire", Abbrev: "Ire", Full: "Ireland", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "iri", Abbrev: "Iri", Full: "Irish Sea", Aliases: []string{"irish"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "jav", Abbrev: "Jav", Full: "Java", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "jvs", Abbrev: "Jvs", Full: "Java Sea", Aliases: []string{"java sea"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "kag", Abbrev: "Kag", Full: "Kagoshima", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "kam", Abbrev: "Kam", Full: "Kamchatka", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "kar", Abbrev: "Kar", Full: "Karafuto", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "kas", Abbrev: "Kas", Full: "Kashmir", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ken", Abbrev: "Ken", Full: "Kenya", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "kie", Abbrev: "Kie", Full: "Kiel", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "germany", Coasts: nil},
+			{ID: "kon", Abbrev: "Kon", Full: "Konya", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "kor", Abbrev: "Kor", Full: "Korea", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "kyo", Abbrev: "Kyo", Full: "Kyoto", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "japan", Coasts: nil},
+			{ID: "lao", Abbrev: "Lao", Full: "Laos", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "lev", Abbrev: "Lev", Full: "Levant", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: []string{"nc", "sc"}},
+			{ID: "lon", Abbrev: "Lon", Full: "London", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "britain", Coasts: nil},
+			{ID: "lvn", Abbrev: "Lvn", Full: "Livonia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "lvp", Abbrev: "Lvp", Full: "Liverpool", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "britain", Coasts: nil},
+			{ID: "lyo", Abbrev: "Lyo", Full: "Gulf of Lyon", Aliases: []string{"gulf of lyons", "gulf of lions"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "mac", Abbrev: "Mac", Full: "Macedonia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "mad", Abbrev: "Mad", Full: "Madras", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "india", Coasts: nil},
+			{ID: "mal", Abbrev: "Mal", Full: "Mali", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "man", Abbrev: "Man", Full: "Manchuria", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "mao", Abbrev: "Mao", Full: "Mid-Atlantic Ocean", Aliases: []string{"mid atlantic", "mid-atlantic", "mid"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "mar", Abbrev: "Mar", Full: "Marseilles", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "france", Coasts: nil},
+			{ID: "mec", Abbrev: "Mec", Full: "Mecca", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "turkey", Coasts: nil},
+			{ID: "mil", Abbrev: "Mil", Full: "Milan", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "italy", Coasts: nil},
+			{ID: "mog", Abbrev: "Mog", Full: "Mogadishu", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "italy", Coasts: nil},
+			{ID: "mon", Abbrev: "Mon", Full: "Mongolia", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "mor", Abbrev: "Mor", Full: "Morocco", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "mos", Abbrev: "Mos", Full: "Moscow", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "russia", Coasts: nil},
+			{ID: "mun", Abbrev: "Mun", Full: "Munich", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "germany", Coasts: nil},
+			{ID: "nao", Abbrev: "Nao", Full: "North Atlantic Ocean", Aliases: []string{"north atlantic"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "nap", Abbrev: "Nap", Full: "Naples", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "italy", Coasts: nil},
+			{ID: "nep", Abbrev: "Nep", Full: "Nepal", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "npo", Abbrev: "Npo", Full: "North Pacific Ocean", Aliases: []string{"north pacific"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "nth", Abbrev: "Nth", Full: "North Sea", Aliases: nil, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "nwg", Abbrev: "Nwg", Full: "Norwegian Sea", Aliases: []string{"norwegian"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "nwy", Abbrev: "Nwy", Full: "Norway", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "oma", Abbrev: "Oma", Full: "Oman", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "oms", Abbrev: "Oms", Full: "Omsk", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "russia", Coasts: nil},
+			{ID: "osa", Abbrev: "Osa", Full: "Osaka", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "japan", Coasts: nil},
+			{ID: "par", Abbrev: "Par", Full: "Paris", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "france", Coasts: nil},
+			{ID: "pek", Abbrev: "Pek", Full: "Peking", Aliases: []string{"beijing"}, Kind: Coast, SupplyCenter: true, Home: "china", Coasts: nil},
+			{ID: "per", Abbrev: "Per", Full: "Persia", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "phi", Abbrev: "Phi", Full: "Philippines", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "pic", Abbrev: "Pic", Full: "Picardy", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "pie", Abbrev: "Pie", Full: "Piedmont", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "por", Abbrev: "Por", Full: "Portugal", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "pru", Abbrev: "Pru", Full: "Prussia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "psg", Abbrev: "Psg", Full: "Persian Gulf", Aliases: []string{"persian"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "qin", Abbrev: "Qin", Full: "Qinghai", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "red", Abbrev: "Red", Full: "Red Sea", Aliases: []string{"red"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "rom", Abbrev: "Rom", Full: "Rome", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "italy", Coasts: nil},
+			{ID: "rum", Abbrev: "Rum", Full: "Rumania", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "sah", Abbrev: "Sah", Full: "Sahara", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "sai", Abbrev: "Sai", Full: "Saigon", Aliases: []string{"ho chi minh"}, Kind: Coast, SupplyCenter: true, Home: "france", Coasts: nil},
+			{ID: "sak", Abbrev: "Sak", Full: "Sakhalin", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "sao", Abbrev: "Sao", Full: "South Atlantic Ocean", Aliases: []string{"south atlantic"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "sap", Abbrev: "Sap", Full: "Sapporo", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "japan", Coasts: nil},
+			{ID: "sar", Abbrev: "Sar", Full: "Sarajevo", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "austria", Coasts: nil},
+			{ID: "sax", Abbrev: "Sax", Full: "Saxony", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "scs", Abbrev: "Scs", Full: "South China Sea", Aliases: []string{"south china"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ser", Abbrev: "Ser", Full: "Serbia", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "sev", Abbrev: "Sev", Full: "Sevastopol", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "russia", Coasts: nil},
+			{ID: "sha", Abbrev: "Sha", Full: "Shanghai", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "china", Coasts: nil},
+			{ID: "shi", Abbrev: "Shi", Full: "Shizuoka", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "sib", Abbrev: "Sib", Full: "Siberia", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "sid", Abbrev: "Sid", Full: "Sindh", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "sig", Abbrev: "Sig", Full: "Singapore", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "britain", Coasts: nil},
+			{ID: "sil", Abbrev: "Sil", Full: "Silesia", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ska", Abbrev: "Ska", Full: "Skagerrak", Aliases: []string{"skagerrak"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "soj", Abbrev: "Soj", Full: "Sea of Japan", Aliases: []string{"japan sea"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "soo", Abbrev: "Soo", Full: "Sea of Okhotsk", Aliases: []string{"okhotsk"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "spa", Abbrev: "Spa", Full: "Spain", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: []string{"nc", "sc"}},
+			{ID: "spo", Abbrev: "Spo", Full: "South Pacific Ocean", Aliases: []string{"south pacific"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "stp", Abbrev: "StP", Full: "St Petersburg", Aliases: []string{"st. petersburg", "saint petersburg"}, Kind: Coast, SupplyCenter: true, Home: "russia", Coasts: []string{"nc", "sc"}},
+			{ID: "sud", Abbrev: "Sud", Full: "Sudan", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "sum", Abbrev: "Sum", Full: "Sumatra", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "swa", Abbrev: "Swa", Full: "Swabia", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "swe", Abbrev: "Swe", Full: "Sweden", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "swi", Abbrev: "Swi", Full: "Switzerland", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "tha", Abbrev: "Tha", Full: "Thailand", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: []string{"ec", "wc"}},
+			{ID: "tib", Abbrev: "Tib", Full: "Tibet", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "tim", Abbrev: "Tim", Full: "Timor Sea", Aliases: []string{"timor"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "tkm", Abbrev: "Tkm", Full: "Turkmenistan", Aliases: []string{"turkmenistan"}, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "tok", Abbrev: "Tok", Full: "Tokyo", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "japan", Coasts: nil},
+			{ID: "ton", Abbrev: "Ton", Full: "Gulf of Tonkin", Aliases: []string{"tonkin"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "tri", Abbrev: "Tri", Full: "Trieste", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "austria", Coasts: nil},
+			{ID: "trp", Abbrev: "Trp", Full: "Tripolitania", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "tsi", Abbrev: "Tsi", Full: "Tsingtao", Aliases: []string{"qingdao"}, Kind: Coast, SupplyCenter: true, Home: "germany", Coasts: nil},
+			{ID: "tun", Abbrev: "Tun", Full: "Tunisia", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "tyr", Abbrev: "Tyr", Full: "Tyrol", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "tys", Abbrev: "Tys", Full: "Tyrrhenian Sea", Aliases: []string{"tyrrhenian"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ukr", Abbrev: "Ukr", Full: "Ukraine", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "ven", Abbrev: "Ven", Full: "Venetia", Aliases: []string{"venetia"}, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "vie", Abbrev: "Vie", Full: "Vienna", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "austria", Coasts: nil},
+			{ID: "vit", Abbrev: "Vit", Full: "Vietnam", Aliases: []string{"vietnam"}, Kind: Coast, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "vla", Abbrev: "Vla", Full: "Vladivostok", Aliases: nil, Kind: Coast, SupplyCenter: true, Home: "russia", Coasts: nil},
+			{ID: "wal", Abbrev: "Wal", Full: "Wales", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "war", Abbrev: "War", Full: "Warsaw", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "russia", Coasts: nil},
+			{ID: "wes", Abbrev: "Wes", Full: "Western Mediterranean Sea", Aliases: []string{"western mediterranean", "west med"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "wio", Abbrev: "Wio", Full: "Western Indian Ocean", Aliases: []string{"western indian"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "wuh", Abbrev: "Wuh", Full: "Wuhan", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "china", Coasts: nil},
+			{ID: "xin", Abbrev: "Xin", Full: "Xinjiang", Aliases: nil, Kind: Land, SupplyCenter: true, Home: "", Coasts: nil},
+			{ID: "yel", Abbrev: "Yel", Full: "Yellow Sea", Aliases: []string{"yellow"}, Kind: Sea, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "yem", Abbrev: "Yem", Full: "Yemen", Aliases: nil, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "yor", Abbrev: "Yor", Full: "Yorkshire", Aliases: []string{"york"}, Kind: Coast, SupplyCenter: false, Home: "", Coasts: nil},
+			{ID: "yun", Abbrev: "Yun", Full: "Yunnan", Aliases: nil, Kind: Land, SupplyCenter: false, Home: "", Coasts: nil},
+		},
+		start: []Unit{
+			{Power: "austria", Type: Army, Loc: Location{Province: "bud", Coast: ""}},
+			{Power: "austria", Type: Fleet, Loc: Location{Province: "sar", Coast: ""}},
+			{Power: "austria", Type: Army, Loc: Location{Province: "tri", Coast: ""}},
+			{Power: "austria", Type: Army, Loc: Location{Province: "vie", Coast: ""}},
+			{Power: "britain", Type: Fleet, Loc: Location{Province: "ade", Coast: ""}},
+			{Power: "britain", Type: Fleet, Loc: Location{Province: "edi", Coast: ""}},
+			{Power: "britain", Type: Fleet, Loc: Location{Province: "lvp", Coast: ""}},
+			{Power: "britain", Type: Fleet, Loc: Location{Province: "lon", Coast: ""}},
+			{Power: "britain", Type: Fleet, Loc: Location{Province: "sig", Coast: ""}},
+			{Power: "china", Type: Army, Loc: Location{Province: "gua", Coast: ""}},
+			{Power: "china", Type: Army, Loc: Location{Province: "pek", Coast: ""}},
+			{Power: "china", Type: Fleet, Loc: Location{Province: "sha", Coast: ""}},
+			{Power: "china", Type: Army, Loc: Location{Province: "wuh", Coast: ""}},
+			{Power: "france", Type: Fleet, Loc: Location{Province: "bre", Coast: ""}},
+			{Power: "france", Type: Army, Loc: Location{Province: "mar", Coast: ""}},
+			{Power: "france", Type: Army, Loc: Location{Province: "par", Coast: ""}},
+			{Power: "france", Type: Fleet, Loc: Location{Province: "sai", Coast: ""}},
+			{Power: "germany", Type: Army, Loc: Location{Province: "ber", Coast: ""}},
+			{Power: "germany", Type: Army, Loc: Location{Province: "col", Coast: ""}},
+			{Power: "germany", Type: Fleet, Loc: Location{Province: "kie", Coast: ""}},
+			{Power: "germany", Type: Army, Loc: Location{Province: "mun", Coast: ""}},
+			{Power: "germany", Type: Fleet, Loc: Location{Province: "tsi", Coast: ""}},
+			{Power: "india", Type: Fleet, Loc: Location{Province: "bom", Coast: ""}},
+			{Power: "india", Type: Army, Loc: Location{Province: "cal", Coast: ""}},
+			{Power: "india", Type: Army, Loc: Location{Province: "del", Coast: ""}},
+			{Power: "india", Type: Fleet, Loc: Location{Province: "mad", Coast: ""}},
+			{Power: "italy", Type: Army, Loc: Location{Province: "mil", Coast: ""}},
+			{Power: "italy", Type: Fleet, Loc: Location{Province: "mog", Coast: ""}},
+			{Power: "italy", Type: Fleet, Loc: Location{Province: "nap", Coast: ""}},
+			{Power: "italy", Type: Army, Loc: Location{Province: "rom", Coast: ""}},
+			{Power: "japan", Type: Army, Loc: Location{Province: "kyo", Coast: ""}},
+			{Power: "japan", Type: Fleet, Loc: Location{Province: "osa", Coast: ""}},
+			{Power: "japan", Type: Fleet, Loc: Location{Province: "sap", Coast: ""}},
+			{Power: "japan", Type: Fleet, Loc: Location{Province: "tok", Coast: ""}},
+			{Power: "russia", Type: Army, Loc: Location{Province: "mos", Coast: ""}},
+			{Power: "russia", Type: Army, Loc: Location{Province: "oms", Coast: ""}},
+			{Power: "russia", Type: Fleet, Loc: Location{Province: "stp", Coast: "sc"}},
+			{Power: "russia", Type: Fleet, Loc: Location{Province: "sev", Coast: ""}},
+			{Power: "russia", Type: Fleet, Loc: Location{Province: "vla", Coast: ""}},
+			{Power: "russia", Type: Army, Loc: Location{Province: "war", Coast: ""}},
+			{Power: "turkey", Type: Fleet, Loc: Location{Province: "ank", Coast: ""}},
+			{Power: "turkey", Type: Army, Loc: Location{Province: "bag", Coast: ""}},
+			{Power: "turkey", Type: Army, Loc: Location{Province: "con", Coast: ""}},
+			{Power: "turkey", Type: Army, Loc: Location{Province: "mec", Coast: ""}},
+		},
+		army: []bitset{
+			{0x800, 0x0, 0x10000000000000, 0x0},                          // Ade
+			{0x0, 0x0, 0x0, 0x0},                                         // Adr
+			{0x0, 0x0, 0x0, 0x0},                                         // Aeg
+			{0x0, 0x40000000020000, 0xa0004000, 0x0},                     // Afg
+			{0x0, 0x400000, 0x100000000, 0x0},                            // Aki
+			{0x0, 0x20000002, 0x240, 0x0},                                // Alb
+			{0x0, 0x8000000000, 0x2000000002, 0x0},                       // Alg
+			{0x0, 0x0, 0x0, 0x0},                                         // And
+			{0x800000001000, 0x100000, 0x0, 0x0},                         // Ank
+			{0x10000000000, 0x800000, 0x80000000004, 0x0},                // Ann
+			{0x0, 0x8000080000000000, 0x20000000000, 0x0},                // Apu
+			{0x8001, 0x2000801000000, 0x10000000000000, 0x0},             // Ara
+			{0x20000008100, 0x40000001100000, 0x400, 0x0},                // Arm
+			{0x0, 0x0, 0x0, 0x0},                                         // Ars
+			{0x400000000000000, 0x2000000000, 0x0, 0x0},                  // Awd
+			{0x1800, 0x40000001000000, 0x0, 0x0},                         // Bag
+			{0x0, 0x0, 0x0, 0x0},                                         // Bal
+			{0x0, 0x0, 0x0, 0x0},                                         // Bar
+			{0x0, 0x0, 0x0, 0x0},                                         // Bay
+			{0x400040000000, 0x100000000000040, 0x0, 0x0},                // Bel
+			{0x0, 0x800000000080000, 0x10080, 0x0},                       // Ber
+			{0x0, 0x0, 0x0, 0x0},                                         // Bla
+			{0x4000000000000000, 0x20000000000, 0x44000010080, 0x0},      // Boh
+			{0x6000000000000, 0x40000000, 0x4000, 0x0},                   // Bom
+			{0x0, 0x0, 0x0, 0x0},                                         // Bor
+			{0x0, 0x0, 0x0, 0x0},                                         // Bot
+			{0x8000000000000000, 0x110000000000000, 0x0, 0x0},            // Bre
+			{0x8000000000, 0x800000, 0x40000030000000, 0x0},              // Brm
+			{0x4000000000000000, 0x0, 0x40400000241, 0x0},                // Bud
+			{0x800000000000, 0x20000000, 0x201, 0x0},                     // Bul
+			{0x8000400000080000, 0x110000400000000, 0xa000000, 0x0},      // Bur
+			{0x0, 0x0, 0x0, 0x0},                                         // Bxa
+			{0x0, 0x0, 0x0, 0x0},                                         // Bxb
+			{0x0, 0x0, 0x0, 0x0},                                         // Bxc
+			{0x0, 0x0, 0x0, 0x0},                                         // Bxd
+			{0x0, 0x0, 0x0, 0x0},                                         // Bxe
+			{0x0, 0x0, 0x0, 0x0},                                         // Bxf
+			{0x0, 0x0, 0x0, 0x0},                                         // Bxg
+			{0x0, 0x0, 0x0, 0x0},                                         // Bxh
+			{0x6000008000000, 0x100040000000, 0x20000000, 0x0},           // Cal
+			{0x200, 0x800000, 0x10000004, 0x0},                           // Cam
+			{0x1000, 0x40010000000000, 0x400, 0x0},                       // Cau
+			{0x0, 0x0, 0x0, 0x0},                                         // Cel
+			{0x800000000000000, 0x0, 0x800002, 0x0},                      // Cen
+			{0x0, 0x0, 0x0, 0x0},                                         // Cey
+			{0x40000000000000, 0x8000000, 0x0, 0x0},                      // Cly
+			{0x40080000, 0x20000080040, 0x2000080, 0x0},                  // Col
+			{0x20000100, 0x20100000, 0x0, 0x0},                           // Con
+			{0x880000000000000, 0x0, 0x800000000, 0x0},                   // Cyr
+			{0x4008000800000, 0x40000000, 0x0, 0x0},                      // Dec
+			{0x2008000800000, 0x100000020000, 0x20004000, 0x0},           // Del
+			{0x0, 0x80000, 0x4000000, 0x0},                               // Den
+			{0x0, 0x0, 0x0, 0x0},                                         // Eas
+			{0x0, 0x0, 0x0, 0x0},                                         // Ecs
+			{0x200000000000, 0x8000000, 0x20000000000000, 0x0},           // Edi
+			{0x801000000000000, 0x1000000, 0x800000, 0x0},                // Egy
+			{0x0, 0x0, 0x0, 0x0},                                         // Eio
+			{0x0, 0x0, 0x0, 0x0},                                         // Eng
+			{0x4000, 0x2000040000, 0x800000, 0x0},                        // Eth
+			{0x81080000000000, 0x0, 0x800800002, 0x0},                    // Fez
+			{0x0, 0x1000000000000, 0x4400000, 0x0},                       // Fin
+			{0x0, 0x0, 0x0, 0x0},                                         // For
+			{0x10400000, 0x0, 0x450000010001, 0x0},                       // Gal
+			{0x44000000, 0x10000400000000, 0x100000, 0x0},                // Gas
+			{0x0, 0x0, 0x0, 0x0},                                         // Goa
+			{0x20, 0x20000000, 0x0, 0x0},                                 // Gre
+			{0x0, 0x0, 0x0, 0x0},                                         // Gth
+			{0x0, 0x0, 0x42080000000800, 0x0},                            // Gua
+			{0x0, 0x2020000000000000, 0x2001000000800, 0x0},              // Heb
+			{0x0, 0x0, 0x0, 0x0},                                         // Hel
+			{0x400000080000, 0x80000, 0x0, 0x0},                          // Hol
+			{0x0, 0x0, 0x0, 0x0},                                         // Hor
+			{0x0, 0x2020004100000000, 0x4000000000000, 0x0},              // Inn
+			{0x0, 0x0, 0x0, 0x0},                                         // Ion
+			{0x0, 0x0, 0x0, 0x0},                                         // Ire
+			{0x0, 0x0, 0x0, 0x0},                                         // Iri
+			{0x0, 0x0, 0x0, 0x0},                                         // Jav
+			{0x0, 0x0, 0x0, 0x0},                                         // Jvs
+			{0x0, 0x8000000400000, 0x0, 0x0},                             // Kag
+			{0x0, 0x0, 0x100000002000, 0x0},                              // Kam
+			{0x0, 0x0, 0x8, 0x0},                                         // Kar
+			{0x4000000000008, 0x0, 0x20004000, 0x0},                      // Kas
+			{0x400000000000000, 0x2000000000, 0x800000, 0x0},             // Ken
+			{0x8400000100000, 0x40, 0x80, 0x0},                           // Kie
+			{0x800000001100, 0x1000000, 0x0, 0x0},                        // Kon
+			{0x0, 0x100000000, 0x100000000000, 0x0},                      // Kor
+			{0x10, 0x8000000004000, 0x100001000, 0x0},                    // Kyo
+			{0x10008000200, 0x0, 0x40080010000000, 0x0},                  // Lao
+			{0x80000000009800, 0x800100000, 0x0, 0x0},                    // Lev
+			{0x0, 0x0, 0x20200000000000, 0x0},                            // Lon
+			{0x0, 0x800010000000000, 0x400000400000, 0x0},                // Lvn
+			{0x40200000000000, 0x0, 0x20200000000000, 0x0},               // Lvp
+			{0x0, 0x0, 0x0, 0x0},                                         // Lyo
+			{0x800020000020, 0x2, 0x200, 0x0},                            // Mac
+			{0x2008000800000, 0x0, 0x0, 0x0},                             // Mad
+			{0x0, 0x8000000000, 0x2, 0x0},                                // Mal
+			{0x0, 0x20004000200100, 0x100000002000, 0x0},                 // Man
+			{0x0, 0x0, 0x0, 0x0},                                         // Mao
+			{0x8000000040000000, 0x200000000000000, 0x8100000, 0x0},      // Mar
+			{0x800, 0x1000000, 0x0, 0x0},                                 // Mec
+			{0x0, 0x8200000000000000, 0x24008000000, 0x0},                // Mil
+			{0x400000000004000, 0x40000, 0x0, 0x0},                       // Mog
+			{0x0, 0x100000100, 0x4000000002000, 0x0},                     // Mon
+			{0x40, 0x80000000, 0x2, 0x0},                                 // Mor
+			{0x20000000000, 0x4000004000000, 0x410000400400, 0x0},        // Mos
+			{0x400000400000, 0x0, 0x400a000080, 0x0},                     // Mun
+			{0x0, 0x0, 0x0, 0x0},                                         // Nao
+			{0x400, 0x8000000000000000, 0x0, 0x0},                        // Nap
+			{0x4008000000000, 0x0, 0x20000000, 0x0},                      // Nep
+			{0x0, 0x0, 0x0, 0x0},                                         // Npo
+			{0x0, 0x0, 0x0, 0x0},                                         // Nth
+			{0x0, 0x0, 0x0, 0x0},                                         // Nwg
+			{0x1000000000000000, 0x0, 0x4400000, 0x0},                    // Nwy
+			{0x800, 0x0, 0x10000000000000, 0x0},                          // Oma
+			{0x0, 0x10000000000, 0x80402000, 0x0},                        // Oms
+			{0x0, 0x404000, 0x1000, 0x0},                                 // Osa
+			{0x8000000044000000, 0x100000000000000, 0x0, 0x0},            // Par
+			{0x0, 0x2000000100000110, 0x0, 0x0},                          // Pek
+			{0x20000009008, 0x0, 0x80004000, 0x0},                        // Per
+			{0x0, 0x0, 0x0, 0x0},                                         // Phi
+			{0x44080000, 0x10000000000000, 0x0, 0x0},                     // Pic
+			{0x0, 0x8000001400000000, 0x8000000, 0x0},                    // Pie
+			{0x0, 0x0, 0x100000, 0x0},                                    // Por
+			{0x100000, 0x4000000, 0x400000010000, 0x0},                   // Pru
+			{0x0, 0x0, 0x0, 0x0},                                         // Psg
+			{0x0, 0x20000000000110, 0x46000020000000, 0x0},               // Qin
+			{0x0, 0x0, 0x0, 0x0},                                         // Red
+			{0x400, 0x200081000000000, 0x20000000000, 0x0},               // Rom
+			{0x4000000030000000, 0x0, 0x10000000600, 0x0},                // Rum
+			{0x800080000000040, 0x8080000000, 0x2800000000, 0x0},         // Sah
+			{0x10000000200, 0x0, 0x0, 0x0},                               // Sai
+			{0x0, 0x10000, 0x0, 0x0},                                     // Sak
+			{0x0, 0x0, 0x0, 0x0},                                         // Sao
+			{0x0, 0x0, 0x0, 0x0},                                         // Sap
+			{0x10000020, 0x0, 0x400000200, 0x0},                          // Sar
+			{0x400000500000, 0x20000080000, 0x10000, 0x0},                // Sax
+			{0x0, 0x0, 0x0, 0x0},                                         // Scs
+			{0x30000020, 0x20000000, 0x41, 0x0},                          // Ser
+			{0x20000001000, 0x10000000000, 0x10000000001, 0x0},           // Sev
+			{0x0, 0x18, 0x2000000000000, 0x0},                            // Sha
+			{0x0, 0x8000000400000, 0x100000000, 0x0},                     // Shi
+			{0x0, 0x4004100008000, 0x4100080000000, 0x0},                 // Sib
+			{0x4000000800008, 0x40000000020000, 0x0, 0x0},                // Sid
+			{0x0, 0x0, 0x10000000, 0x0},                                  // Sig
+			{0x4000000000500000, 0x800000000000000, 0x400000000080, 0x0}, // Sil
+			{0x0, 0x0, 0x0, 0x0},                                         // Ska
+			{0x0, 0x0, 0x0, 0x0},                                         // Soj
+			{0x0, 0x0, 0x0, 0x0},                                         // Soo
+			{0x8000000000000000, 0x400000400000000, 0x0, 0x0},            // Spa
+			{0x0, 0x0, 0x0, 0x0},                                         // Spo
+			{0x1000000000000000, 0x5010004000000, 0x0, 0x0},              // StP
+			{0xc80080000000000, 0x40000, 0x0, 0x0},                       // Sud
+			{0x0, 0x0, 0x0, 0x0},                                         // Sum
+			{0x400040000000, 0x20000000000, 0x8000000, 0x0},              // Swa
+			{0x1008000000000000, 0x1000000000000, 0x0, 0x0},              // Swe
+			{0x40000000, 0x200021400000000, 0x4002000000, 0x0},           // Swi
+			{0x10008000000, 0x800000, 0x8000, 0x0},                       // Tha
+			{0x4008008000008, 0x2000100000020000, 0x44000080000000, 0x0}, // Tib
+			{0x0, 0x0, 0x0, 0x0},                                         // Tim
+			{0x8, 0x44000000000000, 0x4000020002000, 0x0},                // Tkm
+			{0x10, 0x400000, 0x1000, 0x0},                                // Tok
+			{0x0, 0x0, 0x0, 0x0},                                         // Ton
+			{0x10000000, 0x0, 0x64000000040, 0x0},                        // Tri
+			{0x801000000000000, 0x0, 0x2000000002, 0x0},                  // Trp
+			{0x0, 0x10, 0x0, 0x0},                                        // Tsi
+			{0x40, 0x0, 0x800000002, 0x0},                                // Tun
+			{0x400000, 0x21000000000, 0x60408000000, 0x0},                // Tyr
+			{0x0, 0x0, 0x0, 0x0},                                         // Tys
+			{0x4000000000000000, 0x10000000000, 0x400000000401, 0x0},     // Ukr
+			{0x400, 0x8000001000000000, 0x4400000000, 0x0},               // Ven
+			{0x4000000010400000, 0x0, 0x4400000000, 0x0},                 // Vie
+			{0x200, 0x800008, 0x40000000000000, 0x0},                     // Vit
+			{0x0, 0x100208000, 0x2000, 0x0},                              // Vla
+			{0x0, 0xa000000, 0x20000000000000, 0x0},                      // Wal
+			{0x4000000000000000, 0x800010004000000, 0x10000010000, 0x0},  // War
+			{0x0, 0x0, 0x0, 0x0},                                         // Wes
+			{0x0, 0x0, 0x0, 0x0},                                         // Wio
+			{0x0, 0x2000000000000018, 0x40000000000800, 0x0},             // Wuh
+			{0x0, 0x2000004000000100, 0xa0002000, 0x0},                   // Xin
+			{0x0, 0x0, 0x0, 0x0},                                         // Yel
+			{0x801, 0x2000000000000, 0x0, 0x0},                           // Yem
+			{0x40000000000000, 0xa000000, 0x200000000000, 0x0},           // Yor
+			{0x8000000, 0x2000000000800008, 0x2080020000000, 0x0},        // Yun
+		},
+		fleet: []bitset{
+			{0x0, 0x4000000000000001, 0x110000000000000, 0x0},                // ade
+			{0x420, 0x200, 0x20400000040, 0x0},                               // adr
+			{0x10800000000000, 0x20100202, 0x0, 0x0},                         // aeg
+			{0x0, 0x0, 0x0, 0x0},                                             // afg
+			{0x0, 0x200000400000, 0x100040000, 0x0},                          // aki
+			{0x2, 0x202, 0x40, 0x0},                                          // alb
+			{0x0, 0x8000000000, 0x80a000000000, 0x0},                         // alg
+			{0x100000008040000, 0x2000, 0x1008000, 0x4},                      // and
+			{0x800000201000, 0x0, 0x0, 0x0},                                  // ank
+			{0x0, 0x0, 0x80200000104, 0x0},                                   // ann
+			{0x2, 0x80000000200, 0x20000000000, 0x0},                         // apu
+			{0x0, 0x0, 0x0, 0x0},                                             // ara
+			{0x200100, 0x0, 0x400, 0x0},                                      // arm
+			{0x800000, 0x1042000000000001, 0x11000000004000, 0x0},            // ars
+			{0x400000000000000, 0x2000000001, 0x0, 0x0},                      // awd
+			{0x0, 0x1040000000000000, 0x80000000000000, 0x0},                 // bag
+			{0x8000002100000, 0x800000004080000, 0x4000000, 0x0},             // bal
+			{0x0, 0x1800000000000, 0x8000000000000000, 0x0},                  // bar
+			{0x100008008000080, 0x40000000, 0x0, 0x0},                        // bay
+			{0x200000000000000, 0x100400000000040, 0x0, 0x0},                 // bel
+			{0x10000, 0x800000000080000, 0x0, 0x0},                           // ber
+			{0x800020001100, 0x0, 0x401, 0x0},                                // bla
+			{0x0, 0x0, 0x0, 0x0},                                             // boh
+			{0x2000, 0x40000000, 0x1000000004000, 0x0},                       // bom
+			{0x40000000000, 0x2004, 0x100, 0x0},                              // bor
+			{0x1000000000010000, 0x4000000, 0x4000000, 0x1},                  // bot
+			{0x8200000000000000, 0x100000200000000, 0x0, 0x0},                // bre
+			{0x8000040080, 0x0, 0x0, 0x4},                                    // brm
+			{0x0, 0x0, 0x0, 0x0},                                             // bud
+			{0x800000200000, 0x0, 0x1, 0x0},                                  // bul
+			{0x0, 0x0, 0x0, 0x0},                                             // bur
+			{0x700000000, 0x40000000000, 0x0, 0x0},                           // bxa
+			{0xa80000000, 0x200000000, 0x0, 0x0},                             // bxb
+			{0x7180000000, 0x0, 0x10, 0x0},                                   // bxc
+			{0x1880000000, 0x200000000000, 0x0, 0x0},                         // bxd
+			{0x1500000000, 0x0, 0x200000, 0x0},                               // bxe
+			{0x6e00000000, 0x0, 0x40000000, 0x0},                             // bxf
+			{0x5200000000, 0x0, 0x1000000000000, 0x0},                        // bxg
+			{0x100003200000000, 0x0, 0x0, 0x0},                               // bxh
+			{0x8040000, 0x40000000, 0x0, 0x0},                                // cal
+			{0x0, 0x4, 0x4, 0x2},                                             // cam
+			{0x0, 0x0, 0x0, 0x0},                                             // cau
+			{0x1000000, 0x80000000003000, 0x40200100, 0x0},                   // cel
+			{0x0, 0x0, 0x0, 0x0},                                             // cen
+			{0x100000000000000, 0x0, 0x1000000000000, 0x0},                   // cey
+			{0x40000000000000, 0x840008000000, 0x0, 0x0},                     // cly
+			{0x0, 0x0, 0x0, 0x0},                                             // col
+			{0x20200104, 0x20100000, 0x0, 0x0},                               // con
+			{0x90000000000000, 0x200, 0x800000000, 0x0},                      // cyr
+			{0x0, 0x0, 0x0, 0x0},                                             // dec
+			{0x0, 0x0, 0x0, 0x0},                                             // del
+			{0x10000, 0x400000080020, 0x4020000, 0x0},                        // den
+			{0x81000000000004, 0x100200, 0x800000000000000, 0x0},             // eas
+			{0x2000000000000000, 0x88000000204000, 0x408001000240900, 0x0},   // ecs
+			{0x200000000000, 0xc00000000000, 0x20000000000000, 0x0},          // edi
+			{0x11000000000000, 0x4000000000000000, 0x1800000000800000, 0x0},  // egy
+			{0x104000040080, 0x40003000, 0x1000041000000, 0x0},               // eio
+			{0x4080000, 0x100400202000800, 0x200000000000, 0x0},              // eng
+			{0x4000, 0x4000000000000001, 0x800000, 0x0},                      // eth
+			{0x0, 0x0, 0x0, 0x0},                                             // fez
+			{0x2000000, 0x0, 0x4000000, 0x1},                                 // fin
+			{0x20000000000000, 0x0, 0x100, 0x0},                              // for
+			{0x0, 0x0, 0x0, 0x0},                                             // gal
+			{0x4000000, 0x200000000, 0x2000000000000000, 0x0},                // gas
+			{0x400000000006001, 0x4000002000000080, 0x11000000000000, 0x0},   // goa
+			{0x24, 0x20000200, 0x0, 0x0},                                     // gre
+			{0x10001000000, 0x2000, 0x8104, 0x2},                             // gth
+			{0x0, 0x0, 0x80200000900, 0x0},                                   // gua
+			{0x0, 0x0, 0x0, 0x0},                                             // heb
+			{0x8000000000000, 0x400000080040, 0x0, 0x0},                      // hel
+			{0x80000, 0x400000080020, 0x0, 0x0},                              // hol
+			{0x0, 0x2000040001, 0x1000000000000, 0x0},                        // hor
+			{0x0, 0x0, 0x0, 0x0},                                             // inn
+			{0x11000000000426, 0x80000000002, 0xa800000000, 0x0},             // ion
+			{0x0, 0x40200000800, 0x0, 0x0},                                   // ire
+			{0x200000000000000, 0x40208000400, 0x200000000000, 0x0},          // iri
+			{0x100040000000000, 0x2000, 0x40000000, 0x0},                     // jav
+			{0x100040001000080, 0x1004, 0x1008000, 0x0},                      // jvs
+			{0x20000000000000, 0x8000000400000, 0x40000, 0x0},                // kag
+			{0x0, 0x200000000000, 0x100000080000, 0x0},                       // kam
+			{0x0, 0x200000000000, 0xc0008, 0x0},                              // kar
+			{0x0, 0x0, 0x0, 0x0},                                             // kas
+			{0x0, 0x2000000080, 0x0, 0x0},                                    // ken
+			{0x8000000110000, 0x60, 0x0, 0x0},                                // kie
+			{0x10800000000004, 0x0, 0x800000000000000, 0x0},                  // kon
+			{0x20000000000000, 0x100000000, 0x8100000040000, 0x0},            // kor
+			{0x10, 0x4000, 0x40000, 0x0},                                     // kyo
+			{0x0, 0x0, 0x0, 0x0},                                             // lao
+			{0x0, 0x0, 0x0, 0x0},                                             // lev
+			{0x200000000000000, 0x400000000000, 0x20200000000000, 0x0},       // lon
+			{0x2010000, 0x800000000000000, 0x0, 0x1},                         // lvn
+			{0x200000000000, 0x40000000800, 0x200000000000, 0x0},             // lvp
+			{0x0, 0x8200000400000000, 0x4000808000000000, 0x0},               // lyo
+			{0x800000000004, 0x2, 0x0, 0x0},                                  // mac
+			{0x100008000840000, 0x0, 0x1000000000000, 0x0},                   // mad
+			{0x0, 0x8000000000, 0x10, 0x0},                                   // mal
+			{0x0, 0x20000000200000, 0x8000000000000, 0x0},                    // man
+			{0x8200000104000000, 0x400048000000c00, 0x6000800000000010, 0x0}, // mao
+			{0x0, 0x200000010000000, 0x4000000000000000, 0x0},                // mar
+			{0x0, 0x4000000000000000, 0x1100000000000000, 0x0},               // mec
+			{0x0, 0x0, 0x0, 0x0},                                             // mil
+			{0x4000, 0x40081, 0x0, 0x0},                                      // mog
+			{0x0, 0x0, 0x0, 0x0},                                             // mon
+			{0x40, 0x280000000, 0x800000000010, 0x0},                         // mor
+			{0x0, 0x0, 0x0, 0x0},                                             // mos
+			{0x0, 0x0, 0x0, 0x0},                                             // mun
+			{0x200080000000, 0x800208000c00, 0x0, 0x0},                       // nao
+			{0x400, 0x8000000000000200, 0x8000000000, 0x0},                   // nap
+			{0x0, 0x0, 0x0, 0x0},                                             // nep
+			{0x400000010, 0x18000, 0x1002c0020, 0x0},                         // npo
+			{0x248000000080000, 0x1800002000060, 0x20000000020000, 0x0},      // nth
+			{0x40200000020000, 0x1440000000000, 0x0, 0x0},                    // nwg
+			{0x20000, 0xc00000000000, 0x8000000004020000, 0x0},               // nwy
+			{0x2000, 0x1000000000000000, 0x90000000000000, 0x0},              // oma
+			{0x0, 0x0, 0x0, 0x0},                                             // oms
+			{0x20000000000000, 0x4000, 0x201000, 0x0},                        // osa
+			{0x0, 0x0, 0x0, 0x0},                                             // par
+			{0x0, 0x100000000, 0x208000000000000, 0x0},                       // pek
+			{0xa000, 0x1000000000000000, 0x4000, 0x0},                        // per
+			{0x20040000000000, 0x0, 0x200100, 0x0},                           // phi
+			{0x200000004080000, 0x0, 0x0, 0x0},                               // pic
+			{0x0, 0x8000000410000000, 0x0, 0x0},                              // pie
+			{0x0, 0x200000000, 0x6000000000000000, 0x0},                      // por
+			{0x110000, 0x4000000, 0x0, 0x0},                                  // pru
+			{0xa000, 0x42000000000000, 0x80000000000000, 0x0},                // psg
+			{0x0, 0x0, 0x0, 0x0},                                             // qin
+			{0x480000000000001, 0x800000001, 0x1100000000800000, 0x0},        // red
+			{0x0, 0x200080010000000, 0x8000000000, 0x0},                      // rom
+			{0x20200000, 0x0, 0x400, 0x0},                                    // rum
+			{0x0, 0x0, 0x0, 0x0},                                             // sah
+			{0x10000000200, 0x4, 0x100, 0x0},                                 // sai
+			{0x0, 0x10000, 0xc0000, 0x0},                                     // sak
+			{0x200000000, 0x8280000000, 0x0, 0x0},                            // sao
+			{0x0, 0x200000000000, 0x40000, 0x0},                              // sap
+			{0x22, 0x0, 0x400000000, 0x0},                                    // sar
+			{0x0, 0x0, 0x0, 0x0},                                             // sax
+			{0x2020040001000200, 0x8000000000000c, 0x200000804, 0x0},         // scs
+			{0x0, 0x0, 0x0, 0x0},                                             // ser
+			{0x201000, 0x0, 0x1, 0x0},                                        // sev
+			{0x20000000000000, 0x8, 0x400000000000100, 0x0},                  // sha
+			{0x0, 0x8000000000000, 0x100200000, 0x0},                         // shi
+			{0x0, 0x0, 0x0, 0x0},                                             // sib
+			{0x802000, 0x40000000000000, 0x0, 0x0},                           // sid
+			{0x80, 0x2004, 0x0, 0x6},                                         // sig
+			{0x0, 0x0, 0x0, 0x0},                                             // sil
+			{0x8000000000000, 0x1400000000000, 0x4000000, 0x0},               // ska
+			{0x20000000000010, 0x200000614000, 0x100000080028, 0x0},          // soj
+			{0x0, 0x200000018000, 0x100000040008, 0x0},                       // soo
+			{0x0, 0x0, 0x0, 0x0},                                             // spa
+			{0x20040800000000, 0x88200000000000, 0x140001000, 0x0},           // spo
+			{0x0, 0x0, 0x0, 0x0},                                             // stp
+			{0x480000000000000, 0x4000000000000000, 0x0, 0x0},                // sud
+			{0x100000000000080, 0x2000, 0x0, 0x0},                            // sum
+			{0x0, 0x0, 0x0, 0x0},                                             // swa
+			{0x1008000002010000, 0x1000000000000, 0x20000, 0x0},              // swe
+			{0x0, 0x0, 0x0, 0x0},                                             // swi
+			{0x0, 0x0, 0x0, 0x0},                                             // tha
+			{0x0, 0x0, 0x0, 0x0},                                             // tib
+			{0x100041000000000, 0x1000, 0x200000, 0x0},                       // tim
+			{0x0, 0x0, 0x0, 0x0},                                             // tkm
+			{0x10, 0x200000000000, 0x201000, 0x0},                            // tok
+			{0x200, 0x8, 0x80000000100, 0x0},                                 // ton
+			{0x2, 0x0, 0x20000000040, 0x0},                                   // tri
+			{0x1000000000000, 0x200, 0x2000000000, 0x0},                      // trp
+			{0x20000000000000, 0x0, 0x608000000000000, 0x0},                  // tsi
+			{0x40, 0x200, 0x8800000000, 0x0},                                 // tun
+			{0x0, 0x0, 0x0, 0x0},                                             // tyr
+			{0x40, 0x8000080010000200, 0x802000000000, 0x0},                  // tys
+			{0x0, 0x0, 0x0, 0x0},                                             // ukr
+			{0x402, 0x0, 0x400000000, 0x0},                                   // ven
+			{0x0, 0x0, 0x0, 0x0},                                             // vie
+			{0x200, 0x8, 0x200000000, 0x0},                                   // vit
+			{0x0, 0x208000, 0xc0000, 0x0},                                    // vla
+			{0x200000000000000, 0xa000800, 0x0, 0x0},                         // wal
+			{0x0, 0x0, 0x0, 0x0},                                             // war
+			{0x40, 0x8210000000, 0x4000008000000000, 0x0},                    // wes
+			{0x100102000802000, 0x40000081, 0x0, 0x0},                        // wio
+			{0x0, 0x0, 0x0, 0x0},                                             // wuh
+			{0x0, 0x0, 0x0, 0x0},                                             // xin
+			{0x20000000000000, 0x20000100200000, 0x600001000000000, 0x0},     // yel
+			{0x2001, 0x2000000000001, 0x0, 0x0},                              // yem
+			{0x40000000000000, 0x400002000000, 0x0, 0x0},                     // yor
+			{0x0, 0x0, 0x0, 0x0},                                             // yun
+			{0x8000, 0x1002000000000000, 0x0, 0x0},                           // ara/nc
+			{0x1, 0x4000000800000000, 0x0, 0x0},                              // ara/sc
+			{0x0, 0x20000000000000, 0x8001000000000, 0x0},                    // heb/nc
+			{0x20000000000000, 0x0, 0x8001000000800, 0x0},                    // heb/sc
+			{0x90000000000000, 0x100000, 0x0, 0x0},                           // lev/nc
+			{0x80000000000000, 0x4000000800000000, 0x0, 0x0},                 // lev/sc
+			{0x8000000000000000, 0x400000200000000, 0x0, 0x0},                // spa/nc
+			{0x0, 0x400000610000000, 0x800000000000, 0x0},                    // spa/sc
+			{0x20000, 0x1000000000000, 0x0, 0x0},                             // stp/nc
+			{0x1000000002000000, 0x4000000, 0x0, 0x0},                        // stp/sc
+			{0x10000000000, 0x4, 0x8000, 0x0},                                // tha/ec
+			{0x8000080, 0x0, 0x8000, 0x0},                                    // tha/wc
+		},
+	},
 }

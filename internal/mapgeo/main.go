@@ -25,7 +25,8 @@
 // (coldwar.sketch). A regional board that reaches near the antimeridian
 // says "unwrap": rings that cross it (Eurasia's, at Chukotka) are unwrapped
 // as on a board of the whole world, or their edge would run across the
-// board (youngstownredux.sketch).
+// board (youngstownredux.sketch). A link that would cross the whole board
+// may be drawn as a ring at each end instead: "link A B ring".
 //
 // It projects the coastline (Lambert conformal conic), rasterises land and
 // water at twice the picture's resolution, paints each sketch polygon on

@@ -275,6 +275,11 @@ func runCase(t *testing.T, c *datcCase) {
 	if !ok {
 		t.Fatalf("unknown variant %q", c.variant)
 	}
+	runCaseOn(t, m, c)
+}
+
+// runCaseOn plays a case on a map the registry does not hold.
+func runCaseOn(t *testing.T, m *Map, c *datcCase) {
 	pos := c.position(t, m)
 	for pi, ph := range c.phases {
 		if pos.Phase.Type != ph.kind {

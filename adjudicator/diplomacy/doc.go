@@ -1,12 +1,12 @@
 // Package diplomacy is the Diplomacy rules engine of pbemd: it turns a
 // position and everyone's orders into the next position and an exact,
 // plain-data account of what happened, for the standard map, the Ancient
-// Mediterranean, Cold War, Hundred and Pure, and for the rule variants
-// played on the standard board. It registers one adjudicator.Engine per
-// embedded map ("standard", "ancientmed", "coldwar", "hundred", "pure") and
-// per rule variant ("buildanywhere", "chaos", "evt", "fleetrome", "fva",
-// "gvi", "fog") and offers the offline JSON contract of `pbemd adjudicate`
-// (AdjudicateJSON).
+// Mediterranean, Cold War, Hundred, Pure and Youngstown Redux, and for the
+// rule variants played on the standard board. It registers one
+// adjudicator.Engine per embedded map ("standard", "ancientmed", "coldwar",
+// "hundred", "pure", "youngstownredux") and per rule variant
+// ("buildanywhere", "chaos", "evt", "fleetrome", "fva", "gvi", "fog") and
+// offers the offline JSON contract of `pbemd adjudicate` (AdjudicateJSON).
 //
 // It must never do I/O, read a clock, log, or use a global random source:
 // the same state and orders give byte-identical results.

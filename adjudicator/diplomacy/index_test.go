@@ -42,9 +42,9 @@ func TestNameIndex(t *testing.T) {
 		many = append(many, fmt.Sprintf("%c%c%c", 'a'+i%26, 'a'+i/26, 'a'+(i*7)%26))
 	}
 	if x := newNameIndex(many); x.byMap != nil {
-		t.Error("128 three-letter ids fell back to a map")
+		t.Errorf("%d three-letter ids fell back to a map", maxLocs)
 	} else {
-		check("128 ids", x, many)
+		check(fmt.Sprint(maxLocs, " ids"), x, many)
 	}
 	// Same length, first, middle and last byte: one key, no seed helps.
 	same := []string{"abxyc", "abzyc", "aqxyc"}

@@ -123,14 +123,54 @@ type location struct {
 
 // maxLocs bounds the number of locations (provinces plus coasts) of a map, so
 // that adjacency fits in a fixed-size bit set.
-const maxLocs = 128
+const maxLocs = 256
 
-type bitset [2]uint64
+// bitset is a set of locations (or provinces) by index, below maxLocs.
+type bitset [maxLocs / 64]uint64
 
-func (b *bitset) set(i int)         { b[i>>6] |= 1 << (uint(i) & 63) }
-func (b bitset) has(i int) bool     { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
-func (b bitset) count() int         { return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) }
-func (b bitset) or(c bitset) bitset { return bitset{b[0] | c[0], b[1] | c[1]} }
+func (b *bitset) set(i int)     { b[i>>6] |= 1 << (uint(i) & 63) }
+func (b bitset) has(i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
+
+func (b bitset) count() int {
+	n := 0
+	for _, w := range b {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+func (b bitset) or(c bitset) bitset {
+	for w := range b {
+		b[w] |= c[w]
+	}
+	return b
+}
+
+// and returns the locations in both sets.
+func (b bitset) and(c bitset) bitset {
+	for w := range b {
+		b[w] &= c[w]
+	}
+	return b
+}
+
+// minus returns the locations of b not in c.
+func (b bitset) minus(c bitset) bitset {
+	for w := range b {
+		b[w] &^= c[w]
+	}
+	return b
+}
+
+// first returns the lowest location in the set, -1 when it is empty.
+func (b bitset) first() int {
+	for w, x := range b {
+		if x != 0 {
+			return w<<6 | bits.TrailingZeros64(x)
+		}
+	}
+	return -1
+}
 
 // embedded holds one loader per embedded map file by variant name (the
 // file's name without ".map"). A map is loaded at its first use, once: a
@@ -226,6 +266,7 @@ type mapSource struct {
 	geoTail                    []byte    // the section after the geometry marker, unread
 	geoTailLine                int       // its first line's number
 	wantProvinces, wantCentres int
+	belowMajority              bool           // "victory N | below-majority"
 	keyLine                    map[string]int // single directive -> its line
 	powerLine                  []int          // power -> line of its directive
 }
@@ -364,6 +405,16 @@ func (m *Map) readDirectives(file string, data []byte) (*mapSource, error) {
 			}
 			m.BuildAnywhere = true
 		case "start-year", "victory", "provinces", "centres":
+			if key == "victory" {
+				// "victory 28 | below-majority": the author means a mark
+				// that several powers may pass at once (Youngstown Redux).
+				if n, flag, ok := strings.Cut(rest, "|"); ok {
+					if strings.TrimSpace(flag) != "below-majority" {
+						return nil, errf("victory: unknown option %q (below-majority is the only one)", strings.TrimSpace(flag))
+					}
+					rest, src.belowMajority = strings.TrimSpace(n), true
+				}
+			}
 			n, err := strconv.Atoi(rest)
 			if err != nil || n < 0 {
 				return nil, errf("%s wants a number, got %q", key, rest)
@@ -692,8 +743,11 @@ func (m *Map) addCentres(src *mapSource) error {
 	if src.wantCentres >= 0 && src.wantCentres != len(m.scs) {
 		return src.fail(src.lineOfKey("centres"), "declares %d supply centres but lists %d (%s)", src.wantCentres, len(m.scs), m.provList(m.scs))
 	}
-	if m.Victory <= len(m.scs)/2 || m.Victory > len(m.scs) {
-		return src.fail(src.lineOfKey("victory"), "victory at %d centres must be a majority of the %d centres (%s)", m.Victory, len(m.scs), m.provList(m.scs))
+	if m.Victory > len(m.scs) {
+		return src.fail(src.lineOfKey("victory"), "victory at %d centres is more than the %d centres (%s)", m.Victory, len(m.scs), m.provList(m.scs))
+	}
+	if m.Victory <= len(m.scs)/2 && !src.belowMajority {
+		return src.fail(src.lineOfKey("victory"), "victory at %d centres must be a majority of the %d centres (%s), or say \"victory %d | below-majority\"", m.Victory, len(m.scs), m.provList(m.scs), m.Victory)
 	}
 	for pw, h := range m.homes {
 		if len(h) == 0 {

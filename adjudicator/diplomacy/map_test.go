@@ -52,6 +52,8 @@ func TestParseMapRefusesBrokenMaps(t *testing.T) {
 		{"centre count", "centres 3", "centres 4", "declares 4 supply centres but lists 3"},
 		{"province count", "provinces 4", "provinces 5", "declares 5 provinces but lists 4"},
 		{"victory not a majority", "victory 2", "victory 1", "must be a majority"},
+		{"unknown victory option", "victory 2", "victory 1 | shared", `victory: unknown option "shared"`},
+		{"victory over the centres", "victory 2", "victory 4 | below-majority", "victory at 4 centres is more than the 3 centres"},
 		{"start units do not match homes", "unit blue | F bbb\n", "", "power blue starts with 0 units on 1 home centres"},
 		{"start unit off its home", "unit red | A aaa", "unit red | A ccc", "province ccc: start unit of red is not on one of its home centres"},
 		{"two start units in one province", "unit red | A aaa", "unit red | A aaa\nunit red | F aaa", "province aaa: two start units"},

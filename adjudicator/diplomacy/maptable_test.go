@@ -118,7 +118,14 @@ func goKind(t *testing.T, k ProvinceKind) string {
 func writeBitsets(b *bytes.Buffer, field string, sets []bitset, names []string) {
 	fmt.Fprintf(b, "%s: []bitset{\n", field)
 	for i, s := range sets {
-		fmt.Fprintf(b, "{%#x, %#x}, // %s\n", s[0], s[1], names[i])
+		b.WriteString("{")
+		for w, x := range s {
+			if w > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(b, "%#x", x)
+		}
+		fmt.Fprintf(b, "}, // %s\n", names[i])
 	}
 	b.WriteString("},\n")
 }

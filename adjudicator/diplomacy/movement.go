@@ -182,22 +182,14 @@ func (r *mover) path(i int) bool {
 // origin with dst.
 func (m *Map) convoyRoute(origin, dst int, avail bitset) bool {
 	var seen bitset
-	front := bitset{m.seaNear[origin][0] & avail[0], m.seaNear[origin][1] & avail[1]}
-	for front[0]|front[1] != 0 {
-		var n int
-		if front[0] != 0 {
-			n = trailing(front[0])
-		} else {
-			n = 64 + trailing(front[1])
-		}
+	front := m.seaNear[origin].and(avail)
+	for n := front.first(); n >= 0; n = front.first() {
 		front[n>>6] &^= 1 << (uint(n) & 63)
 		seen.set(n)
 		if m.seaNear[n].has(dst) {
 			return true
 		}
-		near := m.seaNear[n]
-		front[0] |= near[0] & avail[0] &^ seen[0]
-		front[1] |= near[1] & avail[1] &^ seen[1]
+		front = front.or(m.seaNear[n].and(avail).minus(seen))
 	}
 	return false
 }

@@ -482,7 +482,7 @@ func (b *resolver) civilDisorder(pw, n int) {
 				ring = ring.or(m.army[p].or(m.seaNear[p]))
 			}
 		}
-		front = bitset{ring[0] &^ seen[0], ring[1] &^ seen[1]}
+		front = ring.minus(seen)
 		seen = seen.or(front)
 	}
 	d := func(j int) int {
@@ -574,13 +574,19 @@ func (b *resolver) advance(res *Result) {
 				owed[m.Powers[pw].ID] = d
 			}
 		}
-		// A solo victory: the most centres at or over the mark; on equal
-		// counts the first power id in alphabetical order.
-		best, bestN := "", 0
+		// A solo victory: the most centres at or over the mark. Two
+		// powers can pass it together only on a map whose mark is below
+		// a majority (Youngstown Redux); on equal counts nobody wins and
+		// the game goes on.
+		best, bestN, tied := "", 0, false
 		for pw, n := range centres {
-			if id := m.Powers[pw].ID; n >= m.Victory && (n > bestN || (n == bestN && id < best)) {
-				best, bestN = id, n
+			if n >= m.Victory && n >= bestN {
+				tied = n == bestN
+				best, bestN = m.Powers[pw].ID, n
 			}
+		}
+		if tied {
+			best = ""
 		}
 		res.Winner = best
 		if len(owed) > 0 {

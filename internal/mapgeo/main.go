@@ -22,7 +22,11 @@
 // stretch the picture: "warp-x LON WEIGHT" and "warp-y LAT WEIGHT" knots
 // give each degree a width by its interpolated weight (the board keeps its
 // size), and "fisheye LON LAT RADIUS-KM MAGNIFICATION" enlarges a disc
-// (coldwar.sketch).
+// (coldwar.sketch). A regional board that reaches near the antimeridian
+// says "unwrap": rings that cross it (Eurasia's, at Chukotka) are unwrapped
+// as on a board of the whole world, or their edge would run across the
+// board (youngstownredux.sketch). A link that would cross the whole board
+// may be drawn as a ring at each end instead: "link A B ring".
 //
 // It projects the coastline (Lambert conformal conic), rasterises land and
 // water at twice the picture's resolution, paints each sketch polygon on
@@ -143,9 +147,11 @@ type sketch struct {
 	places                   map[string][2]float64
 	labels                   map[string][2]float64
 	links                    [][2]string
-	colours                  [][2]string  // power, #rrggbb
-	fisheyes                 [][4]float64 // lon, lat, radius km, magnification at the centre
-	warpX, warpY             [][2]float64 // knots: longitude or latitude, weight
+	rings                    map[[2]string]bool // links drawn as a ring at each end
+	colours                  [][2]string        // power, #rrggbb
+	fisheyes                 [][4]float64       // lon, lat, radius km, magnification at the centre
+	warpX, warpY             [][2]float64       // knots: longitude or latitude, weight
+	unwrap                   bool               // unwrap rings across the antimeridian on a regional board
 }
 
 func readSketch(path string) (*sketch, error) {
@@ -237,6 +243,10 @@ func readSketch(path string) (*sketch, error) {
 				p.lonlat = append(p.lonlat, [2]float64{v[j], v[j+1]})
 			}
 			sk.polys = append(sk.polys, p)
+		case "unwrap":
+			// A regional board near the antimeridian: rings that cross it
+			// are unwrapped as on a board of the whole world.
+			sk.unwrap = true
 		case "coast", "place", "label":
 			v, err := nums(data)
 			if err != nil || len(v) != 2 {
@@ -247,8 +257,18 @@ func readSketch(path string) (*sketch, error) {
 			sk.colours = append(sk.colours, [2]string{name, strings.TrimSpace(data)})
 		case "link":
 			f := strings.Fields(rest)
+			if len(f) == 3 && f[2] == "ring" {
+				// "link a b ring": a ring at each end instead of a line, for
+				// a link that would cross the whole board (Youngstown
+				// Redux's boxes that join opposite edges).
+				if sk.rings == nil {
+					sk.rings = map[[2]string]bool{}
+				}
+				sk.rings[[2]string{f[0], f[1]}] = true
+				f = f[:2]
+			}
 			if len(f) != 2 {
-				return nil, bad("link wants two province ids")
+				return nil, bad("link wants two province ids (and \"ring\")")
 			}
 			sk.links = append(sk.links, [2]string{f[0], f[1]})
 		default:
@@ -589,10 +609,11 @@ func (g *grid) paintLand(land [][][2]float64, sk *sketch) {
 		// edge would cross the whole board. (A regional board keeps the
 		// atlas's longitudes, and its output.)
 		world := sk.east-sk.west >= 300
+		unwrap := world || sk.unwrap
 		unwrapped := make([][2]float64, len(r))
 		off := 0.0
 		for i, p := range r {
-			if i > 0 && world {
+			if i > 0 && unwrap {
 				switch d := p[0] - r[i-1][0]; {
 				case d > 180:
 					off -= 360
@@ -603,6 +624,21 @@ func (g *grid) paintLand(land [][][2]float64, sk *sketch) {
 			unwrapped[i] = [2]float64{p[0] + off, p[1]}
 		}
 		r = unwrapped
+		if sk.unwrap && !world {
+			// A regional board: bring the unwrapped ring's mean within
+			// half a turn of the centre (a ring that starts beyond the
+			// antimeridian was unwrapped a turn away).
+			mean := 0.0
+			for _, p := range r {
+				mean += p[0]
+			}
+			mean /= float64(len(r))
+			if turn := 360 * math.Round((mean-sk.lon0)/360); turn != 0 {
+				for i := range r {
+					r[i][0] -= turn
+				}
+			}
+		}
 		rings = append(rings, g.project(r))
 		// A board of the whole world is cut at lon0±180: a ring near the
 		// cut is drawn again a turn away, so that land beyond the cut
@@ -1227,6 +1263,11 @@ func (g *grid) emit(sk *sketch, m *diplomacy.Map, chains []chain) []byte {
 	}
 	for _, lk := range sk.links {
 		a, b := g.closest(index[lk[0]], index[lk[1]], chains)
+		if sk.rings[lk] {
+			fmt.Fprintf(w, "geo-link %s %s | %s\n", lk[0], lk[1], ptsText([][2]float64{a, a}))
+			fmt.Fprintf(w, "geo-link %s %s | %s\n", lk[0], lk[1], ptsText([][2]float64{b, b}))
+			continue
+		}
 		fmt.Fprintf(w, "geo-link %s %s | %s\n", lk[0], lk[1], ptsText([][2]float64{a, b}))
 	}
 	w.Flush()

@@ -1,8 +1,6 @@
 package diplomacy
 
 import (
-	"bufio"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -76,11 +74,6 @@ func TestYoungstownReduxMatchesGodip(t *testing.T) {
 	// webDiplomacy, where the variant is played.
 	onlyGodip := map[string]bool{"army cau oms": true}
 	onlyOurs := map[string]bool{"fleet heb/sc yel": true}
-	f, err := os.Open("testdata/youngstownredux-godip-facts.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	rename := func(loc string) string {
 		p, c, ok := strings.Cut(loc, "/")
 		if id, ok := godipIDs[p]; ok {
@@ -92,12 +85,7 @@ func TestYoungstownReduxMatchesGodip(t *testing.T) {
 		return p
 	}
 	ref := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	for line := range readFacts(t, "testdata/youngstownredux-godip-facts.txt") {
 		w := strings.Fields(line)
 		if len(w) != 3 {
 			t.Fatalf("cannot read %q", line)
@@ -114,38 +102,7 @@ func TestYoungstownReduxMatchesGodip(t *testing.T) {
 	if len(ref) < 600 {
 		t.Fatalf("read %d facts", len(ref))
 	}
-	ours := map[string]bool{}
-	for i, a := range m.Provinces {
-		for _, b := range m.Provinces[i+1:] {
-			if m.ArmyBorder(a.ID, b.ID) {
-				ours["army "+a.ID+" "+b.ID] = true
-			}
-		}
-		if a.SupplyCenter {
-			home := a.Home
-			if home == "" {
-				home = "-"
-			}
-			ours["centre "+a.ID+" "+home] = true
-		}
-	}
-	var locs []string
-	for _, p := range m.Provinces {
-		if len(p.Coasts) == 0 {
-			locs = append(locs, p.ID)
-		}
-		for _, c := range p.Coasts {
-			locs = append(locs, p.ID+"/"+c)
-		}
-	}
-	sort.Strings(locs)
-	for i, a := range locs {
-		for _, b := range locs[i+1:] {
-			if m.FleetBorder(a, b) {
-				ours["fleet "+a+" "+b] = true
-			}
-		}
-	}
+	ours := mapFacts(m)
 	for fact := range ref {
 		if ours[fact] == onlyGodip[fact] {
 			t.Errorf("godip: %s; the map does not say so (or says so, though named as a difference)", fact)

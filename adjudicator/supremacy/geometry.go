@@ -123,7 +123,9 @@ func readGeometry(name string) (*geometry, error) {
 				return nil, bad()
 			}
 			g.links = append(g.links, geoLink{a: ids[0], b: ids[1], from: ps[0][0], to: ps[0][1]})
-		case "geo-colour":
+		case "geo-colour", "geo-wrap":
+			// Colours are the engine's own; the picture is not drawn
+			// across the cut of a board of the whole world (geo-wrap).
 		default:
 			return nil, bad()
 		}

@@ -298,9 +298,11 @@ func placeLabels(sc *Scenario, g *geometry, slots [][]picture.Point) []picture.P
 		}
 		return spans[a] < spans[c]
 	})
-	moves := []picture.Point{{}, {X: 0, Y: -8}, {X: -20, Y: 0}, {X: 20, Y: 0}, {X: 0, Y: 10}, {X: 0, Y: -16},
-		{X: -30, Y: -10}, {X: 30, Y: -10}, {X: -30, Y: 10}, {X: 30, Y: 10}, {X: -40, Y: 0}, {X: 40, Y: 0},
-		{X: 0, Y: -26}, {X: 0, Y: 20}, {X: -50, Y: -16}, {X: 50, Y: -16}, {X: -50, Y: 16}, {X: 50, Y: 16}}
+	// Up and to the sides first (the glyphs stand below a name's point).
+	moves := []picture.Point{{}, {X: 0, Y: -8}, {X: -20, Y: 0}, {X: 20, Y: 0}, {X: 0, Y: -16},
+		{X: -30, Y: -10}, {X: 30, Y: -10}, {X: -40, Y: 0}, {X: 40, Y: 0}, {X: 0, Y: -26},
+		{X: 0, Y: 10}, {X: -30, Y: 10}, {X: 30, Y: 10}, {X: 0, Y: 20},
+		{X: -50, Y: -16}, {X: 50, Y: -16}, {X: -50, Y: 16}, {X: 50, Y: 16}}
 	out := make([]picture.Point, n)
 	for _, a := range order {
 		ar := sc.areas[a]

@@ -123,7 +123,9 @@ func readGeometry(name string) (*geometry, error) {
 				return nil, bad()
 			}
 			g.links = append(g.links, geoLink{a: ids[0], b: ids[1], from: ps[0][0], to: ps[0][1]})
-		case "geo-colour":
+		case "geo-colour", "geo-wrap":
+			// Colours are the engine's own; the picture is not drawn
+			// across the cut of a board of the whole world (geo-wrap).
 		default:
 			return nil, bad()
 		}
@@ -252,18 +254,26 @@ const labelSlots = 3
 // placeLabels returns where each area's name stands (the baseline of its
 // last line): at the geometry's label point, unless that covers a name
 // already placed or the first slots of an area; then at the first clear
-// one of a few points round it. Land names are placed before sea names,
-// and small areas before large ones (they have less room).
+// one of a few points round it. When none is clear (a crowded corner of
+// the map), at the one of them that covers least: another name counts for
+// most (two names written over each other cannot be read), then the
+// name's corners that stand out of its area, then the slots it covers. Land names are placed before
+// sea names, and small areas before large ones (they have less room).
 func placeLabels(sc *Scenario, g *geometry, slots [][]picture.Point) []picture.Point {
 	n := len(sc.areas)
 	type box struct{ x0, y0, x1, y1 float64 }
-	hit := func(p, q box) bool { return p.x0 < q.x1 && q.x0 < p.x1 && p.y0 < q.y1 && q.y0 < p.y1 }
+	overlap := func(p, q box) float64 {
+		return math.Max(0, math.Min(p.x1, q.x1)-math.Max(p.x0, q.x0)) * math.Max(0, math.Min(p.y1, q.y1)-math.Max(p.y0, q.y0))
+	}
 	var taken []box
 	for a := 0; a < n; a++ {
 		for _, s := range slots[a][:min(labelSlots, len(slots[a]))] {
 			taken = append(taken, box{s.X - 13, s.Y - 7, s.X + 13, s.Y + 7})
 		}
 	}
+	// Names keep this far apart, or two side by side read as one.
+	const nameGap = 2
+	var names []box
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
@@ -288,6 +298,11 @@ func placeLabels(sc *Scenario, g *geometry, slots [][]picture.Point) []picture.P
 		}
 		return spans[a] < spans[c]
 	})
+	// Up and to the sides first (the glyphs stand below a name's point).
+	moves := []picture.Point{{}, {X: 0, Y: -8}, {X: -20, Y: 0}, {X: 20, Y: 0}, {X: 0, Y: -16},
+		{X: -30, Y: -10}, {X: 30, Y: -10}, {X: -40, Y: 0}, {X: 40, Y: 0}, {X: 0, Y: -26},
+		{X: 0, Y: 10}, {X: -30, Y: 10}, {X: 30, Y: 10}, {X: 0, Y: 20},
+		{X: -50, Y: -16}, {X: 50, Y: -16}, {X: -50, Y: 16}, {X: 50, Y: 16}}
 	out := make([]picture.Point, n)
 	for _, a := range order {
 		ar := sc.areas[a]
@@ -296,29 +311,55 @@ func placeLabels(sc *Scenario, g *geometry, slots [][]picture.Point) []picture.P
 		for _, l := range lines {
 			half = math.Max(half, picture.TextWidth(l, labelSize, !ar.sea)/2)
 		}
+		// A name at the map's edge is moved in whole.
+		inMap := func(p picture.Point) picture.Point {
+			return picture.Pt(math.Max(half+2, math.Min(float64(g.w)-half-2, p.X)), p.Y)
+		}
 		boxAt := func(p picture.Point) box {
 			return box{p.X - half, p.Y - float64(len(lines))*labelSize + 2, p.X + half, p.Y + 3}
 		}
-		clear := func(p picture.Point) bool {
+		cover := func(p picture.Point, outside bool) float64 {
 			bx := boxAt(p)
+			c := 0.0
 			for _, t := range taken {
-				if hit(bx, t) {
-					return false
+				c += overlap(bx, t)
+			}
+			wide := box{bx.x0 - nameGap, bx.y0 - nameGap, bx.x1 + nameGap, bx.y1 + nameGap}
+			for _, t := range names {
+				if o := overlap(wide, t); o > 0 {
+					c += 1e4 + o
 				}
 			}
-			return bx.x0 >= 0 && bx.y0 >= 0 && bx.x1 <= float64(g.w) && bx.y1 <= float64(g.h)
+			if bx.y0 < 0 || bx.y1 > float64(g.h) {
+				c += 1e6
+			}
+			// A name standing out of its area seems to name its
+			// neighbour.
+			for _, q := range []picture.Point{p, {X: bx.x0, Y: bx.y0}, {X: bx.x1, Y: bx.y0}, {X: bx.x0, Y: bx.y1}, {X: bx.x1, Y: bx.y1}} {
+				if outside && !insideRings(g.shapes[ar.ID], q) {
+					c += 300
+				}
+			}
+			return c
 		}
-		at := g.label[ar.ID]
-		for _, d := range []picture.Point{{}, {X: 0, Y: -8}, {X: -20, Y: 0}, {X: 20, Y: 0}, {X: 0, Y: -16}, {X: -30, Y: -10}, {X: 30, Y: -10}, {X: -40, Y: 0}, {X: 40, Y: 0}, {X: 0, Y: -26}} {
-			if p := g.label[ar.ID].Add(d); clear(p) {
-				at = p
+		at, found := inMap(g.label[ar.ID]), false
+		for _, d := range moves {
+			if p := inMap(g.label[ar.ID].Add(d)); cover(p, false) == 0 {
+				at, found = p, true
 				break
 			}
 		}
-		// A name at the map's edge is moved in whole.
-		at.X = math.Max(half+2, math.Min(float64(g.w)-half-2, at.X))
+		if !found {
+			best := math.Inf(1)
+			for _, d := range moves {
+				p := inMap(g.label[ar.ID].Add(d))
+				if c := cover(p, true); c < best {
+					at, best = p, c
+				}
+			}
+		}
 		out[a] = at
-		taken = append(taken, boxAt(at))
+		names = append(names, boxAt(at))
 	}
 	return out
 }

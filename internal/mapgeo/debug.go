@@ -6,7 +6,6 @@ import (
 	"os"
 	"sort"
 
-	"pbemd/adjudicator/diplomacy"
 	"pbemd/picture"
 )
 
@@ -55,10 +54,12 @@ func (g *grid) writeDebug(path string, sk *sketch, chains []chain) error {
 	return p.WritePNG(f)
 }
 
-// report lists where the traced picture and the map's adjacency disagree:
-// regions sharing a border of some length that are not adjacent, and
-// adjacent provinces that share no border (they need a link).
-func (g *grid) report(m *diplomacy.Map, chains []chain, links [][2]string) {
+// report lists where the traced picture and the board's adjacency
+// disagree: regions sharing a border at least minTouch long (and not
+// a point) that are not
+// adjacent, and adjacent ones that share no border and are neither linked
+// nor joined by a strait (nil: the board has none).
+func (g *grid) report(adjacent, strait func(a, b string) bool, minTouch float64, chains []chain, links [][2]string) {
 	linked := map[[2]string]bool{}
 	for _, l := range links {
 		linked[l] = true
@@ -73,23 +74,21 @@ func (g *grid) report(m *diplomacy.Map, chains []chain, links [][2]string) {
 		if a > b {
 			a, b = b, a
 		}
-		l := 0.0
 		for i := 1; i < len(c.pts); i++ {
-			l += math.Hypot(c.pts[i][0]-c.pts[i-1][0], c.pts[i][1]-c.pts[i-1][1])
+			shared[[2]int{a, b}] += math.Hypot(c.pts[i][0]-c.pts[i-1][0], c.pts[i][1]-c.pts[i-1][1])
 		}
-		shared[[2]int{a, b}] += l
 	}
-	adjacent := func(a, b string) bool { return m.Adjacent(a, b) }
 	var lines []string
 	for k, l := range shared {
-		if l >= 6 && !adjacent(g.ids[k[0]], g.ids[k[1]]) {
+		if l > 0 && l >= minTouch && !adjacent(g.ids[k[0]], g.ids[k[1]]) {
 			lines = append(lines, fmt.Sprintf("touch but not adjacent: %s %s (%.0f px)", g.ids[k[0]], g.ids[k[1]], l/2))
 		}
 	}
 	for a := 0; a < g.nProv; a++ {
 		for b := a + 1; b < g.nProv; b++ {
-			if adjacent(g.ids[a], g.ids[b]) && shared[[2]int{a, b}] < 6 && !linked[[2]string{g.ids[a], g.ids[b]}] {
-				lines = append(lines, fmt.Sprintf("adjacent but no border: %s %s (%.1f px)", g.ids[a], g.ids[b], shared[[2]int{a, b}]/2))
+			x, y := g.ids[a], g.ids[b]
+			if adjacent(x, y) && shared[[2]int{a, b}] < 6 && !linked[[2]string{x, y}] && (strait == nil || !strait(x, y)) {
+				lines = append(lines, fmt.Sprintf("adjacent but no border: %s %s (%.1f px)", x, y, shared[[2]int{a, b}]/2))
 			}
 		}
 	}

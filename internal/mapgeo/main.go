@@ -102,18 +102,10 @@ func run(atlasPath, sketchPath, mapPath, debug string) error {
 	if err != nil {
 		return err
 	}
-	land, err := readAtlas(atlasPath)
+	g, chains, err := build(atlasPath, sk, m)
 	if err != nil {
 		return err
 	}
-	g := newGrid(sk)
-	g.paintLand(land, sk)
-	if err := g.assign(sk, m); err != nil {
-		return err
-	}
-	g.grow(sk.islandReach)
-	g.despeck(sk.minArea)
-	chains := g.trace()
 	out := g.emit(sk, m, chains)
 	if err := os.WriteFile(mapPath, append(append(bytes.TrimRight(head, "\n"), '\n', '\n'), out...), 0o644); err != nil {
 		return err
@@ -123,8 +115,27 @@ func run(atlasPath, sketchPath, mapPath, debug string) error {
 			return err
 		}
 	}
-	g.report(m, chains, sk.links)
+	g.report(m.Adjacent, nil, 6, chains, sk.links)
 	return nil
+}
+
+// build paints the atlas's land and the sketch's provinces (m's ids and
+// terrains) on a grid, grows and cleans them and traces their borders: the
+// pipeline every board goes through, a Diplomacy map's or a Supremacy
+// scenario's.
+func build(atlasPath string, sk *sketch, m *diplomacy.Map) (*grid, []chain, error) {
+	land, err := readAtlas(atlasPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := newGrid(sk)
+	g.paintLand(land, sk)
+	if err := g.assign(sk, m); err != nil {
+		return nil, nil, err
+	}
+	g.grow(sk.islandReach)
+	g.despeck(sk.minArea)
+	return g, g.trace(), nil
 }
 
 // ---- sketch ----

@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
-	"sort"
 
 	"pbemd/adjudicator/diplomacy"
 )
@@ -68,18 +66,10 @@ func runScenario(atlasPath, sketchPath, scenarioPath, outPath, debug string) err
 		}
 		m.Provinces = append(m.Provinces, diplomacy.Province{ID: a.ID, Kind: k})
 	}
-	land, err := readAtlas(atlasPath)
+	g, chains, err := build(atlasPath, sk, m)
 	if err != nil {
 		return err
 	}
-	g := newGrid(sk)
-	g.paintLand(land, sk)
-	if err := g.assign(sk, m); err != nil {
-		return err
-	}
-	g.grow(sk.islandReach)
-	g.despeck(sk.minArea)
-	chains := g.trace()
 	out := g.emit(sk, m, chains)
 	header := fmt.Sprintf("# Geometry of the Supremacy scenario %s, made by internal/mapgeo -scenario (supremacy.go): do not edit by hand.\n", sf.Name)
 	if err := os.WriteFile(outPath, append([]byte(header), out...), 0o644); err != nil {
@@ -100,49 +90,6 @@ func runScenario(atlasPath, sketchPath, scenarioPath, outPath, debug string) err
 		strait[c.Seas] = true
 		strait[[2]string{c.Seas[1], c.Seas[0]}] = true
 	}
-	g.reportBorders(func(a, b string) bool { return border[[2]string{a, b}] }, func(a, b string) bool { return strait[[2]string{a, b}] }, chains, sk.links)
+	g.report(func(a, b string) bool { return border[[2]string{a, b}] }, func(a, b string) bool { return strait[[2]string{a, b}] }, 0, chains, sk.links)
 	return nil
-}
-
-// reportBorders lists where the traced picture and the scenario's borders
-// disagree: areas that share a border line but are not neighbours, and
-// neighbours that neither share one nor are linked or joined by a strait.
-func (g *grid) reportBorders(adjacent, strait func(a, b string) bool, chains []chain, links [][2]string) {
-	linked := map[[2]string]bool{}
-	for _, l := range links {
-		linked[l] = true
-		linked[[2]string{l[1], l[0]}] = true
-	}
-	shared := map[[2]int]float64{}
-	for _, c := range chains {
-		a, b := c.left, c.right
-		if a < 0 || b < 0 || a >= g.nProv || b >= g.nProv {
-			continue
-		}
-		if a > b {
-			a, b = b, a
-		}
-		for i := 1; i < len(c.pts); i++ {
-			shared[[2]int{a, b}] += math.Hypot(c.pts[i][0]-c.pts[i-1][0], c.pts[i][1]-c.pts[i-1][1])
-		}
-	}
-	var lines []string
-	for k, l := range shared {
-		if l > 0 && !adjacent(g.ids[k[0]], g.ids[k[1]]) {
-			lines = append(lines, fmt.Sprintf("touch but not adjacent: %s %s (%.0f px)", g.ids[k[0]], g.ids[k[1]], l/2))
-		}
-	}
-	for a := 0; a < g.nProv; a++ {
-		for b := a + 1; b < g.nProv; b++ {
-			x, y := g.ids[a], g.ids[b]
-			if adjacent(x, y) && shared[[2]int{a, b}] < 6 && !linked[[2]string{x, y}] && !strait(x, y) {
-				lines = append(lines, fmt.Sprintf("adjacent but no border: %s %s (%.1f px)", x, y, shared[[2]int{a, b}]/2))
-			}
-		}
-	}
-	sort.Strings(lines)
-	for _, l := range lines {
-		fmt.Println(l)
-	}
-	fmt.Printf("%d disagreements\n", len(lines))
 }

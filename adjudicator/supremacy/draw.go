@@ -198,25 +198,7 @@ func newGridBoard(sc *Scenario) *board {
 	names = append(names, "", "", "")
 	b.regions = picture.NewRegions("areas", shapes, names)
 
-	var items []picture.Item
-	for a := 0; a < n; a++ {
-		if sc.areas[a].sea {
-			items = append(items, &picture.Path{Rings: b.rings[a], Style: picture.Style{Stroke: seaLineColor, StrokeWidth: 1}})
-		}
-	}
-	if len(voidRings) > 0 {
-		items = append(items, &picture.Path{Rings: voidRings, Style: picture.Style{Stroke: picture.Hex(0x8a8680), StrokeWidth: 0.8}})
-	}
-	for a := 0; a < n; a++ {
-		if !sc.areas[a].sea {
-			items = append(items, &picture.Path{Rings: b.rings[a], Style: picture.Style{Stroke: borderColor, StrokeWidth: 1.1}})
-		}
-	}
-	for _, k := range sortedPairs(boolPairs(sc.impass)) {
-		if segs := b.sharedEdges(k[0], k[1]); len(segs) > 0 {
-			items = append(items, &picture.Path{Lines: segs, Style: picture.Style{Stroke: impassColor, StrokeWidth: 4.5}})
-		}
-	}
+	items := b.areaLines(voidRings, b.sharedEdges)
 	items = append(items, b.linkItems()...)
 	items = append(items, b.chokeItems()...)
 
@@ -1142,6 +1124,34 @@ func (b *board) legend(w *world, title string) []picture.Item {
 		}
 		items = append(items, &picture.Text{At: picture.Pt(x+30, y), S: name, Size: 12, Bold: true, Color: textColor},
 			&picture.Text{At: picture.Pt(x+34+picture.TextWidth(name, 12, true), y), S: detail, Size: 12, Color: mutedColor})
+	}
+	return items
+}
+
+// areaLines is what both kinds of board (grid and world map) draw of the
+// areas themselves: the seas' outlines, the unplayable land's (void),
+// the land borders, and the impassable borders along the edges shared
+// says two areas share.
+func (b *board) areaLines(void [][]picture.Point, shared func(a, c int) [][]picture.Point) []picture.Item {
+	sc := b.sc
+	var items []picture.Item
+	for a := range sc.areas {
+		if sc.areas[a].sea {
+			items = append(items, &picture.Path{Rings: b.rings[a], Style: picture.Style{Stroke: seaLineColor, StrokeWidth: 1}})
+		}
+	}
+	if len(void) > 0 {
+		items = append(items, &picture.Path{Rings: void, Style: picture.Style{Stroke: picture.Hex(0x8a8680), StrokeWidth: 0.8}})
+	}
+	for a := range sc.areas {
+		if !sc.areas[a].sea {
+			items = append(items, &picture.Path{Rings: b.rings[a], Style: picture.Style{Stroke: borderColor, StrokeWidth: 1.1}})
+		}
+	}
+	for _, k := range sortedPairs(boolPairs(sc.impass)) {
+		if segs := shared(k[0], k[1]); len(segs) > 0 {
+			items = append(items, &picture.Path{Lines: segs, Style: picture.Style{Stroke: impassColor, StrokeWidth: 4.5}})
+		}
 	}
 	return items
 }

@@ -160,25 +160,7 @@ func newGeoBoard(sc *Scenario, g *geometry) (*board, error) {
 	names = append(names, "", "", "")
 	b.regions = picture.NewRegions("areas", shapes, names)
 
-	var items []picture.Item
-	for a := 0; a < n; a++ {
-		if sc.areas[a].sea {
-			items = append(items, &picture.Path{Rings: b.rings[a], Style: picture.Style{Stroke: seaLineColor, StrokeWidth: 1}})
-		}
-	}
-	if r := g.shapes["-land"]; len(r) > 0 {
-		items = append(items, &picture.Path{Rings: r, Style: picture.Style{Stroke: picture.Hex(0x8a8680), StrokeWidth: 0.8}})
-	}
-	for a := 0; a < n; a++ {
-		if !sc.areas[a].sea {
-			items = append(items, &picture.Path{Rings: b.rings[a], Style: picture.Style{Stroke: borderColor, StrokeWidth: 1.1}})
-		}
-	}
-	for _, k := range sortedPairs(boolPairs(sc.impass)) {
-		if segs := sharedSegments(b.rings[k[0]], b.rings[k[1]]); len(segs) > 0 {
-			items = append(items, &picture.Path{Lines: segs, Style: picture.Style{Stroke: impassColor, StrokeWidth: 4.5}})
-		}
-	}
+	items := b.areaLines(g.shapes["-land"], func(a, c int) [][]picture.Point { return sharedSegments(b.rings[a], b.rings[c]) })
 	for _, lk := range g.links {
 		_, okA := sc.areaByID[lk.a]
 		_, okB := sc.areaByID[lk.b]

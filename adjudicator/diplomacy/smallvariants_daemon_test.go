@@ -1,6 +1,7 @@
 package diplomacy_test
 
 import (
+	"strings"
 	"testing"
 
 	"pbemd/daemon/daemontest"
@@ -105,8 +106,15 @@ func TestPureByMail(t *testing.T) {
 		"russia":  "A Mos - Con",
 		"turkey":  "A Con - Mos",
 	})
-	for _, text := range readResults(t, endPhase(tb, "pure1"), "pure1", "S1901M", "Spring 1901 Movement", pl) {
+	const noRetreat = "Your A Ber was dislodged with no retreat possible: it is disbanded in Spring 1901 Retreats (order A Ber D, or nothing)."
+	for power, text := range readResults(t, endPhase(tb, "pure1"), "pure1", "S1901M", "Spring 1901 Movement", pl) {
 		daemontest.Contains(t, text, "A Par - Ber", "A Lon S A Par - Ber", "A Mos - Con", "Next phase: Spring 1901 Retreats")
+		// Germany alone is told, in one sentence, that its army is lost.
+		if power == "germany" {
+			daemontest.Contains(t, strings.Join(strings.Fields(text), " "), noRetreat)
+		} else {
+			daemontest.Lacks(t, text, "Your A Ber")
+		}
 	}
 	order(t, tb, pl, map[string]string{"germany": "A Ber D"})
 	for _, text := range readResults(t, endPhase(tb, "pure1"), "pure1", "S1901R", "Spring 1901 Retreats", pl) {

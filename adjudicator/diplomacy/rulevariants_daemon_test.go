@@ -231,7 +231,7 @@ func TestFogOfWarByMail(t *testing.T) {
 	tb := daemontest.New(t)
 	gm := tb.Create("fog1", "fog", "")
 	tb.Send("watcher@example.test", "", "OBSERVE fog1")
-	tb.Outbox()
+	watcher := daemontest.One(t, tb.Outbox(), "watcher@example.test", "Re:").Token
 	powers := []string{"austria", "england", "france", "germany", "italy", "russia", "turkey"}
 	pl := tb.SignUp("fog1", powers)
 	mails := map[string][]string{} // power → every text it got
@@ -294,6 +294,10 @@ func TestFogOfWarByMail(t *testing.T) {
 	daemontest.Contains(t, hist, "--- for you only ---", strings.TrimSpace(strings.SplitN(rec.Private["england"], "\n", 2)[0]))
 	tb.Send(daemontest.GM, gm, "HISTORY S1901M")
 	daemontest.Contains(t, daemontest.One(t, tb.Outbox(), daemontest.GM, "Re:").Text, "--- for England only ---", "--- for Turkey only ---")
+	tb.Send("watcher@example.test", watcher, "HISTORY S1901M")
+	watched := daemontest.One(t, tb.Outbox(), "watcher@example.test", "Re:").Text
+	daemontest.Contains(t, watched, "=== Spring 1901 Movement ===")
+	daemontest.Lacks(t, watched, "only ---", "F Nth")
 	for _, who := range pl {
 		for _, cmd := range []string{"STATUS", "HISTORY S1901M", "MAP", "WHATIF", "HELP"} {
 			tb.As(who, cmd)
